@@ -1,0 +1,129 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "./schema";
+import { acquireDirectoryLock } from "./lock";
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Engine = "pglite" | "postgres";
+
+export interface DatabaseHandle {
+  db: Database;
+  engine: Engine;
+  /** Where the data lives: the PGlite folder, or the server URL without its password. */
+  location: string;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  dataDir: string;
+  databaseUrl?: string;
+  poolMax?: number;
+}
+
+function redactUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = "***";
+  return parsed.toString();
+}
+
+/** Opens the database the environment names: PostgreSQL when a URL is given, else PGlite. */
+export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const { Pool } = await import("pg");
+    const { drizzle } = await import("drizzle-orm/node-postgres");
+    const pool = new Pool({ connectionString: options.databaseUrl, max: options.poolMax ?? 10 });
+    const db = drizzle(pool, { schema });
+    await db.execute(sql`select 1`);
+    return {
+      db,
+      engine: "postgres",
+      location: redactUrl(options.databaseUrl),
+      close: () => pool.end(),
+    };
+  }
+  const dbPath = path.join(options.dataDir, "db");
+  const release = acquireDirectoryLock(dbPath);
+  try {
+    // PGlite does not create missing parent folders.
+    fs.mkdirSync(dbPath, { recursive: true });
+    const { PGlite } = await import("@electric-sql/pglite");
+    const { drizzle } = await import("drizzle-orm/pglite");
+    const client = new PGlite(dbPath);
+    await client.waitReady;
+    const db = drizzle(client, { schema });
+    return {
+      db,
+      engine: "pglite",
+      location: dbPath,
+      close: async () => {
+        try {
+          await client.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** The migrations folder: found from this module, both in the source tree and in the build. */
+export function migrationsFolder(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, "drizzle");
+    if (fs.existsSync(path.join(candidate, "meta", "_journal.json"))) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir)
+      throw new Error("drizzle/meta/_journal.json not found above " + import.meta.url);
+    dir = parent;
+  }
+}
+
+function journalEntries(folder: string): number {
+  const journal = JSON.parse(
+    fs.readFileSync(path.join(folder, "meta", "_journal.json"), "utf8"),
+  ) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
+}
+
+/** Applies every pending migration. Both migrators run each migration in a transaction. */
+export async function migrate(handle: DatabaseHandle): Promise<void> {
+  const folder = migrationsFolder();
+  if (handle.engine === "postgres") {
+    const { migrate: run } = await import("drizzle-orm/node-postgres/migrator");
+    await run(handle.db as Parameters<typeof run>[0], { migrationsFolder: folder });
+  } else {
+    const { migrate: run } = await import("drizzle-orm/pglite/migrator");
+    await run(handle.db as Parameters<typeof run>[0], { migrationsFolder: folder });
+  }
+}
+
+export interface Readiness {
+  ok: boolean;
+  database: "reachable" | "unreachable";
+  migrations: { applied: number; expected: number };
+}
+
+/** Readiness for /readyz: the database answers and every migration of this build is applied. */
+export async function checkReadiness(handle: DatabaseHandle): Promise<Readiness> {
+  const expected = journalEntries(migrationsFolder());
+  try {
+    // Both drivers return { rows }; Drizzle's shared type for execute() does not say so.
+    const result = (await handle.db.execute(
+      sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
+    )) as unknown as { rows: { count: number }[] };
+    const applied = Number(result.rows[0]?.count ?? 0);
+    return { ok: applied >= expected, database: "reachable", migrations: { applied, expected } };
+  } catch {
+    return { ok: false, database: "unreachable", migrations: { applied: 0, expected } };
+  }
+}

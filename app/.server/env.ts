@@ -1,0 +1,90 @@
+import { isIP } from "node:net";
+import path from "node:path";
+import { z } from "zod";
+
+const TRUST_PROXY_KEYWORDS = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** One entry of TRUST_PROXY: an IP, a CIDR block or one of express's named ranges. */
+function isProxyEntry(entry: string): boolean {
+  if (TRUST_PROXY_KEYWORDS.has(entry)) return true;
+  const [address = "", prefix, ...rest] = entry.split("/");
+  if (rest.length > 0) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return Number.isInteger(bits) && bits >= 0 && bits <= (family === 4 ? 32 : 128);
+}
+
+const emptyToUndefined = (value: unknown) => (value === "" ? undefined : value);
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  SITE_URL: z
+    .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
+    .default("http://localhost:3000")
+    .transform((value) => value.replace(/\/+$/, "")),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" })
+      .optional(),
+  ),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined) return false as const;
+        if (/^\d+$/.test(value)) return Number(value);
+        const entries = value.split(",").map((entry) => entry.trim());
+        const bad = entries.filter((entry) => !isProxyEntry(entry));
+        if (bad.length > 0) {
+          ctx.addIssue({
+            code: "custom",
+            message: `not an IP, CIDR block, hop count or one of loopback/linklocal/uniquelocal: ${bad.join(", ")}`,
+          });
+          return z.NEVER;
+        }
+        return entries;
+      }),
+  ),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Turns on /ops/error-probe, a route that fails on purpose so error reporting can be checked. */
+  ERROR_PROBE: z
+    .enum(["true", "false", "1", "0", ""])
+    .default("false")
+    .transform((value) => value === "true" || value === "1"),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4_500),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/** Parses an environment; the error message names every wrong variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map(
+      (issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`,
+    );
+    throw new EnvError(`Invalid environment configuration:\n${lines.join("\n")}`);
+  }
+  return { ...result.data, DATA_DIR: path.resolve(result.data.DATA_DIR) };
+}
+
+let cached: Env | undefined;
+
+/** The validated environment of this process, parsed once on first use (at start-up). */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

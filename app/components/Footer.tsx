@@ -1,0 +1,87 @@
+import { Link } from "react-router";
+import { site } from "~/config/site";
+import { LEGAL_PAGES } from "~/lib/legal-pages";
+
+export function Footer() {
+  const { company, product, social } = site;
+  return (
+    <footer className="border-t border-slate-800 bg-slate-950">
+      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:px-6 md:grid-cols-4">
+        <div className="md:col-span-2">
+          <p className="text-base font-semibold text-white">{product.name}</p>
+          <p className="mt-2 max-w-sm text-sm text-slate-400">{product.tagline}</p>
+          <address className="mt-4 text-sm not-italic text-slate-400">
+            {company.legalName}
+            <br />
+            {company.address.line1}, {company.address.line2}
+            <br />
+            {company.address.city}, {company.address.state} {company.address.postalCode}
+            <br />
+            GSTIN {company.gstin}
+          </address>
+        </div>
+        <nav aria-label="Product">
+          <h2 className="text-sm font-semibold text-white">Product</h2>
+          <ul className="mt-3 space-y-2 text-sm">
+            <li>
+              <Link className="text-slate-400 hover:text-white" to="/pricing">
+                Pricing
+              </Link>
+            </li>
+            <li>
+              <Link className="text-slate-400 hover:text-white" to="/download">
+                Download
+              </Link>
+            </li>
+            <li>
+              <Link className="text-slate-400 hover:text-white" to="/blog">
+                Blog
+              </Link>
+            </li>
+            <li>
+              <Link className="text-slate-400 hover:text-white" to="/feedback">
+                Feedback
+              </Link>
+            </li>
+            <li>
+              <a
+                className="text-slate-400 hover:text-white"
+                href={`mailto:${company.supportEmail}`}
+              >
+                {company.supportEmail}
+              </a>
+            </li>
+          </ul>
+        </nav>
+        <nav aria-label="Legal">
+          <h2 className="text-sm font-semibold text-white">Legal</h2>
+          <ul className="mt-3 space-y-2 text-sm">
+            {LEGAL_PAGES.map((page) => (
+              <li key={page.slug}>
+                <Link className="text-slate-400 hover:text-white" to={`/legal/${page.slug}`}>
+                  {page.title}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+      <div className="border-t border-slate-800">
+        <div className="mx-auto flex max-w-6xl flex-col gap-2 px-4 py-4 text-xs text-slate-400 sm:flex-row sm:items-center sm:justify-between sm:px-6">
+          <p>
+            © {new Date().getFullYear()} {company.legalName}
+          </p>
+          <ul className="flex gap-4">
+            {social.map((link) => (
+              <li key={link.url}>
+                <a className="hover:text-white" href={link.url} rel="noopener noreferrer">
+                  {link.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </footer>
+  );
+}

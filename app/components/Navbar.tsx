@@ -1,0 +1,119 @@
+import { useId, useState } from "react";
+import { Link, NavLink, useLocation } from "react-router";
+import { site } from "~/config/site";
+import { useAuth } from "~/lib/auth-state";
+import { LogoMark } from "./Logo";
+
+const MAIN_LINKS = [
+  { to: "/", label: "Home", end: true },
+  { to: "/pricing", label: "Pricing", end: false },
+  { to: "/feedback", label: "Feedback", end: false },
+] as const;
+
+function linkClass({ isActive }: { isActive: boolean }) {
+  return `rounded-md px-3 py-2 text-sm font-medium transition-colors ${
+    isActive ? "text-green-400" : "text-slate-300 hover:text-white"
+  }`;
+}
+
+/** "Log in" once we know nobody is signed in; "Account" once we know someone is; nothing while loading. */
+function AuthLink({ mobile }: { mobile: boolean }) {
+  const { state } = useAuth();
+  const className = mobile ? mobileLinkClass : linkClass;
+  if (state.status === "signed-in") {
+    return (
+      <NavLink to="/account" className={className}>
+        Account
+      </NavLink>
+    );
+  }
+  if (state.status === "signed-out") {
+    return (
+      <NavLink to="/auth" className={className}>
+        Log in
+      </NavLink>
+    );
+  }
+  return null;
+}
+
+function mobileLinkClass({ isActive }: { isActive: boolean }) {
+  return `block rounded-md px-3 py-2 text-base font-medium ${
+    isActive ? "bg-slate-800 text-green-400" : "text-slate-200 hover:bg-slate-800"
+  }`;
+}
+
+export function Navbar() {
+  const location = useLocation();
+  const menuId = useId();
+  // The menu stays open only on the location it was opened at: any navigation closes it.
+  const [openedAt, setOpenedAt] = useState<string | null>(null);
+  const open = openedAt === location.key;
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-slate-800 bg-slate-950/90 backdrop-blur">
+      <nav
+        aria-label="Main"
+        className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4 sm:px-6"
+      >
+        <Link to="/" className="flex items-center gap-2 text-lg font-bold text-white">
+          <LogoMark />
+          <span>{site.product.name}</span>
+        </Link>
+
+        <div className="hidden items-center gap-1 md:flex">
+          {MAIN_LINKS.map((link) => (
+            <NavLink key={link.to} to={link.to} end={link.end} className={linkClass}>
+              {link.label}
+            </NavLink>
+          ))}
+          <AuthLink mobile={false} />
+          <Link to="/download" className="btn-primary ml-2">
+            Download
+          </Link>
+        </div>
+
+        <button
+          type="button"
+          className="inline-flex items-center justify-center rounded-md p-2 text-slate-200 hover:bg-slate-800 md:hidden"
+          aria-expanded={open}
+          aria-controls={menuId}
+          onClick={() => setOpenedAt(open ? null : location.key)}
+        >
+          <span className="sr-only">{open ? "Close menu" : "Open menu"}</span>
+          <svg
+            viewBox="0 0 24 24"
+            className="h-6 w-6"
+            aria-hidden="true"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+          >
+            {open ? <path d="M6 6l12 12M18 6L6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
+          </svg>
+        </button>
+      </nav>
+
+      <div
+        id={menuId}
+        hidden={!open}
+        className="border-t border-slate-800 px-4 pb-4 pt-2 md:hidden"
+      >
+        <nav aria-label="Mobile" className="flex flex-col gap-1">
+          {MAIN_LINKS.map((link) => (
+            <NavLink key={link.to} to={link.to} end={link.end} className={mobileLinkClass}>
+              {link.label}
+            </NavLink>
+          ))}
+          <NavLink to="/legal" className={mobileLinkClass}>
+            Legal
+          </NavLink>
+          <AuthLink mobile />
+          <Link to="/download" className="btn-primary mt-2 w-full">
+            Download for Mac
+          </Link>
+        </nav>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * The one place for everything that names the product, the company and the plans.
+ * Components read from here; nothing else spells the product name.
+ * Public by design: this module ships to the browser, so it holds no secrets.
+ */
+
+export type PlanId = "free" | "pro-monthly" | "pro-yearly";
+export type BillingCycle = "monthly" | "yearly";
+
+export interface Plan {
+  id: PlanId;
+  name: string;
+  /** Price per billing cycle in paise (₹1 = 100 paise); 0 for free. */
+  pricePaise: number;
+  billingCycle: BillingCycle | null;
+  deviceLimit: number;
+  features: readonly string[];
+}
+
+export interface SiteConfig {
+  product: {
+    name: string;
+    tagline: string;
+    description: string;
+    /** Custom URL scheme the desktop app registers, without "://". */
+    desktopScheme: string;
+    logoPath: string;
+  };
+  company: {
+    legalName: string;
+    brandName: string;
+    address: {
+      line1: string;
+      line2: string;
+      city: string;
+      state: string;
+      stateCode: string;
+      postalCode: string;
+      country: string;
+    };
+    gstin: string;
+    supportEmail: string;
+    phone: string;
+    grievanceOfficer: { name: string; email: string };
+  };
+  social: { label: string; url: string }[];
+  pricing: { currency: "INR"; pricesIncludeGst: boolean; gstRatePercent: number };
+  plans: readonly Plan[];
+  theme: { colorScheme: "dark"; themeColor: string };
+  language: "en";
+}
+
+export const site: SiteConfig = {
+  product: {
+    name: "Pinout",
+    tagline: "Every pin, every bus, one desk.",
+    description:
+      "Pinout is a desktop workbench for embedded developers: board pin maps, serial and logic views, and firmware flashing for Mac and Windows.",
+    desktopScheme: "pinout",
+    logoPath: "/logo.svg",
+  },
+  company: {
+    legalName: "Pinout Labs Private Limited",
+    brandName: "Pinout Labs",
+    address: {
+      line1: "3rd Floor, 42 Residency Road",
+      line2: "Shanthala Nagar, Ashok Nagar",
+      city: "Bengaluru",
+      state: "Karnataka",
+      stateCode: "29",
+      postalCode: "560025",
+      country: "India",
+    },
+    gstin: "29AAPCP1234F1ZC",
+    supportEmail: "support@pinout.dev",
+    phone: "+91 80 4000 1234",
+    grievanceOfficer: { name: "Ananya Rao", email: "grievance@pinout.dev" },
+  },
+  social: [
+    { label: "GitHub", url: "https://github.com/pinout-labs" },
+    { label: "X", url: "https://x.com/pinoutlabs" },
+    { label: "LinkedIn", url: "https://www.linkedin.com/company/pinout-labs" },
+  ],
+  pricing: { currency: "INR", pricesIncludeGst: true, gstRatePercent: 18 },
+  plans: [
+    {
+      id: "free",
+      name: "Free",
+      pricePaise: 0,
+      billingCycle: null,
+      deviceLimit: 1,
+      features: ["Board pin maps", "Serial monitor", "1 device"],
+    },
+    {
+      id: "pro-monthly",
+      name: "Pro",
+      pricePaise: 69_900,
+      billingCycle: "monthly",
+      deviceLimit: 3,
+      features: ["Everything in Free", "Logic analyser views", "Firmware flashing", "3 devices"],
+    },
+    {
+      id: "pro-yearly",
+      name: "Pro",
+      pricePaise: 6_99_900,
+      billingCycle: "yearly",
+      deviceLimit: 3,
+      features: ["Everything in Free", "Logic analyser views", "Firmware flashing", "3 devices"],
+    },
+  ],
+  theme: { colorScheme: "dark", themeColor: "#0f172a" },
+  language: "en",
+};

@@ -1,0 +1,45 @@
+/**
+ * After a deploy, a tab opened before it may ask for code chunks that no longer exist.
+ * Reloading fetches the new build; a per-path guard stops a reload loop if the chunk is really gone.
+ */
+export const RELOAD_GUARD_WINDOW_MS = 10_000;
+const KEY_PREFIX = "chunk-reload:";
+
+const CHUNK_ERROR =
+  /Failed to fetch dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload CSS|ChunkLoadError/i;
+
+export function isChunkLoadError(reason: unknown): boolean {
+  const message =
+    reason instanceof Error ? reason.message : typeof reason === "string" ? reason : "";
+  return CHUNK_ERROR.test(message);
+}
+
+interface GuardStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+/** True when the page may reload for this path now (and records that it did). */
+export function shouldReload(path: string, now: number, storage: GuardStorage): boolean {
+  const key = KEY_PREFIX + path;
+  const last = Number(storage.getItem(key) ?? "0");
+  if (Number.isFinite(last) && now - last < RELOAD_GUARD_WINDOW_MS) return false;
+  storage.setItem(key, String(now));
+  return true;
+}
+
+/** Reloads the page for a chunk failure unless it already did so for this path within the window. */
+export function reloadForChunkError(): boolean {
+  const path = window.location.pathname;
+  let allowed: boolean;
+  try {
+    allowed = shouldReload(path, Date.now(), window.sessionStorage);
+  } catch {
+    // Storage blocked: without a guard, a reload could loop, so do not reload.
+    allowed = false;
+  }
+  // React Router's ScrollRestoration saves the scroll position in sessionStorage on unload and
+  // restores it after the reload.
+  if (allowed) window.location.reload();
+  return allowed;
+}

@@ -1,0 +1,36 @@
+import { track } from "./analytics";
+import { isChunkLoadError, reloadForChunkError } from "./chunk-reload";
+
+function describe(reason: unknown): string {
+  if (reason instanceof Error) return `${reason.name}: ${reason.message}`.slice(0, 500);
+  return String(reason).slice(0, 500);
+}
+
+/** Reports uncaught errors and rejections to analytics, and recovers from stale code chunks. */
+export function installGlobalErrorHandlers(): void {
+  window.addEventListener("vite:preloadError", (event) => {
+    if (reloadForChunkError()) event.preventDefault();
+  });
+
+  window.addEventListener("error", (event) => {
+    // Resource load errors (an <img> 404) arrive here without an error object; skip them.
+    if (!(event instanceof ErrorEvent)) return;
+    if (isChunkLoadError(event.error ?? event.message) && reloadForChunkError()) return;
+    track("exception", {
+      error_type: "javascript_error",
+      description: describe(event.error ?? event.message),
+      location: window.location.pathname,
+      fatal: false,
+    });
+  });
+
+  window.addEventListener("unhandledrejection", (event) => {
+    if (isChunkLoadError(event.reason) && reloadForChunkError()) return;
+    track("exception", {
+      error_type: "unhandled_promise_rejection",
+      description: describe(event.reason),
+      location: window.location.pathname,
+      fatal: false,
+    });
+  });
+}

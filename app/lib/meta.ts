@@ -1,0 +1,15 @@
+import type { MetaDescriptor } from "react-router";
+import { site } from "~/config/site";
+
+/** Title and description tags for one page; canonical and social image come from the root layout. */
+export function pageMeta(title: string, description: string): MetaDescriptor[] {
+  const fullTitle = title.startsWith(site.product.name) ? title : `${title} | ${site.product.name}`;
+  return [
+    { title: fullTitle },
+    { name: "description", content: description },
+    { property: "og:title", content: fullTitle },
+    { property: "og:description", content: description },
+    { name: "twitter:title", content: fullTitle },
+    { name: "twitter:description", content: description },
+  ];
+}

@@ -1,0 +1,183 @@
+import type { ReactNode } from "react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLocation,
+  useRouteLoaderData,
+} from "react-router";
+import { enforceGuards } from "~/.server/auth/guards";
+import { sessionContext } from "~/.server/auth/session";
+import { env } from "~/.server/env";
+import { Footer } from "~/components/Footer";
+import { Navbar } from "~/components/Navbar";
+import { VersionToast } from "~/components/VersionToast";
+import { site } from "~/config/site";
+import { AuthProvider } from "~/lib/auth-state";
+import { pageMeta } from "~/lib/meta";
+import { useNonce } from "~/lib/nonce";
+import { jsonLdString, siteStructuredData } from "~/lib/structured-data";
+import type { Route } from "./+types/root";
+import stylesheet from "./app.css?url";
+
+export const DEFAULT_OG_IMAGE = "/og/og-default.jpg";
+
+/** Route guards: run on the server before any loader or action of the request. */
+export const middleware: Route.MiddlewareFunction[] = [
+  async ({ request, context }) => {
+    context.set(sessionContext, await enforceGuards(request));
+  },
+];
+
+export function loader() {
+  return { siteUrl: env().SITE_URL };
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
+  { rel: "icon", href: "/logo.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
+  { rel: "manifest", href: "/site.webmanifest" },
+];
+
+export const meta: Route.MetaFunction = ({ error }) =>
+  error ? [] : pageMeta(site.product.name, site.product.description);
+
+/** Paths under /admin have their own layout: no site navbar or footer there. */
+export function hasSiteChrome(pathname: string): boolean {
+  return !pathname.startsWith("/admin");
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const location = useLocation();
+  const data = useRouteLoaderData<typeof loader>("root");
+  const siteUrl = data?.siteUrl;
+  const chrome = hasSiteChrome(location.pathname);
+  const canonical = siteUrl
+    ? `${siteUrl}${location.pathname === "/" ? "/" : location.pathname}`
+    : undefined;
+  const ogImage = siteUrl ? `${siteUrl}${DEFAULT_OG_IMAGE}` : DEFAULT_OG_IMAGE;
+
+  return (
+    <html lang={site.language} className="dark">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content={site.theme.themeColor} />
+        <meta name="color-scheme" content="dark" />
+        <Meta />
+        {canonical ? <link rel="canonical" href={canonical} /> : null}
+        {canonical ? <meta property="og:url" content={canonical} /> : null}
+        <meta property="og:site_name" content={site.product.name} />
+        <meta property="og:type" content="website" />
+        <meta property="og:locale" content="en_IN" />
+        <meta property="og:image" content={ogImage} />
+        <meta property="og:image:width" content="1200" />
+        <meta property="og:image:height" content="630" />
+        <meta name="twitter:card" content="summary_large_image" />
+        <meta name="twitter:image" content={ogImage} />
+        <Links />
+        {siteUrl ? (
+          <script
+            type="application/ld+json"
+            nonce={nonce}
+            // JSON-LD is data, not code; jsonLdString escapes "<" so it cannot end the element.
+            dangerouslySetInnerHTML={{ __html: jsonLdString(siteStructuredData(siteUrl)) }}
+          />
+        ) : null}
+      </head>
+      <body className="flex min-h-screen flex-col bg-slate-950 text-slate-100">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-green-500 focus:px-3 focus:py-2 focus:text-slate-950"
+        >
+          Skip to content
+        </a>
+        <AuthProvider>
+          {chrome ? <Navbar /> : null}
+          {chrome ? (
+            <main id="main" tabIndex={-1} className="flex-1 outline-none">
+              {children}
+            </main>
+          ) : (
+            children
+          )}
+          {chrome ? <Footer /> : null}
+          <VersionToast />
+        </AuthProvider>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+function ErrorPage({
+  title,
+  message,
+  children,
+}: {
+  title: string;
+  message: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="prose-page text-center">
+      <title>{title}</title>
+      <h1 className="text-3xl font-bold text-white">{title}</h1>
+      <p className="mt-4 text-slate-300">{message}</p>
+      {children}
+      <p className="mt-8">
+        <a href="/" className="btn-primary">
+          Back to the home page
+        </a>
+      </p>
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const location = useLocation();
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 404) {
+      return <ErrorPage title="Page Not Found" message={`Page not found: ${location.pathname}`} />;
+    }
+    if (error.status === 403) {
+      const message =
+        typeof error.data === "object" && error.data && "message" in error.data
+          ? String(error.data.message)
+          : "You do not have permission to see this page.";
+      return <ErrorPage title="Forbidden" message={message} />;
+    }
+    if (error.status < 500) {
+      return (
+        <ErrorPage
+          title={`${error.status} ${error.statusText}`}
+          message="The request could not be completed."
+        />
+      );
+    }
+  }
+  const showStack = import.meta.env.DEV && error instanceof Error;
+  return (
+    <ErrorPage
+      title="Internal Server Error"
+      message="Something went wrong on our side. It has been logged; please try again in a moment."
+    >
+      {showStack ? (
+        <pre className="mt-6 overflow-x-auto rounded bg-slate-900 p-4 text-left text-xs text-red-300">
+          {error.stack}
+        </pre>
+      ) : null}
+    </ErrorPage>
+  );
+}

@@ -1,0 +1,43 @@
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+
+/**
+ * Every URL of the site. Guards are not set here but in one table beside their code:
+ * app/.server/auth/guards.ts (ROUTE_GUARDS), enforced by the root middleware.
+ */
+export default [
+  index("routes/home.tsx"),
+  route("landing", "routes/landing.tsx"),
+  route("pricing", "routes/pricing.tsx"),
+  route("download", "routes/download.tsx"),
+  route("feedback", "routes/feedback.tsx"),
+  route("search", "routes/search.tsx"),
+
+  ...prefix("blog", [index("routes/blog/index.tsx"), route(":slug", "routes/blog/post.tsx")]),
+  ...prefix("legal", [index("routes/legal/index.tsx"), route(":page", "routes/legal/page.tsx")]),
+
+  route("auth", "routes/auth/auth.tsx"),
+  route("login-via", "routes/auth/login-via.tsx"),
+  route("login-success", "routes/auth/login-success.tsx"),
+
+  route("account", "routes/account/layout.tsx", [
+    index("routes/account/overview.tsx"),
+    route("usage", "routes/account/usage.tsx"),
+    route("profile", "routes/account/profile.tsx"),
+    route("security", "routes/account/security.tsx"),
+    route("subscription", "routes/account/subscription.tsx"),
+  ]),
+  route("billing", "routes/billing/billing.tsx"),
+  route("invoices", "routes/billing/invoices.tsx"),
+  route("fix-subscription", "routes/billing/fix-subscription.tsx"),
+
+  layout("routes/admin/layout.tsx", [
+    route("admin", "routes/admin/dashboard.tsx"),
+    route("admin/users", "routes/admin/users.tsx"),
+    route("admin/subscriptions", "routes/admin/subscriptions.tsx"),
+    route("admin-fix-subscription", "routes/admin/fix-subscription.tsx"),
+  ]),
+
+  route("api/session", "routes/api/session.ts"),
+  route("ops/error-probe", "routes/ops/error-probe.ts"),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

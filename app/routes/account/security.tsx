@@ -1,0 +1,24 @@
+import { requireSession } from "~/.server/auth/session";
+import { PageHeader } from "~/components/PageHeader";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/security";
+
+export const meta: Route.MetaFunction = () =>
+  pageMeta("Security", "Password, two-factor authentication, sessions and devices.");
+
+/** Guarded by the route table; the loader makes every visit ask the server (and so the guard). */
+export function loader({ context }: Route.LoaderArgs) {
+  return { user: requireSession(context).user };
+}
+
+export default function SecurityPage() {
+  return (
+    <div className="prose-page">
+      <PageHeader
+        title={"Security"}
+        lead={"Password, two-factor authentication, sessions and devices."}
+      />
+      <p className="text-slate-400">This page is not available yet.</p>
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+import { requireSession } from "~/.server/auth/session";
+import { PageHeader } from "~/components/PageHeader";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/dashboard";
+
+export const meta: Route.MetaFunction = () => pageMeta("Admin", "Operator overview.");
+
+/** Guarded by the route table; the loader makes every visit ask the server (and so the guard). */
+export function loader({ context }: Route.LoaderArgs) {
+  return { user: requireSession(context).user };
+}
+
+export default function DashboardPage() {
+  return (
+    <div className="prose-page">
+      <PageHeader title={"Admin"} lead={"Operator overview."} />
+      <p className="text-slate-400">This page is not available yet.</p>
+    </div>
+  );
+}

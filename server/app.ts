@@ -1,0 +1,211 @@
+/**
+ * The custom Node server: one express app around React Router's request handler.
+ * Bundled with the routes into build/server/index.js (see vite.config.ts) and started by
+ * server.js; in development server.js loads it through Vite instead.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { RouterContextProvider } from "react-router";
+import type { ViteDevServer } from "vite";
+import { env } from "~/.server/env";
+import { checkReadiness } from "~/.server/db/client";
+import { closeDatabase, databaseHandle, initDatabase } from "~/.server/db";
+import { logger, type Logger } from "~/.server/logger";
+import { requestContext } from "~/.server/request-context";
+import { securityHeaders } from "./security-headers";
+
+declare module "express-serve-static-core" {
+  interface Locals {
+    requestId: string;
+    cspNonce: string;
+    log: Logger;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+export interface StartOptions {
+  /** Vite's dev server, in development only. */
+  vite?: ViteDevServer;
+}
+
+export interface RunningServer {
+  server: http.Server;
+  shutdown(reason: string): Promise<void>;
+}
+
+export function createApp(options: StartOptions, state: { shuttingDown: boolean }) {
+  const config = env();
+  const log = logger();
+  const development = config.NODE_ENV === "development";
+  const https = config.SITE_URL.startsWith("https:");
+  const app = express();
+
+  app.disable("x-powered-by");
+  // false, a hop count or a list of trusted proxy addresses: req.ip comes from the socket unless
+  // the peer is one of them, so a forged X-Forwarded-For cannot change a visitor's address.
+  app.set("trust proxy", config.TRUST_PROXY);
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.get("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const started = process.hrtime.bigint();
+    res.locals.requestId = requestId;
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    res.locals.log = log.child({ reqId: requestId });
+    res.setHeader("X-Request-Id", requestId);
+    for (const [name, value] of Object.entries(
+      securityHeaders({ nonce: res.locals.cspNonce, https, development }),
+    )) {
+      res.setHeader(name, value);
+    }
+    // Keep-alive connections must not outlive a shutdown.
+    if (state.shuttingDown) res.setHeader("Connection", "close");
+    res.on("finish", () => {
+      // The path only: query strings can carry one-time tokens and must never reach the logs.
+      res.locals.log.info(
+        {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          ip: req.ip,
+        },
+        "request",
+      );
+    });
+    next();
+  });
+
+  app.use(compression());
+
+  app.get("/healthz", (_req, res) => {
+    res.set("Cache-Control", "no-store").json({ status: "ok" });
+  });
+
+  app.get("/readyz", async (_req, res, next) => {
+    try {
+      const readiness = state.shuttingDown
+        ? { ok: false, shuttingDown: true }
+        : await checkReadiness(databaseHandle());
+      res
+        .set("Cache-Control", "no-store")
+        .status(readiness.ok ? 200 : 503)
+        .json(readiness);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  app.get("/version.json", (_req, res) => {
+    res.set("Cache-Control", "no-store").json({ buildId: __BUILD_ID__, builtAt: __BUILT_AT__ });
+  });
+
+  if (options.vite) {
+    app.use(options.vite.middlewares);
+  } else {
+    const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
+    // Vite fingerprints every file under /assets, so a name never changes content.
+    app.use(
+      "/assets",
+      express.static(path.join(clientDir, "assets"), {
+        immutable: true,
+        maxAge: "1y",
+        fallthrough: false,
+        index: false,
+      }),
+    );
+    app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  }
+
+  app.all(
+    "/{*path}",
+    createRequestHandler({
+      build: () => import("virtual:react-router/server-build"),
+      mode: config.NODE_ENV === "production" ? "production" : "development",
+      getLoadContext(req, res) {
+        const context = new RouterContextProvider();
+        context.set(requestContext, {
+          requestId: res.locals.requestId,
+          cspNonce: res.locals.cspNonce,
+          clientIp: req.ip ?? req.socket.remoteAddress ?? "",
+          log: res.locals.log,
+        });
+        return context;
+      },
+    }),
+  );
+
+  app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const status =
+      typeof error === "object" &&
+      error !== null &&
+      "status" in error &&
+      typeof error.status === "number"
+        ? error.status
+        : 500;
+    if (status >= 500) res.locals.log.error({ err: error }, "unhandled server error");
+    if (res.headersSent) return next(error);
+    res
+      .status(status)
+      .type("text/plain")
+      .send(status === 404 ? "Not Found" : http.STATUS_CODES[status]);
+  });
+
+  return app;
+}
+
+/** Opens the database, applies migrations, then listens; resolves once the port is bound. */
+export async function start(options: StartOptions = {}): Promise<RunningServer> {
+  const config = env();
+  const log = logger();
+  const handle = await initDatabase();
+  log.info({ engine: handle.engine, location: handle.location }, "database ready");
+
+  const state = { shuttingDown: false };
+  const app = createApp(options, state);
+  const server = http.createServer(app);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.PORT, config.HOST, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.PORT;
+  log.info(
+    { host: config.HOST, port, buildId: __BUILD_ID__ },
+    `listening on http://${config.HOST}:${port}`,
+  );
+
+  let closing: Promise<void> | undefined;
+  const shutdown = (reason: string) => {
+    closing ??= (async () => {
+      state.shuttingDown = true;
+      log.info({ reason }, "shutting down: no new connections, finishing in-flight requests");
+      const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+      const force = setTimeout(() => {
+        log.warn("shutdown timeout reached: closing remaining connections");
+        server.closeAllConnections();
+      }, config.SHUTDOWN_TIMEOUT_MS);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      clearInterval(idleSweep);
+      clearTimeout(force);
+      await closeDatabase();
+      log.info("stopped");
+    })();
+    return closing;
+  };
+
+  return { server, shutdown };
+}
