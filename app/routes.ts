@@ -38,6 +38,6 @@ export default [
   ]),
 
   route("api/session", "routes/api/session.ts"),
-  route("ops/error-probe", "routes/ops/error-probe.ts"),
+  route("ops/error-probe", "routes/ops/error-probe.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -22,7 +22,8 @@ interface GuardStorage {
 /** True when the page may reload for this path now (and records that it did). */
 export function shouldReload(path: string, now: number, storage: GuardStorage): boolean {
   const key = KEY_PREFIX + path;
-  const last = Number(storage.getItem(key) ?? "0");
+  const stored = storage.getItem(key);
+  const last = stored === null ? Number.NaN : Number(stored);
   if (Number.isFinite(last) && now - last < RELOAD_GUARD_WINDOW_MS) return false;
   storage.setItem(key, String(now));
   return true;

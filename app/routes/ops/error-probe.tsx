@@ -9,3 +9,8 @@ export function loader() {
   if (!env().ERROR_PROBE) throw data(null, { status: 404 });
   throw new Error("error probe: deliberate failure to check error reporting");
 }
+
+/** A component makes this a page route, so its failure renders the real 500 page. */
+export default function ErrorProbe() {
+  return null;
+}

@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { contentSecurityPolicy, securityHeaders } from "./security-headers";
+
+describe("security headers", () => {
+  it("allow scripts only from this origin or with the request nonce", () => {
+    const csp = contentSecurityPolicy({ nonce: "abc", https: false, development: false });
+    expect(csp).toContain("script-src 'self' 'nonce-abc'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain("unsafe");
+    expect(csp).not.toContain("upgrade-insecure-requests");
+  });
+
+  it("add HSTS and upgrade-insecure-requests only on https", () => {
+    const plain = securityHeaders({ nonce: "n", https: false, development: false });
+    const secure = securityHeaders({ nonce: "n", https: true, development: false });
+    expect(plain["Strict-Transport-Security"]).toBeUndefined();
+    expect(secure["Strict-Transport-Security"]).toMatch(/^max-age=\d+/);
+    expect(secure["Content-Security-Policy"]).toContain("upgrade-insecure-requests");
+    expect(secure["X-Content-Type-Options"]).toBe("nosniff");
+  });
+});

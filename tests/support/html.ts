@@ -1,0 +1,34 @@
+/** Small readers for server-rendered HTML, enough for assertions without a DOM. */
+export function titleOf(html: string): string | undefined {
+  return /<title>([^<]*)<\/title>/.exec(html)?.[1];
+}
+
+export function metaContent(html: string, key: string): string | undefined {
+  const pattern = new RegExp(
+    `<meta (?:name|property)="${key.replace(/[.:]/g, "\\$&")}" content="([^"]*)"`,
+  );
+  return pattern.exec(html)?.[1];
+}
+
+export function jsonLd(html: string): unknown[] {
+  return [...html.matchAll(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (match) => JSON.parse(match[1] ?? "null"),
+  );
+}
+
+export function scriptNonces(html: string): string[] {
+  return [
+    ...html.matchAll(/<script(?![^>]*type="application\/ld\+json")[^>]*\snonce="([^"]*)"/g),
+  ].map((match) => match[1] ?? "");
+}
+
+export function inlineScriptsWithoutNonce(html: string): number {
+  return [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].filter(
+    (match) => !/\snonce="/.test(match[1] ?? ""),
+  ).length;
+}
+
+export const BROWSER_UA =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
+export const GOOGLEBOT_UA =
+  "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";

@@ -1,0 +1,97 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+
+export interface RunningTestServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  process: ChildProcess;
+  /** Every line the server wrote to stdout and stderr so far. */
+  output(): string;
+  /** Parsed JSON log lines. */
+  logs(): Record<string, unknown>[];
+  /** Sends a signal and resolves with the exit code and how long the exit took. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
+}
+
+export interface StartOptions {
+  dataDir?: string;
+  env?: Record<string, string | undefined>;
+  /** Resolve once the process exits instead of once it listens (for start-up failures). */
+  expectExit?: boolean;
+}
+
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), "pinout-data-"));
+}
+
+/** Starts the production build (`node server.js`) on a free port and waits until it listens. */
+export async function startServer(options: StartOptions = {}): Promise<RunningTestServer> {
+  if (!fs.existsSync(path.join(ROOT, "build", "server", "index.js"))) {
+    throw new Error("Integration tests need the production build: run `npm run build` first.");
+  }
+  const dataDir = options.dataDir ?? tempDataDir();
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "info",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => resolve(code)),
+  );
+
+  const logs = () =>
+    output
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
+    const check = () => {
+      const listening = logs().find(
+        (line) => typeof line.port === "number" && String(line.msg).startsWith("listening"),
+      );
+      if (listening) {
+        clearTimeout(timer);
+        resolve(listening.port as number);
+      }
+    };
+    child.stdout.on("data", check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      if (options.expectExit) resolve(-1);
+      else reject(new Error(`server exited with ${code} before listening:\n${output}`));
+    });
+  });
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    process: child,
+    output: () => output,
+    logs,
+    async stop(signal = "SIGTERM") {
+      const started = Date.now();
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const code = await exited;
+      return { code, ms: Date.now() - started };
+    },
+  };
+}
