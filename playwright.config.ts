@@ -1,0 +1,63 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 4317);
+export const BASE_URL = `http://127.0.0.1:${PORT}`;
+// Debian's Chromium where present (Playwright's own browser download is not available here).
+const systemChromium = "/usr/bin/chromium";
+const executablePath = fs.existsSync(systemChromium) ? systemChromium : undefined;
+const dataDir = path.join(os.tmpdir(), `pinout-e2e-${PORT}`);
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: true,
+  forbidOnly: true,
+  retries: 0,
+  workers: 2,
+  timeout: 30_000,
+  expect: { timeout: 7_500 },
+  reporter: [["list"]],
+  use: {
+    baseURL: BASE_URL,
+    trace: "retain-on-failure",
+    // Headless Chromium names itself "HeadlessChrome", which the site (rightly) treats as a bot;
+    // these tests are about what people see, so they browse as the desktop browser does.
+    userAgent:
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36",
+    launchOptions: {
+      executablePath,
+      // As root Chromium needs --no-sandbox; the rest keep it off the (closed) network.
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+      ],
+    },
+  },
+  projects: [{ name: "chromium" }],
+  webServer: {
+    // The production build on a fresh embedded database.
+    command: `rm -rf ${dataDir} && node server.js`,
+    url: `${BASE_URL}/readyz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      SITE_URL: BASE_URL,
+      ERROR_PROBE: "true",
+      LOG_LEVEL: "warn",
+    },
+  },
+});

@@ -1,0 +1,43 @@
+import { DESKTOP, expectNoAxeViolations, MOBILE, test } from "./fixtures";
+
+/** Every page that renders for an anonymous visitor. */
+const PAGES = [
+  "/",
+  "/landing",
+  "/pricing",
+  "/download",
+  "/feedback",
+  "/search",
+  "/blog",
+  "/blog/welcome-to-pinout-blog",
+  "/legal",
+  "/legal/terms",
+  "/legal/refund",
+  "/legal/contact",
+  "/legal/cookies",
+  "/legal/privacy",
+  "/legal/shipping",
+  "/auth",
+  "/login-via",
+  "/login-success",
+];
+
+test.describe("accessibility at desktop width", () => {
+  test.use({ viewport: DESKTOP });
+  for (const path of PAGES) {
+    test(`${path} has no axe violations`, async ({ page }) => {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      await expectNoAxeViolations(page);
+    });
+  }
+});
+
+test.describe("accessibility at mobile width", () => {
+  test.use({ viewport: MOBILE });
+  test("the home page with the menu open has no axe violations", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await expectNoAxeViolations(page);
+  });
+});

@@ -1,0 +1,66 @@
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Page } from "@playwright/test";
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const MOBILE = { width: 390, height: 844 };
+
+/**
+ * Every test fails on a console error or a CSP violation in the page, so a broken script, a
+ * hydration mismatch or a blocked resource never passes unnoticed. Tests that cause errors on
+ * purpose list the messages they expect.
+ */
+export const test = base.extend<{ allowConsoleErrors: RegExp | null; consoleErrors: string[] }>({
+  allowConsoleErrors: [null, { option: true }],
+  consoleErrors: [
+    async ({ page, allowConsoleErrors }, use) => {
+      const errors: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() !== "error") return;
+        const text = message.text();
+        if (allowConsoleErrors?.test(text)) return;
+        errors.push(text);
+      });
+      page.on("pageerror", (error) => {
+        if (!allowConsoleErrors?.test(error.message)) errors.push(`pageerror: ${error.message}`);
+      });
+      await use(errors);
+      expect(errors, "console errors in the page").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Zero axe violations (WCAG 2.2 A/AA and best practices) on the page as it is now. */
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .analyze();
+  const summary = results.violations.map(
+    (violation) =>
+      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+  );
+  expect(summary).toEqual([]);
+}
+
+/** Answers the navbar's session check as if someone were signed in. */
+export async function fakeSignedIn(page: Page) {
+  await page.route("**/api/session", (route) =>
+    route.fulfill({
+      json: { user: { id: "u1", email: "maya@example.com", name: "Maya", role: "user" } },
+    }),
+  );
+}
+
+/**
+ * Resolves once React has hydrated the page: the navbar's session check only runs in the browser,
+ * so "Log in" or "Account" appears only after hydration.
+ */
+export async function waitForHydration(page: Page) {
+  await expect(
+    page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: /^(Log in|Account)$/ }),
+  ).toBeAttached();
+}

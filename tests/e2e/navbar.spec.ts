@@ -1,0 +1,123 @@
+import { DESKTOP, expect, fakeSignedIn, MOBILE, test } from "./fixtures";
+
+test.describe("navbar at desktop width", () => {
+  test.use({ viewport: DESKTOP });
+
+  test("shows Home, Pricing, Feedback, Download and, once loaded, Log in", async ({ page }) => {
+    await page.goto("/");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link", { name: "Home" })).toHaveAttribute("href", "/");
+    await expect(nav.getByRole("link", { name: "Pricing" })).toHaveAttribute("href", "/pricing");
+    await expect(nav.getByRole("link", { name: "Feedback" })).toHaveAttribute("href", "/feedback");
+    await expect(nav.getByRole("link", { name: "Download", exact: true })).toHaveAttribute(
+      "href",
+      "/download",
+    );
+    await expect(nav.getByRole("link", { name: "Log in" })).toHaveAttribute("href", "/auth");
+    await expect(nav.getByRole("link", { name: "Account" })).toHaveCount(0);
+    // Legal is for the mobile menu only; the toggle itself is hidden at this width.
+    await expect(page.getByRole("link", { name: "Legal", exact: true })).toBeHidden();
+    await expect(page.getByRole("button", { name: "Open menu" })).toBeHidden();
+  });
+
+  test("shows neither Log in nor Account while the session check is pending", async ({ page }) => {
+    let release: () => void = () => {};
+    const pending = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/session", async (route) => {
+      await pending;
+      await route.fulfill({ json: { user: null } });
+    });
+    await page.goto("/");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link", { name: "Pricing" })).toBeVisible();
+    await page.waitForTimeout(300);
+    await expect(nav.getByRole("link", { name: "Log in" })).toHaveCount(0);
+    await expect(nav.getByRole("link", { name: "Account" })).toHaveCount(0);
+    release();
+    await expect(nav.getByRole("link", { name: "Log in" })).toBeVisible();
+  });
+
+  test("shows Account and no Log in when signed in", async ({ page }) => {
+    await fakeSignedIn(page);
+    await page.goto("/pricing");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link", { name: "Account" })).toHaveAttribute("href", "/account");
+    await expect(nav.getByRole("link", { name: "Log in" })).toHaveCount(0);
+  });
+
+  test("marks the current page and navigates without a full reload", async ({ page }) => {
+    await page.goto("/");
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link", { name: "Pricing" }).click();
+    await expect(page).toHaveURL(/\/pricing$/);
+    await expect(nav.getByRole("link", { name: "Pricing" })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+  });
+
+  test("links to every legal page from the footer", async ({ page }) => {
+    await page.goto("/");
+    const footer = page.getByRole("navigation", { name: "Legal" });
+    for (const slug of ["terms", "privacy", "refund", "shipping", "cookies", "contact"]) {
+      await expect(footer.locator(`a[href="/legal/${slug}"]`)).toHaveCount(1);
+    }
+  });
+});
+
+test.describe("navbar at mobile width", () => {
+  test.use({ viewport: MOBILE });
+
+  test("hides the links behind a menu that toggles open and closed", async ({ page }) => {
+    await page.goto("/");
+    const toggle = page.getByRole("button", { name: "Open menu" });
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    const menu = page.getByRole("navigation", { name: "Mobile" });
+    await expect(menu).toBeHidden();
+    await expect(
+      page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Pricing" }),
+    ).toBeHidden();
+
+    await toggle.click();
+    await expect(page.getByRole("button", { name: "Close menu" })).toHaveAttribute(
+      "aria-expanded",
+      "true",
+    );
+    await expect(menu.getByRole("link", { name: "Home" })).toBeVisible();
+    await expect(menu.getByRole("link", { name: "Pricing" })).toBeVisible();
+    await expect(menu.getByRole("link", { name: "Feedback" })).toBeVisible();
+    await expect(menu.getByRole("link", { name: "Legal" })).toHaveAttribute("href", "/legal");
+    await expect(menu.getByRole("link", { name: "Download for Mac" })).toHaveAttribute(
+      "href",
+      "/download",
+    );
+    await expect(menu.getByRole("link", { name: "Log in" })).toBeVisible();
+
+    await page.getByRole("button", { name: "Close menu" }).click();
+    await expect(menu).toBeHidden();
+  });
+
+  test("closes the menu on navigation", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Open menu" }).click();
+    const menu = page.getByRole("navigation", { name: "Mobile" });
+    await menu.getByRole("link", { name: "Feedback" }).click();
+    await expect(page).toHaveURL(/\/feedback$/);
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole("button", { name: "Open menu" })).toHaveAttribute(
+      "aria-expanded",
+      "false",
+    );
+  });
+
+  test("shows Account instead of Log in when signed in", async ({ page }) => {
+    await fakeSignedIn(page);
+    await page.goto("/");
+    await page.getByRole("button", { name: "Open menu" }).click();
+    const menu = page.getByRole("navigation", { name: "Mobile" });
+    await expect(menu.getByRole("link", { name: "Account" })).toHaveAttribute("href", "/account");
+    await expect(menu.getByRole("link", { name: "Log in" })).toHaveCount(0);
+  });
+});
