@@ -39,7 +39,7 @@ export interface GuardRule {
 
 /**
  * Which routes need which guard: the one table. /admin-fix-subscription is guarded although the
- * spec lists no middleware for it (docs/decisions/0006-guard-admin-fix-subscription.md).
+ * spec lists no middleware for it (docs/decisions/0005-guard-admin-fix-subscription.md).
  */
 export const ROUTE_GUARDS: readonly GuardRule[] = [
   { path: "/account/*", guard: "auth" },
