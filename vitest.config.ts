@@ -2,10 +2,18 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   resolve: { tsconfigPaths: true },
-  define: { __BUILD_ID__: JSON.stringify("test-build"), __BUILT_AT__: JSON.stringify("1970-01-01T00:00:00.000Z") },
+  define: {
+    __BUILD_ID__: JSON.stringify("test-build"),
+    __BUILT_AT__: JSON.stringify("1970-01-01T00:00:00.000Z"),
+  },
   test: {
     // Unit tests sit beside their code; integration tests drive the built server over HTTP.
-    include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "scripts/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    include: [
+      "app/**/*.test.{ts,tsx}",
+      "server/**/*.test.ts",
+      "scripts/**/*.test.ts",
+      "tests/integration/**/*.test.ts",
+    ],
     globalSetup: ["tests/support/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
