@@ -38,6 +38,7 @@ export default [
   ]),
 
   route("api/session", "routes/api/session.ts"),
+  route("api/auth/*", "routes/api/auth.ts"),
   route("ops/error-probe", "routes/ops/error-probe.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

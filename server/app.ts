@@ -29,6 +29,19 @@ declare module "express-serve-static-core" {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
+/** Paths that carry a secret in a segment; the access log shows them with the secret blanked. */
+const SECRET_PATH_SEGMENTS = [
+  /^(\/api\/auth\/reset-password\/)[^/]+/,
+  /^(\/api\/auth\/magic-link\/)[^/]+/,
+];
+
+export function loggablePath(path: string): string {
+  for (const pattern of SECRET_PATH_SEGMENTS) {
+    if (pattern.test(path)) return path.replace(pattern, "$1[redacted]");
+  }
+  return path;
+}
+
 export interface StartOptions {
   /** Vite's dev server, in development only. */
   vite?: ViteDevServer;
@@ -71,7 +84,7 @@ export function createApp(options: StartOptions, state: { shuttingDown: boolean 
       res.locals.log.info(
         {
           method: req.method,
-          path: req.path,
+          path: loggablePath(req.path),
           status: res.statusCode,
           ms: Number(process.hrtime.bigint() - started) / 1e6,
           ip: req.ip,

@@ -54,6 +54,32 @@ export const envSchema = z.object({
         return entries;
       }),
   ),
+  /** Signs sessions and tokens. Unset with the embedded database: generated once into DATA_DIR. */
+  BETTER_AUTH_SECRET: z.preprocess(
+    emptyToUndefined,
+    z.string().min(32, "must be at least 32 characters").optional(),
+  ),
+  /** Verified users with one of these emails are admins. */
+  ADMIN_EMAILS: z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.email({ error: "must be a comma-separated list of email addresses" }))),
+  GOOGLE_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  GOOGLE_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** Sign-in attempts allowed per client IP per minute (sign-up and reset share the limit). */
+  AUTH_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(5),
+  /** smtp(s)://user:pass@host:port; unset, mail is written to DATA_DIR/mail as .eml files. */
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  ),
+  MAIL_FROM: z.preprocess(emptyToUndefined, z.string().optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Turns on /ops/error-probe, a route that fails on purpose so error reporting can be checked. */
   ERROR_PROBE: z
@@ -78,7 +104,18 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     );
     throw new EnvError(`Invalid environment configuration:\n${lines.join("\n")}`);
   }
-  return { ...result.data, DATA_DIR: path.resolve(result.data.DATA_DIR) };
+  const data = result.data;
+  if (Boolean(data.GOOGLE_CLIENT_ID) !== Boolean(data.GOOGLE_CLIENT_SECRET)) {
+    throw new EnvError(
+      "Invalid environment configuration:\n  GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET: set both or neither",
+    );
+  }
+  if (data.DATABASE_URL && !data.BETTER_AUTH_SECRET) {
+    throw new EnvError(
+      "Invalid environment configuration:\n  BETTER_AUTH_SECRET: required with DATABASE_URL (every instance must share it)",
+    );
+  }
+  return { ...data, DATA_DIR: path.resolve(data.DATA_DIR) };
 }
 
 let cached: Env | undefined;

@@ -173,18 +173,18 @@ describe.each(engines())("the site on $name", (engine) => {
     const website = graph.find((node) => node["@type"] === "WebSite");
     expect(organization).toMatchObject({
       name: "Pinout Labs Private Limited",
-      url: "http://localhost:3000/",
+      url: `${server.url}/`,
     });
     expect(organization?.sameAs).toEqual(
       expect.arrayContaining([expect.stringMatching(/^https:\/\//)]),
     );
     expect(website?.potentialAction).toMatchObject({
       "@type": "SearchAction",
-      target: { urlTemplate: "http://localhost:3000/search?q={search_term_string}" },
+      target: { urlTemplate: `${server.url}/search?q={search_term_string}` },
     });
-    expect(metaContent(html, "og:image")).toBe("http://localhost:3000/og/og-default.jpg");
-    expect(metaContent(html, "twitter:image")).toBe("http://localhost:3000/og/og-default.jpg");
-    expect(html).toContain('<link rel="canonical" href="http://localhost:3000/"/>');
+    expect(metaContent(html, "og:image")).toBe(`${server.url}/og/og-default.jpg`);
+    expect(metaContent(html, "twitter:image")).toBe(`${server.url}/og/og-default.jpg`);
+    expect(html).toContain(`<link rel="canonical" href="${server.url}/"/>`);
   });
 
   it("serves the default social image as a 1200x630 JPEG", async () => {

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./postgres";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -35,15 +36,20 @@ export async function startServer(options: StartOptions = {}): Promise<RunningTe
     throw new Error("Integration tests need the production build: run `npm run build` first.");
   }
   const dataDir = options.dataDir ?? tempDataDir();
+  // A known port up front, so SITE_URL (Better Auth's origin check, canonical URLs) matches it.
+  const chosenPort = await freePort();
   const child = spawn(process.execPath, ["server.js"], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
       NODE_ENV: "production",
       HOST: "127.0.0.1",
-      PORT: "0",
+      PORT: String(chosenPort),
+      SITE_URL: `http://127.0.0.1:${chosenPort}`,
       DATA_DIR: dataDir,
       LOG_LEVEL: "info",
+      // Required with DATABASE_URL; a test that wants the generated one passes undefined.
+      BETTER_AUTH_SECRET: "integration-test-secret-0123456789abcdef",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -2,8 +2,11 @@ import { describe, expect, it } from "vitest";
 import { compileGuardTable, guards, guardsFor, ROUTE_GUARDS, UnknownGuardError } from "./guards";
 import type { Session } from "./session";
 
-const user: Session = { user: { id: "u1", email: "a@example.com", name: "A", role: "user" } };
-const admin: Session = { user: { ...user.user, role: "admin" } };
+const user: Session = {
+  id: "s1",
+  user: { id: "u1", email: "a@example.com", name: "A", role: "user", emailVerified: true },
+};
+const admin: Session = { ...user, user: { ...user.user, role: "admin" } };
 const url = new URL("http://localhost/admin/users?tab=2");
 
 function thrown(fn: () => void): Response | undefined {

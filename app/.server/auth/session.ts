@@ -1,4 +1,6 @@
 import { type RouterContextProvider, createContext } from "react-router";
+import { env } from "../env";
+import { auth } from "./auth.server";
 
 export type Role = "user" | "admin";
 
@@ -7,20 +9,43 @@ export interface SessionUser {
   email: string;
   name: string;
   role: Role;
+  emailVerified: boolean;
 }
 
 export interface Session {
+  id: string;
   user: SessionUser;
+}
+
+/** Admin when the stored role says so, or when a verified email is listed in ADMIN_EMAILS. */
+export function roleOf(user: {
+  email: string;
+  emailVerified: boolean;
+  role?: string | null;
+}): Role {
+  if (user.role === "admin") return "admin";
+  if (user.emailVerified && env().ADMIN_EMAILS.includes(user.email.toLowerCase())) return "admin";
+  return "user";
 }
 
 /**
  * The session of a request, or null when nobody is signed in. Every guard, loader and API asks
- * this one function; the identity layer implements it, and nothing else reads cookies or tokens.
- *
- * There is no identity layer yet, so no request is signed in.
+ * this one function; nothing else reads cookies or tokens.
  */
-export async function getSession(_request: Request): Promise<Session | null> {
-  return null;
+export async function getSession(request: Request): Promise<Session | null> {
+  const result = await auth().api.getSession({ headers: request.headers });
+  if (!result) return null;
+  const { user, session } = result;
+  return {
+    id: session.id,
+    user: {
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      emailVerified: user.emailVerified,
+      role: roleOf(user),
+    },
+  };
 }
 
 /** The session resolved by the guard middleware for the current request (null: anonymous). */

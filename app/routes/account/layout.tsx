@@ -1,5 +1,6 @@
 import { NavLink, Outlet } from "react-router";
 import { requireSession } from "~/.server/auth/session";
+import { SignOutButton } from "~/components/SignOutButton";
 import type { Route } from "./+types/layout";
 
 const SECTIONS = [
@@ -33,6 +34,9 @@ export default function AccountLayout() {
             </li>
           ))}
         </ul>
+        <div className="mt-6 hidden md:block">
+          <SignOutButton />
+        </div>
       </nav>
       <div className="flex-1">
         <Outlet />

@@ -1,21 +1,67 @@
+import { Link } from "react-router";
 import { requireSession } from "~/.server/auth/session";
 import { PageHeader } from "~/components/PageHeader";
+import { SignOutButton } from "~/components/SignOutButton";
+import { site } from "~/config/site";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/overview";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Account", "Your account, plan and devices.");
 
-/** Guarded by the route table; the loader makes every visit ask the server (and so the guard). */
 export function loader({ context }: Route.LoaderArgs) {
-  return { user: requireSession(context).user };
+  const { user } = requireSession(context);
+  // Every account is on the free plan until billing exists.
+  const plan = site.plans.find((candidate) => candidate.id === "free")!;
+  return {
+    user: { name: user.name, email: user.email, role: user.role },
+    plan: { name: plan.name, deviceLimit: plan.deviceLimit },
+  };
 }
 
-export default function OverviewPage() {
+export default function AccountOverview({ loaderData }: Route.ComponentProps) {
+  const { user, plan } = loaderData;
   return (
-    <div className="prose-page">
-      <PageHeader title={"Account"} lead={"Your account, plan and devices."} />
-      <p className="text-slate-400">This page is not available yet.</p>
+    <div>
+      <PageHeader title="Account" lead={`Signed in as ${user.email}`} />
+      <dl className="grid gap-4 sm:grid-cols-2">
+        <div className="rounded-xl border border-slate-800 bg-slate-900 p-5">
+          <dt className="text-sm text-slate-400">Name</dt>
+          <dd className="mt-1 text-lg font-semibold text-white">{user.name}</dd>
+        </div>
+        <div className="rounded-xl border border-slate-800 bg-slate-900 p-5">
+          <dt className="text-sm text-slate-400">Plan</dt>
+          <dd className="mt-1 text-lg font-semibold text-white">{plan.name}</dd>
+          <dd className="mt-1 text-sm text-slate-400">
+            Up to {plan.deviceLimit} {plan.deviceLimit === 1 ? "device" : "devices"}.{" "}
+            <Link to="/pricing" className="text-green-400 hover:underline">
+              Compare plans
+            </Link>
+          </dd>
+        </div>
+      </dl>
+      <ul className="mt-8 flex flex-wrap gap-3">
+        <li>
+          <Link className="btn-secondary" to="/download">
+            Download the app
+          </Link>
+        </li>
+        <li>
+          <Link className="btn-secondary" to="/account/security">
+            Security
+          </Link>
+        </li>
+        {user.role === "admin" ? (
+          <li>
+            <Link className="btn-secondary" to="/admin">
+              Admin
+            </Link>
+          </li>
+        ) : null}
+      </ul>
+      <div className="mt-8 md:hidden">
+        <SignOutButton />
+      </div>
     </div>
   );
 }

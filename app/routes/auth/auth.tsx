@@ -1,14 +1,357 @@
-import { PageHeader } from "~/components/PageHeader";
+import { type FormEvent, useState } from "react";
+import { Link, redirect, useNavigate, useSearchParams } from "react-router";
+import type { z } from "zod";
+import { googleEnabled } from "~/.server/auth/auth.server";
+import { getSession } from "~/.server/auth/session";
+import { Field, FormMessage } from "~/components/forms";
+import { site } from "~/config/site";
+import {
+  type FieldErrors,
+  fieldErrors,
+  forgotSchema,
+  resetSchema,
+  signInSchema,
+  signUpSchema,
+} from "~/lib/auth-forms";
+import {
+  type AuthResult,
+  requestPasswordReset,
+  resetPassword,
+  signIn,
+  signInWithGoogle,
+  signUp,
+} from "~/lib/auth-client";
+import { useAuth } from "~/lib/auth-state";
 import { pageMeta } from "~/lib/meta";
+import { safeNext } from "~/lib/safe-redirect";
 import type { Route } from "./+types/auth";
 
-export const meta: Route.MetaFunction = () => pageMeta("Log in", "Log in or create an account.");
+type View = "login" | "signup" | "forgot" | "reset";
+const VIEWS: Record<View, { title: string; lead: string }> = {
+  login: { title: "Log in", lead: `Welcome back to ${site.product.name}.` },
+  signup: { title: "Create your account", lead: "Free forever on one device. No card needed." },
+  forgot: { title: "Reset your password", lead: "We will email you a link to choose a new one." },
+  reset: { title: "Choose a new password", lead: "Use at least 8 characters." },
+};
 
-export default function AuthPage() {
+function viewOf(value: string | null): View {
+  return value === "signup" || value === "forgot" || value === "reset" ? value : "login";
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const next = safeNext(url.searchParams.get("next"));
+  // Already signed in: straight on to where they were going (not from the reset link).
+  if (viewOf(url.searchParams.get("view")) !== "reset" && (await getSession(request)))
+    throw redirect(next);
+  return { google: googleEnabled() };
+}
+
+export const meta: Route.MetaFunction = () =>
+  pageMeta("Log in", `Log in to your ${site.product.name} account, or create one for free.`);
+
+/** Reads a form, checks it with the schema and reports every field error. */
+function readForm<S extends z.ZodType>(event: FormEvent<HTMLFormElement>, schema: S) {
+  const values = Object.fromEntries(new FormData(event.currentTarget));
+  return schema.safeParse(values);
+}
+
+export default function AuthPage({ loaderData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const view = viewOf(params.get("view"));
+  // A fresh form (no stale errors or messages) for every view.
+  return <AuthForms key={view} view={view} google={loaderData.google} />;
+}
+
+function AuthForms({ view, google }: { view: View; google: boolean }) {
+  const [params] = useSearchParams();
+  const next = safeNext(params.get("next"));
+  const navigate = useNavigate();
+  const { refresh } = useAuth();
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [message, setMessage] = useState<{ text: string; tone: "error" | "success" } | null>(null);
+  const [pending, setPending] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+
+  const link = (target: View) => {
+    const search = new URLSearchParams({ view: target });
+    if (params.get("next")) search.set("next", next);
+    return `/auth?${search.toString()}`;
+  };
+
+  async function submit<S extends z.ZodType>(
+    event: FormEvent<HTMLFormElement>,
+    schema: S,
+    send: (values: z.infer<S>) => Promise<AuthResult>,
+    onSuccess: (values: z.infer<S>) => Promise<void> | void,
+  ) {
+    event.preventDefault();
+    const parsed = readForm(event, schema);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      setMessage(null);
+      return;
+    }
+    setErrors({});
+    setMessage(null);
+    setPending(true);
+    const result = await send(parsed.data);
+    setPending(false);
+    if (!result.ok) {
+      setMessage({ text: result.message, tone: "error" });
+      return;
+    }
+    await onSuccess(parsed.data);
+  }
+
+  const { title, lead } = VIEWS[view];
+  const token = params.get("token");
+  const linkError = params.get("error");
+
   return (
-    <div className="prose-page">
-      <PageHeader title={"Log in"} lead={"Log in or create an account."} />
-      <p className="text-slate-400">This page is not available yet.</p>
+    <div className="mx-auto w-full max-w-md px-4 py-16">
+      <h1 className="text-3xl font-bold text-white">{title}</h1>
+      <p className="mt-2 text-slate-300">{lead}</p>
+
+      <div className="mt-8 space-y-4">
+        {linkError ? (
+          <FormMessage
+            tone="error"
+            message="That link has expired or was already used. Ask for a new one below."
+          />
+        ) : null}
+        {message ? <FormMessage tone={message.tone} message={message.text} /> : null}
+
+        {sentTo && view === "signup" ? (
+          <FormMessage
+            tone="success"
+            message={`Almost done: we sent a confirmation link to ${sentTo}. Open it to activate your account.`}
+          />
+        ) : null}
+        {sentTo && view === "forgot" ? (
+          <FormMessage
+            tone="success"
+            message={`If an account exists for ${sentTo}, a reset link is on its way. It works for 1 hour.`}
+          />
+        ) : null}
+
+        {view === "login" ? (
+          <form
+            noValidate
+            className="space-y-2"
+            onSubmit={(event) =>
+              submit(
+                event,
+                signInSchema,
+                (values) => signIn({ ...values, callbackURL: next }),
+                async () => {
+                  await refresh();
+                  await navigate(next, { replace: true });
+                },
+              )
+            }
+          >
+            <Field
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              errors={errors.email}
+            />
+            <Field
+              label="Password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              errors={errors.password}
+            />
+            <div className="flex items-center justify-between pb-2 text-sm">
+              <Link to={link("forgot")} className="text-green-400 hover:underline">
+                Forgot password?
+              </Link>
+            </div>
+            <button
+              type="submit"
+              className="btn-primary w-full"
+              disabled={pending}
+              aria-disabled={pending}
+            >
+              {pending ? "Logging in…" : "Log in"}
+            </button>
+          </form>
+        ) : null}
+
+        {view === "signup" && !sentTo ? (
+          <form
+            noValidate
+            className="space-y-2"
+            onSubmit={(event) =>
+              submit(
+                event,
+                signUpSchema,
+                (values) => signUp({ ...values, callbackURL: next }),
+                (values) => setSentTo(values.email),
+              )
+            }
+          >
+            <Field label="Name" name="name" autoComplete="name" required errors={errors.name} />
+            <Field
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              errors={errors.email}
+            />
+            <Field
+              label="Password"
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              hint="At least 8 characters."
+              required
+              errors={errors.password}
+            />
+            <p className="pb-2 text-xs text-slate-400">
+              By creating an account you agree to the{" "}
+              <Link className="text-green-400 hover:underline" to="/legal/terms">
+                Terms of Service
+              </Link>{" "}
+              and the{" "}
+              <Link className="text-green-400 hover:underline" to="/legal/privacy">
+                Privacy Policy
+              </Link>
+              .
+            </p>
+            <button
+              type="submit"
+              className="btn-primary w-full"
+              disabled={pending}
+              aria-disabled={pending}
+            >
+              {pending ? "Creating account…" : "Create account"}
+            </button>
+          </form>
+        ) : null}
+
+        {view === "forgot" && !sentTo ? (
+          <form
+            noValidate
+            className="space-y-2"
+            onSubmit={(event) =>
+              submit(
+                event,
+                forgotSchema,
+                (values) => requestPasswordReset(values.email),
+                (values) => setSentTo(values.email),
+              )
+            }
+          >
+            <Field
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              errors={errors.email}
+            />
+            <button
+              type="submit"
+              className="btn-primary w-full"
+              disabled={pending}
+              aria-disabled={pending}
+            >
+              {pending ? "Sending…" : "Email me a reset link"}
+            </button>
+          </form>
+        ) : null}
+
+        {view === "reset" ? (
+          token ? (
+            <form
+              noValidate
+              className="space-y-2"
+              onSubmit={(event) =>
+                submit(
+                  event,
+                  resetSchema,
+                  (values) => resetPassword({ token, newPassword: values.password }),
+                  async () => {
+                    await navigate(`${link("login")}&reset=1`, { replace: true });
+                  },
+                )
+              }
+            >
+              <Field
+                label="New password"
+                name="password"
+                type="password"
+                autoComplete="new-password"
+                required
+                errors={errors.password}
+              />
+              <Field
+                label="Repeat the new password"
+                name="confirm"
+                type="password"
+                autoComplete="new-password"
+                required
+                errors={errors.confirm}
+              />
+              <button
+                type="submit"
+                className="btn-primary w-full"
+                disabled={pending}
+                aria-disabled={pending}
+              >
+                {pending ? "Saving…" : "Save new password"}
+              </button>
+            </form>
+          ) : (
+            <FormMessage tone="error" message="This page needs the link from the reset email." />
+          )
+        ) : null}
+
+        {view === "login" && params.get("reset") === "1" ? (
+          <FormMessage
+            tone="success"
+            message="Your password was changed. Log in with the new one."
+          />
+        ) : null}
+
+        {google && (view === "login" || view === "signup") ? (
+          <button
+            type="button"
+            className="btn-secondary w-full"
+            onClick={async () => {
+              const result = await signInWithGoogle(next);
+              if (!result.ok) setMessage({ text: result.message, tone: "error" });
+            }}
+          >
+            Continue with Google
+          </button>
+        ) : null}
+
+        <p className="pt-4 text-center text-sm text-slate-400">
+          {view === "login" ? (
+            <>
+              New here?{" "}
+              <Link to={link("signup")} className="text-green-400 hover:underline">
+                Create an account
+              </Link>
+            </>
+          ) : (
+            <>
+              Have an account?{" "}
+              <Link to={link("login")} className="text-green-400 hover:underline">
+                Log in
+              </Link>
+            </>
+          )}
+        </p>
+      </div>
     </div>
   );
 }

@@ -1,0 +1,137 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { db } from "../db";
+import * as schema from "../db/schema";
+import { env } from "../env";
+import { logger } from "../logger";
+import { sendMail } from "../mail/mailer";
+import {
+  passwordChangedMessage,
+  resetPasswordMessage,
+  verifyEmailMessage,
+} from "../mail/templates";
+import { authSchemaOptions } from "./options";
+
+/** The header our server sets to the client IP it trusts; any copy sent by a client is dropped. */
+export const CLIENT_IP_HEADER = "x-pinout-client-ip";
+
+/**
+ * BETTER_AUTH_SECRET, or (embedded database only) a secret generated once and kept in DATA_DIR,
+ * so a fresh checkout signs in with no setup and sessions survive restarts.
+ */
+function authSecret(): string {
+  const { BETTER_AUTH_SECRET, DATA_DIR } = env();
+  if (BETTER_AUTH_SECRET) return BETTER_AUTH_SECRET;
+  const file = path.join(DATA_DIR, "auth-secret");
+  try {
+    return fs.readFileSync(file, "utf8").trim();
+  } catch {
+    fs.mkdirSync(DATA_DIR, { recursive: true });
+    const secret = randomBytes(32).toString("base64url");
+    try {
+      fs.writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+      return secret;
+    } catch {
+      // Another process wrote it first: use theirs.
+      return fs.readFileSync(file, "utf8").trim();
+    }
+  }
+}
+
+function createAuth() {
+  const config = env();
+  const limit = { window: 60, max: config.AUTH_RATE_LIMIT };
+  return betterAuth({
+    ...authSchemaOptions,
+    appName: "Pinout",
+    baseURL: config.SITE_URL,
+    basePath: "/api/auth",
+    secret: authSecret(),
+    trustedOrigins: [config.SITE_URL],
+    database: drizzleAdapter(db(), { provider: "pg", schema }),
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, url }) => {
+        await sendMail(resetPasswordMessage({ to: user.email, name: user.name, url }));
+      },
+      onPasswordReset: async ({ user }) => {
+        await sendMail(passwordChangedMessage({ to: user.email, name: user.name }));
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 60 * 60,
+      sendVerificationEmail: async ({ user, url }) => {
+        await sendMail(verifyEmailMessage({ to: user.email, name: user.name, url }));
+      },
+    },
+    socialProviders:
+      config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
+        ? {
+            google: {
+              clientId: config.GOOGLE_CLIENT_ID,
+              clientSecret: config.GOOGLE_CLIENT_SECRET,
+            },
+          }
+        : {},
+    session: {
+      expiresIn: 60 * 60 * 24 * 30,
+      updateAge: 60 * 60 * 24,
+      // A signed copy of the session in a short-lived cookie: most requests skip the database.
+      cookieCache: { enabled: true, maxAge: 5 * 60 },
+    },
+    rateLimit: {
+      ...authSchemaOptions.rateLimit,
+      window: 60,
+      max: 100,
+      customRules: {
+        "/sign-in/*": limit,
+        "/sign-up/*": limit,
+        "/request-password-reset": limit,
+        "/reset-password": limit,
+        "/send-verification-email": limit,
+        "/get-session": false,
+      },
+    },
+    advanced: {
+      useSecureCookies: config.SITE_URL.startsWith("https:"),
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+    },
+    logger: {
+      log(level, message) {
+        // Better Auth's messages never carry credentials; keep them in our JSON log stream.
+        const log = logger().child({ component: "auth" });
+        if (level === "error") log.error(message);
+        else if (level === "warn") log.warn(message);
+        else log.debug(message);
+      },
+    },
+    telemetry: { enabled: false },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+let instance: Auth | undefined;
+
+/** The Better Auth instance of this process, created after the database is open. */
+export function auth(): Auth {
+  instance ??= createAuth();
+  return instance;
+}
+
+/** Whether "Continue with Google" can be offered. */
+export function googleEnabled(): boolean {
+  return Boolean(env().GOOGLE_CLIENT_ID);
+}

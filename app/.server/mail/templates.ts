@@ -1,0 +1,118 @@
+import { site } from "~/config/site";
+import type { MailMessage } from "./mailer";
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+interface Content {
+  to: string;
+  subject: string;
+  greeting: string;
+  paragraphs: string[];
+  action?: { label: string; url: string };
+  footnote?: string;
+}
+
+/** One layout for every message: plain text first, and the same words as simple HTML. */
+function render(content: Content): MailMessage {
+  const { product, company } = site;
+  const lines = [content.greeting, "", ...content.paragraphs.flatMap((p) => [p, ""])];
+  if (content.action) lines.push(`${content.action.label}: ${content.action.url}`, "");
+  if (content.footnote) lines.push(content.footnote, "");
+  lines.push(
+    `— ${product.name}`,
+    `${company.legalName}, ${company.address.city}`,
+    company.supportEmail,
+  );
+
+  const html = `<!doctype html><html lang="en"><body style="margin:0;background:#0f172a;font-family:system-ui,sans-serif;color:#e2e8f0">
+<div style="max-width:560px;margin:0 auto;padding:32px 24px">
+<p style="font-size:20px;font-weight:700;color:#4ade80;margin:0 0 24px">${escapeHtml(product.name)}</p>
+<p>${escapeHtml(content.greeting)}</p>
+${content.paragraphs.map((p) => `<p style="line-height:1.5">${escapeHtml(p)}</p>`).join("\n")}
+${
+  content.action
+    ? `<p style="margin:28px 0"><a href="${escapeHtml(content.action.url)}" style="background:#22c55e;color:#0f172a;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(content.action.label)}</a></p>
+<p style="font-size:13px;color:#94a3b8">Or paste this link into your browser: ${escapeHtml(content.action.url)}</p>`
+    : ""
+}
+${content.footnote ? `<p style="font-size:13px;color:#94a3b8">${escapeHtml(content.footnote)}</p>` : ""}
+<p style="font-size:12px;color:#64748b;margin-top:32px">${escapeHtml(company.legalName)}, ${escapeHtml(company.address.city)} · ${escapeHtml(company.supportEmail)}</p>
+</div></body></html>`;
+  return { to: content.to, subject: content.subject, text: lines.join("\n"), html };
+}
+
+const hello = (name: string) => (name ? `Hello ${name},` : "Hello,");
+
+export function verifyEmailMessage(input: { to: string; name: string; url: string }): MailMessage {
+  return render({
+    to: input.to,
+    subject: `Confirm your email for ${site.product.name}`,
+    greeting: hello(input.name),
+    paragraphs: [
+      `Confirm that ${input.to} is your email address to finish setting up your ${site.product.name} account.`,
+    ],
+    action: { label: "Confirm email address", url: input.url },
+    footnote: "The link expires in 1 hour. If you did not create an account, ignore this message.",
+  });
+}
+
+export function resetPasswordMessage(input: {
+  to: string;
+  name: string;
+  url: string;
+}): MailMessage {
+  return render({
+    to: input.to,
+    subject: `Reset your ${site.product.name} password`,
+    greeting: hello(input.name),
+    paragraphs: [
+      "Someone asked to reset the password of your account. If it was you, choose a new password here:",
+    ],
+    action: { label: "Choose a new password", url: input.url },
+    footnote:
+      "The link expires in 1 hour and works once. If you did not ask, ignore this message: your password stays the same.",
+  });
+}
+
+export function passwordChangedMessage(input: { to: string; name: string }): MailMessage {
+  return render({
+    to: input.to,
+    subject: `Your ${site.product.name} password was changed`,
+    greeting: hello(input.name),
+    paragraphs: [
+      "The password of your account was just changed.",
+      `If this was not you, reset your password now and write to ${site.company.supportEmail}.`,
+    ],
+  });
+}
+
+export function newDesktopSignInMessage(input: {
+  to: string;
+  name: string;
+  device: string;
+  when: Date;
+}): MailMessage {
+  return render({
+    to: input.to,
+    subject: `New sign-in to ${site.product.name} on ${input.device}`,
+    greeting: hello(input.name),
+    paragraphs: [
+      `The ${site.product.name} desktop app on "${input.device}" signed in to your account on ${input.when.toUTCString()}.`,
+      "If this was not you, sign that device out from Account → Security and change your password.",
+    ],
+  });
+}
+
+export function accountDeletedMessage(input: { to: string; name: string }): MailMessage {
+  return render({
+    to: input.to,
+    subject: `Your ${site.product.name} account was deleted`,
+    greeting: hello(input.name),
+    paragraphs: [
+      "Your account and its personal data have been erased, and every device was signed out.",
+      "Tax invoices already issued are kept as the law requires. Thank you for using our app.",
+    ],
+  });
+}

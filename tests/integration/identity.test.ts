@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authPost, cookiesFrom, getWithCookies, signUpVerified } from "../support/auth";
+import { engines } from "../support/engines";
+import { titleOf } from "../support/html";
+import { readOutbox } from "../support/mail";
+import { type RunningTestServer, startServer } from "../support/server";
+
+const PASSWORD = "correct-horse-battery-9";
+
+describe.each(engines())("identity on $name", (engine) => {
+  let server: RunningTestServer;
+
+  beforeAll(async () => {
+    server = await startServer({
+      env: {
+        DATABASE_URL: await engine.freshDatabaseUrl(),
+        BETTER_AUTH_SECRET:
+          engine.name === "postgres" ? "a-test-secret-that-is-long-enough-0123456789" : undefined,
+        ADMIN_EMAILS: "boss@example.com",
+        AUTH_RATE_LIMIT: "100",
+        LOG_LEVEL: "debug",
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("signs up, mails a verification link, and the link signs the user in", async () => {
+    const response = await authPost(server, "/sign-up/email", {
+      name: "Maya Iyer",
+      email: "maya@example.com",
+      password: PASSWORD,
+      callbackURL: "/account",
+    });
+    expect(response.status).toBe(200);
+    const [mail] = readOutbox(server.dataDir).filter((message) =>
+      message.to.includes("maya@example.com"),
+    );
+    expect(mail?.subject).toBe("Confirm your email for Pinout");
+
+    // Not verified yet: signing in is refused (and a fresh link is sent).
+    const early = await authPost(server, "/sign-in/email", {
+      email: "maya@example.com",
+      password: PASSWORD,
+      callbackURL: "/account",
+    });
+    expect(early.status).toBe(403);
+
+    const cookie = await signUpVerifiedAfterSignUp();
+    const account = await getWithCookies(server, "/account", cookie);
+    expect(account.status).toBe(200);
+    const html = await account.text();
+    expect(titleOf(html)).toMatch(/^Account/);
+    expect(html).toContain("maya@example.com");
+    const session = await (await getWithCookies(server, "/api/session", cookie)).json();
+    expect(session).toMatchObject({ user: { email: "maya@example.com", role: "user" } });
+
+    async function signUpVerifiedAfterSignUp() {
+      const { linkFromMail } = await import("../support/mail");
+      const link = linkFromMail(server.dataDir, "maya@example.com", "/api/auth/verify-email");
+      const verified = await fetch(link, { redirect: "manual" });
+      expect(verified.status).toBe(302);
+      expect(verified.headers.get("location")).toBe("/account");
+      return cookiesFrom(verified);
+    }
+  });
+
+  it("signs in with the password, then signs out", async () => {
+    const signIn = await authPost(server, "/sign-in/email", {
+      email: "maya@example.com",
+      password: PASSWORD,
+    });
+    expect(signIn.status).toBe(200);
+    const cookie = cookiesFrom(signIn);
+    expect((await getWithCookies(server, "/account/security", cookie)).status).toBe(200);
+    const signOut = await authPost(server, "/sign-out", {}, { cookie });
+    expect(signOut.status).toBe(200);
+    const after = cookiesFrom(signOut, cookie);
+    const account = await getWithCookies(server, "/account", after);
+    expect(account.status).toBe(302);
+  });
+
+  it("refuses signed-in non-admins on admin pages with 403, and admits ADMIN_EMAILS", async () => {
+    const signIn = await authPost(server, "/sign-in/email", {
+      email: "maya@example.com",
+      password: PASSWORD,
+    });
+    const cookie = cookiesFrom(signIn);
+    for (const path of [
+      "/admin",
+      "/admin/users",
+      "/admin/subscriptions",
+      "/admin-fix-subscription",
+    ]) {
+      const response = await getWithCookies(server, path, cookie);
+      expect(response.status, path).toBe(403);
+      expect(titleOf(await response.text())).toBe("Forbidden");
+    }
+
+    const boss = await signUpVerified(server, {
+      name: "Boss",
+      email: "boss@example.com",
+      password: PASSWORD,
+    });
+    for (const path of [
+      "/admin",
+      "/admin/users",
+      "/admin/subscriptions",
+      "/admin-fix-subscription",
+    ]) {
+      expect((await getWithCookies(server, path, boss)).status, path).toBe(200);
+    }
+  });
+
+  it("mails a reset link that sets a new password once", async () => {
+    const request = await authPost(server, "/request-password-reset", {
+      email: "maya@example.com",
+      redirectTo: "/auth?view=reset",
+    });
+    expect(request.status).toBe(200);
+    const { linkFromMail } = await import("../support/mail");
+    const link = linkFromMail(server.dataDir, "maya@example.com", "/api/auth/reset-password/");
+    const landing = await fetch(link, { redirect: "manual" });
+    const location = new URL(landing.headers.get("location") ?? "", server.url);
+    expect(location.pathname + location.search).toMatch(/^\/auth\?view=reset&token=/);
+    const token = location.searchParams.get("token")!;
+    const reset = await authPost(server, "/reset-password", {
+      token,
+      newPassword: "a-brand-new-password-7",
+    });
+    expect(reset.status).toBe(200);
+    const again = await authPost(server, "/reset-password", {
+      token,
+      newPassword: "another-password-88",
+    });
+    expect(again.status).toBe(400);
+    expect(
+      (await authPost(server, "/sign-in/email", { email: "maya@example.com", password: PASSWORD }))
+        .status,
+    ).toBe(401);
+    const signIn = await authPost(server, "/sign-in/email", {
+      email: "maya@example.com",
+      password: "a-brand-new-password-7",
+    });
+    expect(signIn.status).toBe(200);
+    expect(
+      readOutbox(server.dataDir).some(
+        (mail) => mail.subject === "Your Pinout password was changed",
+      ),
+    ).toBe(true);
+  });
+
+  it("never writes a password, token or session cookie to the log", async () => {
+    const output = server.output();
+    expect(output.length).toBeGreaterThan(1000);
+    for (const secret of [PASSWORD, "a-brand-new-password-7", "wrong-password-1"]) {
+      expect(output).not.toContain(secret);
+    }
+    for (const mail of readOutbox(server.dataDir)) {
+      for (const url of mail.text.match(/token=[\w.-]+/g) ?? []) expect(output).not.toContain(url);
+      for (const url of mail.text.match(/reset-password\/[\w.-]+/g) ?? [])
+        expect(output).not.toContain(url);
+    }
+    expect(output).not.toMatch(/better-auth\.session_token=[^;\s"]{10}/);
+  });
+});
+
+describe.each(engines())("sign-in rate limit on $name", (engine) => {
+  let limited: RunningTestServer;
+  beforeAll(async () => {
+    limited = await startServer({
+      env: {
+        DATABASE_URL: await engine.freshDatabaseUrl(),
+        BETTER_AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
+        AUTH_RATE_LIMIT: "3",
+      },
+    });
+  });
+  afterAll(async () => {
+    await limited?.stop();
+  });
+
+  it("rate-limits sign-in per client address, and a forged X-Forwarded-For does not reset it", async () => {
+    const attempt = (forwarded?: string) =>
+      authPost(
+        limited,
+        "/sign-in/email",
+        { email: "nobody@example.com", password: "wrong-password-1" },
+        forwarded ? { "x-forwarded-for": forwarded, "x-pinout-client-ip": forwarded } : {},
+      );
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await attempt()).status);
+    // AUTH_RATE_LIMIT=3: three answered attempts, then 429.
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    for (const forged of ["203.0.113.7", "198.51.100.22", "192.0.2.1"]) {
+      expect((await attempt(forged)).status).toBe(429);
+    }
+  });
+});

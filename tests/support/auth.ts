@@ -1,0 +1,65 @@
+import { linkFromMail } from "./mail";
+import type { RunningTestServer } from "./server";
+
+export const BROWSER_HEADERS = {
+  "user-agent":
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36",
+};
+
+/** Calls a Better Auth endpoint the way the site's own pages do (same origin, JSON). */
+export function authPost(
+  server: RunningTestServer,
+  endpoint: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  return fetch(`${server.url}/api/auth${endpoint}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      ...BROWSER_HEADERS,
+      "content-type": "application/json",
+      origin: server.url,
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The cookie header to send back, from a response's Set-Cookie lines. */
+export function cookiesFrom(response: Response, previous = ""): string {
+  const jar = new Map(
+    previous
+      .split("; ")
+      .filter(Boolean)
+      .map((pair) => pair.split("=", 2) as [string, string]),
+  );
+  for (const line of response.headers.getSetCookie()) {
+    const [pair = ""] = line.split(";");
+    const index = pair.indexOf("=");
+    jar.set(pair.slice(0, index), pair.slice(index + 1));
+  }
+  return [...jar]
+    .filter(([, value]) => value !== "")
+    .map(([key, value]) => `${key}=${value}`)
+    .join("; ");
+}
+
+/** Signs up, follows the verification link from the outbox and returns the signed-in cookies. */
+export async function signUpVerified(
+  server: RunningTestServer,
+  user: { name: string; email: string; password: string },
+): Promise<string> {
+  const signUp = await authPost(server, "/sign-up/email", { ...user, callbackURL: "/account" });
+  if (signUp.status !== 200)
+    throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
+  const link = linkFromMail(server.dataDir, user.email, "/api/auth/verify-email");
+  const verified = await fetch(link, { redirect: "manual", headers: BROWSER_HEADERS });
+  if (verified.status !== 302)
+    throw new Error(`verification failed: ${verified.status} ${await verified.text()}`);
+  return cookiesFrom(verified);
+}
+
+export function getWithCookies(server: RunningTestServer, path: string, cookie: string) {
+  return fetch(server.url + path, { redirect: "manual", headers: { ...BROWSER_HEADERS, cookie } });
+}
