@@ -1,14 +1,10 @@
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { BASE_URL, E2E_ADMIN_EMAIL, E2E_DATA_DIR, E2E_PORT } from "./tests/e2e/env";
 
-const PORT = Number(process.env.E2E_PORT ?? 4317);
-export const BASE_URL = `http://127.0.0.1:${PORT}`;
 // Debian's Chromium where present (Playwright's own browser download is not available here).
 const systemChromium = "/usr/bin/chromium";
 const executablePath = fs.existsSync(systemChromium) ? systemChromium : undefined;
-const dataDir = path.join(os.tmpdir(), `pinout-e2e-${PORT}`);
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -44,7 +40,7 @@ export default defineConfig({
   projects: [{ name: "chromium" }],
   webServer: {
     // The production build on a fresh embedded database.
-    command: `rm -rf ${dataDir} && node server.js`,
+    command: `rm -rf ${E2E_DATA_DIR} && node server.js`,
     url: `${BASE_URL}/readyz`,
     reuseExistingServer: false,
     timeout: 120_000,
@@ -52,11 +48,14 @@ export default defineConfig({
     stderr: "pipe",
     env: {
       NODE_ENV: "production",
-      PORT: String(PORT),
+      PORT: String(E2E_PORT),
       HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
+      DATA_DIR: E2E_DATA_DIR,
       SITE_URL: BASE_URL,
       ERROR_PROBE: "true",
+      ADMIN_EMAILS: E2E_ADMIN_EMAIL,
+      // Journeys sign in often from one address; the limit itself is tested over HTTP.
+      AUTH_RATE_LIMIT: "1000",
       LOG_LEVEL: "warn",
     },
   },

@@ -18,6 +18,8 @@ const PAGES = [
   "/legal/privacy",
   "/legal/shipping",
   "/auth",
+  "/auth?view=signup",
+  "/auth?view=forgot",
   "/login-via",
   "/login-success",
 ];

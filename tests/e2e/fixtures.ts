@@ -1,5 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
+import { linkFromMail } from "../support/mail";
+import { E2E_DATA_DIR } from "./env";
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
@@ -63,4 +65,35 @@ export async function waitForHydration(page: Page) {
       .getByRole("navigation", { name: "Main" })
       .getByRole("link", { name: /^(Log in|Account)$/ }),
   ).toBeAttached();
+}
+
+/** Signs up through the real page, opens the verification link from the outbox: signed in. */
+export async function signUpAndVerify(
+  page: Page,
+  user: { name: string; email: string; password: string },
+) {
+  await page.goto("/auth?view=signup");
+  await waitForHydration(page);
+  await page.getByLabel("Name").fill(user.name);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText(`we sent a confirmation link to ${user.email}`)).toBeVisible();
+  const link = await expect
+    .poll(() => {
+      try {
+        return linkFromMail(E2E_DATA_DIR, user.email, "/api/auth/verify-email");
+      } catch {
+        return "";
+      }
+    })
+    .not.toBe("")
+    .then(() => linkFromMail(E2E_DATA_DIR, user.email, "/api/auth/verify-email"));
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/account$/);
+}
+
+/** A unique address per test run, so tests never collide on one database. */
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@example.com`;
 }

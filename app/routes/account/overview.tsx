@@ -34,7 +34,7 @@ export default function AccountOverview({ loaderData }: Route.ComponentProps) {
           <dd className="mt-1 text-lg font-semibold text-white">{plan.name}</dd>
           <dd className="mt-1 text-sm text-slate-400">
             Up to {plan.deviceLimit} {plan.deviceLimit === 1 ? "device" : "devices"}.{" "}
-            <Link to="/pricing" className="text-green-400 hover:underline">
+            <Link to="/pricing" className="link">
               Compare plans
             </Link>
           </dd>

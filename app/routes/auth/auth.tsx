@@ -168,7 +168,7 @@ function AuthForms({ view, google }: { view: View; google: boolean }) {
               errors={errors.password}
             />
             <div className="flex items-center justify-between pb-2 text-sm">
-              <Link to={link("forgot")} className="text-green-400 hover:underline">
+              <Link to={link("forgot")} className="link">
                 Forgot password?
               </Link>
             </div>
@@ -216,11 +216,11 @@ function AuthForms({ view, google }: { view: View; google: boolean }) {
             />
             <p className="pb-2 text-xs text-slate-400">
               By creating an account you agree to the{" "}
-              <Link className="text-green-400 hover:underline" to="/legal/terms">
+              <Link className="link" to="/legal/terms">
                 Terms of Service
               </Link>{" "}
               and the{" "}
-              <Link className="text-green-400 hover:underline" to="/legal/privacy">
+              <Link className="link" to="/legal/privacy">
                 Privacy Policy
               </Link>
               .
@@ -338,14 +338,14 @@ function AuthForms({ view, google }: { view: View; google: boolean }) {
           {view === "login" ? (
             <>
               New here?{" "}
-              <Link to={link("signup")} className="text-green-400 hover:underline">
+              <Link to={link("signup")} className="link">
                 Create an account
               </Link>
             </>
           ) : (
             <>
               Have an account?{" "}
-              <Link to={link("login")} className="text-green-400 hover:underline">
+              <Link to={link("login")} className="link">
                 Log in
               </Link>
             </>

@@ -1,0 +1,155 @@
+import { E2E_ADMIN_EMAIL } from "./env";
+import {
+  expect,
+  expectNoAxeViolations,
+  signUpAndVerify,
+  test,
+  uniqueEmail,
+  waitForHydration,
+} from "./fixtures";
+
+const PASSWORD = "solder-and-flux-42";
+
+test("sign up, verify by email, see the account, sign out, log back in", async ({ page }) => {
+  const email = uniqueEmail("maya");
+  await signUpAndVerify(page, { name: "Maya Iyer", email, password: PASSWORD });
+  await expect(page.getByRole("heading", { name: "Account", level: 1 })).toBeVisible();
+  await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "Account" })).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await page.getByRole("button", { name: "Sign out" }).first().click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(nav.getByRole("link", { name: "Log in" })).toBeVisible();
+  await page.goto("/account");
+  await expect(page).toHaveURL("/auth?next=%2Faccount");
+
+  await waitForHydration(page);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL(/\/account$/);
+});
+
+test.describe("a failed sign-in", () => {
+  test.use({ allowConsoleErrors: /status of 401/ });
+  test("shows the failure next to the form, and every field error", async ({ page }) => {
+    await page.goto("/auth");
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page.getByText("Enter an email address like name@example.com.")).toBeVisible();
+    await expect(page.getByText("Enter your password.")).toBeVisible();
+
+    await page.getByLabel("Email").fill("nobody@example.com");
+    await page.getByLabel("Password").fill("not-the-password");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page.getByRole("alert")).toHaveText("The email or password is not right.");
+    await expectNoAxeViolations(page);
+  });
+});
+
+test("ignores a ?next= that leaves the site", async ({ page }) => {
+  const email = uniqueEmail("nina");
+  await signUpAndVerify(page, { name: "Nina", email, password: PASSWORD });
+  await page.getByRole("button", { name: "Sign out" }).first().click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto("/auth?next=https%3A%2F%2Fevil.example%2F");
+  await waitForHydration(page);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/account$/);
+});
+
+test("resets a forgotten password by email", async ({ page }) => {
+  const email = uniqueEmail("ravi");
+  await signUpAndVerify(page, { name: "Ravi", email, password: PASSWORD });
+  await page.getByRole("button", { name: "Sign out" }).first().click();
+  await expect(page).toHaveURL(/\/$/);
+
+  await page.goto("/auth?view=forgot");
+  await waitForHydration(page);
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Email me a reset link" }).click();
+  await expect(page.getByText(`a reset link is on its way`)).toBeVisible();
+  const { linkFromMail } = await import("../support/mail");
+  const { E2E_DATA_DIR } = await import("./env");
+  let link = "";
+  await expect
+    .poll(() => {
+      try {
+        link = linkFromMail(E2E_DATA_DIR, email, "/api/auth/reset-password/");
+      } catch {
+        link = "";
+      }
+      return link;
+    })
+    .not.toBe("");
+  await page.goto(link);
+  await expect(page).toHaveURL(/view=reset/);
+  await waitForHydration(page);
+  await page.getByLabel("New password", { exact: true }).fill("a-new-bench-supply-9");
+  await page.getByLabel("Repeat the new password").fill("a-new-bench-supply-9");
+  await page.getByRole("button", { name: "Save new password" }).click();
+  await expect(page.getByText("Your password was changed. Log in with the new one.")).toBeVisible();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("a-new-bench-supply-9");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL(/\/account$/);
+});
+
+test.describe("admin area for non-admins", () => {
+  test.use({ allowConsoleErrors: /status of 403/ });
+  test("a signed-in non-admin gets 403, with the admin layout and no site navbar", async ({
+    page,
+  }) => {
+    await signUpAndVerify(page, { name: "Kiran", email: uniqueEmail("kiran"), password: PASSWORD });
+    const response = await page.goto("/admin/users");
+    expect(response?.status()).toBe(403);
+    await expect(page).toHaveTitle("Forbidden");
+    await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
+  });
+});
+
+test.describe("admin area for admins", () => {
+  test("an admin from ADMIN_EMAILS sees the admin pages without the site navbar", async ({
+    page,
+  }) => {
+    await signUpAndVerify(page, { name: "Ops", email: E2E_ADMIN_EMAIL, password: PASSWORD });
+    for (const path of [
+      "/admin",
+      "/admin/users",
+      "/admin/subscriptions",
+      "/admin-fix-subscription",
+    ]) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(200);
+      await expect(page.getByRole("navigation", { name: "Admin" })).toBeVisible();
+      await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
+      await expectNoAxeViolations(page);
+    }
+  });
+});
+
+test.describe("account pages", () => {
+  test("every account page renders for a signed-in user with no axe violations", async ({
+    page,
+  }) => {
+    await signUpAndVerify(page, { name: "Asha", email: uniqueEmail("asha"), password: PASSWORD });
+    for (const path of [
+      "/account",
+      "/account/usage",
+      "/account/profile",
+      "/account/security",
+      "/account/subscription",
+      "/billing",
+      "/invoices",
+      "/fix-subscription",
+    ]) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(200);
+      await expectNoAxeViolations(page);
+    }
+  });
+});

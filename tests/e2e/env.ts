@@ -1,0 +1,8 @@
+import os from "node:os";
+import path from "node:path";
+
+/** Shared by playwright.config.ts (which starts the server) and the tests (which read its outbox). */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 4317);
+export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+export const E2E_DATA_DIR = path.join(os.tmpdir(), `pinout-e2e-${E2E_PORT}`);
+export const E2E_ADMIN_EMAIL = "ops@pinout.test";
