@@ -12,7 +12,12 @@ export default [
   route("feedback", "routes/feedback.tsx"),
   route("search", "routes/search.tsx"),
 
-  ...prefix("blog", [index("routes/blog/index.tsx"), route(":slug", "routes/blog/post.tsx")]),
+  ...prefix("blog", [
+    index("routes/blog/index.tsx"),
+    route("rss.xml", "routes/blog/rss.ts"),
+    route("atom.xml", "routes/blog/atom.ts"),
+    route(":slug", "routes/blog/post.tsx"),
+  ]),
   ...prefix("legal", [index("routes/legal/index.tsx"), route(":page", "routes/legal/page.tsx")]),
 
   route("auth", "routes/auth/auth.tsx"),
@@ -36,6 +41,9 @@ export default [
     route("admin/subscriptions", "routes/admin/subscriptions.tsx"),
     route("admin-fix-subscription", "routes/admin/fix-subscription.tsx"),
   ]),
+
+  route("sitemap.xml", "routes/seo/sitemap.ts"),
+  route("robots.txt", "routes/seo/robots.ts"),
 
   route("api/session", "routes/api/session.ts"),
   route("api/auth/*", "routes/api/auth.ts"),

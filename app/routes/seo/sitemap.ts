@@ -1,0 +1,4 @@
+/** Placeholder until the content pipeline lands. */
+export function loader() {
+  return new Response("Not Found", { status: 404 });
+}
