@@ -13,13 +13,14 @@ import { enforceGuards } from "~/.server/auth/guards";
 import { sessionContext } from "~/.server/auth/session";
 import { env } from "~/.server/env";
 import { Footer } from "~/components/Footer";
+import { JsonLd } from "~/components/JsonLd";
 import { Navbar } from "~/components/Navbar";
 import { VersionToast } from "~/components/VersionToast";
 import { site } from "~/config/site";
 import { AuthProvider } from "~/lib/auth-state";
 import { pageMeta } from "~/lib/meta";
 import { useNonce } from "~/lib/nonce";
-import { jsonLdString, siteStructuredData } from "~/lib/structured-data";
+import { siteStructuredData } from "~/lib/structured-data";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 
@@ -82,14 +83,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="twitter:card" content="summary_large_image" />
         <meta name="twitter:image" content={ogImage} />
         <Links />
-        {siteUrl ? (
-          <script
-            type="application/ld+json"
-            nonce={nonce}
-            // JSON-LD is data, not code; jsonLdString escapes "<" so it cannot end the element.
-            dangerouslySetInnerHTML={{ __html: jsonLdString(siteStructuredData(siteUrl)) }}
-          />
-        ) : null}
+        {siteUrl ? <JsonLd data={siteStructuredData(siteUrl)} /> : null}
       </head>
       <body className="flex min-h-screen flex-col bg-slate-950 text-slate-100">
         <a

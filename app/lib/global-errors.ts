@@ -1,4 +1,4 @@
-import { track } from "./analytics";
+import { track } from "./analytics/client";
 import { isChunkLoadError, reloadForChunkError } from "./chunk-reload";
 
 function describe(reason: unknown): string {

@@ -1,0 +1,57 @@
+/** What the pricing page compares and answers; plans and prices themselves live in site.ts. */
+
+export interface ComparisonRow {
+  feature: string;
+  free: string | boolean;
+  pro: string | boolean;
+}
+
+export const comparison: readonly ComparisonRow[] = [
+  { feature: "Board pin maps (400+ boards)", free: true, pro: true },
+  { feature: "Serial monitor with timestamps and logging", free: true, pro: true },
+  { feature: "Logic-analyser views (I²C, SPI, UART decoding)", free: false, pro: true },
+  { feature: "Firmware flashing (ESP32, STM32, RP2040, AVR)", free: false, pro: true },
+  { feature: "Saved workspaces", free: "3", pro: "Unlimited" },
+  { feature: "Devices signed in at once", free: "1", pro: "3" },
+  { feature: "Works offline (7-day licence grace)", free: true, pro: true },
+  { feature: "Email support", free: "Community", pro: "Within 1 working day" },
+  { feature: "GST tax invoice", free: false, pro: true },
+];
+
+export interface Faq {
+  question: string;
+  answer: string;
+}
+
+export const pricingFaq: readonly Faq[] = [
+  {
+    question: "Do the prices include GST?",
+    answer:
+      "Yes. Every price shown includes 18% GST. Each payment gets a GST tax invoice in your account; add your GSTIN to claim input tax credit.",
+  },
+  {
+    question: "Can I switch between monthly and yearly billing?",
+    answer:
+      "Yes. The change takes effect at the end of your current billing period, so you are never charged twice for the same days.",
+  },
+  {
+    question: "How do I cancel?",
+    answer:
+      "From Account → Subscription, at any time. You keep Pro until the end of the period you paid for, and nothing further is charged.",
+  },
+  {
+    question: "What happens when I go offline?",
+    answer:
+      "The desktop app keeps working: its licence stays valid offline for 7 days and renews the next time it connects.",
+  },
+  {
+    question: "Which payment methods can I use?",
+    answer:
+      "UPI, debit and credit cards, and net banking, processed by Razorpay. We never see or store your card number.",
+  },
+  {
+    question: "Is there a refund if it is not for me?",
+    answer:
+      "Yes: ask within 7 days of your first payment of a new subscription and we refund it in full. See the refund policy for the details.",
+  },
+];
