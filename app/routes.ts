@@ -9,6 +9,7 @@ export default [
   route("landing", "routes/landing.tsx"),
   route("pricing", "routes/pricing.tsx"),
   route("download", "routes/download.tsx"),
+  route("download/:platform/:version?", "routes/downloads/file.ts"),
   route("feedback", "routes/feedback.tsx"),
   route("search", "routes/search.tsx"),
 
@@ -47,6 +48,7 @@ export default [
 
   route("api/session", "routes/api/session.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
+  route("api/releases/latest", "routes/api/releases-latest.ts"),
   route("ops/error-probe", "routes/ops/error-probe.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -15,6 +15,7 @@ import type { ViteDevServer } from "vite";
 import { env } from "~/.server/env";
 import { checkReadiness } from "~/.server/db/client";
 import { closeDatabase, databaseHandle, initDatabase } from "~/.server/db";
+import { ensureDemoRelease } from "~/.server/downloads/demo.server";
 import { logger, type Logger } from "~/.server/logger";
 import { requestContext } from "~/.server/request-context";
 import { securityHeaders } from "./security-headers";
@@ -95,7 +96,14 @@ export function createApp(options: StartOptions, state: { shuttingDown: boolean 
     next();
   });
 
-  app.use(compression());
+  app.use(
+    compression({
+      // Installers are already compressed, and byte ranges must refer to the file itself.
+      filter: (req, res) =>
+        !String(res.getHeader("Content-Type") ?? "").startsWith("application/octet-stream") &&
+        compression.filter(req, res),
+    }),
+  );
 
   app.get("/healthz", (_req, res) => {
     res.set("Cache-Control", "no-store").json({ status: "ok" });
@@ -179,6 +187,7 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   const log = logger();
   const handle = await initDatabase();
   log.info({ engine: handle.engine, location: handle.location }, "database ready");
+  if (handle.engine === "pglite") await ensureDemoRelease();
 
   const state = { shuttingDown: false };
   const app = createApp(options, state);

@@ -1,6 +1,8 @@
 import { env } from "../env";
 import { type Database, type DatabaseHandle, migrate, openDatabase } from "./client";
 
+export type { Database };
+
 let current: DatabaseHandle | undefined;
 
 /**
