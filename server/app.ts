@@ -105,6 +105,27 @@ export function createApp(options: StartOptions, state: { shuttingDown: boolean 
     }),
   );
 
+  // CSRF: a browser always says where a state-changing request comes from (Origin, and
+  // Sec-Fetch-Site in current browsers). Refuse any that come from another site; requests without
+  // either header come from non-browser clients (the desktop app, curl), which carry no cookies
+  // a forged page could borrow.
+  const siteOrigin = new URL(config.SITE_URL).origin;
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
+    const origin = req.get("origin");
+    const fetchSite = req.get("sec-fetch-site");
+    const sameHost = origin === `${req.protocol}://${req.get("host")}`;
+    if (
+      fetchSite === "cross-site" ||
+      (origin !== undefined && origin !== siteOrigin && !sameHost)
+    ) {
+      res.locals.log.warn({ origin, fetchSite, path: req.path }, "cross-site request refused");
+      res.status(403).type("text/plain").send("Cross-site request refused.");
+      return;
+    }
+    next();
+  });
+
   app.get("/healthz", (_req, res) => {
     res.set("Cache-Control", "no-store").json({ status: "ok" });
   });

@@ -1,18 +1,245 @@
+import { useEffect, useRef } from "react";
+import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
+import { getSession } from "~/.server/auth/session";
+import { env } from "~/.server/env";
+import { saveFeedback } from "~/.server/feedback/feedback.server";
+import { requestContext } from "~/.server/request-context";
+import { hitRateLimit } from "~/.server/security/rate-limit.server";
+import { Field, FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
+import { site } from "~/config/site";
+import { track } from "~/lib/analytics/client";
+import { FEEDBACK_CATEGORIES, feedbackSchema } from "~/lib/feedback";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/feedback";
 
-export const meta: Route.MetaFunction = () =>
-  pageMeta("Feedback", "Tell us what works, what does not, and what you need next.");
+const CATEGORY_LABELS: Record<(typeof FEEDBACK_CATEGORIES)[number], string> = {
+  bug: "Something is broken",
+  feature: "Feature request",
+  billing: "Billing",
+  other: "Something else",
+};
 
-export default function FeedbackPage() {
+export const meta: Route.MetaFunction = () =>
+  pageMeta(
+    "Feedback",
+    `Tell the ${site.product.name} team what works, what does not, and what you need next.`,
+  );
+
+/** Passes the action's Retry-After (rate limit) on to the document response. */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+};
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const session = await getSession(request);
+  return { email: session?.user.email ?? "" };
+}
+
+type FieldName = "email" | "category" | "message" | "rating" | "appVersion" | "os";
+type FieldErrors = Partial<Record<FieldName, string[]>>;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const values = Object.fromEntries(
+    (["email", "category", "message", "rating", "appVersion", "os"] as const).map((name) => [
+      name,
+      String(form.get(name) ?? ""),
+    ]),
+  ) as Record<FieldName, string>;
+
+  // A field people never see: bots fill it in. They get the same confirmation and nothing is stored.
+  if (String(form.get("website") ?? "") !== "") throw redirect("/feedback?sent=1");
+
+  const parsed = feedbackSchema.safeParse(values);
+  if (!parsed.success) {
+    const errors: FieldErrors = {};
+    for (const issue of parsed.error.issues)
+      (errors[issue.path[0] as FieldName] ??= []).push(issue.message);
+    return data({ errors, values, formError: null as string | null }, { status: 400 });
+  }
+
+  const { clientIp, log } = context.get(requestContext);
+  const limit = await hitRateLimit(`feedback:${clientIp}`, env().FEEDBACK_RATE_LIMIT, 60 * 60);
+  if (!limit.allowed) {
+    return data(
+      {
+        errors: {} as FieldErrors,
+        values,
+        formError: `You have sent several messages in the last hour. Please wait ${Math.ceil(limit.retryAfter / 60)} minutes, or write to ${site.company.supportEmail}.`,
+      },
+      { status: 429, headers: { "Retry-After": String(limit.retryAfter) } },
+    );
+  }
+
+  const session = await getSession(request);
+  const id = await saveFeedback({ ...parsed.data, userId: session?.user.id ?? null });
+  log.info({ feedbackId: id, category: parsed.data.category }, "feedback received");
+  // Post/redirect/get: a reload does not send the message twice.
+  throw redirect("/feedback?sent=1");
+}
+
+export default function FeedbackPage({ loaderData, actionData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const sent = params.get("sent") === "1";
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting";
+  const started = useRef(false);
+  const errors: FieldErrors = actionData?.errors ?? {};
+  const values = actionData?.values;
+
+  useEffect(() => {
+    if (actionData) track("form_submit", { form_name: "feedback", success: false });
+  }, [actionData]);
+  useEffect(() => {
+    if (sent && started.current) track("form_submit", { form_name: "feedback", success: true });
+  }, [sent]);
+
   return (
     <div className="prose-page">
       <PageHeader
-        title={"Feedback"}
-        lead={"Tell us what works, what does not, and what you need next."}
+        title="Feedback"
+        lead={`Found a bug, missing a board, or have an idea? The people who build ${site.product.name} read every message.`}
       />
-      <p className="text-slate-400">This page is not available yet.</p>
+      {sent ? (
+        <div className="space-y-4">
+          <FormMessage
+            tone="success"
+            message="Thank you: your message has reached the team. If you asked a question, we reply by email."
+          />
+          <a className="link" href="/feedback">
+            Send another message
+          </a>
+        </div>
+      ) : (
+        <Form
+          method="post"
+          noValidate
+          className="space-y-2"
+          onInput={() => {
+            if (!started.current) {
+              started.current = true;
+              track("form_start", { form_name: "feedback" });
+            }
+          }}
+        >
+          {actionData?.formError ? (
+            <FormMessage tone="error" message={actionData.formError} />
+          ) : null}
+          <Field
+            label="Your email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            defaultValue={values?.email ?? loaderData.email}
+            errors={errors.email}
+          />
+          <div>
+            <label htmlFor="feedback-category" className="block text-sm font-medium text-slate-200">
+              What is it about?
+            </label>
+            <select
+              id="feedback-category"
+              name="category"
+              required
+              defaultValue={values?.category ?? ""}
+              aria-invalid={errors.category ? true : undefined}
+              aria-describedby="feedback-category-error"
+              className="mt-1 block w-full rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100"
+            >
+              <option value="" disabled>
+                Choose one
+              </option>
+              {FEEDBACK_CATEGORIES.map((category) => (
+                <option key={category} value={category}>
+                  {CATEGORY_LABELS[category]}
+                </option>
+              ))}
+            </select>
+            <p id="feedback-category-error" className="mt-1 min-h-5 text-sm text-red-300">
+              {errors.category?.join(" ")}
+            </p>
+          </div>
+          <div>
+            <label htmlFor="feedback-message" className="block text-sm font-medium text-slate-200">
+              Message
+            </label>
+            <textarea
+              id="feedback-message"
+              name="message"
+              required
+              minLength={10}
+              maxLength={5000}
+              rows={7}
+              defaultValue={values?.message ?? ""}
+              aria-invalid={errors.message ? true : undefined}
+              aria-describedby="feedback-message-hint feedback-message-error"
+              className="mt-1 block w-full rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100"
+            />
+            <p id="feedback-message-hint" className="mt-1 text-xs text-slate-400">
+              10 to 5000 characters. For a bug, say what you did, what happened and what you
+              expected.
+            </p>
+            <p id="feedback-message-error" className="mt-1 min-h-5 text-sm text-red-300">
+              {errors.message?.join(" ")}
+            </p>
+          </div>
+          <fieldset>
+            <legend className="text-sm font-medium text-slate-200">
+              How do you rate {site.product.name}? (optional)
+            </legend>
+            <div className="mt-2 flex gap-2">
+              {[1, 2, 3, 4, 5].map((rating) => (
+                <label
+                  key={rating}
+                  className="flex cursor-pointer items-center gap-1 rounded-md border border-slate-700 px-3 py-1.5 text-sm text-slate-200 has-checked:border-green-400 has-checked:text-green-300"
+                >
+                  <input
+                    type="radio"
+                    name="rating"
+                    value={rating}
+                    defaultChecked={values?.rating === String(rating)}
+                    className="accent-green-500"
+                  />
+                  {rating}
+                </label>
+              ))}
+            </div>
+            <p className="mt-1 min-h-5 text-sm text-red-300">{errors.rating?.join(" ")}</p>
+          </fieldset>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field
+              label="App version (optional)"
+              name="appVersion"
+              placeholder="2.1.0"
+              defaultValue={values?.appVersion ?? ""}
+              errors={errors.appVersion}
+            />
+            <Field
+              label="Operating system (optional)"
+              name="os"
+              placeholder="macOS 15, Windows 11…"
+              defaultValue={values?.os ?? ""}
+              errors={errors.os}
+            />
+          </div>
+          <div className="sr-only" aria-hidden="true">
+            <label htmlFor="feedback-website">Website</label>
+            <input
+              id="feedback-website"
+              name="website"
+              type="text"
+              tabIndex={-1}
+              autoComplete="off"
+            />
+          </div>
+          <button type="submit" className="btn-primary" disabled={submitting}>
+            {submitting ? "Sending…" : "Send feedback"}
+          </button>
+        </Form>
+      )}
     </div>
   );
 }
