@@ -12,11 +12,13 @@ import {
 import { enforceGuards } from "~/.server/auth/guards";
 import { sessionContext } from "~/.server/auth/session";
 import { env } from "~/.server/env";
+import { ConsentBanner } from "~/components/ConsentBanner";
 import { Footer } from "~/components/Footer";
 import { JsonLd } from "~/components/JsonLd";
 import { Navbar } from "~/components/Navbar";
 import { VersionToast } from "~/components/VersionToast";
 import { site } from "~/config/site";
+import { AnalyticsProvider } from "~/lib/analytics/provider";
 import { AuthProvider } from "~/lib/auth-state";
 import { pageMeta } from "~/lib/meta";
 import { useNonce } from "~/lib/nonce";
@@ -34,7 +36,8 @@ export const middleware: Route.MiddlewareFunction[] = [
 ];
 
 export function loader() {
-  return { siteUrl: env().SITE_URL };
+  const { SITE_URL, GA_MEASUREMENT_ID } = env();
+  return { siteUrl: SITE_URL, gaMeasurementId: GA_MEASUREMENT_ID ?? null };
 }
 
 export const links: Route.LinksFunction = () => [
@@ -93,16 +96,19 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <AuthProvider>
-          {chrome ? <Navbar /> : null}
-          {chrome ? (
-            <main id="main" tabIndex={-1} className="flex-1 outline-none">
-              {children}
-            </main>
-          ) : (
-            children
-          )}
-          {chrome ? <Footer /> : null}
-          <VersionToast />
+          <AnalyticsProvider gaMeasurementId={data?.gaMeasurementId ?? null}>
+            {chrome ? <Navbar /> : null}
+            {chrome ? (
+              <main id="main" tabIndex={-1} className="flex-1 outline-none">
+                {children}
+              </main>
+            ) : (
+              children
+            )}
+            {chrome ? <Footer /> : null}
+            <VersionToast />
+            {chrome ? <ConsentBanner /> : null}
+          </AnalyticsProvider>
         </AuthProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

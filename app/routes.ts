@@ -49,6 +49,7 @@ export default [
   route("api/session", "routes/api/session.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/releases/latest", "routes/api/releases-latest.ts"),
+  route("api/events", "routes/api/events.ts"),
   route("ops/error-probe", "routes/ops/error-probe.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -74,7 +74,12 @@ export function createApp(options: StartOptions, state: { shuttingDown: boolean 
     res.locals.log = log.child({ reqId: requestId });
     res.setHeader("X-Request-Id", requestId);
     for (const [name, value] of Object.entries(
-      securityHeaders({ nonce: res.locals.cspNonce, https, development }),
+      securityHeaders({
+        nonce: res.locals.cspNonce,
+        https,
+        development,
+        googleAnalytics: Boolean(config.GA_MEASUREMENT_ID),
+      }),
     )) {
       res.setHeader(name, value);
     }

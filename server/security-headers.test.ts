@@ -18,4 +18,17 @@ describe("security headers", () => {
     expect(secure["Content-Security-Policy"]).toContain("upgrade-insecure-requests");
     expect(secure["X-Content-Type-Options"]).toBe("nosniff");
   });
+
+  it("allow Google Analytics hosts only when it is configured", () => {
+    const without = contentSecurityPolicy({ nonce: "n", https: true, development: false });
+    const withGa = contentSecurityPolicy({
+      nonce: "n",
+      https: true,
+      development: false,
+      googleAnalytics: true,
+    });
+    expect(without).not.toContain("googletagmanager");
+    expect(withGa).toContain("script-src 'self' 'nonce-n' https://www.googletagmanager.com");
+    expect(withGa).toContain("https://*.google-analytics.com");
+  });
 });

@@ -4,21 +4,33 @@ export interface SecurityHeaderOptions {
   https: boolean;
   /** Vite's dev server needs eval and a websocket for hot reloading; production never does. */
   development: boolean;
+  /** Google Analytics is configured: allow its script and beacons (loaded only after consent). */
+  googleAnalytics?: boolean;
 }
+
+const GA_SCRIPT = "https://www.googletagmanager.com";
+const GA_CONNECT = ["https://*.google-analytics.com", "https://*.analytics.google.com", GA_SCRIPT];
 
 /** The Content-Security-Policy: scripts only from this origin or carrying the request's nonce. */
 export function contentSecurityPolicy({
   nonce,
   https,
   development,
+  googleAnalytics = false,
 }: SecurityHeaderOptions): string {
+  const ga = googleAnalytics;
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
-    "script-src": ["'self'", `'nonce-${nonce}'`, ...(development ? ["'unsafe-eval'"] : [])],
+    "script-src": [
+      "'self'",
+      `'nonce-${nonce}'`,
+      ...(ga ? [GA_SCRIPT] : []),
+      ...(development ? ["'unsafe-eval'"] : []),
+    ],
     "style-src": ["'self'", ...(development ? ["'unsafe-inline'"] : [])],
-    "img-src": ["'self'", "data:"],
+    "img-src": ["'self'", "data:", ...(ga ? GA_CONNECT : [])],
     "font-src": ["'self'"],
-    "connect-src": ["'self'", ...(development ? ["ws:"] : [])],
+    "connect-src": ["'self'", ...(ga ? GA_CONNECT : []), ...(development ? ["ws:"] : [])],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
     "form-action": ["'self'"],

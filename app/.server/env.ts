@@ -74,6 +74,14 @@ export const envSchema = z.object({
   GOOGLE_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
   /** Sign-in attempts allowed per client IP per minute (sign-up and reset share the limit). */
   AUTH_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(5),
+  /** Google Analytics 4 measurement id (G-XXXXXXX): events are also sent there after consent. */
+  GA_MEASUREMENT_ID: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^G-[A-Z0-9]{4,20}$/, { error: "must look like G-XXXXXXXXXX" })
+      .optional(),
+  ),
   /** Feedback messages accepted per client IP per hour. */
   FEEDBACK_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(5),
   /** smtp(s)://user:pass@host:port; unset, mail is written to DATA_DIR/mail as .eml files. */

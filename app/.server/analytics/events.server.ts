@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { type ParsedEvent, parseEvent } from "~/lib/analytics/catalogue";
+import { type Database, db as defaultDb } from "../db";
+import { analyticsEvents } from "../db/schema";
+
+export const MAX_BATCH = 50;
+
+const batchSchema = z
+  .object({
+    clientId: z.uuid().optional(),
+    events: z
+      .array(
+        z.object({
+          name: z.string().max(64),
+          params: z.unknown(),
+          at: z.iso.datetime({ offset: true }).optional(),
+        }),
+      )
+      .min(1, { error: "events: at least one event" })
+      .max(MAX_BATCH, { error: `events: at most ${MAX_BATCH} per batch` }),
+  })
+  .strict();
+
+export type BatchResult =
+  | { ok: true; events: (ParsedEvent & { at: Date })[]; clientId: string | null }
+  | { ok: false; error: string };
+
+/** Checks a whole batch against the catalogue; one bad event rejects the batch. */
+export function parseBatch(body: unknown, now = new Date()): BatchResult {
+  const batch = batchSchema.safeParse(body);
+  if (!batch.success) {
+    const issue = batch.error.issues[0];
+    return {
+      ok: false,
+      error: `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`,
+    };
+  }
+  const events = [];
+  for (const [index, raw] of batch.data.events.entries()) {
+    const parsed = parseEvent(raw.name, raw.params);
+    if (!parsed.ok) return { ok: false, error: `events[${index}]: ${parsed.error}` };
+    // A client clock far off is not trusted: fall back to the time of arrival.
+    const at = raw.at ? new Date(raw.at) : now;
+    const skewed = Math.abs(at.getTime() - now.getTime()) > 24 * 60 * 60 * 1000;
+    events.push({ ...parsed.event, at: skewed ? now : at });
+  }
+  return { ok: true, events, clientId: batch.data.clientId ?? null };
+}
+
+/** Stores a validated batch in one statement: all events or none. */
+export async function storeEvents(
+  result: Extract<BatchResult, { ok: true }>,
+  database: Database = defaultDb(),
+): Promise<number> {
+  await database.insert(analyticsEvents).values(
+    result.events.map((event) => ({
+      name: event.name,
+      params: event.params,
+      clientId: result.clientId,
+      occurredAt: event.at,
+    })),
+  );
+  return result.events.length;
+}

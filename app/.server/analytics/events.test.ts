@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { EVENT_NAMES, parseEvent } from "~/lib/analytics/catalogue";
+import { parseBatch } from "./events.server";
+
+describe("analytics catalogue", () => {
+  it("knows every event of the spec", () => {
+    expect(EVENT_NAMES).toEqual(
+      expect.arrayContaining([
+        "page_view",
+        "purchase",
+        "begin_checkout",
+        "add_to_cart",
+        "subscription_start",
+        "subscription_cancel",
+        "subscription_upgrade",
+        "app_download",
+        "cta_click",
+        "feature_use",
+        "video_start",
+        "video_complete",
+        "share",
+        "form_start",
+        "form_submit",
+        "search",
+        "navigation",
+        "exception",
+        "view_pricing",
+        "plan_select",
+        "faq_click",
+        "onboarding_step",
+        "onboarding_complete",
+      ]),
+    );
+  });
+
+  it("applies the spec's defaults", () => {
+    expect(
+      parseEvent("purchase", { value: 699, transaction_id: "pay_1", items: [] }),
+    ).toMatchObject({
+      ok: true,
+      event: { params: { currency: "INR" } },
+    });
+    expect(
+      parseEvent("exception", { error_type: "javascript_error", description: "x", location: "/" }),
+    ).toMatchObject({
+      ok: true,
+      event: { params: { fatal: false } },
+    });
+    expect(parseEvent("faq_click", { question: "Do prices include GST?" })).toMatchObject({
+      ok: true,
+      event: { params: { section: "pricing" } },
+    });
+  });
+
+  it("names the event and field that are wrong", () => {
+    expect(parseEvent("app_download", { platform: "linux", file_extension: "dmg" })).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^app_download\.platform: /),
+    });
+    expect(parseEvent("search", { search_term: "uart", results_count: "3" })).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^search\.results_count: /),
+    });
+    expect(
+      parseEvent("cta_click", { cta_name: "x", cta_location: "hero", extra: 1 }),
+    ).toMatchObject({ ok: false });
+    expect(parseEvent("made_up", {})).toEqual({ ok: false, error: 'unknown event "made_up"' });
+  });
+});
+
+describe("parseBatch", () => {
+  const now = new Date("2026-11-22T10:00:00.000Z");
+  it("rejects the whole batch for one bad event", () => {
+    const result = parseBatch(
+      {
+        events: [
+          { name: "cta_click", params: { cta_name: "download", cta_location: "hero" } },
+          { name: "nope", params: {} },
+        ],
+      },
+      now,
+    );
+    expect(result).toEqual({ ok: false, error: 'events[1]: unknown event "nope"' });
+  });
+
+  it("keeps the client time unless it is more than a day off", () => {
+    const result = parseBatch(
+      {
+        events: [
+          {
+            name: "cta_click",
+            params: { cta_name: "a", cta_location: "b" },
+            at: "2026-11-22T09:59:00.000Z",
+          },
+          {
+            name: "cta_click",
+            params: { cta_name: "a", cta_location: "b" },
+            at: "2020-01-01T00:00:00.000Z",
+          },
+        ],
+      },
+      now,
+    );
+    expect(result.ok && result.events.map((event) => event.at.toISOString())).toEqual([
+      "2026-11-22T09:59:00.000Z",
+      "2026-11-22T10:00:00.000Z",
+    ]);
+  });
+
+  it("limits the batch size", () => {
+    const events = Array.from({ length: 51 }, () => ({
+      name: "cta_click",
+      params: { cta_name: "a", cta_location: "b" },
+    }));
+    expect(parseBatch({ events }, now)).toMatchObject({ ok: false });
+    expect(parseBatch({ events: [] }, now)).toMatchObject({ ok: false });
+  });
+});

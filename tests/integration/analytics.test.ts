@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BROWSER_HEADERS } from "../support/auth";
+import { engines } from "../support/engines";
+import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+
+describe.each(engines())("analytics collector on $name", (engine) => {
+  const dataDir = tempDataDir();
+  let databaseUrl: string | undefined;
+  let server: RunningTestServer;
+  const send = (body: unknown, consent: string | null = "granted") =>
+    fetch(`${server.url}/api/events`, {
+      method: "POST",
+      headers: {
+        ...BROWSER_HEADERS,
+        "content-type": "application/json",
+        origin: server.url,
+        ...(consent ? { cookie: `consent=${consent}` } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    databaseUrl = await engine.freshDatabaseUrl();
+    server = await startServer({ dataDir, env: { DATABASE_URL: databaseUrl } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("refuses an unknown event or a wrong field type with the reason", async () => {
+    const unknown = await send({
+      events: [
+        {
+          name: "page_view",
+          params: { page_title: "Home", page_location: "http://x/", page_path: "/" },
+        },
+        { name: "teleport", params: {} },
+      ],
+    });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toEqual({ error: 'events[1]: unknown event "teleport"' });
+    const wrongType = await send({
+      events: [{ name: "search", params: { search_term: "uart", results_count: "many" } }],
+    });
+    expect(wrongType.status).toBe(400);
+    expect(((await wrongType.json()) as { error: string }).error).toMatch(
+      /^events\[0\]: search\.results_count: /,
+    );
+    expect((await send("not an object")).status).toBe(400);
+  });
+
+  it("stores nothing without consent", async () => {
+    const batch = {
+      events: [{ name: "cta_click", params: { cta_name: "download", cta_location: "hero" } }],
+    };
+    expect((await send(batch, null)).status).toBe(403);
+    expect((await send(batch, "denied")).status).toBe(403);
+  });
+
+  it("stores a valid batch with the spec's defaults applied", async () => {
+    const response = await send({
+      clientId: "6f1c1c4e-8f0e-4d1a-9d4e-2b1f4a9c0e11",
+      events: [
+        {
+          name: "exception",
+          params: { error_type: "javascript_error", description: "boom", location: "/pricing" },
+        },
+        { name: "faq_click", params: { question: "Do the prices include GST?" } },
+        {
+          name: "purchase",
+          params: { value: 699, transaction_id: "pay_29QQoUBi66xm2f", items: [] },
+        },
+      ],
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ stored: 3 });
+
+    await server.stop();
+    const { openDatabase } = await import("~/.server/db/client");
+    const { analyticsEvents } = await import("~/.server/db/schema");
+    const handle = await openDatabase({ dataDir, databaseUrl });
+    try {
+      const rows = await handle.db.select().from(analyticsEvents);
+      // Only this batch: the refused ones above stored nothing.
+      expect(rows.map((row) => row.name).sort()).toEqual(["exception", "faq_click", "purchase"]);
+      const params = Object.fromEntries(rows.map((row) => [row.name, row.params]));
+      expect(params.exception).toMatchObject({ fatal: false });
+      expect(params.faq_click).toMatchObject({ section: "pricing" });
+      expect(params.purchase).toMatchObject({ currency: "INR" });
+      expect(rows.every((row) => row.clientId === "6f1c1c4e-8f0e-4d1a-9d4e-2b1f4a9c0e11")).toBe(
+        true,
+      );
+    } finally {
+      await handle.close();
+    }
+    server = await startServer({ dataDir, env: { DATABASE_URL: databaseUrl } });
+  });
+});
