@@ -1,18 +1,41 @@
-import { PageHeader } from "~/components/PageHeader";
+import { ProductVisual } from "~/components/ProductVisual";
+import { CtaLink } from "~/components/TrackedLink";
+import { landing } from "~/config/marketing";
+import { site } from "~/config/site";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/landing";
 
-export const meta: Route.MetaFunction = () =>
-  pageMeta("Build firmware faster", "A focused look at what the app does for embedded developers.");
+export const meta: Route.MetaFunction = () => pageMeta(landing.headline, landing.lead);
 
+/** A campaign page: one message, one action. */
 export default function LandingPage() {
   return (
-    <div className="prose-page">
-      <PageHeader
-        title={"Build firmware faster"}
-        lead={"A focused look at what the app does for embedded developers."}
-      />
-      <p className="text-slate-400">This page is not available yet.</p>
-    </div>
+    <section className="mx-auto grid max-w-6xl items-center gap-12 px-4 py-20 sm:px-6 lg:grid-cols-2">
+      <div>
+        <h1 className="text-4xl font-bold tracking-tight text-white sm:text-5xl">
+          {landing.headline}
+        </h1>
+        <p className="mt-6 text-lg text-slate-300">{landing.lead}</p>
+        <ul className="mt-6 space-y-2 text-slate-200">
+          {landing.points.map((point) => (
+            <li key={point}>
+              <span aria-hidden="true" className="mr-2 text-green-400">
+                ✓
+              </span>
+              {point}
+            </li>
+          ))}
+        </ul>
+        <CtaLink
+          to="/download"
+          cta="download"
+          location="landing"
+          className="btn-primary mt-8 px-8 py-3 text-base"
+        >
+          Download {site.product.name} free
+        </CtaLink>
+      </div>
+      <ProductVisual className="w-full" />
+    </section>
   );
 }
