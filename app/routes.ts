@@ -50,6 +50,7 @@ export default [
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/releases/latest", "routes/api/releases-latest.ts"),
   route("api/events", "routes/api/events.ts"),
+  route("api/functions/:name", "routes/api/functions.ts"),
   route("ops/error-probe", "routes/ops/error-probe.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -15,6 +15,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -126,3 +127,91 @@ export const rateLimitHits = pgTable("rate_limit_hits", {
 
 export type Release = typeof releases.$inferSelect;
 export type ReleaseAsset = typeof releaseAssets.$inferSelect;
+
+/**
+ * Single-use tokens of the desktop handoff, stored only as SHA-256 hashes. `desktop_handoff`:
+ * web → app (bound to a PKCE challenge and redirect URI); `web_session`: app → web sign-in.
+ */
+export const oneTimeTokens = pgTable(
+  "one_time_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    purpose: text("purpose", { enum: ["desktop_handoff", "web_session"] }).notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    payload: jsonb("payload").notNull().default({}),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "one_time_tokens_purpose_check",
+      sql`${table.purpose} in ('desktop_handoff', 'web_session')`,
+    ),
+    index("one_time_tokens_user_idx").on(table.userId),
+  ],
+);
+
+/** A signed-in copy of the desktop app. Its current access token is stored hashed. */
+export const desktopDevices = pgTable(
+  "desktop_devices",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    platform: text("platform").notNull(),
+    appVersion: text("app_version").notNull(),
+    accessTokenHash: text("access_token_hash").notNull().unique(),
+    accessExpiresAt: timestamp("access_expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (table) => [index("desktop_devices_user_idx").on(table.userId)],
+);
+
+/** Every refresh token ever issued to a device (hashed): a second use of one revokes the device. */
+export const desktopRefreshTokens = pgTable("desktop_refresh_tokens", {
+  tokenHash: text("token_hash").primaryKey(),
+  deviceId: uuid("device_id")
+    .notNull()
+    .references(() => desktopDevices.id, { onDelete: "cascade" }),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  usedAt: timestamp("used_at", { withTimezone: true }),
+});
+
+/** Feature usage reported by the desktop app; the app's event id makes reports idempotent. */
+export const desktopUsageEvents = pgTable(
+  "desktop_usage_events",
+  {
+    deviceId: uuid("device_id")
+      .notNull()
+      .references(() => desktopDevices.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    feature: text("feature").notNull(),
+    count: integer("count").notNull(),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
+    appVersion: text("app_version").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.deviceId, table.eventId] }),
+    index("desktop_usage_user_time_idx").on(table.userId, table.occurredAt),
+  ],
+);
+
+/** Ed25519 keys that sign offline licences; the public halves are served at /.well-known/jwks.json. */
+export const signingKeys = pgTable("signing_keys", {
+  kid: text("kid").primaryKey(),
+  publicJwk: jsonb("public_jwk").notNull(),
+  privateJwk: jsonb("private_jwk").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type DesktopDevice = typeof desktopDevices.$inferSelect;

@@ -1,0 +1,288 @@
+import { and, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import { entitlementFor } from "../billing/entitlement.server";
+import { type Database, db as defaultDb } from "../db";
+import {
+  desktopDevices,
+  desktopRefreshTokens,
+  desktopUsageEvents,
+  user as users,
+} from "../db/schema";
+import { logger } from "../logger";
+import { sendMail } from "../mail/mailer";
+import { newDesktopSignInMessage } from "../mail/templates";
+import { hashToken, randomToken, verifyPkce } from "../security/tokens";
+import { burnToken } from "./handoff.server";
+
+export const ACCESS_TOKEN_SECONDS = 60 * 60;
+export const REFRESH_TOKEN_SECONDS = 60 * 24 * 60 * 60;
+
+/** OAuth-style errors of the desktop API (RFC 6749 §5.2 names where they apply). */
+export class DesktopAuthError extends Error {
+  override name = "DesktopAuthError";
+  constructor(
+    readonly code: "invalid_grant" | "invalid_request" | "device_limit_reached" | "invalid_token",
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const tokenRequestSchema = z.object({
+  token: z.string().min(1).max(200),
+  code_verifier: z.string().min(1).max(200),
+  device_name: z.string().trim().min(1).max(100),
+  platform: z.enum(["mac", "windows"]),
+  app_version: z.string().trim().min(1).max(50),
+});
+
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+}
+
+function newPair() {
+  const access = randomToken();
+  const refresh = randomToken();
+  return {
+    access,
+    refresh,
+    accessExpiresAt: new Date(Date.now() + ACCESS_TOKEN_SECONDS * 1000),
+    refreshExpiresAt: new Date(Date.now() + REFRESH_TOKEN_SECONDS * 1000),
+    pair: {
+      access_token: access,
+      refresh_token: refresh,
+      token_type: "Bearer" as const,
+      expires_in: ACCESS_TOKEN_SECONDS,
+    },
+  };
+}
+
+export async function activeDeviceCount(
+  userId: string,
+  database: Database = defaultDb(),
+): Promise<number> {
+  const [row] = await database
+    .select({ value: count() })
+    .from(desktopDevices)
+    .where(and(eq(desktopDevices.userId, userId), isNull(desktopDevices.revokedAt)));
+  return Number(row?.value ?? 0);
+}
+
+/**
+ * Exchanges a handoff token and its PKCE verifier for a device session. The token is burnt by the
+ * first attempt, valid or not.
+ */
+export async function exchangeHandoff(
+  input: z.infer<typeof tokenRequestSchema>,
+  database: Database = defaultDb(),
+) {
+  const burnt = await burnToken(input.token, "desktop_handoff", database);
+  if (!burnt.ok)
+    throw new DesktopAuthError("invalid_grant", 400, `the sign-in token is ${burnt.reason}`);
+  if (!verifyPkce(input.code_verifier, burnt.payload.codeChallenge)) {
+    throw new DesktopAuthError(
+      "invalid_grant",
+      400,
+      "code_verifier does not match the code_challenge",
+    );
+  }
+  const [account] = await database.select().from(users).where(eq(users.id, burnt.userId));
+  if (!account || account.banned)
+    throw new DesktopAuthError("invalid_grant", 400, "the account cannot sign in");
+
+  const entitlement = await entitlementFor(account.id);
+  const tokens = newPair();
+  const device = await database.transaction(async (tx) => {
+    // Counted inside the transaction that adds the device, so two sign-ins cannot both squeeze in.
+    const [active] = await tx
+      .select({ value: count() })
+      .from(desktopDevices)
+      .where(and(eq(desktopDevices.userId, account.id), isNull(desktopDevices.revokedAt)));
+    if (Number(active?.value ?? 0) >= entitlement.device_limit) {
+      throw new DesktopAuthError(
+        "device_limit_reached",
+        403,
+        `your plan allows ${entitlement.device_limit} signed-in device(s): sign one out at /account/security`,
+      );
+    }
+    const [created] = await tx
+      .insert(desktopDevices)
+      .values({
+        userId: account.id,
+        name: input.device_name,
+        platform: input.platform,
+        appVersion: input.app_version,
+        accessTokenHash: hashToken(tokens.access),
+        accessExpiresAt: tokens.accessExpiresAt,
+      })
+      .returning();
+    if (!created) throw new Error("device not created");
+    await tx
+      .insert(desktopRefreshTokens)
+      .values({
+        tokenHash: hashToken(tokens.refresh),
+        deviceId: created.id,
+        expiresAt: tokens.refreshExpiresAt,
+      });
+    return created;
+  });
+
+  await sendMail(
+    newDesktopSignInMessage({
+      to: account.email,
+      name: account.name,
+      device: device.name,
+      when: device.createdAt,
+    }),
+  ).catch((error: unknown) => logger().error({ err: error }, "new desktop sign-in mail failed"));
+  return { ...tokens.pair, user: { id: account.id, email: account.email, name: account.name } };
+}
+
+/** Rotates the pair. A refresh token used twice means it leaked: the device is signed out. */
+export async function refreshDevice(
+  refreshToken: string,
+  database: Database = defaultDb(),
+): Promise<TokenPair> {
+  const tokenHash = hashToken(refreshToken);
+  const [row] = await database
+    .select()
+    .from(desktopRefreshTokens)
+    .where(eq(desktopRefreshTokens.tokenHash, tokenHash));
+  if (!row) throw new DesktopAuthError("invalid_grant", 400, "unknown refresh token");
+  if (row.usedAt) {
+    await revokeDevice(row.deviceId, null, database);
+    logger().warn({ deviceId: row.deviceId }, "refresh token reused: device revoked");
+    throw new DesktopAuthError(
+      "invalid_grant",
+      400,
+      "refresh token already used: the device has been signed out",
+    );
+  }
+  if (row.expiresAt.getTime() <= Date.now())
+    throw new DesktopAuthError("invalid_grant", 400, "refresh token expired");
+  const tokens = newPair();
+  await database.transaction(async (tx) => {
+    const [used] = await tx
+      .update(desktopRefreshTokens)
+      .set({ usedAt: new Date() })
+      .where(
+        and(eq(desktopRefreshTokens.tokenHash, tokenHash), isNull(desktopRefreshTokens.usedAt)),
+      )
+      .returning();
+    if (!used) throw new DesktopAuthError("invalid_grant", 400, "refresh token already used");
+    const [device] = await tx
+      .update(desktopDevices)
+      .set({
+        accessTokenHash: hashToken(tokens.access),
+        accessExpiresAt: tokens.accessExpiresAt,
+        lastSeenAt: new Date(),
+      })
+      .where(and(eq(desktopDevices.id, row.deviceId), isNull(desktopDevices.revokedAt)))
+      .returning();
+    if (!device) throw new DesktopAuthError("invalid_grant", 400, "the device was signed out");
+    await tx
+      .insert(desktopRefreshTokens)
+      .values({
+        tokenHash: hashToken(tokens.refresh),
+        deviceId: device.id,
+        expiresAt: tokens.refreshExpiresAt,
+      });
+  });
+  return tokens.pair;
+}
+
+/** The device and user behind a Bearer access token, or null (unknown, expired, revoked). */
+export async function authenticateDevice(
+  authorization: string | null,
+  database: Database = defaultDb(),
+) {
+  const match = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(authorization ?? "");
+  if (!match?.[1]) return null;
+  const [row] = await database
+    .select({ device: desktopDevices, user: users })
+    .from(desktopDevices)
+    .innerJoin(users, eq(users.id, desktopDevices.userId))
+    .where(
+      and(
+        eq(desktopDevices.accessTokenHash, hashToken(match[1])),
+        isNull(desktopDevices.revokedAt),
+        gt(desktopDevices.accessExpiresAt, new Date()),
+      ),
+    );
+  if (!row || row.user.banned) return null;
+  // lastSeenAt at minute resolution is enough, and saves a write on every call.
+  if (Date.now() - row.device.lastSeenAt.getTime() > 60_000) {
+    await database
+      .update(desktopDevices)
+      .set({ lastSeenAt: new Date() })
+      .where(eq(desktopDevices.id, row.device.id));
+  }
+  return row;
+}
+
+/** Signs a device out: its access and refresh tokens stop working at once. */
+export async function revokeDevice(
+  deviceId: string,
+  userId: string | null,
+  database: Database = defaultDb(),
+) {
+  const owner = userId ? eq(desktopDevices.userId, userId) : sql`true`;
+  const rows = await database
+    .update(desktopDevices)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(desktopDevices.id, deviceId), owner, isNull(desktopDevices.revokedAt)))
+    .returning({ id: desktopDevices.id });
+  return rows.length > 0;
+}
+
+export async function listDevices(userId: string, database: Database = defaultDb()) {
+  return database
+    .select()
+    .from(desktopDevices)
+    .where(and(eq(desktopDevices.userId, userId), isNull(desktopDevices.revokedAt)))
+    .orderBy(desc(desktopDevices.lastSeenAt));
+}
+
+export const usageSchema = z.object({
+  events: z
+    .array(
+      z.object({
+        id: z.string().min(1).max(100),
+        feature: z
+          .string()
+          .regex(/^[a-z0-9_.-]{1,64}$/, { error: "feature: lowercase letters, digits, _ . -" }),
+        count: z.number().int().min(1).max(1_000_000),
+        at: z.iso.datetime({ offset: true }),
+      }),
+    )
+    .min(1)
+    .max(500),
+});
+
+/** Stores usage reports; an event id seen before from this device is ignored (retries are safe). */
+export async function recordUsage(
+  device: { id: string; userId: string; appVersion: string },
+  input: z.infer<typeof usageSchema>,
+  database: Database = defaultDb(),
+): Promise<number> {
+  const rows = await database
+    .insert(desktopUsageEvents)
+    .values(
+      input.events.map((event) => ({
+        deviceId: device.id,
+        eventId: event.id,
+        userId: device.userId,
+        feature: event.feature,
+        count: event.count,
+        occurredAt: new Date(event.at),
+        appVersion: device.appVersion,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ eventId: desktopUsageEvents.eventId });
+  return rows.length;
+}

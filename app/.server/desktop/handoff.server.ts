@@ -1,0 +1,118 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { z } from "zod";
+import { isAllowedDesktopRedirect } from "~/lib/desktop-redirect";
+import { type Database, db as defaultDb } from "../db";
+import { oneTimeTokens } from "../db/schema";
+import { hashToken, PKCE_CHALLENGE, randomToken } from "../security/tokens";
+
+export const HANDOFF_TTL_MS = 5 * 60 * 1000;
+export const WEB_SESSION_TTL_MS = 2 * 60 * 1000;
+
+/** The query the desktop app opens /login-via with (web → app). */
+export const desktopLoginSchema = z.object({
+  client: z.literal("desktop", { error: "client must be desktop" }),
+  redirect_uri: z
+    .string()
+    .refine(isAllowedDesktopRedirect, {
+      error:
+        "redirect_uri must be a loopback http URL (127.0.0.1 or [::1]) or the app's own scheme",
+    }),
+  state: z.string().min(8, { error: "state must be at least 8 characters" }).max(256),
+  code_challenge: z
+    .string()
+    .regex(PKCE_CHALLENGE, {
+      error: "code_challenge must be an S256 challenge (43 base64url characters)",
+    }),
+  code_challenge_method: z.literal("S256", { error: "code_challenge_method must be S256" }),
+});
+
+export type DesktopLoginRequest = z.infer<typeof desktopLoginSchema>;
+
+interface HandoffPayload {
+  redirectUri: string;
+  state: string;
+  codeChallenge: string;
+}
+
+/** Issues the single-use token that the app exchanges with its PKCE verifier (valid 5 minutes). */
+export async function issueHandoffToken(
+  userId: string,
+  request: DesktopLoginRequest,
+  database: Database = defaultDb(),
+): Promise<string> {
+  const token = randomToken();
+  const payload: HandoffPayload = {
+    redirectUri: request.redirect_uri,
+    state: request.state,
+    codeChallenge: request.code_challenge,
+  };
+  await database.insert(oneTimeTokens).values({
+    tokenHash: hashToken(token),
+    purpose: "desktop_handoff",
+    userId,
+    payload,
+    expiresAt: new Date(Date.now() + HANDOFF_TTL_MS),
+  });
+  return token;
+}
+
+/** Where /login-success sends the browser: only for a live token of this user. */
+export async function handoffDestination(
+  token: string,
+  userId: string,
+  database: Database = defaultDb(),
+) {
+  const [row] = await database
+    .select()
+    .from(oneTimeTokens)
+    .where(
+      and(
+        eq(oneTimeTokens.tokenHash, hashToken(token)),
+        eq(oneTimeTokens.purpose, "desktop_handoff"),
+        eq(oneTimeTokens.userId, userId),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, new Date()),
+      ),
+    );
+  return row ? (row.payload as HandoffPayload) : null;
+}
+
+/**
+ * Marks a token used and returns it, whether or not it was still valid: the first attempt burns
+ * it, so a guessed or intercepted token gets exactly one try.
+ */
+export async function burnToken(
+  token: string,
+  purpose: "desktop_handoff" | "web_session",
+  database: Database = defaultDb(),
+) {
+  const [row] = await database
+    .update(oneTimeTokens)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(oneTimeTokens.tokenHash, hashToken(token)),
+        eq(oneTimeTokens.purpose, purpose),
+        isNull(oneTimeTokens.usedAt),
+      ),
+    )
+    .returning();
+  if (!row) return { ok: false as const, reason: "unknown or already used" };
+  if (row.expiresAt.getTime() <= Date.now()) return { ok: false as const, reason: "expired" };
+  return { ok: true as const, userId: row.userId, payload: row.payload as HandoffPayload };
+}
+
+/** App → web: a token (2 minutes, single use) that signs the browser in as the app's user. */
+export async function issueWebSessionToken(
+  userId: string,
+  database: Database = defaultDb(),
+): Promise<string> {
+  const token = randomToken();
+  await database.insert(oneTimeTokens).values({
+    tokenHash: hashToken(token),
+    purpose: "web_session",
+    userId,
+    expiresAt: new Date(Date.now() + WEB_SESSION_TTL_MS),
+  });
+  return token;
+}
