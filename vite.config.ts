@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { contentPlugin } from "./vite/content-plugin";
 
 // React Router builds the client and the server in one process and may evaluate this file more
 // than once; keeping the id in process.env gives both bundles the same build id.
@@ -20,5 +21,5 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   resolve: { tsconfigPaths: true },
   server: { port: 3000 },
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), contentPlugin(), reactRouter()],
 }));

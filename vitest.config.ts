@@ -1,6 +1,8 @@
 import { defineConfig } from "vitest/config";
+import { contentPlugin } from "./vite/content-plugin";
 
 export default defineConfig({
+  plugins: [contentPlugin()],
   resolve: { tsconfigPaths: true },
   define: {
     __BUILD_ID__: JSON.stringify("test-build"),

@@ -78,7 +78,6 @@ export function Layout({ children }: { children: ReactNode }) {
         {canonical ? <link rel="canonical" href={canonical} /> : null}
         {canonical ? <meta property="og:url" content={canonical} /> : null}
         <meta property="og:site_name" content={site.product.name} />
-        <meta property="og:type" content="website" />
         <meta property="og:locale" content="en_IN" />
         <meta property="og:image" content={ogImage} />
         <meta property="og:image:width" content="1200" />

@@ -49,7 +49,7 @@ export async function callFunction<T = unknown>(
     clearTimeout(timer);
   }
 
-  let body: unknown = null;
+  let body: unknown;
   try {
     body = await response.json();
   } catch {

@@ -13,6 +13,8 @@ import {
   resetPasswordMessage,
   verifyEmailMessage,
 } from "../mail/templates";
+import { bearer } from "better-auth/plugins";
+import { desktopWebSession } from "./desktop-plugin";
 import { authSchemaOptions } from "./options";
 
 /** The header our server sets to the client IP it trusts; any copy sent by a client is dropped. */
@@ -46,6 +48,9 @@ function createAuth() {
   const limit = { window: 60, max: config.AUTH_RATE_LIMIT };
   return betterAuth({
     ...authSchemaOptions,
+    // Neither adds tables: bearer reads "Authorization: Bearer <session token>" (callable
+    // functions from non-browser clients); desktopWebSession is the app → web sign-in.
+    plugins: [...authSchemaOptions.plugins, bearer(), desktopWebSession()],
     appName: "Pinout",
     baseURL: config.SITE_URL,
     basePath: "/api/auth",

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { type z } from "zod";
 import { type FunctionStatus } from "~/lib/functions-errors";
 import type { Session } from "../auth/session";
 import { desktopLoginSchema, issueHandoffToken } from "../desktop/handoff.server";

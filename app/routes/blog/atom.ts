@@ -1,4 +1,8 @@
-/** Placeholder until the content pipeline lands. */
+import { ATOM_CONTENT_TYPE, atomFeed } from "~/.server/content/feeds.server";
+import { textResponse } from "~/.server/content/text.server";
+import { env } from "~/.server/env";
+
+/** /blog/atom.xml: Atom 1.0 feed of the newest posts. */
 export function loader() {
-  return new Response("Not Found", { status: 404 });
+  return textResponse(atomFeed(env().SITE_URL), ATOM_CONTENT_TYPE);
 }

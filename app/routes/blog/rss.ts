@@ -1,4 +1,8 @@
-/** Placeholder until the content pipeline lands. */
+import { RSS_CONTENT_TYPE, rssFeed } from "~/.server/content/feeds.server";
+import { textResponse } from "~/.server/content/text.server";
+import { env } from "~/.server/env";
+
+/** /blog/rss.xml: RSS 2.0 feed of the newest posts. */
 export function loader() {
-  return new Response("Not Found", { status: 404 });
+  return textResponse(rssFeed(env().SITE_URL), RSS_CONTENT_TYPE);
 }

@@ -1,18 +1,37 @@
+import { Link } from "react-router";
+import { listLegalPages } from "~/.server/content/legal.server";
+import { formatDate } from "~/components/content/format";
 import { PageHeader } from "~/components/PageHeader";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/index";
 
-export const meta: Route.MetaFunction = () =>
-  pageMeta("Legal", "Terms, privacy, refunds, shipping, cookies and contact details.");
+const LEAD = "Terms, privacy, refunds, shipping, cookies and contact details.";
 
-export default function IndexPage() {
+export function loader() {
+  return { pages: listLegalPages() };
+}
+
+export const meta: Route.MetaFunction = () => pageMeta("Legal", LEAD);
+
+export default function LegalIndexPage({ loaderData }: Route.ComponentProps) {
   return (
     <div className="prose-page">
-      <PageHeader
-        title={"Legal"}
-        lead={"Terms, privacy, refunds, shipping, cookies and contact details."}
-      />
-      <p className="text-slate-400">This page is not available yet.</p>
+      <PageHeader title="Legal" lead={LEAD} />
+      <ul className="space-y-6">
+        {loaderData.pages.map((page) => (
+          <li key={page.slug} className="rounded-lg border border-slate-800 p-5">
+            <h2 className="text-lg font-semibold">
+              <Link to={`/legal/${page.slug}`} className="link">
+                {page.title}
+              </Link>
+            </h2>
+            <p className="mt-2 text-slate-300">{page.description}</p>
+            <p className="mt-2 text-sm text-slate-300">
+              Last updated <time dateTime={page.updated}>{formatDate(page.updated)}</time>
+            </p>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

@@ -1,23 +1,51 @@
-import { data } from "react-router";
+import { Link, data } from "react-router";
+import { getLegalPage } from "~/.server/content/legal.server";
+import { Prose } from "~/components/content/Prose";
+import { formatDate } from "~/components/content/format";
 import { PageHeader } from "~/components/PageHeader";
-import { LEGAL_PAGES } from "~/lib/legal-pages";
 import { pageMeta } from "~/lib/meta";
+import contentStyles from "~/styles/content.css?url";
 import type { Route } from "./+types/page";
+import { CookieSettings } from "~/components/CookieSettings";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: contentStyles }];
 
 export function loader({ params }: Route.LoaderArgs) {
-  const page = LEGAL_PAGES.find((candidate) => candidate.slug === params.page);
+  const page = getLegalPage(params.page);
   if (!page) throw data(null, { status: 404 });
-  return { title: page.title, description: page.description };
+  return {
+    slug: page.slug,
+    title: page.title,
+    description: page.description,
+    updated: page.updated,
+    html: page.html,
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData ? pageMeta(loaderData.title, loaderData.description) : [];
 
 export default function LegalPage({ loaderData }: Route.ComponentProps) {
+  const page = loaderData;
   return (
     <article className="prose-page">
-      <PageHeader title={loaderData.title} lead={loaderData.description} />
-      <p className="text-slate-400">This page is not available yet.</p>
+      <p className="mb-6 text-sm">
+        <Link to="/legal" className="link">
+          ← All legal pages
+        </Link>
+      </p>
+      <PageHeader title={page.title} lead={page.description}>
+        <p className="mt-3 text-sm text-slate-300">
+          Last updated <time dateTime={page.updated}>{formatDate(page.updated)}</time>
+        </p>
+      </PageHeader>
+      <Prose html={page.html} />
+      {page.slug === "cookies" ? (
+        // The consent controls the policy text refers to ("Cookie settings").
+        <div id="cookie-settings" className="mt-10">
+          <CookieSettings />
+        </div>
+      ) : null}
     </article>
   );
 }

@@ -1,4 +1,8 @@
-/** Placeholder until the content pipeline lands. */
+import { robotsTxt } from "~/.server/content/sitemap.server";
+import { textResponse } from "~/.server/content/text.server";
+import { env } from "~/.server/env";
+
+/** /robots.txt: crawl everything public, stay out of private areas, find the sitemap. */
 export function loader() {
-  return new Response("Not Found", { status: 404 });
+  return textResponse(robotsTxt(env().SITE_URL), "text/plain; charset=utf-8");
 }

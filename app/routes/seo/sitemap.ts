@@ -1,4 +1,8 @@
-/** Placeholder until the content pipeline lands. */
+import { sitemapXml } from "~/.server/content/sitemap.server";
+import { textResponse } from "~/.server/content/text.server";
+import { env } from "~/.server/env";
+
+/** /sitemap.xml: every public page, with the date it last changed where that is known. */
 export function loader() {
-  return new Response("Not Found", { status: 404 });
+  return textResponse(sitemapXml(env().SITE_URL), "application/xml; charset=utf-8");
 }
