@@ -89,7 +89,9 @@ describe.each(engines())("downloads on $name", (engine) => {
   });
 
   it("serves the exact bytes with length, name and ranges", async () => {
-    const response = await fetch(`${server.url}/download/mac`, { headers: { "accept-encoding": "gzip, br" } });
+    const response = await fetch(`${server.url}/download/mac`, {
+      headers: { "accept-encoding": "gzip, br" },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-length")).toBe(String(256 * 1024));
     expect(response.headers.get("content-disposition")).toBe(

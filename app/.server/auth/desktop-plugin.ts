@@ -4,7 +4,8 @@ import { setSessionCookie } from "better-auth/cookies";
 import { z } from "zod";
 import { burnToken } from "../desktop/handoff.server";
 
-export const WEB_SESSION_TOKEN_INVALID = "This sign-in link from the app has expired or was already used. Log in here instead.";
+export const WEB_SESSION_TOKEN_INVALID =
+  "This sign-in link from the app has expired or was already used. Log in here instead.";
 
 /**
  * Custom-token sign-in: the desktop app hands the browser a single-use token

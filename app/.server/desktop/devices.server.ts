@@ -121,13 +121,11 @@ export async function exchangeHandoff(
       })
       .returning();
     if (!created) throw new Error("device not created");
-    await tx
-      .insert(desktopRefreshTokens)
-      .values({
-        tokenHash: hashToken(tokens.refresh),
-        deviceId: created.id,
-        expiresAt: tokens.refreshExpiresAt,
-      });
+    await tx.insert(desktopRefreshTokens).values({
+      tokenHash: hashToken(tokens.refresh),
+      deviceId: created.id,
+      expiresAt: tokens.refreshExpiresAt,
+    });
     return created;
   });
 
@@ -184,13 +182,11 @@ export async function refreshDevice(
       .where(and(eq(desktopDevices.id, row.deviceId), isNull(desktopDevices.revokedAt)))
       .returning();
     if (!device) throw new DesktopAuthError("invalid_grant", 400, "the device was signed out");
-    await tx
-      .insert(desktopRefreshTokens)
-      .values({
-        tokenHash: hashToken(tokens.refresh),
-        deviceId: device.id,
-        expiresAt: tokens.refreshExpiresAt,
-      });
+    await tx.insert(desktopRefreshTokens).values({
+      tokenHash: hashToken(tokens.refresh),
+      deviceId: device.id,
+      expiresAt: tokens.refreshExpiresAt,
+    });
   });
   return tokens.pair;
 }

@@ -11,18 +11,13 @@ export const WEB_SESSION_TTL_MS = 2 * 60 * 1000;
 /** The query the desktop app opens /login-via with (web → app). */
 export const desktopLoginSchema = z.object({
   client: z.literal("desktop", { error: "client must be desktop" }),
-  redirect_uri: z
-    .string()
-    .refine(isAllowedDesktopRedirect, {
-      error:
-        "redirect_uri must be a loopback http URL (127.0.0.1 or [::1]) or the app's own scheme",
-    }),
+  redirect_uri: z.string().refine(isAllowedDesktopRedirect, {
+    error: "redirect_uri must be a loopback http URL (127.0.0.1 or [::1]) or the app's own scheme",
+  }),
   state: z.string().min(8, { error: "state must be at least 8 characters" }).max(256),
-  code_challenge: z
-    .string()
-    .regex(PKCE_CHALLENGE, {
-      error: "code_challenge must be an S256 challenge (43 base64url characters)",
-    }),
+  code_challenge: z.string().regex(PKCE_CHALLENGE, {
+    error: "code_challenge must be an S256 challenge (43 base64url characters)",
+  }),
   code_challenge_method: z.literal("S256", { error: "code_challenge_method must be S256" }),
 });
 

@@ -14,11 +14,9 @@ export class ReleaseError extends Error {
 }
 
 /** Semantic versions, optionally with a pre-release tag: 1.4.0, 2.0.0-beta.3. */
-export const versionSchema = z
-  .string()
-  .regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, {
-    error: "version must look like 1.4.0 or 2.0.0-beta.1",
-  });
+export const versionSchema = z.string().regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, {
+  error: "version must look like 1.4.0 or 2.0.0-beta.1",
+});
 
 const publishSchema = z.object({
   version: versionSchema,
