@@ -51,6 +51,15 @@ export default [
   route("api/releases/latest", "routes/api/releases-latest.ts"),
   route("api/events", "routes/api/events.ts"),
   route("api/functions/:name", "routes/api/functions.ts"),
+  ...prefix("api/desktop", [
+    route("token", "routes/desktop/token.ts"),
+    route("refresh", "routes/desktop/refresh.ts"),
+    route("me", "routes/desktop/me.ts"),
+    route("usage", "routes/desktop/usage.ts"),
+    route("logout", "routes/desktop/logout.ts"),
+    route("web-session-token", "routes/desktop/web-session-token.ts"),
+  ]),
+  route(".well-known/jwks.json", "routes/desktop/jwks.ts"),
   route("ops/error-probe", "routes/ops/error-probe.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -2,10 +2,10 @@ import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthEndpoint } from "better-auth/api";
 import { setSessionCookie } from "better-auth/cookies";
 import { z } from "zod";
+import { WEB_SESSION_TOKEN_INVALID } from "~/lib/auth-messages";
 import { burnToken } from "../desktop/handoff.server";
 
-export const WEB_SESSION_TOKEN_INVALID =
-  "This sign-in link from the app has expired or was already used. Log in here instead.";
+
 
 /**
  * Custom-token sign-in: the desktop app hands the browser a single-use token

@@ -46,6 +46,7 @@ export const ROUTE_GUARDS: readonly GuardRule[] = [
   { path: "/billing/*", guard: "auth" },
   { path: "/invoices/*", guard: "auth" },
   { path: "/fix-subscription/*", guard: "auth" },
+  { path: "/login-success", guard: "auth" },
   { path: "/admin/*", guard: "admin" },
   { path: "/admin-fix-subscription/*", guard: "admin" },
 ];

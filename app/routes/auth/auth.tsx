@@ -2,6 +2,7 @@ import { type FormEvent, useState } from "react";
 import { Link, redirect, useNavigate, useSearchParams } from "react-router";
 import type { z } from "zod";
 import { googleEnabled } from "~/.server/auth/auth.server";
+import { WEB_SESSION_TOKEN_INVALID } from "~/lib/auth-messages";
 import { getSession } from "~/.server/auth/session";
 import { Field, FormMessage } from "~/components/forms";
 import { site } from "~/config/site";
@@ -104,7 +105,8 @@ function AuthForms({ view, google }: { view: View; google: boolean }) {
     await onSuccess(parsed.data);
   }
 
-  const { title, lead } = VIEWS[view];
+  const { title } = VIEWS[view];
+  const lead = params.get("desktop") === "1" ? `Log in to connect the ${site.product.name} app to your account.` : VIEWS[view].lead;
   const token = params.get("token");
   const linkError = params.get("error");
 
@@ -117,7 +119,11 @@ function AuthForms({ view, google }: { view: View; google: boolean }) {
         {linkError ? (
           <FormMessage
             tone="error"
-            message="That link has expired or was already used. Ask for a new one below."
+            message={
+              linkError === "desktop_token"
+                ? WEB_SESSION_TOKEN_INVALID
+                : "That link has expired or was already used. Ask for a new one below."
+            }
           />
         ) : null}
         {message ? <FormMessage tone={message.tone} message={message.text} /> : null}

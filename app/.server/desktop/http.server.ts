@@ -1,0 +1,51 @@
+import type { z } from "zod";
+import { authenticateDevice, DesktopAuthError } from "./devices.server";
+
+const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
+
+/** OAuth-style JSON error: {error, error_description}. */
+export function oauthError(status: number, error: string, description: string, extra: Record<string, unknown> = {}) {
+  return Response.json({ error, error_description: description, ...extra }, { status, headers: NO_STORE });
+}
+
+export function json(body: unknown, status = 200) {
+  return Response.json(body, { status, headers: NO_STORE });
+}
+
+export function fromError(error: unknown): Response {
+  if (error instanceof DesktopAuthError) {
+    const extra = error.code === "device_limit_reached" ? { manage_devices_url: "/account/security" } : {};
+    return oauthError(error.status, error.code, error.message, extra);
+  }
+  throw error;
+}
+
+/** The JSON body checked against a schema, or the 400 response to return. */
+export async function readBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S> | Response> {
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    return oauthError(400, "invalid_request", "body must be JSON");
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return oauthError(400, "invalid_request", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
+  }
+  return parsed.data;
+}
+
+/** The device behind the Bearer token, or the 401 response (RFC 6750). */
+export async function requireDevice(request: Request) {
+  const found = await authenticateDevice(request.headers.get("authorization"));
+  if (found) return found;
+  return Response.json(
+    { error: "invalid_token", error_description: "missing, expired or revoked access token" },
+    { status: 401, headers: { ...NO_STORE, "WWW-Authenticate": 'Bearer error="invalid_token"' } },
+  );
+}
+
+export function methodNotAllowed(allow: string) {
+  return Response.json({ error: "invalid_request", error_description: `use ${allow}` }, { status: 405, headers: { Allow: allow } });
+}
