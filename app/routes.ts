@@ -30,6 +30,7 @@ export default [
     route("usage", "routes/account/usage.tsx"),
     route("profile", "routes/account/profile.tsx"),
     route("security", "routes/account/security.tsx"),
+    route("security/export", "routes/account/export.ts"),
     route("subscription", "routes/account/subscription.tsx"),
   ]),
   route("billing", "routes/billing/billing.tsx"),

@@ -9,10 +9,12 @@ import { env } from "../env";
 import { logger } from "../logger";
 import { sendMail } from "../mail/mailer";
 import {
+  accountDeletedMessage,
   passwordChangedMessage,
   resetPasswordMessage,
   verifyEmailMessage,
 } from "../mail/templates";
+import { eraseUserData } from "../account/erase.server";
 import { bearer } from "better-auth/plugins";
 import { desktopWebSession } from "./desktop-plugin";
 import { authSchemaOptions } from "./options";
@@ -78,6 +80,18 @@ function createAuth() {
       expiresIn: 60 * 60,
       sendVerificationEmail: async ({ user, url }) => {
         await sendMail(verifyEmailMessage({ to: user.email, name: user.name, url }));
+      },
+    },
+    user: {
+      deleteUser: {
+        enabled: true,
+        // Personal data outside Better Auth's own tables goes with the account (DPDP Act s.12).
+        beforeDelete: async (user) => {
+          await eraseUserData(user.id, user.email);
+        },
+        afterDelete: async (user) => {
+          await sendMail(accountDeletedMessage({ to: user.email, name: user.name }));
+        },
       },
     },
     socialProviders:

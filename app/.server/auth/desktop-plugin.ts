@@ -5,8 +5,6 @@ import { z } from "zod";
 import { WEB_SESSION_TOKEN_INVALID } from "~/lib/auth-messages";
 import { burnToken } from "../desktop/handoff.server";
 
-
-
 /**
  * Custom-token sign-in: the desktop app hands the browser a single-use token
  * (POST /api/desktop/web-session-token) and this endpoint turns it into a normal browser session.

@@ -1,0 +1,15 @@
+import { eq } from "drizzle-orm";
+import { db } from "../db";
+import { feedback } from "../db/schema";
+
+/**
+ * Erases a user's personal data that lives outside the identity tables. Devices, tokens and usage
+ * rows go with the user row (ON DELETE CASCADE); feedback is keyed by email as well, since people
+ * write in before they sign up.
+ */
+export async function eraseUserData(userId: string, email: string): Promise<void> {
+  await db().transaction(async (tx) => {
+    await tx.delete(feedback).where(eq(feedback.userId, userId));
+    await tx.delete(feedback).where(eq(feedback.email, email.toLowerCase()));
+  });
+}

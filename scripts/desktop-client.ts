@@ -1,0 +1,207 @@
+/**
+ * The reference desktop client: plays the desktop app against a running site, and documents the
+ * integration by example (RFC 8252 loopback redirect + PKCE S256, token refresh, offline licence).
+ *
+ *   npm run desktop-client -- login --server http://127.0.0.1:3000 [--device-name "Asha's Mac"] [--platform mac]
+ *   npm run desktop-client -- me | refresh | usage | open-account | logout   [--server …]
+ *
+ * Tokens are kept in --state (default .desktop-client.json, mode 0600), as an app would keep them
+ * in the OS keychain.
+ */
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import { parseArgs } from "node:util";
+import { createRemoteJWKSet, jwtVerify } from "jose";
+
+interface State {
+  server: string;
+  access_token: string;
+  refresh_token: string;
+}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    server: { type: "string", default: process.env.PINOUT_SERVER ?? "http://127.0.0.1:3000" },
+    state: { type: "string", default: process.env.DESKTOP_CLIENT_STATE ?? ".desktop-client.json" },
+    "device-name": { type: "string", default: "Reference client" },
+    platform: { type: "string", default: "mac" },
+    "app-version": { type: "string", default: "1.0.0" },
+    timeout: { type: "string", default: "300" },
+    next: { type: "string", default: "/account" },
+  },
+});
+const command = positionals[0] ?? "help";
+const server = values.server.replace(/\/+$/, "");
+
+function fail(message: string): never {
+  console.error(`error: ${message}`);
+  process.exit(1);
+}
+
+function loadState(): State {
+  if (!fs.existsSync(values.state)) fail(`not signed in (no ${values.state}): run login first`);
+  return JSON.parse(fs.readFileSync(values.state, "utf8")) as State;
+}
+
+function saveState(state: State) {
+  fs.writeFileSync(values.state, JSON.stringify(state, null, 2), { mode: 0o600 });
+}
+
+async function api(path: string, init: { method?: string; token?: string; body?: unknown } = {}) {
+  const response = await fetch(`${server}${path}`, {
+    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+    headers: {
+      ...(init.body === undefined ? {} : { "content-type": "application/json" }),
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await response.text();
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = { raw: text };
+  }
+  return { status: response.status, json: json as Record<string, unknown> };
+}
+
+/** Waits for the browser to come back to the loopback listener with ?token=&state=. */
+function waitForCallback(expectedState: string): Promise<{ redirectUri: string; token: Promise<string> }> {
+  return new Promise((resolveListening) => {
+    let resolveToken: (token: string) => void;
+    let rejectToken: (error: Error) => void;
+    const token = new Promise<string>((resolve, reject) => {
+      resolveToken = resolve;
+      rejectToken = reject;
+    });
+    const listener = http.createServer((req, res) => {
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      if (url.pathname !== "/callback") {
+        res.writeHead(404).end();
+        return;
+      }
+      const ok = url.searchParams.get("state") === expectedState && Boolean(url.searchParams.get("token"));
+      res.writeHead(ok ? 200 : 400, { "content-type": "text/html; charset=utf-8" });
+      res.end(
+        ok
+          ? "<!doctype html><title>Signed in</title><h1>You are signed in to the app.</h1><p>You can close this tab.</p>"
+          : "<!doctype html><title>Sign-in failed</title><h1>Sign-in failed</h1><p>The state did not match.</p>",
+      );
+      listener.close();
+      if (ok) resolveToken(url.searchParams.get("token")!);
+      else rejectToken(new Error("state mismatch: the callback did not come from our sign-in"));
+    });
+    // Loopback only, any free port (RFC 8252 §7.3).
+    listener.listen(0, "127.0.0.1", () => {
+      const address = listener.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      setTimeout(() => {
+        listener.close();
+        rejectToken(new Error("timed out waiting for the browser"));
+      }, Number(values.timeout) * 1000).unref();
+      resolveListening({ redirectUri: `http://127.0.0.1:${port}/callback`, token });
+    });
+  });
+}
+
+async function verifyLicense(license: string) {
+  const keys = createRemoteJWKSet(new URL(`${server}/.well-known/jwks.json`));
+  const { payload } = await jwtVerify(license, keys, { algorithms: ["EdDSA"], audience: "desktop" });
+  return payload;
+}
+
+async function me(state: State) {
+  const response = await api("/api/desktop/me", { token: state.access_token });
+  if (response.status !== 200) fail(`me: ${response.status} ${JSON.stringify(response.json)}`);
+  console.log(JSON.stringify({ user: response.json.user, entitlement: response.json.entitlement }, null, 2));
+  const payload = await verifyLicense(String(response.json.license));
+  console.log(`license: valid (EdDSA), offline until ${new Date((payload.exp ?? 0) * 1000).toISOString()}`);
+}
+
+async function login() {
+  const verifier = randomBytes(32).toString("base64url");
+  const challenge = createHash("sha256").update(verifier).digest("base64url");
+  const state = randomBytes(16).toString("base64url");
+  const { redirectUri, token } = await waitForCallback(state);
+  const url = new URL(`${server}/login-via`);
+  url.search = new URLSearchParams({
+    client: "desktop",
+    redirect_uri: redirectUri,
+    state,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+  }).toString();
+  console.log("Open this address in your browser to sign in:");
+  console.log(`OPEN ${url.toString()}`);
+  const handoff = await token;
+  const exchanged = await api("/api/desktop/token", {
+    body: {
+      token: handoff,
+      code_verifier: verifier,
+      device_name: values["device-name"],
+      platform: values.platform,
+      app_version: values["app-version"],
+    },
+  });
+  if (exchanged.status !== 200) fail(`token exchange: ${exchanged.status} ${JSON.stringify(exchanged.json)}`);
+  const saved = {
+    server,
+    access_token: String(exchanged.json.access_token),
+    refresh_token: String(exchanged.json.refresh_token),
+  };
+  saveState(saved);
+  console.log(`signed in as ${(exchanged.json.user as { email: string }).email}`);
+  await me(saved);
+}
+
+async function main() {
+  switch (command) {
+    case "login":
+      return login();
+    case "me":
+      return me(loadState());
+    case "refresh": {
+      const state = loadState();
+      const response = await api("/api/desktop/refresh", { body: { refresh_token: state.refresh_token } });
+      if (response.status !== 200) fail(`refresh: ${response.status} ${JSON.stringify(response.json)}`);
+      saveState({ ...state, access_token: String(response.json.access_token), refresh_token: String(response.json.refresh_token) });
+      console.log("tokens refreshed");
+      return;
+    }
+    case "usage": {
+      const state = loadState();
+      const events = [
+        { id: randomUUID(), feature: "serial_monitor", count: 3, at: new Date().toISOString() },
+        { id: randomUUID(), feature: "pin_map", count: 12, at: new Date().toISOString() },
+      ];
+      const response = await api("/api/desktop/usage", { token: state.access_token, body: { events } });
+      if (response.status !== 200) fail(`usage: ${response.status} ${JSON.stringify(response.json)}`);
+      console.log(JSON.stringify(response.json));
+      return;
+    }
+    case "open-account": {
+      const state = loadState();
+      const response = await api("/api/desktop/web-session-token", { token: state.access_token, body: {} });
+      if (response.status !== 200) fail(`web-session-token: ${response.status} ${JSON.stringify(response.json)}`);
+      const url = new URL(`${server}/login-via`);
+      url.search = new URLSearchParams({ token: String(response.json.token), next: values.next }).toString();
+      console.log(`OPEN ${url.toString()}`);
+      return;
+    }
+    case "logout": {
+      const state = loadState();
+      const response = await api("/api/desktop/logout", { token: state.access_token, body: {} });
+      fs.rmSync(values.state, { force: true });
+      console.log(response.status === 200 ? "signed out" : `server said ${response.status}; local tokens removed`);
+      return;
+    }
+    default:
+      console.log("usage: npm run desktop-client -- <login|me|refresh|usage|open-account|logout> [--server URL] [--state FILE]");
+      process.exitCode = command === "help" ? 0 : 2;
+  }
+}
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
