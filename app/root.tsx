@@ -158,10 +158,14 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       return <ErrorPage title="Forbidden" message={message} />;
     }
     if (error.status < 500) {
+      const message =
+        typeof error.data === "object" && error.data && "message" in error.data
+          ? String(error.data.message)
+          : "The request could not be completed.";
       return (
         <ErrorPage
-          title={`${error.status} ${error.statusText}`}
-          message="The request could not be completed."
+          title={error.status === 400 ? "Bad Request" : `Error ${error.status}`}
+          message={message}
         />
       );
     }

@@ -69,7 +69,9 @@ async function api(path: string, init: { method?: string; token?: string; body?:
 }
 
 /** Waits for the browser to come back to the loopback listener with ?token=&state=. */
-function waitForCallback(expectedState: string): Promise<{ redirectUri: string; token: Promise<string> }> {
+function waitForCallback(
+  expectedState: string,
+): Promise<{ redirectUri: string; token: Promise<string> }> {
   return new Promise((resolveListening) => {
     let resolveToken: (token: string) => void;
     let rejectToken: (error: Error) => void;
@@ -80,10 +82,12 @@ function waitForCallback(expectedState: string): Promise<{ redirectUri: string; 
     const listener = http.createServer((req, res) => {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       if (url.pathname !== "/callback") {
-        res.writeHead(404).end();
+        // Browsers also ask for /favicon.ico: answer without an error.
+        res.writeHead(url.pathname === "/favicon.ico" ? 204 : 404).end();
         return;
       }
-      const ok = url.searchParams.get("state") === expectedState && Boolean(url.searchParams.get("token"));
+      const ok =
+        url.searchParams.get("state") === expectedState && Boolean(url.searchParams.get("token"));
       res.writeHead(ok ? 200 : 400, { "content-type": "text/html; charset=utf-8" });
       res.end(
         ok
@@ -98,10 +102,13 @@ function waitForCallback(expectedState: string): Promise<{ redirectUri: string; 
     listener.listen(0, "127.0.0.1", () => {
       const address = listener.address();
       const port = typeof address === "object" && address ? address.port : 0;
-      setTimeout(() => {
-        listener.close();
-        rejectToken(new Error("timed out waiting for the browser"));
-      }, Number(values.timeout) * 1000).unref();
+      setTimeout(
+        () => {
+          listener.close();
+          rejectToken(new Error("timed out waiting for the browser"));
+        },
+        Number(values.timeout) * 1000,
+      ).unref();
       resolveListening({ redirectUri: `http://127.0.0.1:${port}/callback`, token });
     });
   });
@@ -109,16 +116,23 @@ function waitForCallback(expectedState: string): Promise<{ redirectUri: string; 
 
 async function verifyLicense(license: string) {
   const keys = createRemoteJWKSet(new URL(`${server}/.well-known/jwks.json`));
-  const { payload } = await jwtVerify(license, keys, { algorithms: ["EdDSA"], audience: "desktop" });
+  const { payload } = await jwtVerify(license, keys, {
+    algorithms: ["EdDSA"],
+    audience: "desktop",
+  });
   return payload;
 }
 
 async function me(state: State) {
   const response = await api("/api/desktop/me", { token: state.access_token });
   if (response.status !== 200) fail(`me: ${response.status} ${JSON.stringify(response.json)}`);
-  console.log(JSON.stringify({ user: response.json.user, entitlement: response.json.entitlement }, null, 2));
+  console.log(
+    JSON.stringify({ user: response.json.user, entitlement: response.json.entitlement }, null, 2),
+  );
   const payload = await verifyLicense(String(response.json.license));
-  console.log(`license: valid (EdDSA), offline until ${new Date((payload.exp ?? 0) * 1000).toISOString()}`);
+  console.log(
+    `license: valid (EdDSA), offline until ${new Date((payload.exp ?? 0) * 1000).toISOString()}`,
+  );
 }
 
 async function login() {
@@ -146,7 +160,8 @@ async function login() {
       app_version: values["app-version"],
     },
   });
-  if (exchanged.status !== 200) fail(`token exchange: ${exchanged.status} ${JSON.stringify(exchanged.json)}`);
+  if (exchanged.status !== 200)
+    fail(`token exchange: ${exchanged.status} ${JSON.stringify(exchanged.json)}`);
   const saved = {
     server,
     access_token: String(exchanged.json.access_token),
@@ -165,9 +180,16 @@ async function main() {
       return me(loadState());
     case "refresh": {
       const state = loadState();
-      const response = await api("/api/desktop/refresh", { body: { refresh_token: state.refresh_token } });
-      if (response.status !== 200) fail(`refresh: ${response.status} ${JSON.stringify(response.json)}`);
-      saveState({ ...state, access_token: String(response.json.access_token), refresh_token: String(response.json.refresh_token) });
+      const response = await api("/api/desktop/refresh", {
+        body: { refresh_token: state.refresh_token },
+      });
+      if (response.status !== 200)
+        fail(`refresh: ${response.status} ${JSON.stringify(response.json)}`);
+      saveState({
+        ...state,
+        access_token: String(response.json.access_token),
+        refresh_token: String(response.json.refresh_token),
+      });
       console.log("tokens refreshed");
       return;
     }
@@ -177,17 +199,28 @@ async function main() {
         { id: randomUUID(), feature: "serial_monitor", count: 3, at: new Date().toISOString() },
         { id: randomUUID(), feature: "pin_map", count: 12, at: new Date().toISOString() },
       ];
-      const response = await api("/api/desktop/usage", { token: state.access_token, body: { events } });
-      if (response.status !== 200) fail(`usage: ${response.status} ${JSON.stringify(response.json)}`);
+      const response = await api("/api/desktop/usage", {
+        token: state.access_token,
+        body: { events },
+      });
+      if (response.status !== 200)
+        fail(`usage: ${response.status} ${JSON.stringify(response.json)}`);
       console.log(JSON.stringify(response.json));
       return;
     }
     case "open-account": {
       const state = loadState();
-      const response = await api("/api/desktop/web-session-token", { token: state.access_token, body: {} });
-      if (response.status !== 200) fail(`web-session-token: ${response.status} ${JSON.stringify(response.json)}`);
+      const response = await api("/api/desktop/web-session-token", {
+        token: state.access_token,
+        body: {},
+      });
+      if (response.status !== 200)
+        fail(`web-session-token: ${response.status} ${JSON.stringify(response.json)}`);
       const url = new URL(`${server}/login-via`);
-      url.search = new URLSearchParams({ token: String(response.json.token), next: values.next }).toString();
+      url.search = new URLSearchParams({
+        token: String(response.json.token),
+        next: values.next,
+      }).toString();
       console.log(`OPEN ${url.toString()}`);
       return;
     }
@@ -195,11 +228,17 @@ async function main() {
       const state = loadState();
       const response = await api("/api/desktop/logout", { token: state.access_token, body: {} });
       fs.rmSync(values.state, { force: true });
-      console.log(response.status === 200 ? "signed out" : `server said ${response.status}; local tokens removed`);
+      console.log(
+        response.status === 200
+          ? "signed out"
+          : `server said ${response.status}; local tokens removed`,
+      );
       return;
     }
     default:
-      console.log("usage: npm run desktop-client -- <login|me|refresh|usage|open-account|logout> [--server URL] [--state FILE]");
+      console.log(
+        "usage: npm run desktop-client -- <login|me|refresh|usage|open-account|logout> [--server URL] [--state FILE]",
+      );
       process.exitCode = command === "help" ? 0 : 2;
   }
 }

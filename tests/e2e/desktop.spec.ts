@@ -1,0 +1,96 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { BASE_URL } from "./env";
+import { expect, signUpAndVerify, test, uniqueEmail } from "./fixtures";
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+
+/** Runs the reference desktop client; `opened` resolves with the URL it asks to open, if any. */
+function desktopClient(args: string[], stateFile: string) {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"),
+      "scripts/desktop-client.ts",
+      ...args,
+      "--server",
+      BASE_URL,
+      "--state",
+      stateFile,
+    ],
+    { cwd: ROOT, env: { PATH: process.env.PATH }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  let onOpen: (url: string) => void = () => {};
+  const opened = new Promise<string>((resolve) => (onOpen = resolve));
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+    const match = /^OPEN (\S+)$/m.exec(output);
+    if (match?.[1]) onOpen(match[1]);
+  });
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  return { opened, exited, output: () => output };
+}
+
+test("the desktop app signs in through the site, then the site signs out the device", async ({
+  page,
+  browser,
+}) => {
+  const stateFile = path.join(
+    fs.mkdtempSync(path.join(os.tmpdir(), "desktop-client-")),
+    "state.json",
+  );
+  await signUpAndVerify(page, {
+    name: "Desk Top",
+    email: uniqueEmail("desk"),
+    password: "desktop-handoff-77",
+  });
+
+  const login = desktopClient(["login", "--device-name", "E2E MacBook"], stateFile);
+  await page.goto(await login.opened);
+  // /login-via asks for a token, /login-success hands it to the app's loopback listener.
+  await expect(page.getByRole("heading", { name: "You are signed in to the app." })).toBeVisible();
+  expect(await login.exited).toBe(0);
+  expect(login.output()).toContain('"plan": "free"');
+  expect(login.output()).toMatch(/license: valid \(EdDSA\)/);
+
+  const me = desktopClient(["me"], stateFile);
+  expect(await me.exited).toBe(0);
+
+  // The reverse: the app opens the site already signed in, in a browser with no session.
+  const fresh = await browser.newContext({
+    userAgent:
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36",
+  });
+  const other = await fresh.newPage();
+  const openAccount = desktopClient(["open-account"], stateFile);
+  await other.goto(await openAccount.opened);
+  await expect(other).toHaveURL(/\/account$/);
+  await expect(other.getByRole("heading", { name: "Account", level: 1 })).toBeVisible();
+  await fresh.close();
+
+  await page.goto("/account/security");
+  await expect(page.getByText("E2E MacBook")).toBeVisible();
+  await page.getByRole("button", { name: "Sign out E2E MacBook" }).click();
+  await expect(page.getByText("The device was signed out.")).toBeVisible();
+  const after = desktopClient(["me"], stateFile);
+  expect(await after.exited).toBe(1);
+  expect(after.output()).toContain("me: 401");
+});
+
+test.describe("a bad handoff request", () => {
+  test.use({ allowConsoleErrors: /status of 400/ });
+  test("shows a clear error page for a redirect_uri that is not loopback or the app's scheme", async ({
+    page,
+  }) => {
+    const response = await page.goto(
+      "/login-via?client=desktop&redirect_uri=https%3A%2F%2Fevil.example%2Fcb&state=state-1234567&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256",
+    );
+    expect(response?.status()).toBe(400);
+    await expect(page.getByRole("heading", { name: "Bad Request" })).toBeVisible();
+    await expect(page.getByText(/redirect_uri must be a loopback http URL/)).toBeVisible();
+  });
+});
