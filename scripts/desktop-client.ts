@@ -59,7 +59,7 @@ async function api(path: string, init: { method?: string; token?: string; body?:
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const text = await response.text();
-  let json: unknown = null;
+  let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
