@@ -4,8 +4,16 @@ import { authenticateDevice, DesktopAuthError } from "./devices.server";
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
 /** OAuth-style JSON error: {error, error_description}. */
-export function oauthError(status: number, error: string, description: string, extra: Record<string, unknown> = {}) {
-  return Response.json({ error, error_description: description, ...extra }, { status, headers: NO_STORE });
+export function oauthError(
+  status: number,
+  error: string,
+  description: string,
+  extra: Record<string, unknown> = {},
+) {
+  return Response.json(
+    { error, error_description: description, ...extra },
+    { status, headers: NO_STORE },
+  );
 }
 
 export function json(body: unknown, status = 200) {
@@ -14,14 +22,18 @@ export function json(body: unknown, status = 200) {
 
 export function fromError(error: unknown): Response {
   if (error instanceof DesktopAuthError) {
-    const extra = error.code === "device_limit_reached" ? { manage_devices_url: "/account/security" } : {};
+    const extra =
+      error.code === "device_limit_reached" ? { manage_devices_url: "/account/security" } : {};
     return oauthError(error.status, error.code, error.message, extra);
   }
   throw error;
 }
 
 /** The JSON body checked against a schema, or the 400 response to return. */
-export async function readBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S> | Response> {
+export async function readBody<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+): Promise<z.output<S> | Response> {
   let body: unknown;
   try {
     body = await request.json();
@@ -31,7 +43,11 @@ export async function readBody<S extends z.ZodType>(request: Request, schema: S)
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return oauthError(400, "invalid_request", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
+    return oauthError(
+      400,
+      "invalid_request",
+      `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`,
+    );
   }
   return parsed.data;
 }
@@ -47,5 +63,8 @@ export async function requireDevice(request: Request) {
 }
 
 export function methodNotAllowed(allow: string) {
-  return Response.json({ error: "invalid_request", error_description: `use ${allow}` }, { status: 405, headers: { Allow: allow } });
+  return Response.json(
+    { error: "invalid_request", error_description: `use ${allow}` },
+    { status: 405, headers: { Allow: allow } },
+  );
 }

@@ -106,7 +106,10 @@ function AuthForms({ view, google }: { view: View; google: boolean }) {
   }
 
   const { title } = VIEWS[view];
-  const lead = params.get("desktop") === "1" ? `Log in to connect the ${site.product.name} app to your account.` : VIEWS[view].lead;
+  const lead =
+    params.get("desktop") === "1"
+      ? `Log in to connect the ${site.product.name} app to your account.`
+      : VIEWS[view].lead;
   const token = params.get("token");
   const linkError = params.get("error");
 

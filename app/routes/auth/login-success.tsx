@@ -15,7 +15,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const destination = token ? await handoffDestination(token, user.id) : null;
   if (!destination) return { callbackUrl: null, token: null };
-  return { callbackUrl: desktopCallbackUrl(destination.redirectUri, token, destination.state), token };
+  return {
+    callbackUrl: desktopCallbackUrl(destination.redirectUri, token, destination.state),
+    token,
+  };
 }
 
 export default function LoginSuccessPage({ loaderData }: Route.ComponentProps) {
@@ -33,7 +36,8 @@ export default function LoginSuccessPage({ loaderData }: Route.ComponentProps) {
       <div className="prose-page">
         <h1 className="text-3xl font-bold text-white">This sign-in link has expired</h1>
         <p className="mt-4 text-slate-300">
-          Sign-in links for the app work once, for 5 minutes. Go back to {name} and choose “Sign in” again.
+          Sign-in links for the app work once, for 5 minutes. Go back to {name} and choose “Sign in”
+          again.
         </p>
         <Link to="/account" className="btn-secondary mt-6">
           Go to your account
@@ -45,11 +49,16 @@ export default function LoginSuccessPage({ loaderData }: Route.ComponentProps) {
   return (
     <div className="prose-page">
       <h1 className="text-3xl font-bold text-white">You are signed in</h1>
-      <p className="mt-4 text-slate-300">Your browser is handing you back to {name}. If the app did not open:</p>
+      <p className="mt-4 text-slate-300">
+        Your browser is handing you back to {name}. If the app did not open:
+      </p>
       <a href={callbackUrl} className="btn-primary mt-6">
         Open {name}
       </a>
-      <section aria-labelledby="code-heading" className="mt-10 rounded-xl border border-slate-800 bg-slate-900 p-5">
+      <section
+        aria-labelledby="code-heading"
+        className="mt-10 rounded-xl border border-slate-800 bg-slate-900 p-5"
+      >
         <h2 id="code-heading" className="text-lg font-semibold text-white">
           Or paste this code into the app
         </h2>
@@ -67,8 +76,8 @@ export default function LoginSuccessPage({ loaderData }: Route.ComponentProps) {
           {copied ? "Copied" : "Copy code"}
         </button>
         <p className="mt-4 text-sm text-slate-400">
-          The code works once, for 5 minutes. If {name} still does not respond, make sure it is running, then sign in again from
-          the app.
+          The code works once, for 5 minutes. If {name} still does not respond, make sure it is
+          running, then sign in again from the app.
         </p>
       </section>
     </div>

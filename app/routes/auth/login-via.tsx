@@ -43,12 +43,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw data(
-      { message: `This sign-in link from the app is not valid (${issue?.path.join(".")}: ${issue?.message}). Start again from the app.` },
+      {
+        message: `This sign-in link from the app is not valid (${issue?.path.join(".")}: ${issue?.message}). Start again from the app.`,
+      },
       { status: 400 },
     );
   }
   const session = await getSession(request);
-  if (!session) throw redirect(`/auth?desktop=1&next=${encodeURIComponent(url.pathname + url.search)}`);
+  if (!session)
+    throw redirect(`/auth?desktop=1&next=${encodeURIComponent(url.pathname + url.search)}`);
   const { client: _client, ...handoff } = parsed.data;
   return { handoff, email: session.user.email };
 }
@@ -57,9 +60,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const session = await getSession(request);
   const url = new URL(request.url);
-  if (!session) throw redirect(`/auth?desktop=1&next=${encodeURIComponent(url.pathname + url.search)}`);
+  if (!session)
+    throw redirect(`/auth?desktop=1&next=${encodeURIComponent(url.pathname + url.search)}`);
   const parsed = desktopLoginSchema.safeParse(Object.fromEntries(url.searchParams));
-  if (!parsed.success) throw data({ message: "This sign-in link from the app is not valid." }, { status: 400 });
+  if (!parsed.success)
+    throw data({ message: "This sign-in link from the app is not valid." }, { status: 400 });
   const token = await issueHandoffToken(session.user.id, parsed.data);
   throw redirect(successUrl(token));
 }
@@ -74,7 +79,9 @@ export default function LoginViaPage({ loaderData }: Route.ComponentProps) {
     started.current = true;
     callFunction("generateAuthRedirectToken", handoff)
       .then((response) => window.location.assign(successUrl(extractToken(response))))
-      .catch((failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)));
+      .catch((failure: unknown) =>
+        setError(failure instanceof Error ? failure.message : String(failure)),
+      );
   }, [handoff]);
 
   return (
