@@ -20,8 +20,7 @@ const PAGES = [
   "/auth",
   "/auth?view=signup",
   "/auth?view=forgot",
-  "/login-via",
-  "/login-success",
+  "/search?q=uart",
 ];
 
 test.describe("accessibility at desktop width", () => {

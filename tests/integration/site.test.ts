@@ -29,11 +29,10 @@ const PUBLIC_PAGES: [path: string, title: RegExp][] = [
   ["/legal/privacy", /^Privacy Policy \| Pinout$/],
   ["/legal/shipping", /^Shipping and Delivery Policy \| Pinout$/],
   ["/auth", /^Log in \| Pinout$/],
-  ["/login-via", /\| Pinout$/],
-  ["/login-success", /\| Pinout$/],
 ];
 
 const AUTH_GUARDED = [
+  "/login-success",
   "/account",
   "/account/usage",
   "/account/profile",
@@ -187,6 +186,26 @@ describe.each(engines())("the site on $name", (engine) => {
     expect(html).toContain(`<link rel="canonical" href="${server.url}/"/>`);
   });
 
+  it("describes the plans on /pricing as a SoftwareApplication with Offers in INR, and its FAQ", async () => {
+    const html = await (await get("/pricing")).text();
+    const blocks = jsonLd(html) as Record<string, unknown>[];
+    const flat = blocks.flatMap((block) => (Array.isArray(block) ? block : [block])) as Record<
+      string,
+      unknown
+    >[];
+    const app = flat.find((node) => node["@type"] === "SoftwareApplication") as {
+      offers: Record<string, unknown>[];
+    };
+    expect(app.offers.map((offer) => [offer.price, offer.priceCurrency])).toEqual([
+      ["0.00", "INR"],
+      ["699.00", "INR"],
+      ["6999.00", "INR"],
+    ]);
+    const faq = flat.find((node) => node["@type"] === "FAQPage") as { mainEntity: unknown[] };
+    expect(faq.mainEntity.length).toBeGreaterThan(3);
+    expect(html).toContain("₹699");
+  });
+
   it("serves the default social image as a 1200x630 JPEG", async () => {
     const response = await get("/og/og-default.jpg");
     expect(response.status).toBe(200);
@@ -243,7 +262,7 @@ describe.each(engines())("the site on $name", (engine) => {
   });
 
   it("logs one JSON line per request with its id, and never a query string", async () => {
-    await get("/login-success?token=secret-one-time-token", {
+    await get("/pricing?token=secret-one-time-token", {
       headers: { "x-request-id": "query-log-check-1" },
     });
     // The access log line is written when the response finishes, a moment after we read it.
@@ -255,7 +274,7 @@ describe.each(engines())("the site on $name", (engine) => {
       .find((entry) => entry.reqId === "query-log-check-1" && entry.msg === "request");
     expect(line).toMatchObject({
       method: "GET",
-      path: "/login-success",
+      path: "/pricing",
       status: 200,
       ip: "127.0.0.1",
     });
