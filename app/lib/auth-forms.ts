@@ -31,6 +31,14 @@ export const resetSchema = z
     error: "The two passwords are not the same.",
   });
 
+export const codeSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .min(6, { error: "Enter the code." })
+    .max(32, { error: "That is too long for a code." }),
+});
+
 export type FieldErrors = Partial<Record<string, string[]>>;
 
 /** Every field's errors (not only the first), keyed by field name. */

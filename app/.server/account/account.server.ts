@@ -187,3 +187,11 @@ export async function exportUserData(userId: string) {
     })),
   };
 }
+
+export async function isTwoFactorEnabled(userId: string): Promise<boolean> {
+  const [row] = await db()
+    .select({ on: users.twoFactorEnabled })
+    .from(users)
+    .where(eq(users.id, userId));
+  return Boolean(row?.on);
+}

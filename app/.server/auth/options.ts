@@ -1,5 +1,6 @@
 import type { BetterAuthOptions } from "better-auth";
-import { admin } from "better-auth/plugins";
+import { admin, twoFactor } from "better-auth/plugins";
+import { site } from "~/config/site";
 
 /**
  * The parts of the Better Auth configuration that decide its tables. Shared by the running
@@ -8,5 +9,9 @@ import { admin } from "better-auth/plugins";
  */
 export const authSchemaOptions = {
   rateLimit: { enabled: true, storage: "database" },
-  plugins: [admin({ defaultRole: "user", adminRoles: ["admin"] })],
+  plugins: [
+    admin({ defaultRole: "user", adminRoles: ["admin"] }),
+    // TOTP (RFC 6238) with backup codes; the sign-in page asks for a code when it is on.
+    twoFactor({ issuer: site.product.name }),
+  ],
 } satisfies Partial<BetterAuthOptions>;

@@ -1,6 +1,7 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import {
+  isTwoFactorEnabled,
   changePassword,
   deleteAccount,
   listBrowserSessions,
@@ -11,6 +12,7 @@ import { requireSession } from "~/.server/auth/session";
 import { listDevices, revokeDevice } from "~/.server/desktop/devices.server";
 import { Field, FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
+import { TwoFactorSettings } from "~/components/TwoFactorSettings";
 import { passwordSchema } from "~/lib/auth-forms";
 import { formatDate } from "~/lib/format";
 import { pageMeta } from "~/lib/meta";
@@ -24,11 +26,13 @@ export const meta: Route.MetaFunction = () =>
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const session = requireSession(context);
-  const [browsers, devices] = await Promise.all([
+  const [browsers, devices, twoFactorEnabled] = await Promise.all([
     listBrowserSessions(request, session.id),
     listDevices(session.user.id),
+    isTwoFactorEnabled(session.user.id),
   ]);
   return {
+    twoFactorEnabled,
     browsers,
     devices: devices.map((device) => ({
       id: device.id,
@@ -168,7 +172,7 @@ function describeBrowser(userAgent: string | null): string {
 }
 
 export default function SecurityPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { browsers, devices } = loaderData;
+  const { browsers, devices, twoFactorEnabled } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const result = (intent: string) => (actionData?.intent === intent ? actionData : null);
@@ -296,6 +300,10 @@ export default function SecurityPage({ loaderData, actionData }: Route.Component
             Change password
           </button>
         </Form>
+      </Section>
+
+      <Section id="two-factor" title="Two-factor authentication">
+        <TwoFactorSettings enabled={twoFactorEnabled} />
       </Section>
 
       <Section id="data" title="Your data">

@@ -13,6 +13,7 @@ import {
   resetSchema,
   signInSchema,
   signUpSchema,
+  codeSchema,
 } from "~/lib/auth-forms";
 import {
   type AuthResult,
@@ -21,6 +22,8 @@ import {
   signIn,
   signInWithGoogle,
   signUp,
+  verifyBackupCode,
+  verifyTotp,
 } from "~/lib/auth-client";
 import { useAuth } from "~/lib/auth-state";
 import { pageMeta } from "~/lib/meta";
@@ -73,6 +76,7 @@ function AuthForms({ view, google }: { view: View; google: boolean }) {
   const [message, setMessage] = useState<{ text: string; tone: "error" | "success" } | null>(null);
   const [pending, setPending] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const [secondFactor, setSecondFactor] = useState<"totp" | "backup" | null>(null);
 
   const link = (target: View) => {
     const search = new URLSearchParams({ view: target });
@@ -84,7 +88,7 @@ function AuthForms({ view, google }: { view: View; google: boolean }) {
     event: FormEvent<HTMLFormElement>,
     schema: S,
     send: (values: z.infer<S>) => Promise<AuthResult>,
-    onSuccess: (values: z.infer<S>) => Promise<void> | void,
+    onSuccess: (values: z.infer<S>, result: AuthResult & { ok: true }) => Promise<void> | void,
   ) {
     event.preventDefault();
     const parsed = readForm(event, schema);
@@ -102,7 +106,7 @@ function AuthForms({ view, google }: { view: View; google: boolean }) {
       setMessage({ text: result.message, tone: "error" });
       return;
     }
-    await onSuccess(parsed.data);
+    await onSuccess(parsed.data, result);
   }
 
   const { title } = VIEWS[view];
@@ -144,7 +148,54 @@ function AuthForms({ view, google }: { view: View; google: boolean }) {
           />
         ) : null}
 
-        {view === "login" ? (
+        {view === "login" && secondFactor ? (
+          <form
+            noValidate
+            className="space-y-2"
+            onSubmit={(event) =>
+              submit(
+                event,
+                codeSchema,
+                (values) =>
+                  secondFactor === "totp" ? verifyTotp(values.code) : verifyBackupCode(values.code),
+                async () => {
+                  await refresh();
+                  await navigate(next, { replace: true });
+                },
+              )
+            }
+          >
+            <p className="text-slate-300">
+              {secondFactor === "totp"
+                ? "Two-factor authentication is on. Enter the 6-digit code from your authenticator app."
+                : "Enter one of the backup codes you saved when you turned on two-factor authentication."}
+            </p>
+            <Field
+              key={secondFactor}
+              label={secondFactor === "totp" ? "Authentication code" : "Backup code"}
+              name="code"
+              inputMode={secondFactor === "totp" ? "numeric" : "text"}
+              autoComplete="one-time-code"
+              autoFocus
+              required
+              errors={errors.code}
+            />
+            <button type="submit" className="btn-primary w-full" disabled={pending}>
+              {pending ? "Checking…" : "Verify"}
+            </button>
+            <button
+              type="button"
+              className="link text-sm"
+              onClick={() => setSecondFactor(secondFactor === "totp" ? "backup" : "totp")}
+            >
+              {secondFactor === "totp"
+                ? "Use a backup code instead"
+                : "Use the authenticator app instead"}
+            </button>
+          </form>
+        ) : null}
+
+        {view === "login" && !secondFactor ? (
           <form
             noValidate
             className="space-y-2"
@@ -153,7 +204,11 @@ function AuthForms({ view, google }: { view: View; google: boolean }) {
                 event,
                 signInSchema,
                 (values) => signIn({ ...values, callbackURL: next }),
-                async () => {
+                async (_values, result) => {
+                  if (result.twoFactorRequired) {
+                    setSecondFactor("totp");
+                    return;
+                  }
                   await refresh();
                   await navigate(next, { replace: true });
                 },
