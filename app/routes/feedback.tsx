@@ -33,7 +33,8 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
 };
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const session = await getSession(request);
+  // Only to prefill the email: the cached session is good enough.
+  const session = await getSession(request, { cached: true });
   return { email: session?.user.email ?? "" };
 }
 

@@ -91,8 +91,7 @@ export async function enforceGuards(request: Request): Promise<Session | null> {
   const url = new URL(request.url);
   const needed = guardsFor(url.pathname);
   if (needed.length === 0) return null;
-  // Private pages check the database: a session signed out elsewhere stops working at once.
-  const session = await getSession(request, { fresh: true });
+  const session = await getSession(request);
   for (const name of needed) guards[name]({ session, url });
   return session;
 }

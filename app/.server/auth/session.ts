@@ -32,14 +32,14 @@ export function roleOf(user: {
  * The session of a request, or null when nobody is signed in. Every guard, loader and API asks
  * this one function; nothing else reads cookies or tokens.
  *
- * By default the signed cookie cache may answer (up to 5 minutes old: cheap, fine for the navbar
- * and prefilled forms). `fresh` checks the database, so a session signed out elsewhere is refused
- * at once: the guards of private pages use it.
+ * By default the database is asked, so a session signed out elsewhere is refused at once.
+ * `cached` lets the signed cookie cache answer (up to 5 minutes old): only for conveniences such as
+ * prefilling a form, never for a decision about access.
  */
-export async function getSession(request: Request, options: { fresh?: boolean } = {}): Promise<Session | null> {
+export async function getSession(request: Request, options: { cached?: boolean } = {}): Promise<Session | null> {
   const result = await auth().api.getSession({
     headers: request.headers,
-    query: { disableCookieCache: options.fresh ?? false },
+    query: { disableCookieCache: !options.cached },
   });
   if (!result) return null;
   const { user, session } = result;
