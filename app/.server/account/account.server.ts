@@ -64,32 +64,38 @@ export async function revokeOtherBrowserSessions(request: Request): Promise<Outc
   return { ok: true, message: "Every other browser session was signed out." };
 }
 
+/**
+ * Changes the password and signs out every other session. Better Auth gives this browser a new
+ * session: the returned headers carry its cookie and must reach the browser.
+ */
 export async function changePassword(
   request: Request,
   input: { currentPassword: string; newPassword: string; email: string; name: string },
-): Promise<Outcome> {
-  try {
-    await auth().api.changePassword({
-      headers: request.headers,
-      body: {
-        currentPassword: input.currentPassword,
-        newPassword: input.newPassword,
-        revokeOtherSessions: true,
-      },
-    });
-  } catch (error) {
-    return {
-      ok: false,
-      message:
-        messageOf(error) === "Invalid password"
-          ? "The current password is not right."
-          : messageOf(error),
-    };
+): Promise<Outcome & { headers: Headers }> {
+  const headers = new Headers();
+  const response = await auth().api.changePassword({
+    headers: request.headers,
+    body: {
+      currentPassword: input.currentPassword,
+      newPassword: input.newPassword,
+      revokeOtherSessions: true,
+    },
+    asResponse: true,
+  });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { message?: string };
+    const message =
+      body.message === "Invalid password"
+        ? "The current password is not right."
+        : (body.message ?? "Could not change the password.");
+    return { ok: false, message, headers };
   }
+  for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
   await sendMail(passwordChangedMessage({ to: input.email, name: input.name }));
   return {
     ok: true,
     message: "Your password was changed, and your other browser sessions were signed out.",
+    headers,
   };
 }
 

@@ -107,14 +107,14 @@ export async function action({ request, context }: Route.ActionArgs) {
         ...(await revokeOtherBrowserSessions(request)),
       });
     case "change-password": {
-      const outcome = await changePassword(request, {
+      const { headers, ...outcome } = await changePassword(request, {
         ...input,
         email: session.user.email,
         name: session.user.name,
       });
       return data<ActionResult>(
         { intent: input.intent, ...outcome },
-        { status: outcome.ok ? 200 : 400 },
+        { status: outcome.ok ? 200 : 400, headers },
       );
     }
     case "delete-account": {
