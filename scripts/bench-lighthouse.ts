@@ -1,0 +1,157 @@
+/**
+ * npm run bench:lighthouse — Lighthouse 12 (mobile, its default) on the key public pages of the
+ * production build, served by the real server on a fresh embedded database. Prints a table and
+ * writes it to bench/results/lighthouse.md (+ .json). A measurement, not a test: it never fails on
+ * a score. Needs `npm run build` first and Chromium (/usr/bin/chromium or CHROME_PATH).
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const PAGES = [
+  "/",
+  "/pricing",
+  "/download",
+  "/blog",
+  "/blog/welcome-to-pinout-blog",
+  "/legal/terms",
+];
+const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+async function startSite() {
+  if (!fs.existsSync(path.join(ROOT, "build", "server", "index.js")))
+    throw new Error("run `npm run build` first");
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-bench-"));
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      PORT: String(port),
+      SITE_URL: url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+    },
+    stdio: "inherit",
+  });
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return { url, stop: () => child.kill("SIGTERM") };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  child.kill("SIGKILL");
+  throw new Error("the server did not become ready");
+}
+
+interface Row {
+  page: string;
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  jsKbGzip: number;
+}
+
+async function main() {
+  const site = await startSite();
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROME,
+    chromeFlags: [
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  });
+  const rows: Row[] = [];
+  try {
+    for (const page of PAGES) {
+      const result = await lighthouse(`${site.url}${page}`, {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
+      });
+      if (!result) throw new Error(`no result for ${page}`);
+      const { categories, audits } = result.lhr;
+      const requests =
+        (
+          audits["network-requests"]?.details as
+            { items?: { resourceType?: string; transferSize?: number }[] } | undefined
+        )?.items ?? [];
+      const jsBytes = requests
+        .filter((item) => item.resourceType === "Script")
+        .reduce((sum, item) => sum + (item.transferSize ?? 0), 0);
+      const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+      rows.push({
+        page,
+        performance: score("performance"),
+        accessibility: score("accessibility"),
+        bestPractices: score("best-practices"),
+        seo: score("seo"),
+        lcpMs: Math.round(audits["largest-contentful-paint"]?.numericValue ?? 0),
+        tbtMs: Math.round(audits["total-blocking-time"]?.numericValue ?? 0),
+        cls: Number((audits["cumulative-layout-shift"]?.numericValue ?? 0).toFixed(3)),
+        jsKbGzip: Number((jsBytes / 1024).toFixed(1)),
+      });
+      console.log(`measured ${page}`);
+    }
+  } finally {
+    chrome.kill();
+    site.stop();
+  }
+
+  const header =
+    "| page | performance | accessibility | best practices | SEO | LCP ms | TBT ms | CLS | JS KB (gzip) |";
+  const lines = [
+    `# Lighthouse ${new Date().toISOString().slice(0, 10)} (mobile, production build, ${os.cpus().length} cores)`,
+    "",
+    header,
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...rows.map(
+      (row) =>
+        `| ${row.page} | ${row.performance} | ${row.accessibility} | ${row.bestPractices} | ${row.seo} | ${row.lcpMs} | ${row.tbtMs} | ${row.cls} | ${row.jsKbGzip} |`,
+    ),
+    "",
+    "Target: 100 in every category on every page, and at most 100 KB of gzipped JS on `/`.",
+    "",
+  ];
+  const dir = path.join(ROOT, "bench", "results");
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "lighthouse.md"), lines.join("\n"));
+  fs.writeFileSync(
+    path.join(dir, "lighthouse.json"),
+    JSON.stringify({ measuredAt: new Date().toISOString(), rows }, null, 2) + "\n",
+  );
+  console.log(lines.join("\n"));
+}
+
+await main();
