@@ -68,6 +68,18 @@ export function Navbar() {
             </NavLink>
           ))}
           <AuthLink mobile={false} />
+          <form action="/search" method="get" role="search" className="ml-2 hidden lg:block">
+            <label htmlFor="navbar-search" className="sr-only">
+              Search the site
+            </label>
+            <input
+              id="navbar-search"
+              type="search"
+              name="q"
+              placeholder="Search"
+              className="w-36 rounded-md border border-slate-700 bg-slate-900 px-3 py-1.5 text-sm text-slate-100 placeholder:text-slate-400 focus:w-48 focus:border-green-400 focus:outline-none"
+            />
+          </form>
           <Link to="/download" className="btn-primary ml-2">
             Download
           </Link>

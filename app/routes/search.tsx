@@ -1,4 +1,6 @@
+import { useEffect } from "react";
 import { Form, Link } from "react-router";
+import { track } from "~/lib/analytics/client";
 import { type SearchKind, search } from "~/.server/content/search.server";
 import { PageHeader } from "~/components/PageHeader";
 import { pageMeta } from "~/lib/meta";
@@ -28,6 +30,10 @@ export const meta: Route.MetaFunction = () => [
 
 export default function SearchPage({ loaderData }: Route.ComponentProps) {
   const { query, total, results } = loaderData;
+
+  useEffect(() => {
+    if (query !== "") track("search", { search_term: query.slice(0, 200), results_count: total });
+  }, [query, total]);
   return (
     <div className="prose-page">
       <PageHeader title="Search" lead="Search the blog and the site." />
