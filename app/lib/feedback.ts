@@ -37,3 +37,7 @@ export const feedbackSchema = z.object({
 });
 
 export type FeedbackInput = z.output<typeof feedbackSchema>;
+
+/** Where a feedback message is in the operators' inbox. */
+export const feedbackStatusSchema = z.enum(["new", "read", "closed"]);
+export type FeedbackStatus = z.infer<typeof feedbackStatusSchema>;

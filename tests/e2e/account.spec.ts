@@ -1,9 +1,10 @@
+import type { Page } from "@playwright/test";
 import { totp } from "../support/totp";
 import { expect, signUpAndVerify, test, uniqueEmail, waitForHydration } from "./fixtures";
 
 const PASSWORD = "oscilloscope-probe-12";
 
-async function logIn(page: import("@playwright/test").Page, email: string, password: string) {
+async function logIn(page: Page, email: string, password: string) {
   await page.goto("/auth");
   await waitForHydration(page);
   await page.getByLabel("Email").fill(email);

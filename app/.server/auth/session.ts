@@ -36,7 +36,10 @@ export function roleOf(user: {
  * `cached` lets the signed cookie cache answer (up to 5 minutes old): only for conveniences such as
  * prefilling a form, never for a decision about access.
  */
-export async function getSession(request: Request, options: { cached?: boolean } = {}): Promise<Session | null> {
+export async function getSession(
+  request: Request,
+  options: { cached?: boolean } = {},
+): Promise<Session | null> {
   const result = await auth().api.getSession({
     headers: request.headers,
     query: { disableCookieCache: !options.cached },

@@ -1,20 +1,267 @@
+import { data, Form, useNavigation } from "react-router";
+import { z } from "zod";
+import {
+  ANALYTICS_DAYS,
+  dashboardStats,
+  newestFeedback,
+  setFeedbackStatus,
+} from "~/.server/admin/dashboard.server";
+import { feedbackStatusSchema } from "~/lib/feedback";
 import { requireSession } from "~/.server/auth/session";
+import { formatDateTime } from "~/components/account/dates";
+import { AdminPage, AdminSection, Stat, TD, TH } from "~/components/admin/AdminUi";
+import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
+import { isPlatform, PLATFORMS } from "~/lib/platform";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = () => pageMeta("Admin", "Operator overview.");
 
-/** Guarded by the route table; the loader makes every visit ask the server (and so the guard). */
-export function loader({ context }: Route.LoaderArgs) {
-  return { user: requireSession(context).user };
+export async function loader({ context }: Route.LoaderArgs) {
+  requireSession(context);
+  const [stats, feedback] = await Promise.all([dashboardStats(), newestFeedback()]);
+  return { stats, feedback, analyticsDays: ANALYTICS_DAYS };
 }
 
-export default function DashboardPage() {
+const actionSchema = z.object({
+  intent: z.literal("feedback-status"),
+  id: z.uuid(),
+  status: feedbackStatusSchema,
+});
+
+type ActionResult = { ok: boolean; message: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  requireSession(context);
+  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    return data<ActionResult>(
+      { ok: false, message: "That request was not understood. Reload the page and try again." },
+      { status: 400 },
+    );
+  }
+  const { id, status } = parsed.data;
+  const updated = await setFeedbackStatus(id, status);
+  if (!updated)
+    return data<ActionResult>(
+      { ok: false, message: "That message no longer exists." },
+      { status: 404 },
+    );
+  return data<ActionResult>({ ok: true, message: `The message is marked ${status}.` });
+}
+
+const STATUS_CLASSES: Record<z.infer<typeof feedbackStatusSchema>, string> = {
+  new: "bg-green-950 text-green-300 ring-green-700",
+  read: "bg-slate-800 text-slate-200 ring-slate-600",
+  closed: "bg-slate-950 text-slate-300 ring-slate-700",
+};
+
+function platformLabel(platform: string): string {
+  return isPlatform(platform) ? PLATFORMS[platform].label : platform;
+}
+
+export default function DashboardPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { stats, feedback, analyticsDays } = loaderData;
+  const busy = useNavigation().state !== "idle";
+
   return (
-    <div className="prose-page">
-      <PageHeader title={"Admin"} lead={"Operator overview."} />
-      <p className="text-slate-400">This page is not available yet.</p>
-    </div>
+    <AdminPage>
+      <PageHeader title="Admin" lead="What needs attention, at a glance." />
+
+      <AdminSection id="counts" title="Counts">
+        <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+          <Stat label="Users" value={stats.users.total} />
+          <Stat label="Verified users" value={stats.users.verified} />
+          <Stat label="Admins" value={stats.users.admins} />
+          <Stat label="Active desktop devices" value={stats.activeDevices} />
+          <Stat label="New feedback" value={stats.newFeedback} />
+        </dl>
+      </AdminSection>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <AdminSection
+          id="downloads"
+          title="Downloads"
+          lead={
+            stats.latestRelease
+              ? `Latest stable release, version ${stats.latestRelease.version}.`
+              : undefined
+          }
+        >
+          {stats.latestRelease && stats.latestRelease.platforms.length > 0 ? (
+            <table className="w-full">
+              <caption className="sr-only">
+                Downloads per platform of version {stats.latestRelease.version}
+              </caption>
+              <thead>
+                <tr className="border-b border-slate-800">
+                  <th scope="col" className={TH}>
+                    Platform
+                  </th>
+                  <th scope="col" className={`${TH} text-right`}>
+                    Downloads
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {stats.latestRelease.platforms.map((row) => (
+                  <tr key={row.platform} className="border-b border-slate-800">
+                    <th scope="row" className={`${TD} font-medium`}>
+                      {platformLabel(row.platform)}
+                    </th>
+                    <td className={`${TD} text-right tabular-nums`}>
+                      {row.downloads.toLocaleString("en-IN")}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p className="text-slate-300">No stable release has been published yet.</p>
+          )}
+        </AdminSection>
+
+        <AdminSection
+          id="events"
+          title="Analytics events"
+          lead={`The ten most frequent in the last ${analyticsDays} days.`}
+        >
+          {stats.topEvents.length > 0 ? (
+            <table className="w-full">
+              <caption className="sr-only">
+                Analytics events in the last {analyticsDays} days by name
+              </caption>
+              <thead>
+                <tr className="border-b border-slate-800">
+                  <th scope="col" className={TH}>
+                    Event
+                  </th>
+                  <th scope="col" className={`${TH} text-right`}>
+                    Count
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {stats.topEvents.map((row) => (
+                  <tr key={row.name} className="border-b border-slate-800">
+                    <th scope="row" className={`${TD} font-mono text-xs font-normal`}>
+                      {row.name}
+                    </th>
+                    <td className={`${TD} text-right tabular-nums`}>
+                      {row.count.toLocaleString("en-IN")}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p className="text-slate-300">No events in the last {analyticsDays} days.</p>
+          )}
+        </AdminSection>
+      </div>
+
+      <AdminSection id="feedback" title="Newest feedback">
+        {actionData ? (
+          <div className="mb-4">
+            <FormMessage tone={actionData.ok ? "success" : "error"} message={actionData.message} />
+          </div>
+        ) : null}
+        {feedback.length === 0 ? (
+          <p className="text-slate-300">No feedback yet.</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full">
+              <caption className="sr-only">The ten newest feedback messages</caption>
+              <thead>
+                <tr className="border-b border-slate-800">
+                  <th scope="col" className={TH}>
+                    Received
+                  </th>
+                  <th scope="col" className={TH}>
+                    From
+                  </th>
+                  <th scope="col" className={TH}>
+                    Category
+                  </th>
+                  <th scope="col" className={TH}>
+                    Rating
+                  </th>
+                  <th scope="col" className={TH}>
+                    Message
+                  </th>
+                  <th scope="col" className={TH}>
+                    Status
+                  </th>
+                  <th scope="col" className={TH}>
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {feedback.map((item) => (
+                  <tr key={item.id} className="border-b border-slate-800">
+                    <td className={`${TD} whitespace-nowrap`}>
+                      <time dateTime={item.createdAt}>{formatDateTime(item.createdAt)}</time>
+                    </td>
+                    <th scope="row" className={`${TD} font-normal break-all`}>
+                      {item.email}
+                    </th>
+                    <td className={TD}>{item.category}</td>
+                    <td className={`${TD} tabular-nums`}>
+                      {item.rating === null ? (
+                        <span className="text-slate-400">none</span>
+                      ) : (
+                        `${item.rating} of 5`
+                      )}
+                    </td>
+                    <td className={`${TD} max-w-md`}>
+                      <p className="line-clamp-3 whitespace-pre-line">{item.message}</p>
+                    </td>
+                    <td className={TD}>
+                      <span
+                        className={`rounded-full px-2 py-0.5 text-xs ring-1 ${STATUS_CLASSES[item.status]}`}
+                      >
+                        {item.status}
+                      </span>
+                    </td>
+                    <td className={TD}>
+                      <Form method="post" className="flex gap-2">
+                        <input type="hidden" name="intent" value="feedback-status" />
+                        <input type="hidden" name="id" value={item.id} />
+                        {item.status !== "read" ? (
+                          <button
+                            type="submit"
+                            name="status"
+                            value="read"
+                            className="btn-secondary px-3 py-1"
+                            disabled={busy}
+                            aria-label={`Mark read: the message from ${item.email}`}
+                          >
+                            Mark read
+                          </button>
+                        ) : null}
+                        {item.status !== "closed" ? (
+                          <button
+                            type="submit"
+                            name="status"
+                            value="closed"
+                            className="btn-secondary px-3 py-1"
+                            disabled={busy}
+                            aria-label={`Close: the message from ${item.email}`}
+                          >
+                            Close
+                          </button>
+                        ) : null}
+                      </Form>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </AdminSection>
+    </AdminPage>
   );
 }

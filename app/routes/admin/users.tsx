@@ -1,20 +1,225 @@
+import { data, Form, Link, useNavigation } from "react-router";
+import { z } from "zod";
+import {
+  changeUserRole,
+  parseUserQuery,
+  roleSchema,
+  searchUsers,
+} from "~/.server/admin/users.server";
 import { requireSession } from "~/.server/auth/session";
+import { formatDate } from "~/lib/format";
+import { AdminPage, AdminSection, TD, TH } from "~/components/admin/AdminUi";
+import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/users";
 
 export const meta: Route.MetaFunction = () => pageMeta("Users", "Find and manage user accounts.");
 
-/** Guarded by the route table; the loader makes every visit ask the server (and so the guard). */
-export function loader({ context }: Route.LoaderArgs) {
-  return { user: requireSession(context).user };
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user } = requireSession(context);
+  const list = await searchUsers(parseUserQuery(new URL(request.url).searchParams));
+  return { list, currentUserId: user.id };
 }
 
-export default function UsersPage() {
+const actionSchema = z.object({
+  intent: z.literal("set-role"),
+  userId: z.string().trim().min(1).max(200),
+  role: roleSchema,
+});
+
+type ActionResult = { ok: boolean; message: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = requireSession(context);
+  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    return data<ActionResult>(
+      { ok: false, message: "Choose a role of user or admin for an existing user." },
+      { status: 400 },
+    );
+  }
+  const result = await changeUserRole({
+    actorId: user.id,
+    targetId: parsed.data.userId,
+    role: parsed.data.role,
+  });
+  return result.ok
+    ? data<ActionResult>({ ok: true, message: result.message })
+    : data<ActionResult>({ ok: false, message: result.message }, { status: result.status });
+}
+
+/** A link to another page of the same search. */
+function pageHref(q: string, page: number): string {
+  const params = new URLSearchParams();
+  if (q) params.set("q", q);
+  if (page > 1) params.set("page", String(page));
+  const search = params.toString();
+  return search ? `/admin/users?${search}` : "/admin/users";
+}
+
+export default function UsersPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { list, currentUserId } = loaderData;
+  const busy = useNavigation().state !== "idle";
+  const first = list.total === 0 ? 0 : list.offset + 1;
+  const last = list.offset + list.users.length;
+
   return (
-    <div className="prose-page">
-      <PageHeader title={"Users"} lead={"Find and manage user accounts."} />
-      <p className="text-slate-400">This page is not available yet.</p>
-    </div>
+    <AdminPage>
+      <PageHeader title="Users" lead="Find accounts and change who is an admin." />
+
+      <Form method="get" role="search" className="flex max-w-xl items-end gap-3">
+        <div className="flex-1">
+          <label htmlFor="user-search" className="block text-sm font-medium text-slate-200">
+            Search by email or name
+          </label>
+          <input
+            id="user-search"
+            type="search"
+            name="q"
+            defaultValue={list.q}
+            maxLength={200}
+            className="mt-1 block w-full rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100 focus:border-green-400 focus:outline-none"
+          />
+        </div>
+        <button type="submit" className="btn-primary">
+          Search
+        </button>
+        {list.q ? (
+          <Link to="/admin/users" className="btn-secondary">
+            Clear
+          </Link>
+        ) : null}
+      </Form>
+
+      {actionData ? (
+        <FormMessage tone={actionData.ok ? "success" : "error"} message={actionData.message} />
+      ) : null}
+
+      <AdminSection
+        id="user-list"
+        title={list.q ? `Users matching “${list.q}”` : "All users"}
+        lead={
+          list.total === 0
+            ? undefined
+            : `${first}–${last} of ${list.total.toLocaleString("en-IN")}, newest first.`
+        }
+      >
+        {list.users.length === 0 ? (
+          <p className="text-slate-300">
+            {list.q ? "No user matches that search." : "Nobody has signed up yet."}
+          </p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full">
+              <caption className="sr-only">Users, page {list.page}</caption>
+              <thead>
+                <tr className="border-b border-slate-800">
+                  <th scope="col" className={TH}>
+                    Name
+                  </th>
+                  <th scope="col" className={TH}>
+                    Email
+                  </th>
+                  <th scope="col" className={TH}>
+                    Verified
+                  </th>
+                  <th scope="col" className={TH}>
+                    Role
+                  </th>
+                  <th scope="col" className={TH}>
+                    Created
+                  </th>
+                  <th scope="col" className={`${TH} text-right`}>
+                    Active devices
+                  </th>
+                  <th scope="col" className={TH}>
+                    Change role
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.users.map((row) => {
+                  const self = row.id === currentUserId;
+                  return (
+                    <tr key={row.id} className="border-b border-slate-800">
+                      <th scope="row" className={`${TD} font-medium text-white`}>
+                        {row.name}
+                        {self ? <span className="ml-1 text-green-400">(you)</span> : null}
+                      </th>
+                      <td className={`${TD} break-all`}>
+                        <Link
+                          to={`/admin-fix-subscription?email=${encodeURIComponent(row.email)}`}
+                          className="link"
+                        >
+                          {row.email}
+                        </Link>
+                      </td>
+                      <td className={TD}>{row.emailVerified ? "yes" : "no"}</td>
+                      <td className={TD}>
+                        {row.role}
+                        {row.adminByEmail ? (
+                          <span className="block text-xs text-slate-400">via ADMIN_EMAILS</span>
+                        ) : null}
+                      </td>
+                      <td className={`${TD} whitespace-nowrap`}>
+                        <time dateTime={row.createdAt}>{formatDate(row.createdAt)}</time>
+                      </td>
+                      <td className={`${TD} text-right tabular-nums`}>{row.activeDevices}</td>
+                      <td className={TD}>
+                        <Form method="post" className="flex items-center gap-2">
+                          <input type="hidden" name="intent" value="set-role" />
+                          <input type="hidden" name="userId" value={row.id} />
+                          <label htmlFor={`role-${row.id}`} className="sr-only">
+                            Role of {row.email}
+                          </label>
+                          <select
+                            // Remounted after every action, so a refused change shows the stored role again.
+                            key={`${row.role}:${actionData?.message ?? ""}`}
+                            id={`role-${row.id}`}
+                            name="role"
+                            defaultValue={row.role}
+                            className="rounded-lg border border-slate-700 bg-slate-900 px-2 py-1 text-sm text-slate-100"
+                          >
+                            <option value="user">user</option>
+                            <option value="admin">admin</option>
+                          </select>
+                          <button
+                            type="submit"
+                            className="btn-secondary px-3 py-1"
+                            disabled={busy}
+                            aria-label={`Save the role of ${row.email}`}
+                          >
+                            Save
+                          </button>
+                        </Form>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+
+        {list.pageCount > 1 ? (
+          <nav aria-label="Pages of users" className="mt-4 flex items-center gap-3 text-sm">
+            {list.page > 1 ? (
+              <Link to={pageHref(list.q, list.page - 1)} className="btn-secondary" rel="prev">
+                Previous page
+              </Link>
+            ) : null}
+            <p className="text-slate-300">
+              Page {list.page} of {list.pageCount}
+            </p>
+            {list.page < list.pageCount ? (
+              <Link to={pageHref(list.q, list.page + 1)} className="btn-secondary" rel="next">
+                Next page
+              </Link>
+            ) : null}
+          </nav>
+        ) : null}
+      </AdminSection>
+    </AdminPage>
   );
 }

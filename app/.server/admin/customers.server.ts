@@ -1,0 +1,69 @@
+import { type Entitlement, entitlementFor } from "../billing/entitlement.server";
+import { type Database, db as defaultDb } from "../db";
+import { listDevices, revokeDevice } from "../desktop/devices.server";
+import { roleOf, type Role } from "../auth/session";
+import { findUserByEmail } from "./users.server";
+
+export interface CustomerDevice {
+  id: string;
+  name: string;
+  platform: string;
+  appVersion: string;
+  createdAt: string;
+  lastSeenAt: string;
+}
+
+export interface Customer {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  role: Role;
+  banned: boolean;
+  createdAt: string;
+  entitlement: Entitlement;
+  devices: CustomerDevice[];
+}
+
+/** What support needs to see about one customer: account, entitlement and signed-in devices. */
+export async function customerByEmail(
+  email: string,
+  database: Database = defaultDb(),
+): Promise<Customer | null> {
+  const user = await findUserByEmail(email, database);
+  if (!user) return null;
+  const [entitlement, devices] = await Promise.all([
+    entitlementFor(user.id),
+    listDevices(user.id, database),
+  ]);
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    emailVerified: user.emailVerified,
+    role: roleOf(user),
+    banned: user.banned ?? false,
+    createdAt: user.createdAt.toISOString(),
+    entitlement,
+    devices: devices.map((device) => ({
+      id: device.id,
+      name: device.name,
+      platform: device.platform,
+      appVersion: device.appVersion,
+      createdAt: device.createdAt.toISOString(),
+      lastSeenAt: device.lastSeenAt.toISOString(),
+    })),
+  };
+}
+
+/**
+ * Signs out one of a customer's devices. The owner is checked too, so a stale page cannot sign
+ * out a device that belongs to someone else.
+ */
+export async function signOutCustomerDevice(
+  userId: string,
+  deviceId: string,
+  database: Database = defaultDb(),
+): Promise<boolean> {
+  return revokeDevice(deviceId, userId, database);
+}

@@ -1,0 +1,62 @@
+/**
+ * For unit tests of the admin and account queries: a throwaway embedded database in a temporary
+ * folder, opened and migrated exactly as the server does it. Never imported by the app.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Database, type DatabaseHandle, migrate, openDatabase } from "../db/client";
+import { user as users } from "../db/schema";
+
+export interface TestDatabase {
+  db: Database;
+  close(): Promise<void>;
+}
+
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-unit-db-"));
+  let handle: DatabaseHandle | undefined;
+  try {
+    handle = await openDatabase({ dataDir });
+    await migrate(handle);
+  } catch (error) {
+    await handle?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const opened = handle;
+  return {
+    db: opened.db,
+    async close() {
+      await opened.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let sequence = 0;
+
+/** Inserts a user the way Better Auth would have stored one; returns its id. */
+export async function insertUser(
+  database: Database,
+  values: {
+    email: string;
+    name?: string;
+    emailVerified?: boolean;
+    role?: string | null;
+    createdAt?: Date;
+  },
+): Promise<string> {
+  sequence += 1;
+  const id = `user-${sequence}-${values.email}`;
+  await database.insert(users).values({
+    id,
+    email: values.email,
+    name: values.name ?? values.email.split("@")[0] ?? "someone",
+    emailVerified: values.emailVerified ?? true,
+    role: values.role ?? "user",
+    createdAt: values.createdAt ?? new Date(),
+    updatedAt: new Date(),
+  });
+  return id;
+}

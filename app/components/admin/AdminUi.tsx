@@ -1,0 +1,46 @@
+import type { ReactNode } from "react";
+
+/** The padding of an admin page inside the admin layout's <main>. */
+export function AdminPage({ children }: { children: ReactNode }) {
+  return <div className="mx-auto w-full max-w-6xl space-y-6 px-4 py-8 sm:px-8">{children}</div>;
+}
+
+/** A titled panel; the heading names the region for screen readers. */
+export function AdminSection({
+  id,
+  title,
+  children,
+  lead,
+}: {
+  id: string;
+  title: string;
+  children: ReactNode;
+  lead?: string;
+}) {
+  return (
+    <section aria-labelledby={id} className="rounded-xl border border-slate-800 bg-slate-900 p-6">
+      <h2 id={id} className="text-lg font-semibold text-white">
+        {title}
+      </h2>
+      {lead ? <p className="mt-1 text-sm text-slate-300">{lead}</p> : null}
+      <div className="mt-4">{children}</div>
+    </section>
+  );
+}
+
+/** One number of the overview: a term and its value in a <dl>. */
+export function Stat({ label, value, hint }: { label: string; value: number; hint?: string }) {
+  return (
+    <div className="rounded-lg border border-slate-800 bg-slate-950 p-4">
+      <dt className="text-sm text-slate-300">{label}</dt>
+      <dd className="mt-1 text-2xl font-semibold text-white tabular-nums">
+        {value.toLocaleString("en-IN")}
+      </dd>
+      {hint ? <dd className="mt-1 text-xs text-slate-400">{hint}</dd> : null}
+    </div>
+  );
+}
+
+/** Table header cell classes shared by the admin tables. */
+export const TH = "py-2 pr-4 text-left text-sm font-medium text-slate-300";
+export const TD = "py-2 pr-4 align-top text-sm text-slate-200";
