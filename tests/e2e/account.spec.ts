@@ -1,5 +1,7 @@
 import type { Page } from "@playwright/test";
+import { linkFromMail } from "../support/mail";
 import { totp } from "../support/totp";
+import { E2E_DATA_DIR } from "./env";
 import { expect, signUpAndVerify, test, uniqueEmail, waitForHydration } from "./fixtures";
 
 const PASSWORD = "oscilloscope-probe-12";
@@ -91,4 +93,37 @@ test.describe("deleting the account", () => {
     await logIn(page, email, PASSWORD);
     await expect(page.getByRole("alert")).toHaveText("The email or password is not right.");
   });
+});
+
+test("profile: rename, and change the email address through a link sent to the new one", async ({
+  page,
+}) => {
+  const email = uniqueEmail("prof");
+  const newEmail = uniqueEmail("prof-new");
+  await signUpAndVerify(page, { name: "Priya", email, password: PASSWORD });
+  await page.goto("/account/profile");
+  await page.getByLabel("Name", { exact: true }).fill("Priya Nair");
+  await page.getByRole("button", { name: "Save name" }).click();
+  await expect(page.getByText("Your name was saved.")).toBeVisible();
+
+  await page.getByLabel("New email address").fill(newEmail);
+  await page.getByRole("button", { name: "Send confirmation link" }).click();
+  await expect(page.getByText(`We sent a link to ${newEmail}.`)).toBeVisible();
+  let link = "";
+  await expect
+    .poll(() => {
+      try {
+        link = linkFromMail(E2E_DATA_DIR, newEmail, "/api/auth/verify-email");
+      } catch {
+        link = "";
+      }
+      return link;
+    })
+    .not.toBe("");
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/account\/profile\?email=changed$/);
+  await expect(page.getByText(`Your email address is now ${newEmail}.`)).toBeVisible();
+  await page.goto("/account");
+  await expect(page.getByText(`Signed in as ${newEmail}`)).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
 });

@@ -201,3 +201,32 @@ export async function isTwoFactorEnabled(userId: string): Promise<boolean> {
     .where(eq(users.id, userId));
   return Boolean(row?.on);
 }
+
+export async function updateName(request: Request, name: string): Promise<Outcome> {
+  try {
+    await auth().api.updateUser({ headers: request.headers, body: { name } });
+    return { ok: true, message: "Your name was saved." };
+  } catch (error) {
+    return { ok: false, message: messageOf(error) };
+  }
+}
+
+/** Sends a verification link to the new address; the email changes when it is opened. */
+export async function requestEmailChange(request: Request, newEmail: string): Promise<Outcome> {
+  try {
+    await auth().api.changeEmail({
+      headers: request.headers,
+      body: { newEmail, callbackURL: "/account/profile?email=changed" },
+    });
+    return {
+      ok: true,
+      message: `We sent a link to ${newEmail}. Your email changes when you open it.`,
+    };
+  } catch (error) {
+    const message = messageOf(error);
+    return {
+      ok: false,
+      message: /exist/i.test(message) ? "Another account already uses that email." : message,
+    };
+  }
+}

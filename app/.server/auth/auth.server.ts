@@ -83,6 +83,8 @@ function createAuth() {
       },
     },
     user: {
+      // The new address gets a verification link; the email changes only when it is opened.
+      changeEmail: { enabled: true },
       deleteUser: {
         enabled: true,
         // Personal data outside Better Auth's own tables goes with the account (DPDP Act s.12).

@@ -1,5 +1,7 @@
 import { Link } from "react-router";
 import { requireSession } from "~/.server/auth/session";
+import { entitlementFor } from "~/.server/billing/entitlement.server";
+import { activeDeviceCount } from "~/.server/desktop/devices.server";
 import { PageHeader } from "~/components/PageHeader";
 import { SignOutButton } from "~/components/SignOutButton";
 import { site } from "~/config/site";
@@ -9,13 +11,20 @@ import type { Route } from "./+types/overview";
 export const meta: Route.MetaFunction = () =>
   pageMeta("Account", "Your account, plan and devices.");
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
-  // Every account is on the free plan until billing exists.
-  const plan = site.plans.find((candidate) => candidate.id === "free")!;
+  const [entitlement, devicesInUse] = await Promise.all([
+    entitlementFor(user.id),
+    activeDeviceCount(user.id),
+  ]);
+  const plan = site.plans.find((candidate) => candidate.id === entitlement.plan);
   return {
     user: { name: user.name, email: user.email, role: user.role },
-    plan: { name: plan.name, deviceLimit: plan.deviceLimit },
+    plan: {
+      name: plan?.name ?? entitlement.plan,
+      deviceLimit: entitlement.device_limit,
+      devicesInUse,
+    },
   };
 }
 
@@ -33,7 +42,7 @@ export default function AccountOverview({ loaderData }: Route.ComponentProps) {
           <dt className="text-sm text-slate-400">Plan</dt>
           <dd className="mt-1 text-lg font-semibold text-white">{plan.name}</dd>
           <dd className="mt-1 text-sm text-slate-400">
-            Up to {plan.deviceLimit} {plan.deviceLimit === 1 ? "device" : "devices"}.{" "}
+            Desktop devices in use: {plan.devicesInUse} of {plan.deviceLimit}.{" "}
             <Link to="/pricing" className="link">
               Compare plans
             </Link>
