@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { Link, NavLink, useLocation } from "react-router";
+import { Form, Link, NavLink, useLocation } from "react-router";
 import { site } from "~/config/site";
 import { useAuth } from "~/lib/auth-state";
 import { LogoMark } from "./Logo";
@@ -68,7 +68,13 @@ export function Navbar() {
             </NavLink>
           ))}
           <AuthLink mobile={false} />
-          <form action="/search" method="get" role="search" className="ml-2 hidden lg:block">
+          <Form
+            action="/search"
+            method="get"
+            role="search"
+            aria-label="Site search"
+            className="ml-2 hidden lg:block"
+          >
             <label htmlFor="navbar-search" className="sr-only">
               Search the site
             </label>
@@ -79,7 +85,7 @@ export function Navbar() {
               placeholder="Search"
               className="w-36 rounded-md border border-slate-700 bg-slate-900 px-3 py-1.5 text-sm text-slate-100 placeholder:text-slate-400 focus:w-48 focus:border-green-400 focus:outline-none"
             />
-          </form>
+          </Form>
           <Link to="/download" className="btn-primary ml-2">
             Download
           </Link>

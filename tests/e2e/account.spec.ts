@@ -102,7 +102,7 @@ test("profile: rename, and change the email address through a link sent to the n
   const newEmail = uniqueEmail("prof-new");
   await signUpAndVerify(page, { name: "Priya", email, password: PASSWORD });
   await page.goto("/account/profile");
-  await page.getByLabel("Name", { exact: true }).fill("Priya Nair");
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill("Priya Nair");
   await page.getByRole("button", { name: "Save name" }).click();
   await expect(page.getByText("Your name was saved.")).toBeVisible();
 

@@ -7,11 +7,22 @@ import type { EventName, EventParams } from "./catalogue";
  */
 export type Sink = (name: EventName, params: Record<string, unknown>) => void;
 
-const noopSink: Sink = () => {};
-let sink: Sink = noopSink;
+/**
+ * Until the consent choice is known (it is read after hydration), events wait here: the first
+ * page's own events (a search, a view) are not lost to effect order, and none leaves early.
+ */
+const MAX_PENDING = 50;
+let pending: { name: EventName; params: Record<string, unknown> }[] | null = [];
+let sink: Sink = (name, params) => {
+  if (pending && pending.length < MAX_PENDING) pending.push({ name, params });
+};
 
+/** Installs the sink once consent is given (sending what waited), or null to drop everything. */
 export function setAnalyticsSink(next: Sink | null): void {
-  sink = next ?? noopSink;
+  const waiting = pending ?? [];
+  pending = null;
+  sink = next ?? (() => {});
+  if (next) for (const event of waiting) next(event.name, event.params);
 }
 
 export function track<N extends EventName>(name: N, params: EventParams<N>): void {

@@ -74,6 +74,8 @@ export function AnalyticsProvider({
   const choice = stored ?? null;
 
   useEffect(() => {
+    // Before the cookie has been read, events keep waiting in the client (see setAnalyticsSink).
+    if (!ready) return;
     if (choice !== "granted") {
       setAnalyticsSink(null);
       return;
@@ -87,7 +89,7 @@ export function AnalyticsProvider({
       setAnalyticsSink(null);
       collector.stop();
     };
-  }, [choice, gaMeasurementId]);
+  }, [ready, choice, gaMeasurementId]);
 
   usePageViews(choice === "granted");
 
