@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authPost, cookiesFrom, getWithCookies, signUpVerified } from "../support/auth";
+import {
+  authPost,
+  BROWSER_HEADERS,
+  cookiesFrom,
+  getWithCookies,
+  signUpVerified,
+} from "../support/auth";
 import { engines } from "../support/engines";
 import { titleOf } from "../support/html";
 import { readOutbox } from "../support/mail";
@@ -10,10 +16,13 @@ const PASSWORD = "correct-horse-battery-9";
 describe.each(engines())("identity on $name", (engine) => {
   let server: RunningTestServer;
 
+  let databaseUrl: string | undefined;
+
   beforeAll(async () => {
+    databaseUrl = await engine.freshDatabaseUrl();
     server = await startServer({
       env: {
-        DATABASE_URL: await engine.freshDatabaseUrl(),
+        DATABASE_URL: databaseUrl,
         BETTER_AUTH_SECRET:
           engine.name === "postgres" ? "a-test-secret-that-is-long-enough-0123456789" : undefined,
         ADMIN_EMAILS: "boss@example.com",
@@ -149,6 +158,75 @@ describe.each(engines())("identity on $name", (engine) => {
         (mail) => mail.subject === "Your Pinout password was changed",
       ),
     ).toBe(true);
+  });
+
+  it("deletes an account after the password, erasing its personal data", async () => {
+    const cookie = await signUpVerified(server, {
+      name: "Gone Soon",
+      email: "gone@example.com",
+      password: PASSWORD,
+    });
+    const feedback = await fetch(`${server.url}/feedback`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        ...BROWSER_HEADERS,
+        cookie,
+        origin: server.url,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({
+        email: "gone@example.com",
+        category: "other",
+        message: "Please remember me for a while.",
+      }),
+    });
+    expect(feedback.status).toBe(302);
+    const form = (fields: Record<string, string>) =>
+      fetch(`${server.url}/account/security`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          ...BROWSER_HEADERS,
+          cookie,
+          origin: server.url,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams(fields),
+      });
+    const wrong = await form({ intent: "delete-account", password: "not-my-password" });
+    expect(wrong.status).toBe(400);
+    const deleted = await form({ intent: "delete-account", password: PASSWORD });
+    expect(deleted.status).toBe(302);
+    expect(deleted.headers.get("location")).toBe("/?account=deleted");
+    expect((await getWithCookies(server, "/account", cookie)).status).toBe(302);
+    expect(
+      (await authPost(server, "/sign-in/email", { email: "gone@example.com", password: PASSWORD }))
+        .status,
+    ).toBe(401);
+    expect(
+      readOutbox(server.dataDir).some(
+        (mail) =>
+          mail.to.includes("gone@example.com") &&
+          mail.subject === "Your Pinout account was deleted",
+      ),
+    ).toBe(true);
+
+    if (engine.name === "postgres") {
+      const { default: pg } = await import("pg");
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        const users = await client.query(`select 1 from "user" where email = 'gone@example.com'`);
+        const messages = await client.query(
+          `select 1 from feedback where email = 'gone@example.com'`,
+        );
+        expect(users.rowCount).toBe(0);
+        expect(messages.rowCount).toBe(0);
+      } finally {
+        await client.end();
+      }
+    }
   });
 
   it("never writes a password, token or session cookie to the log", async () => {
