@@ -6,7 +6,7 @@ import {
   createHighlighter,
   type Highlighter,
 } from "shiki";
-import { escapeHtml } from "./escape";
+import { escapeHtml } from "../../app/lib/escape";
 import { ContentError } from "./front-matter";
 import type { CompiledDocument, TocEntry } from "./types";
 

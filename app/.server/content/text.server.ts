@@ -1,15 +1,6 @@
-const HTML_ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
+import { escapeHtml } from "~/lib/escape";
 
-/** Text made safe for HTML element content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
-}
+export { escapeHtml };
 
 /**
  * Text made safe for XML content and attributes. Characters XML 1.0 forbids (most C0 controls)
@@ -20,7 +11,8 @@ export function escapeXml(text: string): string {
     text
       // eslint-disable-next-line no-control-regex -- matching the forbidden characters is the point
       .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
-      .replace(/[&<>"']/g, (char) => (char === "'" ? "&apos;" : (HTML_ESCAPES[char] ?? char)))
+      // XML has &apos; where HTML output uses &#39;; everything else is the same escaping.
+      .replace(/[&<>"']/g, (char) => (char === "'" ? "&apos;" : escapeHtml(char)))
   );
 }
 

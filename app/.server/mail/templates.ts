@@ -1,9 +1,6 @@
 import { site } from "~/config/site";
+import { escapeHtml } from "~/lib/escape";
 import type { MailMessage } from "./mailer";
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 interface Content {
   to: string;

@@ -17,6 +17,7 @@ import { passwordSchema } from "~/lib/auth-forms";
 import { formatDate } from "~/lib/format";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/security";
+import { Section } from "~/components/Section";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta(
@@ -125,25 +126,6 @@ export async function action({ request, context }: Route.ActionArgs) {
       throw redirect("/?account=deleted", { headers: outcome.headers });
     }
   }
-}
-
-function Section({
-  id,
-  title,
-  children,
-}: {
-  id: string;
-  title: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <section aria-labelledby={id} className="rounded-xl border border-slate-800 bg-slate-900 p-6">
-      <h2 id={id} className="text-lg font-semibold text-white">
-        {title}
-      </h2>
-      <div className="mt-4">{children}</div>
-    </section>
-  );
 }
 
 function describeBrowser(userAgent: string | null): string {

@@ -7,6 +7,7 @@ import { PageHeader } from "~/components/PageHeader";
 import { isPlatform, PLATFORMS } from "~/lib/platform";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/usage";
+import { Section } from "~/components/Section";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Usage", "How you use the app, per device and per day.");
@@ -18,25 +19,6 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 function platformLabel(platform: string): string {
   return isPlatform(platform) ? PLATFORMS[platform].label : platform;
-}
-
-function Section({
-  id,
-  title,
-  children,
-}: {
-  id: string;
-  title: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <section aria-labelledby={id} className="rounded-xl border border-slate-800 bg-slate-900 p-6">
-      <h2 id={id} className="text-lg font-semibold text-white">
-        {title}
-      </h2>
-      <div className="mt-4">{children}</div>
-    </section>
-  );
 }
 
 export default function UsagePage({ loaderData }: Route.ComponentProps) {

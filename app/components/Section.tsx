@@ -1,0 +1,21 @@
+import type { ReactNode } from "react";
+
+/** A titled card of the account and admin pages; the heading names the region. */
+export function Section({
+  id,
+  title,
+  children,
+}: {
+  id: string;
+  title: string;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id} className="rounded-xl border border-slate-800 bg-slate-900 p-6">
+      <h2 id={id} className="text-lg font-semibold text-white">
+        {title}
+      </h2>
+      <div className="mt-4">{children}</div>
+    </section>
+  );
+}
