@@ -19,26 +19,40 @@ async function load() {
   return { mod: await import(entry.href), options: {} };
 }
 
+/** @type {{ shutdown(reason: string): Promise<void> } | undefined} */
+let running;
+/** @type {NodeJS.Signals | undefined} */
+let stopRequested;
+
+/** @param {NodeJS.Signals} signal */
+function stop(signal) {
+  if (stopRequested) process.exit(1);
+  stopRequested = signal;
+  // A hard ceiling, whatever happens while closing.
+  setTimeout(() => process.exit(1), 5_000).unref();
+  // Still starting: start() sees the request below and stops as soon as it has started.
+  if (!running) return;
+  running.shutdown(signal).then(
+    () => process.exit(0),
+    (/** @type {unknown} */ error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
+
+// Installed before anything opens, so a signal during start-up still releases the database lock.
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);
+
 try {
   const { mod, options } = await load();
-  const running = await mod.start(options);
-  let signals = 0;
-  /** @param {NodeJS.Signals} signal */
-  const stop = (signal) => {
-    signals += 1;
-    if (signals > 1) process.exit(1);
-    // A hard ceiling, whatever happens while closing.
-    setTimeout(() => process.exit(1), 5_000).unref();
-    running.shutdown(signal).then(
-      () => process.exit(0),
-      (/** @type {unknown} */ error) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
+  running = await mod.start(options);
+  if (stopRequested) {
+    const signal = stopRequested;
+    stopRequested = undefined;
+    stop(signal);
+  }
 } catch (error) {
   // Start-up failures (bad configuration, database in use) end the process with a plain message.
   console.error(`error: ${error instanceof Error ? error.message : String(error)}`);

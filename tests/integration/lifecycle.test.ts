@@ -2,6 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { authPost, signUpVerified } from "../support/auth";
 import { startServer, tempDataDir } from "../support/server";
 
 /** A GET that records whether the whole response arrived. */
@@ -33,6 +34,12 @@ describe("server lifecycle (embedded database)", () => {
   it("refuses a second server on the same DATA_DIR and keeps the first one serving", async () => {
     const first = await startServer();
     try {
+      // Something worth keeping: an account, created before the second server tries to start.
+      await signUpVerified(first, {
+        name: "Kept",
+        email: "kept@example.com",
+        password: "kept-password-123",
+      });
       const lockFile = path.join(first.dataDir, "db.lock");
       expect(fs.readFileSync(lockFile, "utf8").trim()).toBe(String(first.process.pid));
 
@@ -49,6 +56,12 @@ describe("server lifecycle (embedded database)", () => {
       expect(ready.status).toBe(200);
       expect(await ready.json()).toMatchObject({ ok: true, database: "reachable" });
       expect((await fetch(`${first.url}/`)).status).toBe(200);
+      // Still there: the account signs in.
+      const signIn = await authPost(first, "/sign-in/email", {
+        email: "kept@example.com",
+        password: "kept-password-123",
+      });
+      expect(signIn.status).toBe(200);
     } finally {
       await first.stop();
     }
