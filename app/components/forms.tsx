@@ -68,3 +68,22 @@ export function FormMessage({
     </p>
   );
 }
+
+/** The form's submit button: disabled with a "…ing" label while the request runs. */
+export function SubmitButton({
+  pending,
+  label,
+  pendingLabel,
+  className = "btn-primary w-full",
+}: {
+  pending: boolean;
+  label: string;
+  pendingLabel: string;
+  className?: string;
+}) {
+  return (
+    <button type="submit" className={className} disabled={pending} aria-disabled={pending}>
+      {pending ? pendingLabel : label}
+    </button>
+  );
+}

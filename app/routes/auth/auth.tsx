@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { googleEnabled } from "~/.server/auth/auth.server";
 import { WEB_SESSION_TOKEN_INVALID } from "~/lib/auth-messages";
 import { getSession } from "~/.server/auth/session";
-import { Field, FormMessage } from "~/components/forms";
+import { Field, FormMessage, SubmitButton } from "~/components/forms";
 import { site } from "~/config/site";
 import {
   type FieldErrors,
@@ -180,9 +180,7 @@ function AuthForms({ view, google }: { view: View; google: boolean }) {
               required
               errors={errors.code}
             />
-            <button type="submit" className="btn-primary w-full" disabled={pending}>
-              {pending ? "Checking…" : "Verify"}
-            </button>
+            <SubmitButton pending={pending} label="Verify" pendingLabel="Checking…" />
             <button
               type="button"
               className="link text-sm"
@@ -236,14 +234,7 @@ function AuthForms({ view, google }: { view: View; google: boolean }) {
                 Forgot password?
               </Link>
             </div>
-            <button
-              type="submit"
-              className="btn-primary w-full"
-              disabled={pending}
-              aria-disabled={pending}
-            >
-              {pending ? "Logging in…" : "Log in"}
-            </button>
+            <SubmitButton pending={pending} label="Log in" pendingLabel="Logging in…" />
           </form>
         ) : null}
 
@@ -289,14 +280,11 @@ function AuthForms({ view, google }: { view: View; google: boolean }) {
               </Link>
               .
             </p>
-            <button
-              type="submit"
-              className="btn-primary w-full"
-              disabled={pending}
-              aria-disabled={pending}
-            >
-              {pending ? "Creating account…" : "Create account"}
-            </button>
+            <SubmitButton
+              pending={pending}
+              label="Create account"
+              pendingLabel="Creating account…"
+            />
           </form>
         ) : null}
 
@@ -321,14 +309,7 @@ function AuthForms({ view, google }: { view: View; google: boolean }) {
               required
               errors={errors.email}
             />
-            <button
-              type="submit"
-              className="btn-primary w-full"
-              disabled={pending}
-              aria-disabled={pending}
-            >
-              {pending ? "Sending…" : "Email me a reset link"}
-            </button>
+            <SubmitButton pending={pending} label="Email me a reset link" pendingLabel="Sending…" />
           </form>
         ) : null}
 
@@ -364,14 +345,7 @@ function AuthForms({ view, google }: { view: View; google: boolean }) {
                 required
                 errors={errors.confirm}
               />
-              <button
-                type="submit"
-                className="btn-primary w-full"
-                disabled={pending}
-                aria-disabled={pending}
-              >
-                {pending ? "Saving…" : "Save new password"}
-              </button>
+              <SubmitButton pending={pending} label="Save new password" pendingLabel="Saving…" />
             </form>
           ) : (
             <FormMessage tone="error" message="This page needs the link from the reset email." />
