@@ -91,7 +91,7 @@ export function ProductVisual({ className = "" }: { className?: string }) {
           key={time}
           x="306"
           y={104 + index * 28}
-          fontSize="10.5"
+          fontSize="9.5"
           fontFamily="ui-monospace, monospace"
         >
           <tspan fill="#64748b">{time} </tspan>
