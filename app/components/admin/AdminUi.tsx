@@ -44,3 +44,27 @@ export function Stat({ label, value, hint }: { label: string; value: number; hin
 /** Table header cell classes shared by the admin tables. */
 export const TH = "py-2 pr-4 text-left text-sm font-medium text-slate-300";
 export const TD = "py-2 pr-4 align-top text-sm text-slate-200";
+
+type Column = string | { label: string; alignRight: true };
+
+/** A table's header row, one header per column; "" is the (visually hidden) actions column. */
+export function HeaderRow({ columns }: { columns: readonly Column[] }) {
+  return (
+    <thead>
+      <tr className="border-b border-slate-800">
+        {columns.map((column, index) => {
+          const label = typeof column === "string" ? column : column.label;
+          return (
+            <th
+              key={`${label}-${index}`}
+              scope="col"
+              className={typeof column === "string" ? TH : `${TH} text-right`}
+            >
+              {label === "" ? <span className="sr-only">Actions</span> : label}
+            </th>
+          );
+        })}
+      </tr>
+    </thead>
+  );
+}

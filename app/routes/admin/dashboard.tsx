@@ -9,7 +9,7 @@ import {
 import { feedbackStatusSchema } from "~/lib/feedback";
 import { requireSession } from "~/.server/auth/session";
 import { formatDateTime } from "~/components/account/dates";
-import { AdminPage, AdminSection, Stat, TD, TH } from "~/components/admin/AdminUi";
+import { AdminPage, AdminSection, Stat, TD, HeaderRow } from "~/components/admin/AdminUi";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { isPlatform, PLATFORMS } from "~/lib/platform";
@@ -94,16 +94,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
               <caption className="sr-only">
                 Downloads per platform of version {stats.latestRelease.version}
               </caption>
-              <thead>
-                <tr className="border-b border-slate-800">
-                  <th scope="col" className={TH}>
-                    Platform
-                  </th>
-                  <th scope="col" className={`${TH} text-right`}>
-                    Downloads
-                  </th>
-                </tr>
-              </thead>
+              <HeaderRow columns={["Platform", { label: "Downloads", alignRight: true }]} />
               <tbody>
                 {stats.latestRelease.platforms.map((row) => (
                   <tr key={row.platform} className="border-b border-slate-800">
@@ -132,16 +123,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
               <caption className="sr-only">
                 Analytics events in the last {analyticsDays} days by name
               </caption>
-              <thead>
-                <tr className="border-b border-slate-800">
-                  <th scope="col" className={TH}>
-                    Event
-                  </th>
-                  <th scope="col" className={`${TH} text-right`}>
-                    Count
-                  </th>
-                </tr>
-              </thead>
+              <HeaderRow columns={["Event", { label: "Count", alignRight: true }]} />
               <tbody>
                 {stats.topEvents.map((row) => (
                   <tr key={row.name} className="border-b border-slate-800">
@@ -173,31 +155,9 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
           <div className="overflow-x-auto">
             <table className="w-full">
               <caption className="sr-only">The ten newest feedback messages</caption>
-              <thead>
-                <tr className="border-b border-slate-800">
-                  <th scope="col" className={TH}>
-                    Received
-                  </th>
-                  <th scope="col" className={TH}>
-                    From
-                  </th>
-                  <th scope="col" className={TH}>
-                    Category
-                  </th>
-                  <th scope="col" className={TH}>
-                    Rating
-                  </th>
-                  <th scope="col" className={TH}>
-                    Message
-                  </th>
-                  <th scope="col" className={TH}>
-                    Status
-                  </th>
-                  <th scope="col" className={TH}>
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <HeaderRow
+                columns={["Received", "From", "Category", "Rating", "Message", "Status", ""]}
+              />
               <tbody>
                 {feedback.map((item) => (
                   <tr key={item.id} className="border-b border-slate-800">

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { planDistribution } from "~/.server/admin/plans.server";
 import { requireSession } from "~/.server/auth/session";
-import { AdminPage, AdminSection, TD, TH } from "~/components/admin/AdminUi";
+import { AdminPage, AdminSection, TD, HeaderRow } from "~/components/admin/AdminUi";
 import { PageHeader } from "~/components/PageHeader";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/subscriptions";
@@ -33,16 +33,7 @@ export default function SubscriptionsPage({ loaderData }: Route.ComponentProps) 
       >
         <table className="w-full max-w-lg">
           <caption className="sr-only">Number of users on each plan</caption>
-          <thead>
-            <tr className="border-b border-slate-800">
-              <th scope="col" className={TH}>
-                Plan
-              </th>
-              <th scope="col" className={`${TH} text-right`}>
-                Users
-              </th>
-            </tr>
-          </thead>
+          <HeaderRow columns={["Plan", { label: "Users", alignRight: true }]} />
           <tbody>
             {shares.map((share) => (
               <tr key={share.plan} className="border-b border-slate-800">

@@ -8,7 +8,7 @@ import {
 } from "~/.server/admin/users.server";
 import { requireSession } from "~/.server/auth/session";
 import { formatDate } from "~/lib/format";
-import { AdminPage, AdminSection, TD, TH } from "~/components/admin/AdminUi";
+import { AdminPage, AdminSection, TD, HeaderRow } from "~/components/admin/AdminUi";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { pageMeta } from "~/lib/meta";
@@ -113,31 +113,17 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
           <div className="overflow-x-auto">
             <table className="w-full">
               <caption className="sr-only">Users, page {list.page}</caption>
-              <thead>
-                <tr className="border-b border-slate-800">
-                  <th scope="col" className={TH}>
-                    Name
-                  </th>
-                  <th scope="col" className={TH}>
-                    Email
-                  </th>
-                  <th scope="col" className={TH}>
-                    Verified
-                  </th>
-                  <th scope="col" className={TH}>
-                    Role
-                  </th>
-                  <th scope="col" className={TH}>
-                    Created
-                  </th>
-                  <th scope="col" className={`${TH} text-right`}>
-                    Active devices
-                  </th>
-                  <th scope="col" className={TH}>
-                    Change role
-                  </th>
-                </tr>
-              </thead>
+              <HeaderRow
+                columns={[
+                  "Name",
+                  "Email",
+                  "Verified",
+                  "Role",
+                  "Created",
+                  { label: "Active devices", alignRight: true },
+                  "Change role",
+                ]}
+              />
               <tbody>
                 {list.users.map((row) => {
                   const self = row.id === currentUserId;
