@@ -33,6 +33,8 @@ export default [
     route("security/export", "routes/account/export.ts"),
     route("subscription", "routes/account/subscription.tsx"),
   ]),
+  route("checkout", "routes/billing/checkout.tsx"),
+  route("checkout/complete", "routes/billing/checkout-complete.tsx"),
   route("billing", "routes/billing/billing.tsx"),
   route("invoices", "routes/billing/invoices.tsx"),
   route("fix-subscription", "routes/billing/fix-subscription.tsx"),
@@ -51,6 +53,7 @@ export default [
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/releases/latest", "routes/api/releases-latest.ts"),
   route("api/events", "routes/api/events.ts"),
+  route("api/webhooks/razorpay", "routes/api/webhooks-razorpay.ts"),
   route("api/functions/:name", "routes/api/functions.ts"),
   ...prefix("api/desktop", [
     route("token", "routes/desktop/token.ts"),

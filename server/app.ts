@@ -16,8 +16,11 @@ import { env } from "~/.server/env";
 import { checkReadiness } from "~/.server/db/client";
 import { closeDatabase, databaseHandle, initDatabase } from "~/.server/db";
 import { ensureDemoRelease } from "~/.server/downloads/demo.server";
+import { paymentsConfig, SANDBOX_MOUNT, setSelfUrl } from "~/.server/billing/provider.server";
+import { startJobWorker, stopJobWorker } from "~/.server/jobs";
 import { logger, type Logger } from "~/.server/logger";
 import { requestContext } from "~/.server/request-context";
+import { createRazorpaySandbox } from "./razorpay-sandbox";
 import { securityHeaders } from "./security-headers";
 
 declare module "express-serve-static-core" {
@@ -53,7 +56,15 @@ export interface RunningServer {
   shutdown(reason: string): Promise<void>;
 }
 
-export function createApp(options: StartOptions, state: { shuttingDown: boolean }) {
+export interface AppState {
+  shuttingDown: boolean;
+  /** This server's own loopback URL, once it listens. */
+  selfUrl?: string;
+  /** Stops the payment sandbox's webhook deliveries on shutdown. */
+  closeSandbox?: () => Promise<void>;
+}
+
+export function createApp(options: StartOptions, state: AppState) {
   const config = env();
   const log = logger();
   const development = config.NODE_ENV === "development";
@@ -79,6 +90,7 @@ export function createApp(options: StartOptions, state: { shuttingDown: boolean 
         https,
         development,
         googleAnalytics: Boolean(config.GA_MEASUREMENT_ID),
+        razorpayCheckout: config.PAYMENTS_PROVIDER === "razorpay",
       }),
     )) {
       res.setHeader(name, value);
@@ -153,6 +165,22 @@ export function createApp(options: StartOptions, state: { shuttingDown: boolean 
     res.set("Cache-Control", "no-store").json({ buildId: __BUILD_ID__, builtAt: __BUILT_AT__ });
   });
 
+  if (config.PAYMENTS_PROVIDER === "sandbox") {
+    // The Razorpay-compatible sandbox: the billing code reaches it over HTTP like api.razorpay.com.
+    const payments = paymentsConfig();
+    const sandbox = createRazorpaySandbox({
+      keyId: payments.keyId,
+      keySecret: payments.keySecret,
+      webhookSecret: payments.webhookSecret,
+      webhookUrl: () => `${selfUrlOf(state)}/api/webhooks/razorpay`,
+      publicUrl: () => `${config.SITE_URL}${SANDBOX_MOUNT}`,
+      statePath: path.join(config.DATA_DIR, "razorpay-sandbox.json"),
+      log: (message, details) => log.info({ sandbox: details }, message),
+    });
+    state.closeSandbox = sandbox.close;
+    app.use(SANDBOX_MOUNT, sandbox.router);
+  }
+
   if (options.vite) {
     app.use(options.vite.middlewares);
   } else {
@@ -207,6 +235,10 @@ export function createApp(options: StartOptions, state: { shuttingDown: boolean 
   return app;
 }
 
+function selfUrlOf(state: AppState): string {
+  return state.selfUrl ?? "";
+}
+
 /** Opens the database, applies migrations, then listens; resolves once the port is bound. */
 export async function start(options: StartOptions = {}): Promise<RunningServer> {
   const config = env();
@@ -215,7 +247,7 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   log.info({ engine: handle.engine, location: handle.location }, "database ready");
   if (handle.engine === "pglite") await ensureDemoRelease();
 
-  const state = { shuttingDown: false };
+  const state: AppState = { shuttingDown: false };
   const app = createApp(options, state);
   const server = http.createServer(app);
 
@@ -228,6 +260,15 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
+  const loopback =
+    config.HOST === "0.0.0.0" || config.HOST === "::"
+      ? "127.0.0.1"
+      : config.HOST.includes(":")
+        ? `[${config.HOST}]`
+        : config.HOST;
+  state.selfUrl = `http://${loopback}:${port}`;
+  setSelfUrl(state.selfUrl);
+  if (config.JOBS_WORKER) startJobWorker(log);
   log.info(
     { host: config.HOST, port, buildId: __BUILD_ID__ },
     `listening on http://${config.HOST}:${port}`,
@@ -249,6 +290,7 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
       });
       clearInterval(idleSweep);
       clearTimeout(force);
+      await Promise.all([stopJobWorker(), state.closeSandbox?.()]);
       await closeDatabase();
       log.info("stopped");
     })();

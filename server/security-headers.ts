@@ -6,7 +6,13 @@ export interface SecurityHeaderOptions {
   development: boolean;
   /** Google Analytics is configured: allow its script and beacons (loaded only after consent). */
   googleAnalytics?: boolean;
+  /** Real Razorpay checkout: its script, frames and API (never allowed for the sandbox). */
+  razorpayCheckout?: boolean;
 }
+
+const RAZORPAY_SCRIPT = "https://checkout.razorpay.com";
+const RAZORPAY_FRAMES = ["https://api.razorpay.com", "https://checkout.razorpay.com"];
+const RAZORPAY_CONNECT = ["https://api.razorpay.com", "https://lumberjack.razorpay.com"];
 
 const GA_SCRIPT = "https://www.googletagmanager.com";
 const GA_CONNECT = ["https://*.google-analytics.com", "https://*.analytics.google.com", GA_SCRIPT];
@@ -17,20 +23,34 @@ export function contentSecurityPolicy({
   https,
   development,
   googleAnalytics = false,
+  razorpayCheckout = false,
 }: SecurityHeaderOptions): string {
   const ga = googleAnalytics;
+  const rzp = razorpayCheckout;
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
     "script-src": [
       "'self'",
       `'nonce-${nonce}'`,
       ...(ga ? [GA_SCRIPT] : []),
+      ...(rzp ? [RAZORPAY_SCRIPT] : []),
       ...(development ? ["'unsafe-eval'"] : []),
     ],
     "style-src": ["'self'", ...(development ? ["'unsafe-inline'"] : [])],
-    "img-src": ["'self'", "data:", ...(ga ? GA_CONNECT : [])],
+    "img-src": [
+      "'self'",
+      "data:",
+      ...(ga ? GA_CONNECT : []),
+      ...(rzp ? ["https://*.razorpay.com"] : []),
+    ],
     "font-src": ["'self'"],
-    "connect-src": ["'self'", ...(ga ? GA_CONNECT : []), ...(development ? ["ws:"] : [])],
+    "connect-src": [
+      "'self'",
+      ...(ga ? GA_CONNECT : []),
+      ...(rzp ? RAZORPAY_CONNECT : []),
+      ...(development ? ["ws:"] : []),
+    ],
+    ...(rzp ? { "frame-src": RAZORPAY_FRAMES } : {}),
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
     "form-action": ["'self'"],
@@ -50,7 +70,10 @@ export function securityHeaders(options: SecurityHeaderOptions): Record<string, 
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "strict-origin-when-cross-origin",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=()",
+    // Razorpay's checkout frame may use the Payment Request API (UPI intent, saved cards).
+    "Permissions-Policy": `camera=(), microphone=(), geolocation=(), payment=${
+      options.razorpayCheckout ? `(self ${RAZORPAY_FRAMES.map((o) => `"${o}"`).join(" ")})` : "()"
+    }, usb=(), serial=()`,
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
   };

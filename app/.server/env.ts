@@ -18,6 +18,25 @@ function isProxyEntry(entry: string): boolean {
 
 const emptyToUndefined = (value: unknown) => (value === "" ? undefined : value);
 
+/** true/false/1/0; empty means the default. */
+const flag = z.preprocess(
+  emptyToUndefined,
+  z
+    .enum(["true", "false", "1", "0"], { error: "must be true, false, 1 or 0" })
+    .default("false")
+    .transform((value) => value === "true" || value === "1"),
+);
+
+/**
+ * The sandbox's fixed keys: documented, public, and useless against the real Razorpay (whose
+ * keys are rzp_test_/rzp_live_ with a different secret).
+ */
+export const SANDBOX_KEYS = {
+  RAZORPAY_KEY_ID: "rzp_test_Sandbox000000001",
+  RAZORPAY_KEY_SECRET: "sandbox_key_secret_not_for_production",
+  RAZORPAY_WEBHOOK_SECRET: "sandbox_webhook_secret_not_for_production",
+} as const;
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -97,9 +116,46 @@ export const envSchema = z.object({
     .default("false")
     .transform((value) => value === "true" || value === "1"),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4_500),
+  /** `sandbox`: the built-in Razorpay-compatible sandbox; `razorpay`: the real Razorpay. */
+  PAYMENTS_PROVIDER: z.enum(["sandbox", "razorpay"]).default("sandbox"),
+  /** Live or test keys from Razorpay's dashboard; in sandbox mode fixed defaults apply. */
+  RAZORPAY_KEY_ID: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^rzp_(test|live)_[A-Za-z0-9]{6,40}$/, {
+        error: "must look like rzp_test_… or rzp_live_…",
+      })
+      .optional(),
+  ),
+  RAZORPAY_KEY_SECRET: z.preprocess(emptyToUndefined, z.string().min(8).max(200).optional()),
+  /** The secret entered with the webhook URL in Razorpay's dashboard (not the key secret). */
+  RAZORPAY_WEBHOOK_SECRET: z.preprocess(emptyToUndefined, z.string().min(8).max(200).optional()),
+  /** Razorpay's REST base URL (without /v1); a local fake in tests. */
+  RAZORPAY_API_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }).optional(),
+  ),
+  /** Where the browser loads checkout.js from. */
+  RAZORPAY_CHECKOUT_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }).optional(),
+  ),
+  /** `1` allows the sandbox on an https SITE_URL: a deliberate public demo that sells nothing. */
+  PAYMENTS_SANDBOX_PUBLIC: flag,
+  /** Run the background job worker (webhooks, mail, reminders) in this process. */
+  JOBS_WORKER: flag.default(true),
 });
 
-export type Env = z.infer<typeof envSchema>;
+export type Env = Omit<
+  z.infer<typeof envSchema>,
+  "RAZORPAY_KEY_ID" | "RAZORPAY_KEY_SECRET" | "RAZORPAY_WEBHOOK_SECRET"
+> & {
+  /** Always set after parsing: given, or the sandbox's fixed defaults. */
+  RAZORPAY_KEY_ID: string;
+  RAZORPAY_KEY_SECRET: string;
+  RAZORPAY_WEBHOOK_SECRET: string;
+};
 
 export class EnvError extends Error {
   override name = "EnvError";
@@ -125,7 +181,31 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       "Invalid environment configuration:\n  BETTER_AUTH_SECRET: required with DATABASE_URL (every instance must share it)",
     );
   }
-  return { ...data, DATA_DIR: path.resolve(data.DATA_DIR) };
+  const problems: string[] = [];
+  if (data.PAYMENTS_PROVIDER === "razorpay") {
+    for (const name of [
+      "RAZORPAY_KEY_ID",
+      "RAZORPAY_KEY_SECRET",
+      "RAZORPAY_WEBHOOK_SECRET",
+    ] as const)
+      if (!data[name]) problems.push(`  ${name}: required with PAYMENTS_PROVIDER=razorpay`);
+  } else if (data.SITE_URL.startsWith("https:") && !data.PAYMENTS_SANDBOX_PUBLIC) {
+    problems.push(
+      "  PAYMENTS_PROVIDER: the payment sandbox would let anyone on this https site get Pro without paying; set PAYMENTS_PROVIDER=razorpay with live keys, or PAYMENTS_SANDBOX_PUBLIC=1 for a deliberate public demo",
+    );
+  }
+  if (problems.length > 0)
+    throw new EnvError(`Invalid environment configuration:\n${problems.join("\n")}`);
+  const sandbox = data.PAYMENTS_PROVIDER === "sandbox";
+  return {
+    ...data,
+    DATA_DIR: path.resolve(data.DATA_DIR),
+    RAZORPAY_KEY_ID: data.RAZORPAY_KEY_ID ?? (sandbox ? SANDBOX_KEYS.RAZORPAY_KEY_ID : ""),
+    RAZORPAY_KEY_SECRET:
+      data.RAZORPAY_KEY_SECRET ?? (sandbox ? SANDBOX_KEYS.RAZORPAY_KEY_SECRET : ""),
+    RAZORPAY_WEBHOOK_SECRET:
+      data.RAZORPAY_WEBHOOK_SECRET ?? (sandbox ? SANDBOX_KEYS.RAZORPAY_WEBHOOK_SECRET : ""),
+  };
 }
 
 let cached: Env | undefined;

@@ -6,6 +6,7 @@ import { type BillingCycle, type Plan, site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
 import { pageMeta } from "~/lib/meta";
 import { formatInr, rupeesDecimal } from "~/lib/money";
+import { freePlan as configuredFreePlan, paidPlanFor, planLabel } from "~/lib/plans";
 import type { Route } from "./+types/pricing";
 
 export const meta: Route.MetaFunction = () =>
@@ -14,15 +15,8 @@ export const meta: Route.MetaFunction = () =>
     `${site.product.name} is free on one device. Pro is ${formatInr(planFor("monthly").pricePaise)} a month or ${formatInr(planFor("yearly").pricePaise)} a year, GST included.`,
   );
 
-function planFor(cycle: BillingCycle): Plan {
-  const plan = site.plans.find(
-    (candidate) => candidate.id !== "free" && candidate.billingCycle === cycle,
-  );
-  if (!plan) throw new Error(`no paid plan billed ${cycle} in site config`);
-  return plan;
-}
-
-const freePlan = site.plans.find((plan) => plan.id === "free")!;
+const planFor = paidPlanFor;
+const freePlan = configuredFreePlan();
 
 function cycleOf(value: string | null): BillingCycle {
   return value === "yearly" ? "yearly" : "monthly";
@@ -46,7 +40,7 @@ function structuredData(siteUrl: string) {
       url: `${siteUrl}/pricing`,
       offers: site.plans.map((plan) => ({
         "@type": "Offer",
-        name: plan.billingCycle ? `${plan.name} (${plan.billingCycle})` : plan.name,
+        name: planLabel(plan),
         price: rupeesDecimal(plan.pricePaise),
         priceCurrency: site.pricing.currency,
         ...(plan.billingCycle
@@ -108,8 +102,9 @@ export default function PricingPage({ matches }: Route.ComponentProps) {
       billing_cycle: plan.billingCycle ?? cycle,
     });
   };
+  // Signed-in visitors go straight on (the auth page forwards them to `next`).
   const signUpFor = (plan: Plan) =>
-    `/auth?view=signup&next=${encodeURIComponent(`/account/subscription?plan=${plan.id}`)}`;
+    `/auth?view=signup&next=${encodeURIComponent(plan.billingCycle ? `/checkout?plan=${plan.id}` : "/account")}`;
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6">

@@ -1,5 +1,6 @@
 import { asc, gt } from "drizzle-orm";
 import { site } from "~/config/site";
+import { planLabel } from "~/lib/plans";
 import { entitlementFor } from "../billing/entitlement.server";
 import { type Database, db as defaultDb } from "../db";
 import { user as users } from "../db/schema";
@@ -16,7 +17,7 @@ export interface PlanShare {
 export function planShares(counts: ReadonlyMap<string, number>): PlanShare[] {
   const known = site.plans.map((plan) => ({
     plan: plan.id,
-    label: plan.billingCycle ? `${plan.name} (${plan.billingCycle})` : plan.name,
+    label: planLabel(plan),
     users: counts.get(plan.id) ?? 0,
   }));
   const configured = new Set<string>(site.plans.map((plan) => plan.id));

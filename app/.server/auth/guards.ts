@@ -43,6 +43,7 @@ export interface GuardRule {
  */
 export const ROUTE_GUARDS: readonly GuardRule[] = [
   { path: "/account/*", guard: "auth" },
+  { path: "/checkout/*", guard: "auth" },
   { path: "/billing/*", guard: "auth" },
   { path: "/invoices/*", guard: "auth" },
   { path: "/fix-subscription/*", guard: "auth" },

@@ -1,4 +1,7 @@
-import { site } from "~/config/site";
+import { and, eq, gt } from "drizzle-orm";
+import { findPlan, freePlan, type Plan } from "~/lib/plans";
+import { type Database, db as defaultDb } from "../db";
+import { entitlementGrants, subscriptions } from "../db/schema";
 
 export interface Entitlement {
   plan: string;
@@ -9,18 +12,102 @@ export interface Entitlement {
   expires_at: string | null;
 }
 
-/**
- * What a user may use. Every account is on the free plan until billing exists; billing replaces
- * this function's body and nothing that calls it changes.
- */
-export async function entitlementFor(_userId: string): Promise<Entitlement> {
-  const plan = site.plans.find((candidate) => candidate.id === "free");
-  if (!plan) throw new Error("site config has no free plan");
+export interface EntitlementSources {
+  subscriptions: readonly {
+    planId: string;
+    status: string;
+    currentEnd: Date | null;
+    chargeAt: Date | null;
+  }[];
+  grants: readonly { planId: string; startsAt: Date; endsAt: Date }[];
+}
+
+/** Until when a subscription gives its plan, or null when it gives nothing now. */
+export function subscriptionEntitledUntil(
+  subscription: EntitlementSources["subscriptions"][number],
+  now: Date,
+): Date | "open" | null {
+  switch (subscription.status) {
+    // Paid, or authorised and waiting for its first charge (a scheduled switch), or in the
+    // grace of Razorpay's retries after a failed charge: Pro until the provider halts it.
+    case "active":
+    case "authenticated":
+    case "pending":
+      return subscription.currentEnd ?? subscription.chargeAt ?? "open";
+    // Cancelled or completed: Pro for the rest of the period that was paid for.
+    case "cancelled":
+    case "completed":
+      return subscription.currentEnd && subscription.currentEnd > now
+        ? subscription.currentEnd
+        : null;
+    default:
+      return null;
+  }
+}
+
+function entitlementOf(plan: Plan, until: Date | "open" | null): Entitlement {
   return {
     plan: plan.id,
     status: "active",
     features: [...plan.features],
     device_limit: plan.deviceLimit,
-    expires_at: null,
+    expires_at: until instanceof Date ? until.toISOString() : null,
   };
+}
+
+/**
+ * What a user may use, decided from their subscriptions and grants at `now`: the best plan any of
+ * them gives (most devices, then the latest end), else Free.
+ */
+export function decideEntitlement(sources: EntitlementSources, now: Date): Entitlement {
+  const candidates: { plan: Plan; until: Date | "open" }[] = [];
+  for (const subscription of sources.subscriptions) {
+    const until = subscriptionEntitledUntil(subscription, now);
+    const plan = findPlan(subscription.planId);
+    if (until && plan) candidates.push({ plan, until });
+  }
+  for (const grant of sources.grants) {
+    const plan = findPlan(grant.planId);
+    if (plan && grant.startsAt <= now && grant.endsAt > now)
+      candidates.push({ plan, until: grant.endsAt });
+  }
+  const rank = (until: Date | "open") =>
+    until === "open" ? Number.MAX_SAFE_INTEGER : until.getTime();
+  candidates.sort(
+    (a, b) => b.plan.deviceLimit - a.plan.deviceLimit || rank(b.until) - rank(a.until),
+  );
+  const best = candidates[0];
+  return best ? entitlementOf(best.plan, best.until) : entitlementOf(freePlan(), null);
+}
+
+/**
+ * What a user may use now. Every reader (desktop licence, device limit, account, admin) asks this
+ * one function, so a subscription change shows everywhere on the next request.
+ */
+export async function entitlementFor(
+  userId: string,
+  options: { database?: Database; now?: Date } = {},
+): Promise<Entitlement> {
+  const database = options.database ?? defaultDb();
+  const now = options.now ?? new Date();
+  const [subs, grants] = await Promise.all([
+    database
+      .select({
+        planId: subscriptions.planId,
+        status: subscriptions.status,
+        currentEnd: subscriptions.currentEnd,
+        chargeAt: subscriptions.chargeAt,
+      })
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId)),
+    database
+      .select({
+        planId: entitlementGrants.planId,
+        startsAt: entitlementGrants.startsAt,
+        endsAt: entitlementGrants.endsAt,
+      })
+      .from(entitlementGrants)
+      .where(and(eq(entitlementGrants.userId, userId), gt(entitlementGrants.endsAt, now))),
+  ]);
+  return decideEntitlement({ subscriptions: subs, grants }, now);
 }

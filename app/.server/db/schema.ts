@@ -9,6 +9,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  boolean,
   bigserial,
   check,
   index,
@@ -215,3 +216,235 @@ export const signingKeys = pgTable("signing_keys", {
 });
 
 export type DesktopDevice = typeof desktopDevices.$inferSelect;
+
+/* ---------------------------------------------------------------------------------------------
+ * Billing. Razorpay is the source of truth; these tables are a verified mirror of it plus what
+ * only we know (billing details, grants, the audit log). Money is integer paise throughout.
+ * ------------------------------------------------------------------------------------------- */
+
+/** The buyer details a GST tax invoice needs; edited at checkout and on /billing. */
+export const billingProfiles = pgTable(
+  "billing_profiles",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    addressLine1: text("address_line1").notNull(),
+    addressLine2: text("address_line2").notNull().default(""),
+    city: text("city").notNull(),
+    postalCode: text("postal_code").notNull(),
+    /** Two-digit GST state code; the name comes from the GST state table. */
+    stateCode: text("state_code").notNull(),
+    gstin: text("gstin"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check("billing_profiles_state_code_check", sql`${table.stateCode} ~ '^[0-9]{2}$'`)],
+);
+
+/** Which Razorpay plan sells which of our plans at which price (`npm run billing:sync-plans`). */
+export const providerPlans = pgTable(
+  "provider_plans",
+  {
+    planId: text("plan_id").notNull(),
+    amountPaise: integer("amount_paise").notNull(),
+    providerPlanId: text("provider_plan_id").notNull().unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.planId, table.amountPaise] })],
+);
+
+export const SUBSCRIPTION_STATUSES = [
+  "created",
+  "authenticated",
+  "active",
+  "pending",
+  "halted",
+  "cancelled",
+  "completed",
+  "expired",
+  "paused",
+] as const;
+
+/** A Razorpay subscription as last verified (webhook or fetch), owned by one user. */
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    providerSubscriptionId: text("provider_subscription_id").notNull().unique(),
+    /** Null after the account was deleted: payment records outlive it (tax law). */
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    planId: text("plan_id").notNull(),
+    providerPlanId: text("provider_plan_id").notNull(),
+    status: text("status", { enum: SUBSCRIPTION_STATUSES }).notNull(),
+    currentStart: timestamp("current_start", { withTimezone: true }),
+    currentEnd: timestamp("current_end", { withTimezone: true }),
+    chargeAt: timestamp("charge_at", { withTimezone: true }),
+    startAt: timestamp("start_at", { withTimezone: true }),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    paidCount: integer("paid_count").notNull().default(0),
+    authAttempts: integer("auth_attempts").notNull().default(0),
+    /** Razorpay's hosted page for this subscription (authorise again / change payment method). */
+    shortUrl: text("short_url"),
+    hasScheduledChanges: boolean("has_scheduled_changes").notNull().default(false),
+    /** Set by us when the buyer cancelled at the end of the period (Razorpay shows only "scheduled"). */
+    cancelAtCycleEnd: boolean("cancel_at_cycle_end").notNull().default(false),
+    cancelReason: text("cancel_reason"),
+    /** A plan switch: the subscription this one replaces at the end of its period. */
+    replacesSubscriptionId: uuid("replaces_subscription_id"),
+    /** The checkout handler's verified payment id: "payment received, activating…" until a webhook. */
+    checkoutPaymentId: text("checkout_payment_id"),
+    checkoutVerifiedAt: timestamp("checkout_verified_at", { withTimezone: true }),
+    /** When the provider state held here was read; an older read never overwrites a newer one. */
+    syncedAt: timestamp("synced_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("subscriptions_user_idx").on(table.userId),
+    index("subscriptions_status_idx").on(table.status),
+  ],
+);
+
+/** Every payment Razorpay reported for a subscription; the Razorpay id makes it unique. */
+export const payments = pgTable(
+  "payments",
+  {
+    providerPaymentId: text("provider_payment_id").primaryKey(),
+    subscriptionId: uuid("subscription_id").references(() => subscriptions.id, {
+      onDelete: "set null",
+    }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    amountPaise: integer("amount_paise").notNull(),
+    currency: text("currency").notNull(),
+    status: text("status").notNull(),
+    method: text("method").notNull(),
+    cardNetwork: text("card_network"),
+    cardLast4: text("card_last4"),
+    vpa: text("vpa"),
+    amountRefundedPaise: integer("amount_refunded_paise").notNull().default(0),
+    providerInvoiceId: text("provider_invoice_id"),
+    errorDescription: text("error_description"),
+    /** When Razorpay created the payment. */
+    paidAt: timestamp("paid_at", { withTimezone: true }).notNull(),
+    recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("payments_amount_check", sql`${table.amountPaise} >= 0`),
+    check(
+      "payments_refund_check",
+      sql`${table.amountRefundedPaise} between 0 and ${table.amountPaise}`,
+    ),
+    index("payments_subscription_idx").on(table.subscriptionId),
+    index("payments_user_idx").on(table.userId),
+    index("payments_paid_at_idx").on(table.paidAt),
+  ],
+);
+
+/** Refunds made from the admin area (and any Razorpay reports), unique on the Razorpay id. */
+export const refunds = pgTable("refunds", {
+  providerRefundId: text("provider_refund_id").primaryKey(),
+  providerPaymentId: text("provider_payment_id")
+    .notNull()
+    .references(() => payments.providerPaymentId),
+  amountPaise: integer("amount_paise").notNull(),
+  status: text("status").notNull(),
+  reason: text("reason"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Every signature-verified webhook as received (raw body kept), stored before the 2xx reply.
+ * The event id makes a redelivery a no-op.
+ */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    eventId: text("event_id").primaryKey(),
+    event: text("event").notNull(),
+    rawBody: text("raw_body").notNull(),
+    /** The subscription and payment it is about, for the admin page. */
+    providerSubscriptionId: text("provider_subscription_id"),
+    providerPaymentId: text("provider_payment_id"),
+    providerCreatedAt: timestamp("provider_created_at", { withTimezone: true }).notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp("processed_at", { withTimezone: true }),
+    /** How many times it was applied: 1 in normal life, more only through an admin replay. */
+    processCount: integer("process_count").notNull().default(0),
+    lastError: text("last_error"),
+  },
+  (table) => [
+    index("webhook_events_subscription_idx").on(table.providerSubscriptionId),
+    index("webhook_events_received_idx").on(table.receivedAt),
+  ],
+);
+
+/**
+ * Durable work: webhook processing, mail, reminders. A job is claimed with a lease
+ * (`locked_until`, taken with SKIP LOCKED), so a crashed worker's job runs again elsewhere;
+ * `dedupe_key` makes enqueueing the same work twice a no-op.
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    kind: text("kind").notNull(),
+    payload: jsonb("payload").notNull().default({}),
+    dedupeKey: text("dedupe_key").unique(),
+    runAt: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(10),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    failedAt: timestamp("failed_at", { withTimezone: true }),
+    lastError: text("last_error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("jobs_due_idx")
+      .on(table.runAt)
+      .where(sql`${table.completedAt} is null and ${table.failedAt} is null`),
+  ],
+);
+
+/** A plan given without payment by an admin (goodwill, press, support), for a fixed time. */
+export const entitlementGrants = pgTable(
+  "entitlement_grants",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    planId: text("plan_id").notNull(),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    reason: text("reason").notNull(),
+    grantedBy: text("granted_by"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("entitlement_grants_user_idx").on(table.userId, table.endsAt)],
+);
+
+/** Every admin action on a customer's billing: who, what, when, and the state before and after. */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    actorUserId: text("actor_user_id"),
+    actorEmail: text("actor_email").notNull(),
+    action: text("action").notNull(),
+    targetUserId: text("target_user_id"),
+    target: text("target"),
+    reason: text("reason"),
+    before: jsonb("before"),
+    after: jsonb("after"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("audit_log_target_user_idx").on(table.targetUserId, table.createdAt)],
+);
+
+export type BillingProfile = typeof billingProfiles.$inferSelect;
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type PaymentRow = typeof payments.$inferSelect;
+export type WebhookEventRow = typeof webhookEvents.$inferSelect;
+export type JobRow = typeof jobs.$inferSelect;
+export type AuditEntry = typeof auditLog.$inferSelect;

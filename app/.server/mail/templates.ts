@@ -12,7 +12,7 @@ interface Content {
 }
 
 /** One layout for every message: plain text first, and the same words as simple HTML. */
-function render(content: Content): MailMessage {
+export function render(content: Content): MailMessage {
   const { product, company } = site;
   const lines = [content.greeting, "", ...content.paragraphs.flatMap((p) => [p, ""])];
   if (content.action) lines.push(`${content.action.label}: ${content.action.url}`, "");
@@ -40,7 +40,7 @@ ${content.footnote ? `<p style="font-size:13px;color:#94a3b8">${escapeHtml(conte
   return { to: content.to, subject: content.subject, text: lines.join("\n"), html };
 }
 
-const hello = (name: string) => (name ? `Hello ${name},` : "Hello,");
+export const hello = (name: string) => (name ? `Hello ${name},` : "Hello,");
 
 export function verifyEmailMessage(input: { to: string; name: string; url: string }): MailMessage {
   return render({

@@ -29,12 +29,23 @@ export function AdminSection({
 }
 
 /** One number of the overview: a term and its value in a <dl>. */
-export function Stat({ label, value, hint }: { label: string; value: number; hint?: string }) {
+export function Stat({
+  label,
+  value,
+  hint,
+  display,
+}: {
+  label: string;
+  value: number;
+  hint?: string;
+  /** The value as shown, when a plain number is not the right format (money). */
+  display?: string;
+}) {
   return (
     <div className="rounded-lg border border-slate-800 bg-slate-950 p-4">
       <dt className="text-sm text-slate-300">{label}</dt>
       <dd className="mt-1 text-2xl font-semibold text-white tabular-nums">
-        {value.toLocaleString("en-IN")}
+        {display ?? value.toLocaleString("en-IN")}
       </dd>
       {hint ? <dd className="mt-1 text-xs text-slate-400">{hint}</dd> : null}
     </div>

@@ -1,5 +1,7 @@
 import { NavLink, Outlet } from "react-router";
 import { requireSession } from "~/.server/auth/session";
+import { billingOverview } from "~/.server/billing/overview.server";
+import { BillingBanner } from "~/components/billing/BillingBanner";
 import { SignOutButton } from "~/components/SignOutButton";
 import type { Route } from "./+types/layout";
 
@@ -11,11 +13,14 @@ const SECTIONS = [
   { to: "/account/subscription", label: "Subscription", end: false },
 ] as const;
 
-export function loader({ context }: Route.LoaderArgs) {
-  return { user: requireSession(context).user };
+export async function loader({ context }: Route.LoaderArgs) {
+  const { user } = requireSession(context);
+  // Failed payments show on every account page, not only where billing is.
+  const { banner } = await billingOverview(user.id);
+  return { user, banner };
 }
 
-export default function AccountLayout() {
+export default function AccountLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-10 sm:px-6 md:flex-row">
       <nav aria-label="Account" className="md:w-48">
@@ -38,7 +43,8 @@ export default function AccountLayout() {
           <SignOutButton />
         </div>
       </nav>
-      <div className="flex-1">
+      <div className="flex-1 space-y-6">
+        <BillingBanner banner={loaderData.banner} />
         <Outlet />
       </div>
     </div>

@@ -4,7 +4,7 @@ import { entitlementFor } from "~/.server/billing/entitlement.server";
 import { activeDeviceCount } from "~/.server/desktop/devices.server";
 import { PageHeader } from "~/components/PageHeader";
 import { SignOutButton } from "~/components/SignOutButton";
-import { site } from "~/config/site";
+import { findPlan } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/overview";
 
@@ -17,7 +17,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     entitlementFor(user.id),
     activeDeviceCount(user.id),
   ]);
-  const plan = site.plans.find((candidate) => candidate.id === entitlement.plan);
+  const plan = findPlan(entitlement.plan);
   return {
     user: { name: user.name, email: user.email, role: user.role },
     plan: {

@@ -1,60 +1,116 @@
-import { Link } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
 import { entitlementFor } from "~/.server/billing/entitlement.server";
+import { CheckoutRefusal } from "~/.server/billing/checkout.server";
+import { cancelAtPeriodEnd, undoCancellation } from "~/.server/billing/manage.server";
+import { billingOverview } from "~/.server/billing/overview.server";
+import { paymentsConfig } from "~/.server/billing/provider.server";
 import { activeDeviceCount } from "~/.server/desktop/devices.server";
+import { done, formAction, refuse } from "~/.server/forms/action.server";
+import { TestModeBadge } from "~/components/billing/TestModeBadge";
+import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
-import { type Plan, site } from "~/config/site";
+import { track } from "~/lib/analytics/client";
+import { formatDate } from "~/lib/format";
+import { formatInr } from "~/lib/money";
+import { findPlan, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/subscription";
 
 export const meta: Route.MetaFunction = () =>
-  pageMeta("Subscription", "Your plan, its device limit and how to upgrade.");
-
-/** The pricing page sends people here with the paid plan they picked; anything else is ignored. */
-const chosenPlanSchema = z.enum(["pro-monthly", "pro-yearly"]);
-
-function planLabel(plan: Plan): string {
-  return plan.billingCycle ? `${plan.name} (${plan.billingCycle})` : plan.name;
-}
+  pageMeta("Subscription", "Your plan, its next charge, and how to change or cancel it.");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
-  const [entitlement, devicesInUse] = await Promise.all([
+  const [entitlement, devicesInUse, overview] = await Promise.all([
     entitlementFor(user.id),
     activeDeviceCount(user.id),
+    billingOverview(user.id),
   ]);
-  const current = site.plans.find((plan) => plan.id === entitlement.plan);
-  const requested = chosenPlanSchema.safeParse(new URL(request.url).searchParams.get("plan"));
-  const chosen = requested.success
-    ? site.plans.find((plan) => plan.id === requested.data)
-    : undefined;
+  const current = overview.subscription ? findPlan(overview.subscription.planId) : undefined;
+  const target = current ? switchTarget(current) : undefined;
   return {
     plan: {
-      name: current ? planLabel(current) : entitlement.plan,
+      id: entitlement.plan,
+      name: planLabel(entitlement.plan),
       features: entitlement.features,
       deviceLimit: entitlement.device_limit,
+      until: entitlement.expires_at,
     },
     devicesInUse,
-    chosen: chosen && chosen.id !== entitlement.plan ? planLabel(chosen) : null,
+    overview,
+    switchOption: target
+      ? {
+          id: target.id,
+          label: planLabel(target),
+          price: planPriceLabel(target),
+          pricePaise: target.pricePaise,
+        }
+      : null,
+    testMode: paymentsConfig().testMode,
+    notice: new URL(request.url).searchParams.get("notice"),
   };
 }
 
-export default function SubscriptionPage({ loaderData }: Route.ComponentProps) {
-  const { plan, devicesInUse, chosen } = loaderData;
+const schema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("cancel"),
+    reason: z.string().trim().max(500, { error: "Use at most 500 characters." }).default(""),
+  }),
+  z.object({ intent: z.literal("undo-cancel") }),
+]);
+
+export async function action(args: Route.ActionArgs) {
+  return formAction(args, schema, async (input, { user }) => {
+    try {
+      if (input.intent === "cancel") {
+        const row = await cancelAtPeriodEnd(user.id, input.reason || null);
+        return done(
+          "cancel",
+          row.currentEnd && row.cancelAtCycleEnd
+            ? `Cancelled. You keep Pro until ${formatDate(row.currentEnd.toISOString())}; nothing more will be charged.`
+            : "Cancelled. Nothing more will be charged.",
+        );
+      }
+      await undoCancellation(user.id);
+      return done("undo-cancel", "Your subscription continues; it renews as before.");
+    } catch (error) {
+      if (error instanceof CheckoutRefusal)
+        return refuse(input.intent, error.message, error.status);
+      throw error;
+    }
+  });
+}
+
+function Detail({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <dt className="text-sm text-slate-300">{term}</dt>
+      <dd className="mt-1 font-semibold text-white">{children}</dd>
+    </div>
+  );
+}
+
+export default function SubscriptionPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { plan, devicesInUse, overview, switchOption, testMode, notice } = loaderData;
+  const sub = overview.subscription;
+  const busy = useNavigation().state !== "idle";
   const devices = (count: number) => `${count} ${count === 1 ? "device" : "devices"}`;
+  const running = sub && ["active", "pending", "authenticated"].includes(sub.status);
 
   return (
     <div className="space-y-6">
-      <PageHeader title="Subscription" lead="Your plan and what it includes." />
-
-      {chosen ? (
-        <p
-          role="status"
-          className="rounded-lg border border-green-500/40 bg-green-950/40 px-4 py-3 text-green-200"
-        >
-          {`You chose ${chosen} on the pricing page; checkout opens here when billing is live.`}
-        </p>
+      <PageHeader title="Subscription" lead="Your plan, what it includes and what happens next.">
+        <div className="mt-3">
+          <TestModeBadge show={testMode && sub !== null} />
+        </div>
+      </PageHeader>
+      {notice === "already-subscribed" ? (
+        <FormMessage tone="success" message="You already have a subscription: manage it here." />
+      ) : null}
+      {actionData?.message ? (
+        <FormMessage tone={actionData.ok ? "success" : "error"} message={actionData.message} />
       ) : null}
 
       <section
@@ -65,20 +121,11 @@ export default function SubscriptionPage({ loaderData }: Route.ComponentProps) {
           Current plan
         </h2>
         <dl className="mt-4 grid gap-4 sm:grid-cols-3">
-          <div>
-            <dt className="text-sm text-slate-300">Plan</dt>
-            <dd className="mt-1 text-xl font-semibold text-white">{plan.name}</dd>
-          </div>
-          <div>
-            <dt className="text-sm text-slate-300">Device limit</dt>
-            <dd className="mt-1 text-xl font-semibold text-white">{devices(plan.deviceLimit)}</dd>
-          </div>
-          <div>
-            <dt className="text-sm text-slate-300">Devices in use</dt>
-            <dd className="mt-1 text-xl font-semibold text-white">
-              {`${devicesInUse} of ${plan.deviceLimit}`}
-            </dd>
-          </div>
+          <Detail term="Plan">
+            <span data-testid="current-plan">{plan.name}</span>
+          </Detail>
+          <Detail term="Device limit">{devices(plan.deviceLimit)}</Detail>
+          <Detail term="Devices in use">{`${devicesInUse} of ${plan.deviceLimit}`}</Detail>
         </dl>
         <h3 className="mt-6 text-sm font-medium text-slate-300">Included</h3>
         <ul className="mt-2 list-inside list-disc text-slate-200">
@@ -95,20 +142,148 @@ export default function SubscriptionPage({ loaderData }: Route.ComponentProps) {
         </p>
       </section>
 
-      <section
-        aria-labelledby="upgrade"
-        className="rounded-xl border border-slate-800 bg-slate-900 p-6"
-      >
-        <h2 id="upgrade" className="text-lg font-semibold text-white">
-          Upgrade
-        </h2>
-        <p className="mt-3 text-slate-300">
-          Paid plans arrive with billing. Nothing is charged now.
-        </p>
-        <Link to="/pricing" className="btn-primary mt-4">
-          Compare plans
-        </Link>
-      </section>
+      {sub ? (
+        <section
+          aria-labelledby="billing-heading"
+          className="rounded-xl border border-slate-800 bg-slate-900 p-6"
+        >
+          <h2 id="billing-heading" className="text-lg font-semibold text-white">
+            {sub.plan}
+          </h2>
+          <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+            <Detail term="Status">
+              <span data-testid="subscription-status">
+                {sub.activating ? "Payment received, activating…" : sub.statusText}
+              </span>
+            </Detail>
+            {sub.nextChargeAt && sub.nextChargePaise !== null ? (
+              <Detail term="Next charge">
+                <span data-testid="next-charge">{`${formatInr(sub.nextChargePaise)} on ${formatDate(sub.nextChargeAt)}`}</span>
+              </Detail>
+            ) : null}
+            {sub.cancelAtCycleEnd && sub.currentEnd ? (
+              <Detail term="Pro until">
+                <span data-testid="ends-on">{formatDate(sub.currentEnd)}</span>
+              </Detail>
+            ) : null}
+            <Detail term="Payment method">{sub.paymentMethod ?? "Not known yet"}</Detail>
+          </dl>
+          {overview.switchTo ? (
+            <p
+              className="mt-4 rounded-lg border border-green-500/40 bg-green-950/40 px-4 py-3 text-green-200"
+              data-testid="scheduled-switch"
+            >
+              {`Scheduled: ${overview.switchTo.plan} (${formatInr(overview.switchTo.pricePaise)}) from ${overview.switchTo.startsAt ? formatDate(overview.switchTo.startsAt) : "the end of this period"}. Your current plan is not renewed.`}
+            </p>
+          ) : null}
+
+          <div className="mt-6 flex flex-wrap items-start gap-3">
+            <Link to="/billing" className="btn-secondary">
+              Billing details and payment method
+            </Link>
+            <Link to="/invoices" className="btn-secondary">
+              Invoices
+            </Link>
+            {sub.status === "halted" || sub.status === "pending" ? (
+              <Link to="/fix-subscription" className="btn-primary">
+                Fix payment
+              </Link>
+            ) : null}
+          </div>
+
+          {running &&
+          !sub.cancelAtCycleEnd &&
+          switchOption &&
+          !overview.switchTo &&
+          sub.status === "active" ? (
+            <div className="mt-8 border-t border-slate-800 pt-6">
+              <h3 className="font-semibold text-white">{`Switch to ${switchOption.label}`}</h3>
+              <p className="mt-1 text-sm text-slate-300">
+                {`${switchOption.price}. Starts when this period ends${sub.currentEnd ? ` (${formatDate(sub.currentEnd)})` : ""}; you are not charged twice for the same days.`}
+              </p>
+              <Link
+                to={`/checkout?plan=${switchOption.id}&switch=1`}
+                className="btn-secondary mt-3"
+                onClick={() =>
+                  track("subscription_upgrade", {
+                    from_plan: sub.plan,
+                    to_plan: switchOption.label,
+                    new_price: switchOption.pricePaise / 100,
+                  })
+                }
+              >
+                {`Switch to ${switchOption.label}`}
+              </Link>
+            </div>
+          ) : null}
+
+          {running && !sub.cancelAtCycleEnd ? (
+            <Form
+              method="post"
+              className="mt-8 border-t border-slate-800 pt-6"
+              onSubmit={() => track("subscription_cancel", { plan_name: sub.plan })}
+            >
+              <h3 className="font-semibold text-white">Cancel subscription</h3>
+              <p className="mt-1 text-sm text-slate-300">
+                You keep Pro until the end of the period you paid for; nothing more is charged. You
+                can undo it until then.
+              </p>
+              <label
+                htmlFor="cancel-reason"
+                className="mt-3 block text-sm font-medium text-slate-200"
+              >
+                Why are you leaving? (optional)
+              </label>
+              <textarea
+                id="cancel-reason"
+                name="reason"
+                rows={2}
+                maxLength={500}
+                className="mt-1 block w-full max-w-lg rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100 focus:border-green-400 focus:outline-none"
+              />
+              <input type="hidden" name="intent" value="cancel" />
+              <button type="submit" className="btn-secondary mt-3" disabled={busy}>
+                Cancel at end of period
+              </button>
+            </Form>
+          ) : null}
+
+          {sub.cancelAtCycleEnd && running ? (
+            <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
+              <input type="hidden" name="intent" value="undo-cancel" />
+              <button type="submit" className="btn-primary" disabled={busy}>
+                Keep my subscription
+              </button>
+            </Form>
+          ) : null}
+        </section>
+      ) : null}
+
+      {!running ? (
+        <section
+          aria-labelledby="upgrade"
+          className="rounded-xl border border-slate-800 bg-slate-900 p-6"
+        >
+          <h2 id="upgrade" className="text-lg font-semibold text-white">
+            {sub?.status === "halted" ? "Restart Pro" : "Upgrade to Pro"}
+          </h2>
+          <p className="mt-3 text-slate-300">
+            Logic-analyser views, firmware flashing and three devices. GST invoice with every
+            payment.
+          </p>
+          <div className="mt-4 flex flex-wrap gap-3">
+            <Link to="/checkout?plan=pro-monthly" className="btn-primary">
+              Pro monthly
+            </Link>
+            <Link to="/checkout?plan=pro-yearly" className="btn-secondary">
+              Pro yearly
+            </Link>
+            <Link to="/pricing" className="link self-center">
+              Compare plans
+            </Link>
+          </div>
+        </section>
+      ) : null}
     </div>
   );
 }

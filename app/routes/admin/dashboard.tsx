@@ -6,7 +6,9 @@ import {
   newestFeedback,
   setFeedbackStatus,
 } from "~/.server/admin/dashboard.server";
+import { billingStats } from "~/.server/admin/billing.server";
 import { feedbackStatusSchema } from "~/lib/feedback";
+import { formatInr } from "~/lib/money";
 import { requireSession } from "~/.server/auth/session";
 import { formatDateTime } from "~/components/account/dates";
 import { AdminPage, AdminSection, Stat, TD, HeaderRow } from "~/components/admin/AdminUi";
@@ -20,8 +22,12 @@ export const meta: Route.MetaFunction = () => pageMeta("Admin", "Operator overvi
 
 export async function loader({ context }: Route.LoaderArgs) {
   requireSession(context);
-  const [stats, feedback] = await Promise.all([dashboardStats(), newestFeedback()]);
-  return { stats, feedback, analyticsDays: ANALYTICS_DAYS };
+  const [stats, feedback, billing] = await Promise.all([
+    dashboardStats(),
+    newestFeedback(),
+    billingStats(),
+  ]);
+  return { stats, feedback, billing, analyticsDays: ANALYTICS_DAYS };
 }
 
 const actionSchema = z.object({
@@ -62,7 +68,7 @@ function platformLabel(platform: string): string {
 }
 
 export default function DashboardPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { stats, feedback, analyticsDays } = loaderData;
+  const { stats, feedback, billing, analyticsDays } = loaderData;
   const busy = useNavigation().state !== "idle";
 
   return (
@@ -71,6 +77,14 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
 
       <AdminSection id="counts" title="Counts">
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+          <Stat
+            label="MRR"
+            value={billing.mrrPaise}
+            display={formatInr(billing.mrrPaise)}
+            hint="Yearly plans ÷ 12, GST included"
+          />
+          <Stat label="Active subscriptions" value={billing.activeSubscriptions} />
+          <Stat label="Failed payments this month" value={billing.failedPaymentsThisMonth} />
           <Stat label="Users" value={stats.users.total} />
           <Stat label="Verified users" value={stats.users.verified} />
           <Stat label="Admins" value={stats.users.admins} />

@@ -1,21 +1,130 @@
+import { Form, Link, useNavigation } from "react-router";
+import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
+import { billingProfileOf, saveBillingProfile } from "~/.server/billing/billing-profile.server";
+import { billingOverview } from "~/.server/billing/overview.server";
+import { paymentsConfig } from "~/.server/billing/provider.server";
+import { done, formAction } from "~/.server/forms/action.server";
+import { BillingBanner } from "~/components/billing/BillingBanner";
+import { billingDefaults, BillingDetailsFields } from "~/components/billing/BillingDetailsFields";
+import { TestModeBadge } from "~/components/billing/TestModeBadge";
+import { FormMessage, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
+import { billingDetailsSchema } from "~/lib/billing-details";
+import { stateByCode } from "~/lib/gst";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/billing";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Billing", "Payment method and billing details.");
 
-/** Guarded by the route table; the loader makes every visit ask the server (and so the guard). */
-export function loader({ context }: Route.LoaderArgs) {
-  return { user: requireSession(context).user };
+export async function loader({ context }: Route.LoaderArgs) {
+  const { user } = requireSession(context);
+  const [profile, overview] = await Promise.all([
+    billingProfileOf(user.id),
+    billingOverview(user.id),
+  ]);
+  return {
+    defaults: billingDefaults(profile, user.name),
+    saved: profile !== null,
+    stateName: profile ? (stateByCode(profile.stateCode)?.name ?? profile.stateCode) : null,
+    overview,
+    testMode: paymentsConfig().testMode,
+  };
 }
 
-export default function BillingPage() {
+const schema = z.intersection(
+  z.object({ intent: z.literal("save-details") }),
+  billingDetailsSchema,
+);
+
+export async function action(args: Route.ActionArgs) {
+  return formAction(args, schema, async ({ intent: _intent, ...details }, { user }) => {
+    await saveBillingProfile(user.id, details);
+    return done(
+      "save-details",
+      "Saved. Invoices for future payments use these details; issued invoices stay as they are.",
+    );
+  });
+}
+
+export default function BillingPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { defaults, overview, testMode } = loaderData;
+  const sub = overview.subscription;
+  const busy = useNavigation().state !== "idle";
+  const errors = actionData && "errors" in actionData ? (actionData.errors ?? {}) : {};
   return (
-    <div className="prose-page">
-      <PageHeader title={"Billing"} lead={"Payment method and billing details."} />
-      <p className="text-slate-400">This page is not available yet.</p>
+    <div className="mx-auto max-w-3xl space-y-6 px-4 py-10 sm:px-6">
+      <PageHeader title="Billing" lead="Payment method and the details on your tax invoices.">
+        <div className="mt-3">
+          <TestModeBadge show={testMode && sub !== null} />
+        </div>
+      </PageHeader>
+      <BillingBanner banner={overview.banner} />
+
+      <section
+        aria-labelledby="method-heading"
+        className="rounded-xl border border-slate-800 bg-slate-900 p-6"
+      >
+        <h2 id="method-heading" className="text-lg font-semibold text-white">
+          Payment method
+        </h2>
+        {sub ? (
+          <>
+            <p className="mt-3 text-slate-200" data-testid="payment-method">
+              {sub.paymentMethod ?? "Not known yet: it appears after the first payment."}
+            </p>
+            <p className="mt-2 text-sm text-slate-300">
+              Razorpay keeps your card or UPI mandate; we never see the card number. To use another
+              card or UPI ID, authorise it on Razorpay’s page for your subscription.
+            </p>
+            {sub.manageUrl &&
+            ["active", "pending", "halted", "authenticated"].includes(sub.status) ? (
+              <a href={sub.manageUrl} className="btn-secondary mt-4" rel="noopener">
+                Change payment method
+              </a>
+            ) : null}
+          </>
+        ) : (
+          <p className="mt-3 text-slate-300">
+            No subscription yet.{" "}
+            <Link to="/pricing" className="link">
+              See plans
+            </Link>
+          </p>
+        )}
+        <p className="mt-4 text-sm">
+          <Link to="/invoices" className="link">
+            Invoices
+          </Link>{" "}
+          ·{" "}
+          <Link to="/account/subscription" className="link">
+            Subscription
+          </Link>
+        </p>
+      </section>
+
+      <Form
+        method="post"
+        noValidate
+        className="rounded-xl border border-slate-800 bg-slate-900 p-6"
+        aria-labelledby="details-heading"
+      >
+        <h2 id="details-heading" className="mb-4 text-lg font-semibold text-white">
+          Billing details
+        </h2>
+        {actionData?.message ? (
+          <FormMessage tone={actionData.ok ? "success" : "error"} message={actionData.message} />
+        ) : null}
+        <input type="hidden" name="intent" value="save-details" />
+        <BillingDetailsFields defaults={defaults} errors={errors} />
+        <SubmitButton
+          pending={busy}
+          label="Save billing details"
+          pendingLabel="Saving…"
+          className="btn-primary mt-2"
+        />
+      </Form>
     </div>
   );
 }

@@ -1,4 +1,14 @@
+import { Form, Link, useNavigation } from "react-router";
+import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
+import { compareWithProvider } from "~/.server/billing/compare.server";
+import { billingOverview } from "~/.server/billing/overview.server";
+import { resyncFromProvider } from "~/.server/billing/resync.server";
+import { primarySubscription, subscriptionsOf } from "~/.server/billing/subscriptions.server";
+import { done, formAction, refuse } from "~/.server/forms/action.server";
+import { BillingBanner } from "~/components/billing/BillingBanner";
+import { ComparisonTable } from "~/components/billing/ComparisonTable";
+import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/fix-subscription";
@@ -6,19 +16,115 @@ import type { Route } from "./+types/fix-subscription";
 export const meta: Route.MetaFunction = () =>
   pageMeta("Fix subscription", "Repair a subscription whose payment did not go through.");
 
-/** Guarded by the route table; the loader makes every visit ask the server (and so the guard). */
-export function loader({ context }: Route.LoaderArgs) {
-  return { user: requireSession(context).user };
+export async function loader({ context }: Route.LoaderArgs) {
+  const { user } = requireSession(context);
+  const current = primarySubscription(await subscriptionsOf(user.id));
+  const overview = await billingOverview(user.id);
+  return {
+    overview,
+    comparison: current ? await compareWithProvider(current) : null,
+  };
 }
 
-export default function FixSubscriptionPage() {
+const schema = z.object({ intent: z.literal("resync") });
+
+export async function action(args: Route.ActionArgs) {
+  return formAction(args, schema, async (_input, { user }) => {
+    const current = primarySubscription(await subscriptionsOf(user.id));
+    if (!current) return refuse("resync", "There is no subscription to resync.", 404);
+    try {
+      await resyncFromProvider(current.providerSubscriptionId);
+    } catch {
+      return refuse("resync", "Razorpay could not be reached. Try again in a minute.", 502);
+    }
+    return done("resync", "Updated from Razorpay.");
+  });
+}
+
+export default function FixSubscriptionPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { overview, comparison } = loaderData;
+  const sub = overview.subscription;
+  const busy = useNavigation().state !== "idle";
   return (
-    <div className="prose-page">
+    <div className="mx-auto max-w-3xl space-y-6 px-4 py-10 sm:px-6">
       <PageHeader
-        title={"Fix subscription"}
-        lead={"Repair a subscription whose payment did not go through."}
+        title="Fix subscription"
+        lead="What we have on record beside what Razorpay says, and the next step."
       />
-      <p className="text-slate-400">This page is not available yet.</p>
+      <BillingBanner banner={overview.banner} />
+      {actionData?.message ? (
+        <FormMessage tone={actionData.ok ? "success" : "error"} message={actionData.message} />
+      ) : null}
+
+      {!sub || !comparison ? (
+        <p className="text-slate-300">
+          You have no subscription to fix.{" "}
+          <Link to="/pricing" className="link">
+            See plans
+          </Link>
+        </p>
+      ) : (
+        <>
+          <section
+            aria-labelledby="compare-heading"
+            className="rounded-xl border border-slate-800 bg-slate-900 p-6"
+          >
+            <h2 id="compare-heading" className="text-lg font-semibold text-white">
+              {`${sub.plan}: ${sub.statusText}`}
+            </h2>
+            <p className="mt-1 mb-4 text-sm text-slate-300">
+              {comparison.inSync
+                ? "Our record matches Razorpay."
+                : "Our record and Razorpay’s differ: resync to take Razorpay’s."}
+            </p>
+            <ComparisonTable comparison={comparison} />
+            <Form method="post" className="mt-4">
+              <input type="hidden" name="intent" value="resync" />
+              <button type="submit" className="btn-secondary" disabled={busy}>
+                Resync from Razorpay
+              </button>
+            </Form>
+          </section>
+
+          <section
+            aria-labelledby="next-heading"
+            className="rounded-xl border border-slate-800 bg-slate-900 p-6"
+          >
+            <h2 id="next-heading" className="text-lg font-semibold text-white">
+              Next step
+            </h2>
+            {sub.status === "pending" ? (
+              <p className="mt-2 text-slate-200">
+                The last charge failed and Razorpay is retrying. Authorise a working card or UPI ID
+                now and the charge goes through at once.
+              </p>
+            ) : sub.status === "halted" ? (
+              <p className="mt-2 text-slate-200">
+                Razorpay stopped retrying, so your account is on Free. Authorise a working payment
+                method to restart Pro: the current period is charged and Pro is back at once.
+              </p>
+            ) : (
+              <p className="mt-2 text-slate-200">Nothing to fix: payments are up to date.</p>
+            )}
+            {(sub.status === "pending" || sub.status === "halted") && sub.manageUrl ? (
+              <a
+                href={`${sub.manageUrl}?return=${encodeURIComponent("/fix-subscription")}`}
+                className="btn-primary mt-4"
+                rel="noopener"
+              >
+                Update payment method
+              </a>
+            ) : null}
+            <p className="mt-4 text-sm text-slate-300">
+              Still stuck? Write to us from the{" "}
+              <Link to="/feedback" className="link">
+                feedback page
+              </Link>{" "}
+              with your subscription id {sub.providerSubscriptionId}.
+            </p>
+          </section>
+        </>
+      )}
     </div>
   );
 }

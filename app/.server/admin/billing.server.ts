@@ -1,0 +1,379 @@
+/**
+ * The operator's view of billing: numbers for the dashboard, the subscription list, one
+ * customer's billing history, and the repair actions. Every action writes the audit log with the
+ * state before and after; the role is checked again here, not only by the route guard.
+ */
+import { and, count, desc, eq, gte, ilike, inArray, or, type SQL } from "drizzle-orm";
+import { findPlan, isPaidPlanId, monthlyValuePaise, type PaidPlanId } from "~/lib/plans";
+import type { Session } from "../auth/session";
+import { type Database, db as defaultDb } from "../db";
+import {
+  auditLog,
+  entitlementGrants,
+  payments,
+  refunds,
+  SUBSCRIPTION_STATUSES,
+  subscriptions,
+  user as users,
+  webhookEvents,
+} from "../db/schema";
+import { recordPayment, recordRefund } from "../billing/payments.server";
+import { razorpay } from "../billing/provider.server";
+import { RazorpayError, type RazorpayClient } from "../billing/razorpay/client";
+import { resyncFromProvider } from "../billing/resync.server";
+import { processWebhookEvent } from "../billing/webhooks.server";
+import { escapeLike } from "./users.server";
+
+export class AdminRefusal extends Error {
+  override name = "AdminRefusal";
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+}
+
+function requireAdmin(session: Session): void {
+  if (session.user.role !== "admin")
+    throw new AdminRefusal("This action is for administrators.", 403);
+}
+
+/** Start of the current month in India (payments are counted by Indian calendar month). */
+export function startOfMonthIst(now: Date): Date {
+  const ist = new Date(now.getTime() + 330 * 60_000);
+  return new Date(Date.UTC(ist.getUTCFullYear(), ist.getUTCMonth(), 1) - 330 * 60_000);
+}
+
+export interface BillingStats {
+  mrrPaise: number;
+  activeSubscriptions: number;
+  failedPaymentsThisMonth: number;
+}
+
+/** MRR counts subscriptions that are paying (active, or pending while Razorpay retries). */
+export async function billingStats(
+  now: Date = new Date(),
+  database: Database = defaultDb(),
+): Promise<BillingStats> {
+  const [paying, [failed]] = await Promise.all([
+    database
+      .select({ planId: subscriptions.planId, cancelling: subscriptions.cancelAtCycleEnd })
+      .from(subscriptions)
+      .where(inArray(subscriptions.status, ["active", "pending"])),
+    database
+      .select({ value: count() })
+      .from(payments)
+      .where(and(eq(payments.status, "failed"), gte(payments.paidAt, startOfMonthIst(now)))),
+  ]);
+  let mrr = 0;
+  for (const row of paying) {
+    const plan = findPlan(row.planId);
+    // A subscription cancelled at period end brings no more recurring revenue.
+    if (plan && !row.cancelling) mrr += monthlyValuePaise(plan);
+  }
+  return {
+    mrrPaise: mrr,
+    activeSubscriptions: paying.length,
+    failedPaymentsThisMonth: failed?.value ?? 0,
+  };
+}
+
+export const SUBSCRIPTIONS_PER_PAGE = 50;
+
+export interface SubscriptionQuery {
+  status: (typeof SUBSCRIPTION_STATUSES)[number] | "";
+  plan: PaidPlanId | "";
+  q: string;
+}
+
+export function parseSubscriptionQuery(params: URLSearchParams): SubscriptionQuery {
+  const status = params.get("status") ?? "";
+  const plan = params.get("plan") ?? "";
+  const q = (params.get("q") ?? "").trim();
+  return {
+    status: (SUBSCRIPTION_STATUSES as readonly string[]).includes(status)
+      ? (status as SubscriptionQuery["status"])
+      : "",
+    plan: isPaidPlanId(plan) ? plan : "",
+    q: q.length <= 200 ? q : "",
+  };
+}
+
+export async function listSubscriptions(
+  query: SubscriptionQuery,
+  database: Database = defaultDb(),
+) {
+  const filters: SQL[] = [];
+  if (query.status) filters.push(eq(subscriptions.status, query.status));
+  if (query.plan) filters.push(eq(subscriptions.planId, query.plan));
+  if (query.q.startsWith("pay_")) {
+    const rows = await database
+      .select({ id: payments.subscriptionId })
+      .from(payments)
+      .where(eq(payments.providerPaymentId, query.q));
+    const ids = rows.map((row) => row.id).filter((id): id is string => id !== null);
+    if (ids.length === 0) return [];
+    filters.push(inArray(subscriptions.id, ids));
+  } else if (query.q.startsWith("sub_")) {
+    filters.push(eq(subscriptions.providerSubscriptionId, query.q));
+  } else if (query.q) {
+    const pattern = `%${escapeLike(query.q.toLowerCase())}%`;
+    const match = or(ilike(users.email, pattern), ilike(users.name, pattern));
+    if (match) filters.push(match);
+  }
+  return database
+    .select({
+      id: subscriptions.id,
+      providerSubscriptionId: subscriptions.providerSubscriptionId,
+      planId: subscriptions.planId,
+      status: subscriptions.status,
+      cancelAtCycleEnd: subscriptions.cancelAtCycleEnd,
+      currentEnd: subscriptions.currentEnd,
+      createdAt: subscriptions.createdAt,
+      email: users.email,
+    })
+    .from(subscriptions)
+    .leftJoin(users, eq(users.id, subscriptions.userId))
+    .where(filters.length ? and(...filters) : undefined)
+    .orderBy(desc(subscriptions.createdAt))
+    .limit(SUBSCRIPTIONS_PER_PAGE);
+}
+
+/** Everything support needs about one customer's billing. */
+export async function customerBilling(userId: string, database: Database = defaultDb()) {
+  const subs = await database
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, userId))
+    .orderBy(desc(subscriptions.createdAt));
+  const providerIds = subs.map((row) => row.providerSubscriptionId);
+  const [pays, events, grants, audit] = await Promise.all([
+    database
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, userId))
+      .orderBy(desc(payments.paidAt)),
+    providerIds.length
+      ? database
+          .select({
+            eventId: webhookEvents.eventId,
+            event: webhookEvents.event,
+            providerSubscriptionId: webhookEvents.providerSubscriptionId,
+            receivedAt: webhookEvents.receivedAt,
+            processedAt: webhookEvents.processedAt,
+            processCount: webhookEvents.processCount,
+          })
+          .from(webhookEvents)
+          .where(inArray(webhookEvents.providerSubscriptionId, providerIds))
+          .orderBy(desc(webhookEvents.receivedAt))
+          .limit(100)
+      : Promise.resolve([]),
+    database
+      .select()
+      .from(entitlementGrants)
+      .where(eq(entitlementGrants.userId, userId))
+      .orderBy(desc(entitlementGrants.createdAt)),
+    database
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.targetUserId, userId))
+      .orderBy(desc(auditLog.createdAt))
+      .limit(100),
+  ]);
+  return { subscriptions: subs, payments: pays, events, grants, audit };
+}
+
+async function audit(
+  database: Database,
+  session: Session,
+  entry: {
+    action: string;
+    targetUserId: string | null;
+    target: string | null;
+    reason?: string | null;
+    before: unknown;
+    after: unknown;
+  },
+) {
+  await database.insert(auditLog).values({
+    actorUserId: session.user.id,
+    actorEmail: session.user.email,
+    action: entry.action,
+    targetUserId: entry.targetUserId,
+    target: entry.target,
+    reason: entry.reason ?? null,
+    before: entry.before ?? null,
+    after: entry.after ?? null,
+  });
+}
+
+async function subscriptionOwnedBy(
+  userId: string,
+  providerSubscriptionId: string,
+  database: Database,
+) {
+  const [row] = await database
+    .select()
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.userId, userId),
+        eq(subscriptions.providerSubscriptionId, providerSubscriptionId),
+      ),
+    );
+  if (!row) throw new AdminRefusal("That subscription does not belong to this customer.", 404);
+  return row;
+}
+
+const snapshot = (row: {
+  status: string;
+  currentEnd: Date | null;
+  chargeAt: Date | null;
+  paidCount: number;
+}) => ({
+  status: row.status,
+  currentEnd: row.currentEnd?.toISOString() ?? null,
+  chargeAt: row.chargeAt?.toISOString() ?? null,
+  paidCount: row.paidCount,
+});
+
+export async function adminResync(
+  session: Session,
+  userId: string,
+  providerSubscriptionId: string,
+  options: { database?: Database; client?: RazorpayClient } = {},
+): Promise<string> {
+  requireAdmin(session);
+  const database = options.database ?? defaultDb();
+  const before = await subscriptionOwnedBy(userId, providerSubscriptionId, database);
+  const after = await resyncFromProvider(providerSubscriptionId, options);
+  await audit(database, session, {
+    action: "subscription.resync",
+    targetUserId: userId,
+    target: providerSubscriptionId,
+    before: snapshot(before),
+    after: after ? snapshot(after) : null,
+  });
+  return after ? `Resynced: Razorpay says ${after.status}.` : "Resynced.";
+}
+
+export async function adminReplay(
+  session: Session,
+  userId: string,
+  eventId: string,
+  options: { database?: Database; client?: RazorpayClient } = {},
+): Promise<string> {
+  requireAdmin(session);
+  const database = options.database ?? defaultDb();
+  const [event] = await database
+    .select()
+    .from(webhookEvents)
+    .where(eq(webhookEvents.eventId, eventId));
+  if (!event?.providerSubscriptionId)
+    throw new AdminRefusal("No such event for this customer.", 404);
+  const before = await subscriptionOwnedBy(userId, event.providerSubscriptionId, database);
+  await processWebhookEvent(eventId, { ...options, replay: true });
+  const after = await subscriptionOwnedBy(userId, event.providerSubscriptionId, database);
+  await audit(database, session, {
+    action: "webhook.replay",
+    targetUserId: userId,
+    target: eventId,
+    before: snapshot(before),
+    after: snapshot(after),
+  });
+  return `Replayed ${event.event} (${eventId}).`;
+}
+
+export async function adminRefund(
+  session: Session,
+  userId: string,
+  input: { paymentId: string; amountPaise: number | null; reason: string },
+  options: { database?: Database; client?: RazorpayClient } = {},
+): Promise<string> {
+  requireAdmin(session);
+  const database = options.database ?? defaultDb();
+  const client = options.client ?? razorpay();
+  const [payment] = await database
+    .select()
+    .from(payments)
+    .where(and(eq(payments.providerPaymentId, input.paymentId), eq(payments.userId, userId)));
+  if (!payment) throw new AdminRefusal("That payment does not belong to this customer.", 404);
+  const refundable = payment.amountPaise - payment.amountRefundedPaise;
+  const amount = input.amountPaise ?? refundable;
+  if (payment.status !== "captured" && payment.status !== "refunded")
+    throw new AdminRefusal("Only a captured payment can be refunded.");
+  if (amount < 1 || amount > refundable)
+    throw new AdminRefusal(
+      `You can refund between ₹0.01 and what is left (${(refundable / 100).toFixed(2)} rupees).`,
+    );
+  let refund;
+  try {
+    refund = await client.refundPayment(payment.providerPaymentId, {
+      amount,
+      notes: { reason: input.reason.slice(0, 250), by: session.user.email },
+    });
+  } catch (error) {
+    if (error instanceof RazorpayError && error.refused)
+      throw new AdminRefusal(`Razorpay refused: ${error.description}`);
+    throw error;
+  }
+  const fresh = await client.fetchPayment(payment.providerPaymentId);
+  await database.transaction(async (tx) => {
+    await recordPayment(tx, fresh, null);
+    await recordRefund(tx, refund, input.reason);
+  });
+  await audit(database, session, {
+    action: "payment.refund",
+    targetUserId: userId,
+    target: payment.providerPaymentId,
+    reason: input.reason,
+    before: { amountRefundedPaise: payment.amountRefundedPaise, status: payment.status },
+    after: {
+      amountRefundedPaise: fresh.amount_refunded,
+      status: fresh.status,
+      refundId: refund.id,
+      amountPaise: amount,
+    },
+  });
+  return `Refunded ₹${(amount / 100).toFixed(2)} (${refund.id}).`;
+}
+
+export async function adminGrant(
+  session: Session,
+  userId: string,
+  input: { planId: PaidPlanId; days: number; reason: string },
+  options: { database?: Database; now?: Date } = {},
+): Promise<string> {
+  requireAdmin(session);
+  const database = options.database ?? defaultDb();
+  const now = options.now ?? new Date();
+  const [owner] = await database.select({ id: users.id }).from(users).where(eq(users.id, userId));
+  if (!owner) throw new AdminRefusal("No such customer.", 404);
+  const endsAt = new Date(now.getTime() + input.days * 86_400_000);
+  const [grant] = await database
+    .insert(entitlementGrants)
+    .values({
+      userId,
+      planId: input.planId,
+      startsAt: now,
+      endsAt,
+      reason: input.reason,
+      grantedBy: session.user.id,
+    })
+    .returning();
+  await audit(database, session, {
+    action: "entitlement.grant",
+    targetUserId: userId,
+    target: grant?.id ?? null,
+    reason: input.reason,
+    before: null,
+    after: { planId: input.planId, endsAt: endsAt.toISOString() },
+  });
+  return `Granted ${input.planId} for ${input.days} days, until ${endsAt.toISOString().slice(0, 10)}.`;
+}
+
+export async function refundsOf(paymentIds: string[], database: Database = defaultDb()) {
+  if (paymentIds.length === 0) return [];
+  return database.select().from(refunds).where(inArray(refunds.providerPaymentId, paymentIds));
+}

@@ -1,0 +1,359 @@
+/**
+ * The billing domain against a real database and the fake Razorpay over HTTP: what the
+ * real-provider code sends, webhook verification, idempotence and ordering, entitlement in time.
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  FAKE_KEYS,
+  type FakeRazorpay,
+  startFakeRazorpay,
+} from "../../../tests/support/fake-razorpay";
+import { insertUser, openTestDatabase, type TestDatabase } from "../admin/test-database";
+import { jobs, payments, subscriptions, webhookEvents } from "../db/schema";
+import { cancelAtPeriodEnd, undoCancellation } from "./manage.server";
+import { checkoutSignature, startCheckout, verifyCheckout } from "./checkout.server";
+import { entitlementFor } from "./entitlement.server";
+import { syncPlans } from "./plans.server";
+import { createRazorpayClient, type RazorpayClient } from "./razorpay/client";
+import {
+  PROCESS_WEBHOOK_JOB,
+  processWebhookEvent,
+  receiveWebhook,
+  webhookSignature,
+} from "./webhooks.server";
+
+const basic = `Basic ${Buffer.from(`${FAKE_KEYS.keyId}:${FAKE_KEYS.keySecret}`).toString("base64")}`;
+let eventSeq = 0;
+
+describe("billing with the fake Razorpay", () => {
+  let test: TestDatabase;
+  let fake: FakeRazorpay;
+  let client: RazorpayClient;
+
+  beforeAll(async () => {
+    [test, fake] = await Promise.all([openTestDatabase(), startFakeRazorpay()]);
+    client = createRazorpayClient({
+      baseUrl: fake.url,
+      keyId: FAKE_KEYS.keyId,
+      keySecret: FAKE_KEYS.keySecret,
+    });
+  });
+  afterAll(async () => {
+    await Promise.all([test.close(), fake.close()]);
+  });
+
+  const options = () => ({ database: test.db, client });
+  const requestsTo = (method: string, prefix: string) =>
+    fake.requests.filter((request) => request.method === method && request.path.startsWith(prefix));
+
+  async function pay(subscriptionId: string, outcome: "success" | "failure", method = "card") {
+    const response = await fetch(`${fake.url}/checkout/subscriptions/${subscriptionId}/pay`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ key_id: FAKE_KEYS.keyId, method, outcome }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, string> };
+  }
+
+  async function charge(subscriptionId: string, fail = false) {
+    const response = await fetch(`${fake.url}/control/subscriptions/${subscriptionId}/charge`, {
+      method: "POST",
+      headers: { authorization: basic, "content-type": "application/json" },
+      body: JSON.stringify({ fail }),
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as { payment: { id: string } | null };
+  }
+
+  /** A signed webhook delivery built from the fake's current entities, as Razorpay sends them. */
+  async function event(
+    name: string,
+    subscriptionId: string,
+    paymentId?: string,
+    createdAt = Math.floor(Date.now() / 1000),
+  ) {
+    const subscription = await client.fetchSubscription(subscriptionId);
+    const payment = paymentId ? await client.fetchPayment(paymentId) : undefined;
+    const body = JSON.stringify({
+      entity: "event",
+      account_id: "acc_Test",
+      event: name,
+      contains: payment ? ["subscription", "payment"] : ["subscription"],
+      payload: {
+        subscription: { entity: subscription },
+        ...(payment ? { payment: { entity: payment } } : {}),
+      },
+      created_at: createdAt,
+    });
+    eventSeq += 1;
+    return {
+      rawBody: body,
+      signature: webhookSignature(body, FAKE_KEYS.webhookSecret),
+      eventId: `evt_Test${String(eventSeq).padStart(10, "0")}`,
+    };
+  }
+
+  const receive = (delivery: {
+    rawBody: string;
+    signature: string | null;
+    eventId: string | null;
+  }) => receiveWebhook(delivery, { secret: FAKE_KEYS.webhookSecret, database: test.db });
+
+  async function processAll() {
+    const pending = await test.db.select().from(jobs).where(eq(jobs.kind, PROCESS_WEBHOOK_JOB));
+    for (const job of pending)
+      await processWebhookEvent(String((job.payload as { eventId: string }).eventId), options());
+  }
+
+  it("syncs plans once, with Basic auth and the documented body", async () => {
+    const first = await syncPlans(test.db, client);
+    expect(first.map((plan) => [plan.planId, plan.created])).toEqual([
+      ["pro-monthly", true],
+      ["pro-yearly", true],
+    ]);
+    const creates = requestsTo("POST", "/v1/plans");
+    expect(creates).toHaveLength(2);
+    expect(creates.every((request) => request.authorization === basic)).toBe(true);
+    expect(creates[0]?.body).toMatchObject({
+      period: "monthly",
+      interval: 1,
+      item: { amount: 69_900, currency: "INR" },
+      notes: { plan_id: "pro-monthly" },
+    });
+    expect(creates[1]?.body).toMatchObject({ period: "yearly", item: { amount: 699_900 } });
+    expect(requestsTo("GET", "/v1/plans/")).toHaveLength(2);
+
+    const again = await syncPlans(test.db, client);
+    expect(again.map((plan) => plan.created)).toEqual([false, false]);
+    expect(again.map((plan) => plan.providerPlanId)).toEqual(
+      first.map((plan) => plan.providerPlanId),
+    );
+    expect(requestsTo("POST", "/v1/plans")).toHaveLength(2);
+  });
+
+  it("creates one subscription per buyer and reuses it while unpaid; a failed payment charges nothing", async () => {
+    const userId = await insertUser(test.db, { email: "asha@example.com" });
+    const user = { id: userId, email: "asha@example.com" };
+    const first = await startCheckout(user, "pro-monthly", options());
+    const [created] = requestsTo("POST", "/v1/subscriptions");
+    expect(created?.authorization).toBe(basic);
+    expect(created?.body).toMatchObject({
+      total_count: 120,
+      customer_notify: 1,
+      notes: { user_id: userId, plan_id: "pro-monthly" },
+    });
+
+    expect((await pay(first.providerSubscriptionId, "failure")).status).toBe(400);
+    const retry = await startCheckout(user, "pro-monthly", options());
+    expect(retry.providerSubscriptionId).toBe(first.providerSubscriptionId);
+    expect(requestsTo("POST", "/v1/subscriptions")).toHaveLength(1);
+
+    // Choosing the other plan cancels the unpaid one instead of leaving two payable.
+    const yearly = await startCheckout(user, "pro-yearly", options());
+    expect(yearly.providerSubscriptionId).not.toBe(first.providerSubscriptionId);
+    expect((await client.fetchSubscription(first.providerSubscriptionId)).status).toBe("cancelled");
+    expect(
+      requestsTo("POST", `/v1/subscriptions/${first.providerSubscriptionId}/cancel`)[0]?.body,
+    ).toEqual({
+      cancel_at_cycle_end: 0,
+    });
+    expect(await entitlementFor(userId, { database: test.db })).toMatchObject({ plan: "free" });
+  });
+
+  it("verifies the checkout signature against our record; a forged one changes nothing", async () => {
+    const userId = await insertUser(test.db, { email: "bala@example.com" });
+    const sub = await startCheckout(
+      { id: userId, email: "bala@example.com" },
+      "pro-monthly",
+      options(),
+    );
+    const paid = await pay(sub.providerSubscriptionId, "success");
+    expect(paid.status).toBe(200);
+    const response = {
+      razorpay_payment_id: paid.body.razorpay_payment_id!,
+      razorpay_subscription_id: sub.providerSubscriptionId,
+      razorpay_signature: paid.body.razorpay_signature!,
+    };
+    expect(response.razorpay_signature).toBe(
+      checkoutSignature(
+        response.razorpay_payment_id,
+        sub.providerSubscriptionId,
+        FAKE_KEYS.keySecret,
+      ),
+    );
+    const forged = { ...response, razorpay_signature: "0".repeat(64) };
+    expect(
+      await verifyCheckout(userId, forged, { database: test.db, keySecret: FAKE_KEYS.keySecret }),
+    ).toBeNull();
+    const otherUser = await insertUser(test.db, { email: "mallory@example.com" });
+    expect(
+      await verifyCheckout(otherUser, response, {
+        database: test.db,
+        keySecret: FAKE_KEYS.keySecret,
+      }),
+    ).toBeNull();
+    const [before] = await test.db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
+    expect(before?.checkoutVerifiedAt).toBeNull();
+
+    expect(
+      await verifyCheckout(userId, response, { database: test.db, keySecret: FAKE_KEYS.keySecret }),
+    ).not.toBeNull();
+    const [after] = await test.db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
+    expect(after?.checkoutPaymentId).toBe(response.razorpay_payment_id);
+    // The signature alone makes nobody Pro: Razorpay's state does.
+    expect(after?.status).toBe("created");
+    expect((await entitlementFor(userId, { database: test.db })).plan).toBe("free");
+  });
+
+  it("refuses a webhook with a missing or wrong signature and stores nothing", async () => {
+    const userId = await insertUser(test.db, { email: "chitra@example.com" });
+    const sub = await startCheckout(
+      { id: userId, email: "chitra@example.com" },
+      "pro-monthly",
+      options(),
+    );
+    const delivery = await event("subscription.updated", sub.providerSubscriptionId);
+    const before = (await test.db.select().from(webhookEvents)).length;
+    expect(await receive({ ...delivery, signature: null })).toMatchObject({ status: 400 });
+    expect(await receive({ ...delivery, signature: "ab".repeat(32) })).toMatchObject({
+      status: 400,
+    });
+    expect(
+      await receive({
+        ...delivery,
+        signature: webhookSignature(delivery.rawBody, FAKE_KEYS.keySecret),
+      }),
+    ).toMatchObject({ status: 400 });
+    expect(
+      await receive({ ...delivery, rawBody: delivery.rawBody.replace("acc_Test", "acc_Tesu") }),
+    ).toMatchObject({
+      status: 400,
+    });
+    expect(await test.db.select().from(webhookEvents)).toHaveLength(before);
+  });
+
+  it("processes an event delivered five times at once exactly once", async () => {
+    const userId = await insertUser(test.db, { email: "dev@example.com" });
+    const sub = await startCheckout(
+      { id: userId, email: "dev@example.com" },
+      "pro-monthly",
+      options(),
+    );
+    const paid = await pay(sub.providerSubscriptionId, "success");
+    const delivery = await event(
+      "subscription.charged",
+      sub.providerSubscriptionId,
+      paid.body.razorpay_payment_id,
+    );
+    const results = await Promise.all(Array.from({ length: 5 }, () => receive(delivery)));
+    expect(
+      results.filter((result) => result.status === 200 && result.outcome === "stored"),
+    ).toHaveLength(1);
+    expect(
+      results.filter((result) => result.status === 200 && result.outcome === "duplicate"),
+    ).toHaveLength(4);
+    await Promise.all(
+      Array.from({ length: 5 }, () => processWebhookEvent(delivery.eventId, options())),
+    );
+    const [stored] = await test.db
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.eventId, delivery.eventId));
+    expect(stored?.processCount).toBe(1);
+    const rows = await test.db.select().from(payments).where(eq(payments.subscriptionId, sub.id));
+    expect(rows.map((row) => [row.amountPaise, row.status, row.cardLast4])).toEqual([
+      [69_900, "captured", "4366"],
+    ]);
+    expect(await entitlementFor(userId, { database: test.db })).toMatchObject({
+      plan: "pro-monthly",
+      device_limit: 3,
+    });
+  });
+
+  it("ends in Razorpay's state whatever order events arrive in", async () => {
+    const userId = await insertUser(test.db, { email: "esha@example.com" });
+    const sub = await startCheckout(
+      { id: userId, email: "esha@example.com" },
+      "pro-monthly",
+      options(),
+    );
+    const paid = await pay(sub.providerSubscriptionId, "success");
+    const activated = await event(
+      "subscription.activated",
+      sub.providerSubscriptionId,
+      undefined,
+      1_000,
+    );
+    const charged = await event(
+      "subscription.charged",
+      sub.providerSubscriptionId,
+      paid.body.razorpay_payment_id,
+    );
+    await client.cancelSubscription(sub.providerSubscriptionId, false);
+    const cancelled = await event("subscription.cancelled", sub.providerSubscriptionId);
+    // Newest first, the stale "activated" last.
+    for (const delivery of [cancelled, charged, activated]) {
+      expect(await receive(delivery)).toMatchObject({ status: 200 });
+      await processAll();
+    }
+    const [row] = await test.db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
+    expect(row?.status).toBe("cancelled");
+    expect(
+      await test.db.select().from(payments).where(eq(payments.subscriptionId, sub.id)),
+    ).toHaveLength(1);
+  });
+
+  it("cancels at the end of the period: Pro until then, Free after; undo keeps it", async () => {
+    const userId = await insertUser(test.db, { email: "farah@example.com" });
+    const sub = await startCheckout(
+      { id: userId, email: "farah@example.com" },
+      "pro-monthly",
+      options(),
+    );
+    const paid = await pay(sub.providerSubscriptionId, "success");
+    await receive(
+      await event(
+        "subscription.charged",
+        sub.providerSubscriptionId,
+        paid.body.razorpay_payment_id,
+      ),
+    );
+    await processAll();
+
+    const cancelled = await cancelAtPeriodEnd(userId, "too expensive", options());
+    expect(
+      requestsTo("POST", `/v1/subscriptions/${sub.providerSubscriptionId}/cancel`).at(-1)?.body,
+    ).toEqual({
+      cancel_at_cycle_end: 1,
+    });
+    expect(cancelled).toMatchObject({
+      status: "active",
+      cancelAtCycleEnd: true,
+      cancelReason: "too expensive",
+    });
+    const end = cancelled.currentEnd!;
+    expect((await entitlementFor(userId, { database: test.db })).plan).toBe("pro-monthly");
+
+    const kept = await undoCancellation(userId, options());
+    expect(kept.cancelAtCycleEnd).toBe(false);
+    expect((await client.fetchSubscription(sub.providerSubscriptionId)).has_scheduled_changes).toBe(
+      false,
+    );
+
+    await cancelAtPeriodEnd(userId, null, options());
+    // Razorpay ends it at the cycle end; in between the account is still Pro.
+    await client.fetchSubscription(sub.providerSubscriptionId);
+    const atEnd = { database: test.db, now: new Date(end.getTime() - 1000) };
+    expect((await entitlementFor(userId, atEnd)).plan).toBe("pro-monthly");
+    await charge(sub.providerSubscriptionId);
+    await receive(await event("subscription.cancelled", sub.providerSubscriptionId));
+    await processAll();
+    const [row] = await test.db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
+    expect(row?.status).toBe("cancelled");
+    expect(
+      (await entitlementFor(userId, { database: test.db, now: new Date(end.getTime() + 1000) }))
+        .plan,
+    ).toBe("free");
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * Buying: a Razorpay subscription for the buyer (reused while unpaid, never duplicated), then the
+ * checkout handler's signature, which only says "payment received, activating…". The
+ * subscription becomes Pro when Razorpay confirms it (webhook or resync).
+ */
+import { createHmac } from "node:crypto";
+import { and, eq, isNull } from "drizzle-orm";
+import { type PaidPlanId, planById } from "~/lib/plans";
+import { type Database, db as defaultDb } from "../db";
+import { subscriptions, type SubscriptionRow } from "../db/schema";
+import { enqueueJob } from "../jobs/queue.server";
+import { safeEqual } from "../security/tokens";
+import { providerPlanFor } from "./plans.server";
+import { paymentsConfig, razorpay } from "./provider.server";
+import { RazorpayError, type RazorpayClient } from "./razorpay/client";
+import {
+  applyProviderSubscription,
+  liveSubscriptionsOf,
+  openCheckoutsOf,
+} from "./subscriptions.server";
+
+export const RESYNC_JOB = "razorpay.resync";
+
+/** How many cycles a subscription runs before Razorpay completes it (about ten years). */
+const TOTAL_COUNT = { monthly: 120, yearly: 10 } as const;
+
+export class CheckoutRefusal extends Error {
+  override name = "CheckoutRefusal";
+  constructor(
+    message: string,
+    readonly status: 400 | 409 = 409,
+  ) {
+    super(message);
+  }
+}
+
+export interface StartCheckoutOptions {
+  database?: Database;
+  client?: RazorpayClient;
+  /** A plan switch: the new subscription starts when this one's period ends. */
+  replaces?: SubscriptionRow;
+}
+
+/**
+ * The unpaid subscription to open Razorpay checkout with: the buyer's open one for this plan if
+ * Razorpay still has it unpaid, else a new one. Open checkouts for other plans are cancelled so
+ * that at most one can ever be paid.
+ */
+export async function startCheckout(
+  user: { id: string; email: string },
+  planId: PaidPlanId,
+  options: StartCheckoutOptions = {},
+): Promise<SubscriptionRow> {
+  const database = options.database ?? defaultDb();
+  const client = options.client ?? razorpay();
+  const plan = planById(planId);
+  const replaces = options.replaces ?? null;
+
+  if (!replaces) {
+    const live = await liveSubscriptionsOf(user.id, database);
+    if (live.some((row) => row.status !== "halted"))
+      throw new CheckoutRefusal(
+        "You already have a subscription. Manage it on Account → Subscription.",
+      );
+  }
+
+  for (const open of await openCheckoutsOf(user.id, database)) {
+    const readAt = new Date();
+    const fresh = await client.fetchSubscription(open.providerSubscriptionId);
+    const reusable =
+      fresh.status === "created" &&
+      open.planId === planId &&
+      open.replacesSubscriptionId === (replaces?.id ?? null);
+    if (reusable) return (await applyProviderSubscription(database, fresh, readAt)) ?? open;
+    if (fresh.status === "created") {
+      const cancelledAt = new Date();
+      try {
+        await applyProviderSubscription(
+          database,
+          await client.cancelSubscription(fresh.id, false),
+          cancelledAt,
+        );
+      } catch (error) {
+        if (!(error instanceof RazorpayError && error.refused)) throw error;
+      }
+    } else {
+      await applyProviderSubscription(database, fresh, readAt);
+    }
+  }
+
+  const { providerPlanId } = await providerPlanFor(planId, database, client);
+  const startAt = replaces?.currentEnd ?? null;
+  const readAt = new Date();
+  const created = await client.createSubscription({
+    plan_id: providerPlanId,
+    total_count: TOTAL_COUNT[plan.billingCycle ?? "monthly"],
+    customer_notify: 1,
+    ...(startAt && startAt > new Date() ? { start_at: Math.floor(startAt.getTime() / 1000) } : {}),
+    notes: {
+      user_id: user.id,
+      plan_id: planId,
+      email: user.email,
+      ...(replaces ? { replaces: replaces.providerSubscriptionId } : {}),
+    },
+  });
+  const row = await applyProviderSubscription(database, created, readAt);
+  if (!row) throw new Error(`subscription ${created.id} was not stored`);
+  if (replaces) {
+    await database
+      .update(subscriptions)
+      .set({ replacesSubscriptionId: replaces.id })
+      .where(eq(subscriptions.id, row.id));
+    return { ...row, replacesSubscriptionId: replaces.id };
+  }
+  return row;
+}
+
+/** Razorpay's checkout signature for subscriptions: HMAC(payment_id|subscription_id, key secret). */
+export function checkoutSignature(
+  paymentId: string,
+  subscriptionId: string,
+  keySecret: string,
+): string {
+  return createHmac("sha256", keySecret).update(`${paymentId}|${subscriptionId}`).digest("hex");
+}
+
+export interface CheckoutResponse {
+  razorpay_payment_id: string;
+  razorpay_subscription_id: string;
+  razorpay_signature: string;
+}
+
+/**
+ * Checks the checkout handler's payload against *our* record of the buyer's subscription (the
+ * id in the payload is only used to pick which of the buyer's own subscriptions it claims to
+ * be). A good signature records the payment id and asks for a resync; it changes no status.
+ */
+export async function verifyCheckout(
+  userId: string,
+  response: CheckoutResponse,
+  options: { database?: Database; keySecret?: string } = {},
+): Promise<SubscriptionRow | null> {
+  const database = options.database ?? defaultDb();
+  const keySecret = options.keySecret ?? paymentsConfig().keySecret;
+  const [ours] = await database
+    .select()
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.userId, userId),
+        eq(subscriptions.providerSubscriptionId, response.razorpay_subscription_id),
+      ),
+    );
+  if (!ours) return null;
+  const expected = checkoutSignature(
+    response.razorpay_payment_id,
+    ours.providerSubscriptionId,
+    keySecret,
+  );
+  if (!safeEqual(expected, response.razorpay_signature)) return null;
+  await database.transaction(async (tx) => {
+    await tx
+      .update(subscriptions)
+      .set({ checkoutPaymentId: response.razorpay_payment_id, checkoutVerifiedAt: new Date() })
+      .where(and(eq(subscriptions.id, ours.id), isNull(subscriptions.checkoutVerifiedAt)));
+    // Activation must not depend on the webhook alone (a misconfigured URL would strand a buyer).
+    await enqueueJob(tx, {
+      kind: RESYNC_JOB,
+      payload: { providerSubscriptionId: ours.providerSubscriptionId },
+      dedupeKey: `checkout-resync:${response.razorpay_payment_id}`,
+    });
+  });
+  return ours;
+}

@@ -1,0 +1,88 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decideEntitlement } from "./entitlement.server";
+
+const now = new Date("2026-11-23T10:00:00Z");
+const later = (days: number) => new Date(now.getTime() + days * 86_400_000);
+const sub = (status: string, currentEnd: Date | null, planId = "pro-monthly") => ({
+  planId,
+  status,
+  currentEnd,
+  chargeAt: currentEnd,
+});
+
+describe("decideEntitlement", () => {
+  it("is Free with nothing", () => {
+    expect(decideEntitlement({ subscriptions: [], grants: [] }, now)).toMatchObject({
+      plan: "free",
+      device_limit: 1,
+      expires_at: null,
+    });
+  });
+
+  it.each(["active", "authenticated", "pending"])("is Pro while %s", (status) => {
+    const result = decideEntitlement({ subscriptions: [sub(status, later(20))], grants: [] }, now);
+    expect(result).toMatchObject({
+      plan: "pro-monthly",
+      device_limit: 3,
+      expires_at: later(20).toISOString(),
+    });
+  });
+
+  it.each(["halted", "created", "expired", "paused"])("is Free while %s", (status) => {
+    expect(
+      decideEntitlement({ subscriptions: [sub(status, later(20))], grants: [] }, now).plan,
+    ).toBe("free");
+  });
+
+  it("keeps Pro until the end of a cancelled period, then Free", () => {
+    const cancelled = { subscriptions: [sub("cancelled", later(10))], grants: [] };
+    expect(decideEntitlement(cancelled, now).plan).toBe("pro-monthly");
+    expect(decideEntitlement(cancelled, later(9.99)).plan).toBe("pro-monthly");
+    expect(decideEntitlement(cancelled, later(10)).plan).toBe("free");
+    expect(decideEntitlement(cancelled, later(11)).plan).toBe("free");
+  });
+
+  it("honours a grant only between its start and end", () => {
+    const grants = [{ planId: "pro-yearly", startsAt: later(1), endsAt: later(31) }];
+    expect(decideEntitlement({ subscriptions: [], grants }, now).plan).toBe("free");
+    expect(decideEntitlement({ subscriptions: [], grants }, later(2))).toMatchObject({
+      plan: "pro-yearly",
+      expires_at: later(31).toISOString(),
+    });
+    expect(decideEntitlement({ subscriptions: [], grants }, later(31)).plan).toBe("free");
+  });
+
+  it("never gives less than the best source alone", () => {
+    const statuses = [
+      "created",
+      "authenticated",
+      "active",
+      "pending",
+      "halted",
+      "cancelled",
+      "completed",
+      "expired",
+    ];
+    const source = fc.record({
+      planId: fc.constantFrom("pro-monthly", "pro-yearly", "free", "unknown"),
+      status: fc.constantFrom(...statuses),
+      currentEnd: fc.option(fc.integer({ min: -40, max: 400 }).map(later)),
+    });
+    fc.assert(
+      fc.property(fc.array(source, { maxLength: 5 }), (subscriptions) => {
+        const all = decideEntitlement(
+          { subscriptions: subscriptions.map((s) => ({ ...s, chargeAt: null })), grants: [] },
+          now,
+        );
+        for (const one of subscriptions) {
+          const alone = decideEntitlement(
+            { subscriptions: [{ ...one, chargeAt: null }], grants: [] },
+            now,
+          );
+          expect(all.device_limit).toBeGreaterThanOrEqual(alone.device_limit);
+        }
+      }),
+    );
+  });
+});

@@ -1,0 +1,162 @@
+/**
+ * What a subscriber does on Account → Subscription: cancel at the end of the period, undo that,
+ * and switch monthly ↔ yearly. Razorpay cannot change the plan of UPI or e-mandate
+ * subscriptions, so a switch is a new subscription starting when the current period ends, and the
+ * current one is cancelled at its cycle end once the new one is authorised.
+ */
+import { eq } from "drizzle-orm";
+import { type PaidPlanId, planById } from "~/lib/plans";
+import { type Database, db as defaultDb } from "../db";
+import { subscriptions, type SubscriptionRow } from "../db/schema";
+import { enqueueJob, type Executor } from "../jobs/queue.server";
+import { PermanentJobError } from "../jobs/worker.server";
+import { CheckoutRefusal, startCheckout } from "./checkout.server";
+import { queueBillingMail } from "./notify.server";
+import { razorpay } from "./provider.server";
+import type { RazorpayClient } from "./razorpay/client";
+import {
+  applyProviderSubscription,
+  primarySubscription,
+  scheduledSwitch,
+  subscriptionsOf,
+} from "./subscriptions.server";
+
+export const FINISH_SWITCH_JOB = "billing.finish-switch";
+
+interface Options {
+  database?: Database;
+  client?: RazorpayClient;
+}
+
+/** The subscription the buyer manages: running and not already ending. */
+async function manageable(userId: string, database: Database) {
+  const rows = await subscriptionsOf(userId, database);
+  const current = primarySubscription(rows);
+  if (!current || !["active", "pending", "authenticated"].includes(current.status))
+    throw new CheckoutRefusal("There is no running subscription to change.");
+  return { rows, current };
+}
+
+export async function cancelAtPeriodEnd(
+  userId: string,
+  reason: string | null,
+  options: Options = {},
+): Promise<SubscriptionRow> {
+  const database = options.database ?? defaultDb();
+  const client = options.client ?? razorpay();
+  const { rows, current } = await manageable(userId, database);
+  if (current.cancelAtCycleEnd) return current;
+  const readAt = new Date();
+  // Not charged yet (authorised for a later start): nothing was paid, so it ends now.
+  const entity = await client.cancelSubscription(
+    current.providerSubscriptionId,
+    current.status !== "authenticated",
+  );
+  const applied = await database.transaction(async (tx) => {
+    const row = await applyProviderSubscription(tx, entity, readAt);
+    if (!row) throw new Error("cancelled subscription is not ours");
+    await tx
+      .update(subscriptions)
+      .set({ cancelAtCycleEnd: entity.status !== "cancelled", cancelReason: reason })
+      .where(eq(subscriptions.id, row.id));
+    await queueBillingMail(tx, "cancelled", row.id, "requested");
+    return { ...row, cancelAtCycleEnd: entity.status !== "cancelled", cancelReason: reason };
+  });
+  // A switch waiting to start is dropped with it: cancelling means no more charges at all.
+  const pendingSwitch = scheduledSwitch(rows, current);
+  if (pendingSwitch) {
+    const switchReadAt = new Date();
+    await applyProviderSubscription(
+      database,
+      await client.cancelSubscription(pendingSwitch.providerSubscriptionId, false),
+      switchReadAt,
+    );
+  }
+  return applied;
+}
+
+export async function undoCancellation(
+  userId: string,
+  options: Options = {},
+): Promise<SubscriptionRow> {
+  const database = options.database ?? defaultDb();
+  const client = options.client ?? razorpay();
+  const { current } = await manageable(userId, database);
+  if (!current.cancelAtCycleEnd) return current;
+  const readAt = new Date();
+  const entity = await client.cancelScheduledChanges(current.providerSubscriptionId);
+  const row = await applyProviderSubscription(database, entity, readAt);
+  await database
+    .update(subscriptions)
+    .set({ cancelAtCycleEnd: false, cancelReason: null })
+    .where(eq(subscriptions.id, current.id));
+  return { ...(row ?? current), cancelAtCycleEnd: false, cancelReason: null };
+}
+
+/**
+ * A switch starts as a checkout of the other plan with a later start; the buyer authorises it
+ * in Razorpay checkout. Returns the new (unpaid) subscription.
+ */
+export async function startPlanSwitch(
+  user: { id: string; email: string },
+  target: PaidPlanId,
+  options: Options = {},
+): Promise<{ current: SubscriptionRow; next: SubscriptionRow }> {
+  const database = options.database ?? defaultDb();
+  const { rows, current } = await manageable(user.id, database);
+  if (current.planId === target) throw new CheckoutRefusal("You are already on that plan.");
+  if (current.status !== "active" || !current.currentEnd)
+    throw new CheckoutRefusal("Plans can be switched once the current period is paid.");
+  if (current.cancelAtCycleEnd)
+    throw new CheckoutRefusal("Undo the cancellation first, then switch plans.");
+  const existing = scheduledSwitch(rows, current);
+  if (existing) throw new CheckoutRefusal("A plan change is already scheduled.");
+  planById(target);
+  const next = await startCheckout(user, target, { ...options, replaces: current });
+  return { current, next };
+}
+
+/**
+ * Runs after any subscription is synced: a switch's new subscription, once authorised, cancels
+ * the one it replaces at that one's cycle end (as a job: it calls Razorpay).
+ */
+export async function afterSubscriptionSynced(
+  executor: Executor,
+  row: SubscriptionRow,
+): Promise<void> {
+  if (row.replacesSubscriptionId && (row.status === "authenticated" || row.status === "active")) {
+    await enqueueJob(executor, {
+      kind: FINISH_SWITCH_JOB,
+      payload: { subscriptionId: row.id },
+      dedupeKey: `switch:${row.id}`,
+    });
+  }
+}
+
+export async function finishSwitch(
+  payload: Record<string, unknown>,
+  options: Options = {},
+): Promise<void> {
+  const database = options.database ?? defaultDb();
+  const client = options.client ?? razorpay();
+  const id = typeof payload.subscriptionId === "string" ? payload.subscriptionId : "";
+  const [next] = await database.select().from(subscriptions).where(eq(subscriptions.id, id));
+  if (!next?.replacesSubscriptionId) throw new PermanentJobError(`no switch ${id}`);
+  const [old] = await database
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.id, next.replacesSubscriptionId));
+  if (!old) throw new PermanentJobError(`replaced subscription of ${id} is gone`);
+  if (!old.cancelAtCycleEnd && ["active", "pending"].includes(old.status)) {
+    const readAt = new Date();
+    const entity = await client.cancelSubscription(old.providerSubscriptionId, true);
+    await database.transaction(async (tx) => {
+      await applyProviderSubscription(tx, entity, readAt);
+      await tx
+        .update(subscriptions)
+        .set({ cancelAtCycleEnd: entity.status !== "cancelled", cancelReason: "switched plan" })
+        .where(eq(subscriptions.id, old.id));
+    });
+  }
+  await queueBillingMail(database, "plan-change", next.id, "scheduled");
+}

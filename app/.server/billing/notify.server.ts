@@ -1,0 +1,191 @@
+/**
+ * Billing mail goes through the job queue: queued in the transaction that records what happened
+ * (deduplicated, so a replayed event mails nobody twice), rendered and sent by the worker with
+ * the data as it is then.
+ */
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { planById, planLabel, isPaidPlanId } from "~/lib/plans";
+import { type Database, db as defaultDb } from "../db";
+import { payments, subscriptions, user as users } from "../db/schema";
+import { env } from "../env";
+import { enqueueJob, type Executor } from "../jobs/queue.server";
+import { PermanentJobError } from "../jobs/worker.server";
+import {
+  cancellationMessage,
+  paymentFailedMessage,
+  paymentReceivedMessage,
+  planChangeMessage,
+  renewalReminderMessage,
+  subscriptionHaltedMessage,
+} from "../mail/billing-templates";
+import { sendMail } from "../mail/mailer";
+
+export const BILLING_MAIL_JOB = "mail.billing";
+const TEMPLATES = [
+  "payment-received",
+  "payment-failed",
+  "halted",
+  "cancelled",
+  "plan-change",
+  "renewal-reminder",
+] as const;
+export type BillingMail = (typeof TEMPLATES)[number];
+
+export async function queueBillingMail(
+  executor: Executor,
+  template: BillingMail,
+  subscriptionId: string,
+  dedupe: string,
+  extra: { paymentId?: string; runAt?: Date; chargeAt?: string } = {},
+): Promise<void> {
+  await enqueueJob(executor, {
+    kind: BILLING_MAIL_JOB,
+    payload: { template, subscriptionId, ...extra, runAt: undefined },
+    dedupeKey: `mail:${template}:${subscriptionId}:${dedupe}`,
+    runAt: extra.runAt,
+  });
+}
+
+const payloadSchema = z.object({
+  template: z.enum(TEMPLATES),
+  subscriptionId: z.uuid(),
+  paymentId: z.string().optional(),
+  chargeAt: z.string().optional(),
+});
+
+/** The job handler: renders the message from today's data and sends it. */
+export async function sendBillingMail(
+  payload: Record<string, unknown>,
+  database: Database = defaultDb(),
+): Promise<void> {
+  const parsed = payloadSchema.safeParse(payload);
+  if (!parsed.success) throw new PermanentJobError("malformed billing mail job");
+  const job = parsed.data;
+  const [row] = await database
+    .select({ subscription: subscriptions, email: users.email, name: users.name })
+    .from(subscriptions)
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .where(eq(subscriptions.id, job.subscriptionId));
+  // The account was deleted since: there is nobody to write to.
+  if (!row) return;
+  const { subscription, email, name } = row;
+  if (!isPaidPlanId(subscription.planId)) return;
+  const plan = planById(subscription.planId);
+  const base = env().SITE_URL;
+  const to = { to: email, name };
+  const accountUrl = `${base}/account/subscription`;
+  const fixUrl = `${base}/fix-subscription`;
+
+  switch (job.template) {
+    case "payment-received": {
+      const [payment] = job.paymentId
+        ? await database
+            .select()
+            .from(payments)
+            .where(eq(payments.providerPaymentId, job.paymentId))
+        : [];
+      if (!payment) throw new Error(`payment ${job.paymentId} is not recorded yet`);
+      return sendMail(
+        paymentReceivedMessage({
+          ...to,
+          plan: planLabel(plan),
+          amountPaise: payment.amountPaise,
+          paymentId: payment.providerPaymentId,
+          nextChargeAt: subscription.chargeAt,
+          accountUrl,
+        }),
+      );
+    }
+    case "payment-failed":
+      return sendMail(
+        paymentFailedMessage({
+          ...to,
+          plan: planLabel(plan),
+          amountPaise: plan.pricePaise,
+          fixUrl,
+        }),
+      );
+    case "halted":
+      return sendMail(subscriptionHaltedMessage({ ...to, plan: planLabel(plan), fixUrl }));
+    case "cancelled":
+      return sendMail(
+        cancellationMessage({
+          ...to,
+          plan: planLabel(plan),
+          endsAt: subscription.currentEnd,
+          accountUrl,
+        }),
+      );
+    case "plan-change": {
+      const [old] = subscription.replacesSubscriptionId
+        ? await database
+            .select()
+            .from(subscriptions)
+            .where(eq(subscriptions.id, subscription.replacesSubscriptionId))
+        : [];
+      return sendMail(
+        planChangeMessage({
+          ...to,
+          from: old ? planLabel(old.planId) : "your current plan",
+          to_plan: planLabel(plan),
+          startsAt: subscription.startAt,
+          amountPaise: plan.pricePaise,
+          accountUrl,
+        }),
+      );
+    }
+    case "renewal-reminder": {
+      // Only if the renewal it announces is still going to happen on that day.
+      const due = subscription.chargeAt?.toISOString();
+      if (
+        subscription.status !== "active" ||
+        subscription.cancelAtCycleEnd ||
+        due !== job.chargeAt ||
+        !subscription.chargeAt
+      )
+        return;
+      return sendMail(
+        renewalReminderMessage({
+          ...to,
+          plan: planLabel(plan),
+          amountPaise: plan.pricePaise,
+          chargeAt: subscription.chargeAt,
+          accountUrl,
+        }),
+      );
+    }
+  }
+}
+
+const REMINDER_DAYS = 7;
+
+/** Yearly renewals get a reminder a week before the charge (RBI pre-debit practice and courtesy). */
+export async function scheduleRenewalReminder(
+  executor: Executor,
+  subscription: {
+    id: string;
+    planId: string;
+    status: string;
+    chargeAt: Date | null;
+    cancelAtCycleEnd: boolean;
+  },
+  now: Date = new Date(),
+): Promise<void> {
+  if (subscription.status !== "active" || subscription.cancelAtCycleEnd || !subscription.chargeAt)
+    return;
+  if (!isPaidPlanId(subscription.planId) || planById(subscription.planId).billingCycle !== "yearly")
+    return;
+  const runAt = new Date(subscription.chargeAt.getTime() - REMINDER_DAYS * 86_400_000);
+  if (runAt <= now) return;
+  await queueBillingMail(
+    executor,
+    "renewal-reminder",
+    subscription.id,
+    subscription.chargeAt.toISOString(),
+    {
+      runAt,
+      chargeAt: subscription.chargeAt.toISOString(),
+    },
+  );
+}

@@ -1,0 +1,106 @@
+/** What the account pages show about a buyer's subscription, in words and plain values. */
+import { findPlan, planLabel } from "~/lib/plans";
+import { type Database, db as defaultDb } from "../db";
+import type { SubscriptionRow } from "../db/schema";
+import { paymentMethodOf, paymentsOfSubscription } from "./payments.server";
+import { primarySubscription, scheduledSwitch, subscriptionsOf } from "./subscriptions.server";
+
+export type Banner = "pending" | "halted" | null;
+
+export interface SubscriptionSummary {
+  providerSubscriptionId: string;
+  planId: string;
+  plan: string;
+  status: SubscriptionRow["status"];
+  statusText: string;
+  /** ISO dates; null when not applicable. */
+  currentEnd: string | null;
+  nextChargeAt: string | null;
+  nextChargePaise: number | null;
+  paymentMethod: string | null;
+  cancelAtCycleEnd: boolean;
+  /** Razorpay's hosted page: authorise again or change the payment method. */
+  manageUrl: string | null;
+  /** Checkout confirmed in the browser, Razorpay's confirmation not in yet. */
+  activating: boolean;
+}
+
+export interface BillingOverview {
+  subscription: SubscriptionSummary | null;
+  switchTo: { plan: string; planId: string; startsAt: string | null; pricePaise: number } | null;
+  banner: Banner;
+}
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+export function statusText(row: Pick<SubscriptionRow, "status" | "cancelAtCycleEnd">): string {
+  if (row.cancelAtCycleEnd && (row.status === "active" || row.status === "pending"))
+    return "Cancelled: ends at the end of the paid period";
+  switch (row.status) {
+    case "created":
+      return "Waiting for payment";
+    case "authenticated":
+      return "Authorised: the first charge is still to come";
+    case "active":
+      return "Active";
+    case "pending":
+      return "Payment failed: Razorpay is retrying";
+    case "halted":
+      return "Stopped after failed payments";
+    case "cancelled":
+      return "Cancelled";
+    case "completed":
+      return "Completed";
+    case "expired":
+      return "Expired before it was paid";
+    case "paused":
+      return "Paused";
+  }
+}
+
+export async function billingOverview(
+  userId: string,
+  database: Database = defaultDb(),
+): Promise<BillingOverview> {
+  const rows = await subscriptionsOf(userId, database);
+  const current =
+    primarySubscription(rows) ??
+    rows.find((row) => row.checkoutVerifiedAt && row.status === "created") ??
+    null;
+  if (!current) return { subscription: null, switchTo: null, banner: null };
+  const plan = findPlan(current.planId);
+  const paid = (await paymentsOfSubscription(current.id, database)).find(
+    (payment) => payment.status === "captured" || payment.status === "refunded",
+  );
+  const charging =
+    ["active", "pending", "authenticated"].includes(current.status) && !current.cancelAtCycleEnd;
+  const next = scheduledSwitch(rows, current);
+  const nextPlan = next ? findPlan(next.planId) : undefined;
+  return {
+    subscription: {
+      providerSubscriptionId: current.providerSubscriptionId,
+      planId: current.planId,
+      plan: planLabel(current.planId),
+      status: current.status,
+      statusText: statusText(current),
+      currentEnd: iso(current.currentEnd),
+      nextChargeAt: charging ? iso(current.chargeAt ?? current.currentEnd) : null,
+      nextChargePaise: charging && plan ? plan.pricePaise : null,
+      paymentMethod: paid ? paymentMethodOf(paid).label : null,
+      cancelAtCycleEnd: current.cancelAtCycleEnd,
+      manageUrl: current.shortUrl,
+      activating: current.status === "created" && current.checkoutVerifiedAt !== null,
+    },
+    switchTo:
+      next && nextPlan
+        ? {
+            plan: planLabel(nextPlan),
+            planId: nextPlan.id,
+            startsAt: iso(next.startAt ?? next.chargeAt),
+            pricePaise: nextPlan.pricePaise,
+          }
+        : null,
+    banner:
+      current.status === "pending" ? "pending" : current.status === "halted" ? "halted" : null,
+  };
+}

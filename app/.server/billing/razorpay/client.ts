@@ -1,0 +1,170 @@
+/**
+ * A small typed client for the Razorpay REST calls this product makes (docs/decisions/0012).
+ * The same code talks to api.razorpay.com, the built-in sandbox and the fake server in tests:
+ * only the base URL differs.
+ */
+import { z } from "zod";
+import {
+  collectionSchema,
+  errorBodySchema,
+  invoiceSchema,
+  paymentSchema,
+  planSchema,
+  refundSchema,
+  subscriptionSchema,
+  type RazorpayInvoice,
+  type RazorpayPayment,
+  type RazorpayPlan,
+  type RazorpayRefund,
+  type RazorpaySubscription,
+} from "./types";
+
+const TIMEOUT_MS = 10_000;
+
+/** A refusal or failure from Razorpay, with its own code and description. */
+export class RazorpayError extends Error {
+  override name = "RazorpayError";
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly description: string,
+    readonly field: string | null = null,
+  ) {
+    super(`Razorpay ${status} ${code}: ${description}`);
+  }
+  /** 4xx: Razorpay refused the request itself; retrying the same request will not help. */
+  get refused(): boolean {
+    return this.status >= 400 && this.status < 500;
+  }
+}
+
+export interface RazorpayClientOptions {
+  /** Without the trailing /v1, e.g. https://api.razorpay.com */
+  baseUrl: string;
+  keyId: string;
+  keySecret: string;
+  fetch?: typeof fetch;
+}
+
+export interface CreatePlanInput {
+  period: "monthly" | "yearly";
+  interval: number;
+  item: { name: string; amount: number; currency: "INR"; description?: string };
+  notes?: Record<string, string>;
+}
+
+export interface CreateSubscriptionInput {
+  plan_id: string;
+  total_count: number;
+  quantity?: number;
+  start_at?: number;
+  expire_by?: number;
+  customer_notify?: 0 | 1;
+  notes?: Record<string, string>;
+}
+
+export function createRazorpayClient(options: RazorpayClientOptions) {
+  const base = options.baseUrl.replace(/\/+$/, "");
+  const authorization = `Basic ${Buffer.from(`${options.keyId}:${options.keySecret}`).toString("base64")}`;
+  const doFetch = options.fetch ?? fetch;
+
+  async function call<T extends z.ZodType>(
+    method: "GET" | "POST" | "PATCH",
+    path: string,
+    schema: T,
+    body?: unknown,
+  ): Promise<z.infer<T>> {
+    let response: Response;
+    try {
+      response = await doFetch(`${base}${path}`, {
+        method,
+        headers: {
+          authorization,
+          accept: "application/json",
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw new RazorpayError(
+        0,
+        "NETWORK_ERROR",
+        `Razorpay could not be reached: ${String(error)}`,
+      );
+    }
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      throw new RazorpayError(response.status, "BAD_RESPONSE", "Razorpay answered with non-JSON");
+    }
+    if (!response.ok) {
+      const parsed = errorBodySchema.safeParse(json);
+      throw parsed.success
+        ? new RazorpayError(
+            response.status,
+            parsed.data.error.code,
+            parsed.data.error.description,
+            parsed.data.error.field ?? null,
+          )
+        : new RazorpayError(response.status, "HTTP_ERROR", `HTTP ${response.status}`);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success)
+      throw new RazorpayError(
+        response.status,
+        "BAD_RESPONSE",
+        `unexpected ${method} ${path} response: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+      );
+    return parsed.data;
+  }
+
+  const id = (value: string) => encodeURIComponent(value);
+
+  return {
+    createPlan: (input: CreatePlanInput): Promise<RazorpayPlan> =>
+      call("POST", "/v1/plans", planSchema, input),
+    fetchPlan: (planId: string): Promise<RazorpayPlan> =>
+      call("GET", `/v1/plans/${id(planId)}`, planSchema),
+    createSubscription: (input: CreateSubscriptionInput): Promise<RazorpaySubscription> =>
+      call("POST", "/v1/subscriptions", subscriptionSchema, input),
+    fetchSubscription: (subscriptionId: string): Promise<RazorpaySubscription> =>
+      call("GET", `/v1/subscriptions/${id(subscriptionId)}`, subscriptionSchema),
+    /** At cycle end the subscription stays active and shows a scheduled change until then. */
+    cancelSubscription: (
+      subscriptionId: string,
+      atCycleEnd: boolean,
+    ): Promise<RazorpaySubscription> =>
+      call("POST", `/v1/subscriptions/${id(subscriptionId)}/cancel`, subscriptionSchema, {
+        cancel_at_cycle_end: atCycleEnd ? 1 : 0,
+      }),
+    cancelScheduledChanges: (subscriptionId: string): Promise<RazorpaySubscription> =>
+      call(
+        "POST",
+        `/v1/subscriptions/${id(subscriptionId)}/cancel_scheduled_changes`,
+        subscriptionSchema,
+      ),
+    fetchPayment: (paymentId: string): Promise<RazorpayPayment> =>
+      call("GET", `/v1/payments/${id(paymentId)}`, paymentSchema),
+    refundPayment: (
+      paymentId: string,
+      input: { amount: number; notes?: Record<string, string> },
+    ): Promise<RazorpayRefund> =>
+      call("POST", `/v1/payments/${id(paymentId)}/refund`, refundSchema, {
+        ...input,
+        speed: "normal",
+      }),
+    listInvoices: async (subscriptionId: string): Promise<RazorpayInvoice[]> =>
+      (
+        await call(
+          "GET",
+          `/v1/invoices?subscription_id=${id(subscriptionId)}`,
+          collectionSchema(invoiceSchema),
+        )
+      ).items,
+  };
+}
+
+export type RazorpayClient = ReturnType<typeof createRazorpayClient>;

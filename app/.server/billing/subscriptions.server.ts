@@ -1,0 +1,177 @@
+/**
+ * Our mirror of Razorpay subscriptions. Every change comes from a verified webhook or a fetch
+ * ("resync"); a read older than the one stored never overwrites it.
+ */
+import { and, desc, eq, inArray, lte } from "drizzle-orm";
+import { isPaidPlanId } from "~/lib/plans";
+import { type Database, db as defaultDb } from "../db";
+import { subscriptions, type SubscriptionRow, user as users } from "../db/schema";
+import type { Executor } from "../jobs/queue.server";
+import { planIdForProviderPlan } from "./plans.server";
+import { razorpay } from "./provider.server";
+import type { RazorpayClient } from "./razorpay/client";
+import type { RazorpaySubscription, SubscriptionStatus } from "./razorpay/types";
+
+const toDate = (seconds: number | null | undefined) =>
+  seconds === null || seconds === undefined ? null : new Date(seconds * 1000);
+
+/** Statuses in which a subscription still runs (and may charge). */
+export const LIVE_STATUSES: readonly SubscriptionStatus[] = [
+  "authenticated",
+  "active",
+  "pending",
+  "halted",
+];
+
+/**
+ * Applies a subscription as Razorpay reported it at `readAt`. Unknown subscriptions are adopted
+ * from the notes we set when creating them (user_id, plan_id). Returns the stored row, or null
+ * when the subscription is not one of ours.
+ */
+export async function applyProviderSubscription(
+  executor: Executor,
+  entity: RazorpaySubscription,
+  readAt: Date,
+): Promise<SubscriptionRow | null> {
+  const [existing] = await executor
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.providerSubscriptionId, entity.id));
+  const mappedPlan = await planIdForProviderPlan(entity.plan_id, executor as Database);
+  const planId =
+    mappedPlan ??
+    existing?.planId ??
+    (isPaidPlanId(entity.notes.plan_id) ? entity.notes.plan_id : null);
+  const fields = {
+    providerPlanId: entity.plan_id,
+    status: entity.status,
+    currentStart: toDate(entity.current_start),
+    currentEnd: toDate(entity.current_end),
+    chargeAt: toDate(entity.charge_at),
+    startAt: toDate(entity.start_at),
+    endedAt: toDate(entity.ended_at),
+    paidCount: entity.paid_count,
+    authAttempts: entity.auth_attempts ?? 0,
+    shortUrl: entity.short_url ?? null,
+    hasScheduledChanges: entity.has_scheduled_changes ?? false,
+    syncedAt: readAt,
+    ...(planId ? { planId } : {}),
+    // A cancellation we asked for shows at Razorpay only as "a change is scheduled".
+    ...(entity.has_scheduled_changes ? {} : { cancelAtCycleEnd: false }),
+  };
+
+  if (!existing) {
+    const userId = entity.notes.user_id;
+    if (!userId || !planId) return null;
+    const [owner] = await executor.select({ id: users.id }).from(users).where(eq(users.id, userId));
+    await executor
+      .insert(subscriptions)
+      .values({
+        providerSubscriptionId: entity.id,
+        userId: owner ? owner.id : null,
+        planId,
+        ...fields,
+      })
+      .onConflictDoNothing({ target: subscriptions.providerSubscriptionId });
+  } else {
+    await executor
+      .update(subscriptions)
+      .set(fields)
+      .where(
+        and(
+          eq(subscriptions.providerSubscriptionId, entity.id),
+          lte(subscriptions.syncedAt, readAt),
+        ),
+      );
+  }
+  const [stored] = await executor
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.providerSubscriptionId, entity.id));
+  return stored ?? null;
+}
+
+/** Fetches a subscription from Razorpay and applies it. */
+export async function resyncSubscription(
+  providerSubscriptionId: string,
+  database: Database = defaultDb(),
+  client: RazorpayClient = razorpay(),
+): Promise<SubscriptionRow | null> {
+  const readAt = new Date();
+  const entity = await client.fetchSubscription(providerSubscriptionId);
+  return applyProviderSubscription(database, entity, readAt);
+}
+
+export async function subscriptionsOf(
+  userId: string,
+  database: Database = defaultDb(),
+): Promise<SubscriptionRow[]> {
+  return database
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, userId))
+    .orderBy(desc(subscriptions.createdAt));
+}
+
+export async function subscriptionByProviderId(
+  providerSubscriptionId: string,
+  database: Database = defaultDb(),
+): Promise<SubscriptionRow | null> {
+  const [row] = await database
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.providerSubscriptionId, providerSubscriptionId));
+  return row ?? null;
+}
+
+/**
+ * The subscription the account page is about: the running one, else the newest that ended,
+ * else an unpaid checkout. A scheduled switch's new subscription is shown beside it, not instead.
+ */
+export function primarySubscription(rows: readonly SubscriptionRow[]): SubscriptionRow | null {
+  const live = rows.filter(
+    (row) => LIVE_STATUSES.includes(row.status) && row.replacesSubscriptionId === null,
+  );
+  if (live[0]) return live[0];
+  const anyLive = rows.find((row) => LIVE_STATUSES.includes(row.status));
+  if (anyLive) return anyLive;
+  return rows.find((row) => row.status !== "created" && row.status !== "expired") ?? null;
+}
+
+/** A switch to another plan waiting for the current period to end. */
+export function scheduledSwitch(
+  rows: readonly SubscriptionRow[],
+  current: SubscriptionRow | null,
+): SubscriptionRow | null {
+  if (!current) return null;
+  return (
+    rows.find(
+      (row) =>
+        row.replacesSubscriptionId === current.id &&
+        (row.status === "authenticated" || row.status === "active"),
+    ) ?? null
+  );
+}
+
+export async function liveSubscriptionsOf(
+  userId: string,
+  database: Database = defaultDb(),
+): Promise<SubscriptionRow[]> {
+  return database
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, [...LIVE_STATUSES])))
+    .orderBy(desc(subscriptions.createdAt));
+}
+
+/** Unpaid checkouts of a user (status created), newest first. */
+export async function openCheckoutsOf(
+  userId: string,
+  database: Database = defaultDb(),
+): Promise<SubscriptionRow[]> {
+  return database
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, "created")))
+    .orderBy(desc(subscriptions.createdAt));
+}

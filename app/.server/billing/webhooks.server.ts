@@ -1,0 +1,176 @@
+/**
+ * Razorpay webhooks: verify, store, acknowledge; then process once, in a job.
+ *
+ * Receiving only stores the event (unique on its id) and enqueues its processing in the same
+ * transaction, so the 2xx goes out quickly and a crash after it loses nothing. Processing
+ * fetches the subscription from Razorpay instead of trusting the event's snapshot, so events
+ * arriving late or out of order cannot move a subscription back to an older state.
+ */
+import { createHmac } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import { type Database, db as defaultDb } from "../db";
+import { webhookEvents } from "../db/schema";
+import { enqueueJob } from "../jobs/queue.server";
+import { PermanentJobError } from "../jobs/worker.server";
+import { safeEqual } from "../security/tokens";
+import { queueBillingMail } from "./notify.server";
+import { applyAndFollowUp } from "./resync.server";
+import { recordPayment, recordRefund } from "./payments.server";
+import { razorpay } from "./provider.server";
+import { RazorpayError, type RazorpayClient } from "./razorpay/client";
+import { type RazorpayWebhookEvent, webhookEventSchema } from "./razorpay/types";
+
+export const PROCESS_WEBHOOK_JOB = "razorpay.webhook";
+const EVENT_ID = /^[A-Za-z0-9_.:-]{1,100}$/;
+
+/** Razorpay's signature: hex HMAC-SHA256 of the raw body with the webhook secret. */
+export function webhookSignature(rawBody: string, secret: string): string {
+  return createHmac("sha256", secret).update(rawBody, "utf8").digest("hex");
+}
+
+export function verifyWebhookSignature(
+  rawBody: string,
+  signature: string,
+  secret: string,
+): boolean {
+  return safeEqual(webhookSignature(rawBody, secret), signature.trim().toLowerCase());
+}
+
+export type ReceiveResult =
+  | { status: 200; outcome: "stored" | "duplicate"; eventId: string }
+  | { status: 400; error: string };
+
+/** Verifies and stores one delivery. Nothing is stored unless the signature is right. */
+export async function receiveWebhook(
+  input: { rawBody: string; signature: string | null; eventId: string | null },
+  options: { secret: string; database?: Database },
+): Promise<ReceiveResult> {
+  const database = options.database ?? defaultDb();
+  if (!input.signature || !verifyWebhookSignature(input.rawBody, input.signature, options.secret))
+    return { status: 400, error: "Invalid or missing X-Razorpay-Signature." };
+  if (!input.eventId || !EVENT_ID.test(input.eventId))
+    return { status: 400, error: "Missing or malformed x-razorpay-event-id." };
+  let json: unknown;
+  try {
+    json = JSON.parse(input.rawBody);
+  } catch {
+    return { status: 400, error: "The body is not JSON." };
+  }
+  const parsed = webhookEventSchema.safeParse(json);
+  if (!parsed.success) return { status: 400, error: "The body is not a Razorpay event." };
+  const event = parsed.data;
+  const eventId = input.eventId;
+
+  const stored = await database.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(webhookEvents)
+      .values({
+        eventId,
+        event: event.event,
+        rawBody: input.rawBody,
+        providerSubscriptionId: event.payload.subscription?.entity.id ?? null,
+        providerPaymentId:
+          event.payload.payment?.entity.id ?? event.payload.refund?.entity.payment_id ?? null,
+        providerCreatedAt: new Date(event.created_at * 1000),
+      })
+      .onConflictDoNothing({ target: webhookEvents.eventId })
+      .returning({ eventId: webhookEvents.eventId });
+    if (inserted.length === 0) return false;
+    await enqueueJob(tx, {
+      kind: PROCESS_WEBHOOK_JOB,
+      payload: { eventId },
+      dedupeKey: `webhook:${eventId}`,
+    });
+    return true;
+  });
+  return { status: 200, outcome: stored ? "stored" : "duplicate", eventId };
+}
+
+/**
+ * Applies a stored event. Runs once per event however often it is called (the processed mark is
+ * taken in the same transaction as the changes); `replay` (admin) applies it again on purpose.
+ */
+export async function processWebhookEvent(
+  eventId: string,
+  options: { database?: Database; client?: RazorpayClient; replay?: boolean } = {},
+): Promise<"processed" | "already-processed"> {
+  const database = options.database ?? defaultDb();
+  const client = options.client ?? razorpay();
+  const [row] = await database
+    .select()
+    .from(webhookEvents)
+    .where(eq(webhookEvents.eventId, eventId));
+  if (!row) throw new PermanentJobError(`webhook event ${eventId} is not stored`);
+  if (row.processedAt && !options.replay) return "already-processed";
+  const event = webhookEventSchema.parse(JSON.parse(row.rawBody));
+
+  // The current state, read before the transaction (no network call while it holds locks).
+  const snapshot = event.payload.subscription?.entity;
+  let current = snapshot;
+  let readAt = new Date(event.created_at * 1000);
+  if (snapshot) {
+    const fetchedAt = new Date();
+    try {
+      current = await client.fetchSubscription(snapshot.id);
+      readAt = fetchedAt;
+    } catch (error) {
+      // Not ours under these keys (404): fall back to the event's own snapshot and time.
+      if (!(error instanceof RazorpayError && error.status === 404)) throw error;
+    }
+  }
+
+  return database.transaction(async (tx) => {
+    const marked = await tx
+      .update(webhookEvents)
+      .set({
+        processedAt: new Date(),
+        processCount: sql`${webhookEvents.processCount} + 1`,
+        lastError: null,
+      })
+      .where(
+        options.replay
+          ? eq(webhookEvents.eventId, eventId)
+          : sql`${webhookEvents.eventId} = ${eventId} and ${webhookEvents.processedAt} is null`,
+      )
+      .returning({ eventId: webhookEvents.eventId });
+    if (marked.length === 0) return "already-processed";
+
+    const subscription = current ? await applyAndFollowUp(tx, current, readAt) : null;
+    const paymentEntity = event.payload.payment?.entity;
+    let newPayment = false;
+    if (paymentEntity) {
+      // A payment-only event (payment.failed) names no subscription: it is stored unlinked.
+      newPayment = await recordPayment(tx, paymentEntity, subscription);
+    }
+    if (event.payload.refund) await recordRefund(tx, event.payload.refund.entity);
+    if (subscription)
+      await queueMailFor(event, eventId, subscription, paymentEntity?.id ?? null, newPayment, tx);
+    return "processed";
+  });
+}
+
+async function queueMailFor(
+  event: RazorpayWebhookEvent,
+  eventId: string,
+  subscription: { id: string },
+  paymentId: string | null,
+  newPayment: boolean,
+  tx: Parameters<typeof queueBillingMail>[0],
+): Promise<void> {
+  switch (event.event) {
+    case "subscription.charged":
+      if (paymentId && newPayment)
+        await queueBillingMail(tx, "payment-received", subscription.id, `payment:${paymentId}`, {
+          paymentId,
+        });
+      return;
+    case "subscription.pending":
+      await queueBillingMail(tx, "payment-failed", subscription.id, `event:${eventId}`);
+      return;
+    case "subscription.halted":
+      await queueBillingMail(tx, "halted", subscription.id, `event:${eventId}`);
+      return;
+    default:
+      return;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The one way a form action reads its input: who is asking (the guard already admitted them;
+ * `role: "admin"` checks again), the form validated with one zod schema, and every field error
+ * returned at once with a 400. Actions then return `done(...)` or `refuse(...)`.
+ */
+import { data, type RouterContextProvider } from "react-router";
+import type { z } from "zod";
+import { fieldErrors, type FieldErrors } from "~/lib/auth-forms";
+import { requireSession, type Session } from "../auth/session";
+
+export interface FormResult {
+  /** Which form on the page answered (pages with several forms show the message beside it). */
+  intent: string;
+  ok: boolean;
+  message: string;
+  errors?: FieldErrors;
+}
+
+export function done(intent: string, message: string) {
+  return data<FormResult>({ intent, ok: true, message });
+}
+
+export function refuse(intent: string, message: string, status = 400) {
+  return data<FormResult>({ intent, ok: false, message }, { status });
+}
+
+type Args = { request: Request; context: Readonly<RouterContextProvider> };
+
+export async function formAction<S extends z.ZodType, R>(
+  { request, context }: Args,
+  schema: S,
+  run: (input: z.output<S>, session: Session) => Promise<R>,
+  options: { role?: "admin" } = {},
+): Promise<R | ReturnType<typeof refuse>> {
+  const session = requireSession(context);
+  if (options.role === "admin" && session.user.role !== "admin")
+    return refuse("form", "This action is for administrators.", 403);
+  const values: Record<string, string> = {};
+  for (const [key, value] of await request.formData())
+    if (typeof value === "string") values[key] = value;
+  const intent = values.intent ?? "form";
+  const parsed = schema.safeParse(values);
+  if (!parsed.success)
+    return data<FormResult>(
+      {
+        intent,
+        ok: false,
+        message: "Check the highlighted fields.",
+        errors: fieldErrors(parsed.error),
+      },
+      { status: 400 },
+    );
+  return run(parsed.data, session);
+}

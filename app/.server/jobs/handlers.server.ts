@@ -1,0 +1,25 @@
+/** Every kind of durable job and the function that does it. */
+import { RESYNC_JOB } from "../billing/checkout.server";
+import { FINISH_SWITCH_JOB, finishSwitch } from "../billing/manage.server";
+import { BILLING_MAIL_JOB, sendBillingMail } from "../billing/notify.server";
+import { resyncFromProvider } from "../billing/resync.server";
+import { PROCESS_WEBHOOK_JOB, processWebhookEvent } from "../billing/webhooks.server";
+import { type JobHandler, PermanentJobError } from "./worker.server";
+
+function text(payload: Record<string, unknown>, key: string): string {
+  const value = payload[key];
+  if (typeof value !== "string" || value === "")
+    throw new PermanentJobError(`job payload lacks ${key}`);
+  return value;
+}
+
+export const jobHandlers: Readonly<Record<string, JobHandler>> = {
+  [PROCESS_WEBHOOK_JOB]: async (payload) => {
+    await processWebhookEvent(text(payload, "eventId"));
+  },
+  [RESYNC_JOB]: async (payload) => {
+    await resyncFromProvider(text(payload, "providerSubscriptionId"));
+  },
+  [BILLING_MAIL_JOB]: (payload) => sendBillingMail(payload),
+  [FINISH_SWITCH_JOB]: (payload) => finishSwitch(payload),
+};

@@ -1,0 +1,22 @@
+/** This process's job worker (off with JOBS_WORKER=false: then other instances run the jobs). */
+import { db } from "../db";
+import type { Logger } from "../logger";
+import { jobHandlers } from "./handlers.server";
+import { startWorker, type Worker } from "./worker.server";
+
+let worker: Worker | undefined;
+
+export function startJobWorker(log: Logger): void {
+  worker ??= startWorker({ database: db, handlers: jobHandlers, log });
+}
+
+/** Work was just enqueued here: run it now rather than at the next poll. */
+export function kickJobs(): void {
+  worker?.kick();
+}
+
+export async function stopJobWorker(): Promise<void> {
+  const running = worker;
+  worker = undefined;
+  await running?.stop();
+}

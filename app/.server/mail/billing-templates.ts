@@ -1,0 +1,121 @@
+/** The billing messages: payment received or failed, halted, cancelled, plan change, reminder. */
+import { site } from "~/config/site";
+import { formatDate } from "~/lib/format";
+import { formatInr } from "~/lib/money";
+import type { MailMessage } from "./mailer";
+import { hello, render } from "./templates";
+
+interface Recipient {
+  to: string;
+  name: string;
+}
+
+export function paymentReceivedMessage(
+  input: Recipient & {
+    plan: string;
+    amountPaise: number;
+    paymentId: string;
+    nextChargeAt: Date | null;
+    accountUrl: string;
+  },
+): MailMessage {
+  return render({
+    to: input.to,
+    subject: `Payment received: ${formatInr(input.amountPaise)} for ${site.product.name} ${input.plan}`,
+    greeting: hello(input.name),
+    paragraphs: [
+      `We received your payment of ${formatInr(input.amountPaise)} (GST included) for ${input.plan}. Payment reference: ${input.paymentId}.`,
+      input.nextChargeAt
+        ? `Your next charge is on ${formatDate(input.nextChargeAt.toISOString())}.`
+        : "Thank you for your subscription.",
+      "Your GST tax invoice will be in your account under Invoices.",
+    ],
+    action: { label: "View your subscription", url: input.accountUrl },
+  });
+}
+
+export function paymentFailedMessage(
+  input: Recipient & { plan: string; amountPaise: number; fixUrl: string },
+): MailMessage {
+  return render({
+    to: input.to,
+    subject: `Action needed: your ${site.product.name} payment failed`,
+    greeting: hello(input.name),
+    paragraphs: [
+      `We could not charge ${formatInr(input.amountPaise)} for ${input.plan}. Razorpay will try again over the next days, and you keep Pro meanwhile.`,
+      "If your card expired or your UPI mandate was revoked, update the payment method now so that nothing is interrupted.",
+    ],
+    action: { label: "Fix my subscription", url: input.fixUrl },
+  });
+}
+
+export function subscriptionHaltedMessage(
+  input: Recipient & { plan: string; fixUrl: string },
+): MailMessage {
+  return render({
+    to: input.to,
+    subject: `Your ${site.product.name} Pro subscription is paused for non-payment`,
+    greeting: hello(input.name),
+    paragraphs: [
+      `The last payments for ${input.plan} failed, so Razorpay stopped retrying and your account is back on the Free plan.`,
+      "Authorise a working payment method to restart Pro: you are charged for the current period and everything comes back at once.",
+    ],
+    action: { label: "Restart Pro", url: input.fixUrl },
+  });
+}
+
+export function cancellationMessage(
+  input: Recipient & { plan: string; endsAt: Date | null; accountUrl: string },
+): MailMessage {
+  const until = input.endsAt ? formatDate(input.endsAt.toISOString()) : null;
+  return render({
+    to: input.to,
+    subject: `Your ${site.product.name} subscription is cancelled`,
+    greeting: hello(input.name),
+    paragraphs: [
+      until
+        ? `Your ${input.plan} subscription is cancelled. You keep Pro until ${until}; nothing more will be charged.`
+        : `Your ${input.plan} subscription is cancelled; nothing more will be charged.`,
+      "Changed your mind? Until that date you can undo it from Account → Subscription.",
+    ],
+    action: { label: "View your subscription", url: input.accountUrl },
+  });
+}
+
+export function planChangeMessage(
+  input: Recipient & {
+    from: string;
+    to_plan: string;
+    startsAt: Date | null;
+    amountPaise: number;
+    accountUrl: string;
+  },
+): MailMessage {
+  const when = input.startsAt
+    ? formatDate(input.startsAt.toISOString())
+    : "the end of your current period";
+  return render({
+    to: input.to,
+    subject: `Plan change scheduled: ${input.to_plan} from ${when}`,
+    greeting: hello(input.name),
+    paragraphs: [
+      `You switch from ${input.from} to ${input.to_plan} on ${when}. The first charge of ${formatInr(input.amountPaise)} is made then; your current plan runs until that day and is not renewed.`,
+    ],
+    action: { label: "View your subscription", url: input.accountUrl },
+  });
+}
+
+export function renewalReminderMessage(
+  input: Recipient & { plan: string; amountPaise: number; chargeAt: Date; accountUrl: string },
+): MailMessage {
+  return render({
+    to: input.to,
+    subject: `Your ${site.product.name} ${input.plan} renews on ${formatDate(input.chargeAt.toISOString())}`,
+    greeting: hello(input.name),
+    paragraphs: [
+      `On ${formatDate(input.chargeAt.toISOString())} we will charge ${formatInr(input.amountPaise)} (GST included) to renew ${input.plan} for another year.`,
+      "Nothing to do if you want to continue. To stop the renewal, cancel before that date from Account → Subscription.",
+    ],
+    action: { label: "Manage your subscription", url: input.accountUrl },
+  });
+}

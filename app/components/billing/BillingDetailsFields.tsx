@@ -1,0 +1,126 @@
+import { useId } from "react";
+import { Field } from "~/components/forms";
+import type { FieldErrors } from "~/lib/auth-forms";
+import { BILLING_STATES } from "~/lib/gst";
+
+export interface BillingDefaults {
+  name: string;
+  addressLine1: string;
+  addressLine2: string;
+  city: string;
+  postalCode: string;
+  stateCode: string;
+  gstin: string;
+}
+
+/** The billing details fields, shared by checkout and /billing (validated by billingDetailsSchema). */
+export function BillingDetailsFields({
+  defaults,
+  errors,
+}: {
+  defaults: BillingDefaults;
+  errors: FieldErrors;
+}) {
+  const stateId = useId();
+  const stateErrors = errors.stateCode;
+  return (
+    <fieldset className="grid gap-x-4 sm:grid-cols-2">
+      <legend className="mb-3 text-sm text-slate-300">
+        For your GST tax invoice. Add a GSTIN to claim input tax credit.
+      </legend>
+      <Field
+        className="sm:col-span-2"
+        label="Name or company name"
+        name="name"
+        autoComplete="organization"
+        defaultValue={defaults.name}
+        errors={errors.name}
+        required
+      />
+      <Field
+        className="sm:col-span-2"
+        label="Address"
+        name="addressLine1"
+        autoComplete="address-line1"
+        defaultValue={defaults.addressLine1}
+        errors={errors.addressLine1}
+        required
+      />
+      <Field
+        className="sm:col-span-2"
+        label="Address line 2 (optional)"
+        name="addressLine2"
+        autoComplete="address-line2"
+        defaultValue={defaults.addressLine2}
+        errors={errors.addressLine2}
+      />
+      <Field
+        label="City"
+        name="city"
+        autoComplete="address-level2"
+        defaultValue={defaults.city}
+        errors={errors.city}
+        required
+      />
+      <Field
+        label="PIN code"
+        name="postalCode"
+        inputMode="numeric"
+        autoComplete="postal-code"
+        defaultValue={defaults.postalCode}
+        errors={errors.postalCode}
+        required
+      />
+      <div>
+        <label htmlFor={stateId} className="block text-sm font-medium text-slate-200">
+          State or union territory
+        </label>
+        <select
+          id={stateId}
+          name="stateCode"
+          defaultValue={defaults.stateCode}
+          required
+          aria-invalid={stateErrors?.length ? true : undefined}
+          aria-describedby={`${stateId}-error`}
+          className={`mt-1 block w-full rounded-lg border bg-slate-900 px-3 py-2 text-slate-100 focus:border-green-400 focus:outline-none ${
+            stateErrors?.length ? "border-red-400" : "border-slate-700"
+          }`}
+        >
+          <option value="">Choose…</option>
+          {BILLING_STATES.map((state) => (
+            <option key={state.code} value={state.code}>
+              {state.name}
+            </option>
+          ))}
+        </select>
+        <p id={`${stateId}-error`} className="mt-1 min-h-5 text-sm text-red-300">
+          {stateErrors?.join(" ")}
+        </p>
+      </div>
+      <Field
+        label="GSTIN (optional)"
+        name="gstin"
+        autoComplete="off"
+        spellCheck={false}
+        defaultValue={defaults.gstin}
+        errors={errors.gstin}
+        hint="15 characters, e.g. 29ABCDE1234F1Z5"
+      />
+    </fieldset>
+  );
+}
+
+export function billingDefaults(
+  profile: (Partial<Omit<BillingDefaults, "gstin">> & { gstin?: string | null }) | null,
+  fallbackName: string,
+): BillingDefaults {
+  return {
+    name: profile?.name ?? fallbackName,
+    addressLine1: profile?.addressLine1 ?? "",
+    addressLine2: profile?.addressLine2 ?? "",
+    city: profile?.city ?? "",
+    postalCode: profile?.postalCode ?? "",
+    stateCode: profile?.stateCode ?? "",
+    gstin: profile?.gstin ?? "",
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * The one plans module: lookup, labels and prices of the plans configured in site.ts.
+ * Browser-safe (the pricing page and the account pages render with it).
+ */
+import { type BillingCycle, type Plan, type PlanId, site } from "~/config/site";
+import { formatInr } from "./money";
+
+export type { BillingCycle, Plan, PlanId };
+export type PaidPlanId = Exclude<PlanId, "free">;
+
+export const PAID_PLAN_IDS = ["pro-monthly", "pro-yearly"] as const satisfies readonly PaidPlanId[];
+
+export function isPlanId(value: unknown): value is PlanId {
+  return typeof value === "string" && site.plans.some((plan) => plan.id === value);
+}
+
+export function isPaidPlanId(value: unknown): value is PaidPlanId {
+  return (PAID_PLAN_IDS as readonly unknown[]).includes(value);
+}
+
+export function findPlan(id: string): Plan | undefined {
+  return site.plans.find((plan) => plan.id === id);
+}
+
+/** A plan the code names by id; a missing one is a configuration error, caught by tests. */
+export function planById(id: PlanId): Plan {
+  const plan = findPlan(id);
+  if (!plan) throw new Error(`site config has no plan "${id}"`);
+  return plan;
+}
+
+export const freePlan = (): Plan => planById("free");
+
+/** The paid plan billed every `cycle`. */
+export function paidPlanFor(cycle: BillingCycle): Plan {
+  const plan = site.plans.find(
+    (candidate) => candidate.id !== "free" && candidate.billingCycle === cycle,
+  );
+  if (!plan) throw new Error(`no paid plan billed ${cycle} in site config`);
+  return plan;
+}
+
+/** "Pro (monthly)", "Free"; an id the config does not know is shown as it is. */
+export function planLabel(plan: Plan | string): string {
+  const found = typeof plan === "string" ? findPlan(plan) : plan;
+  if (!found) return String(plan);
+  return found.billingCycle ? `${found.name} (${found.billingCycle})` : found.name;
+}
+
+const PER = { monthly: "month", yearly: "year" } as const;
+
+/** "₹699 / month"; "₹0" for the free plan. */
+export function planPriceLabel(plan: Plan): string {
+  return plan.billingCycle
+    ? `${formatInr(plan.pricePaise)} / ${PER[plan.billingCycle]}`
+    : formatInr(0);
+}
+
+/** What one subscriber of the plan is worth per month, in paise (yearly ÷ 12, rounded): MRR. */
+export function monthlyValuePaise(plan: Plan): number {
+  if (!plan.billingCycle) return 0;
+  return plan.billingCycle === "yearly" ? Math.round(plan.pricePaise / 12) : plan.pricePaise;
+}
+
+/** The other billing cycle's paid plan, for switching monthly ↔ yearly. */
+export function switchTarget(plan: Plan): Plan | undefined {
+  if (!plan.billingCycle) return undefined;
+  return paidPlanFor(plan.billingCycle === "monthly" ? "yearly" : "monthly");
+}

@@ -1,0 +1,290 @@
+import { useEffect, useRef, useState } from "react";
+import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
+import { z } from "zod";
+import { billingProfileOf, saveBillingProfile } from "~/.server/billing/billing-profile.server";
+import { CheckoutRefusal, startCheckout, verifyCheckout } from "~/.server/billing/checkout.server";
+import { startPlanSwitch } from "~/.server/billing/manage.server";
+import { paymentsConfig } from "~/.server/billing/provider.server";
+import { liveSubscriptionsOf } from "~/.server/billing/subscriptions.server";
+import { formAction, refuse } from "~/.server/forms/action.server";
+import { requireSession } from "~/.server/auth/session";
+import { billingDefaults, BillingDetailsFields } from "~/components/billing/BillingDetailsFields";
+import { TestModeBadge } from "~/components/billing/TestModeBadge";
+import { FormMessage, SubmitButton } from "~/components/forms";
+import { PageHeader } from "~/components/PageHeader";
+import { site } from "~/config/site";
+import { track } from "~/lib/analytics/client";
+import { billingDetailsSchema } from "~/lib/billing-details";
+import { formatInr } from "~/lib/money";
+import { isPaidPlanId, PAID_PLAN_IDS, planById, planLabel, planPriceLabel } from "~/lib/plans";
+import { pageMeta } from "~/lib/meta";
+import { type RazorpayHandlerResponse, loadCheckout } from "~/lib/razorpay-checkout";
+import type { Route } from "./+types/checkout";
+
+export const meta: Route.MetaFunction = () =>
+  pageMeta("Checkout", "Subscribe to Pro, paid with Razorpay.");
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user } = requireSession(context);
+  const url = new URL(request.url);
+  const requested = url.searchParams.get("plan");
+  const planId = isPaidPlanId(requested) ? requested : "pro-monthly";
+  const switching = url.searchParams.get("switch") === "1";
+  const live = await liveSubscriptionsOf(user.id);
+  if (!switching && live.some((row) => row.status !== "halted"))
+    throw redirect("/account/subscription?notice=already-subscribed");
+  const plan = planById(planId);
+  const payments = paymentsConfig();
+  return {
+    plan: {
+      id: plan.id,
+      label: planLabel(plan),
+      price: planPriceLabel(plan),
+      pricePaise: plan.pricePaise,
+      cycle: plan.billingCycle,
+    },
+    switching,
+    defaults: billingDefaults(await billingProfileOf(user.id), user.name),
+    checkout: {
+      keyId: payments.keyId,
+      scriptUrl: payments.checkoutScriptUrl,
+      testMode: payments.testMode,
+    },
+    prefill: { name: user.name, email: user.email },
+  };
+}
+
+const startSchema = z.intersection(
+  z.object({
+    intent: z.literal("start"),
+    plan: z.enum(PAID_PLAN_IDS),
+    switch: z.enum(["0", "1"]).default("0"),
+  }),
+  billingDetailsSchema,
+);
+const verifySchema = z.object({
+  intent: z.literal("verify"),
+  razorpay_payment_id: z.string().regex(/^pay_[A-Za-z0-9]{1,40}$/),
+  razorpay_subscription_id: z.string().regex(/^sub_[A-Za-z0-9]{1,40}$/),
+  razorpay_signature: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+export interface CheckoutOpen {
+  subscriptionId: string;
+  keyId: string;
+  description: string;
+  amountPaise: number;
+  planName: string;
+}
+
+export async function action(args: Route.ActionArgs) {
+  const intent = (await args.request.clone().formData()).get("intent");
+  if (intent === "verify") {
+    return formAction(args, verifySchema, async (input, { user }) => {
+      const verified = await verifyCheckout(user.id, input);
+      if (!verified)
+        return refuse(
+          "verify",
+          "We could not confirm that payment. If money left your account it will show here within minutes; otherwise try again.",
+        );
+      throw redirect(
+        `/checkout/complete?subscription=${encodeURIComponent(verified.providerSubscriptionId)}`,
+      );
+    });
+  }
+  return formAction(args, startSchema, async (input, { user }) => {
+    const { intent: _intent, plan: planId, switch: switching, ...details } = input;
+    await saveBillingProfile(user.id, details);
+    try {
+      const subscription =
+        switching === "1"
+          ? (await startPlanSwitch(user, planId)).next
+          : await startCheckout(user, planId);
+      const plan = planById(planId);
+      return data({
+        intent: "start",
+        ok: true,
+        message: "",
+        open: {
+          subscriptionId: subscription.providerSubscriptionId,
+          keyId: paymentsConfig().keyId,
+          description: `${planLabel(plan)}: ${planPriceLabel(plan)}, GST included`,
+          amountPaise: plan.pricePaise,
+          planName: planLabel(plan),
+        } satisfies CheckoutOpen,
+      });
+    } catch (error) {
+      if (error instanceof CheckoutRefusal) return refuse("start", error.message, error.status);
+      throw error;
+    }
+  });
+}
+
+type Phase = "form" | "opening" | "open" | "dismissed" | "failed" | "confirming";
+
+export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { plan, switching, defaults, checkout, prefill } = loaderData;
+  const navigation = useNavigation();
+  const submit = useSubmit();
+  const busy = navigation.state !== "idle";
+  const [phase, setPhase] = useState<Phase>("form");
+  const [problem, setProblem] = useState<string | null>(null);
+  const opened = useRef<unknown>(null);
+  const open = actionData && "open" in actionData ? actionData.open : null;
+  const errors = actionData && "errors" in actionData ? (actionData.errors ?? {}) : {};
+  const refusal = actionData && !actionData.ok ? actionData.message : null;
+
+  useEffect(() => {
+    track("add_to_cart", {
+      item_id: plan.id,
+      item_name: plan.label,
+      item_category: "subscription",
+      price: plan.pricePaise / 100,
+    });
+  }, [plan.id, plan.label, plan.pricePaise]);
+
+  const pay = async (details: CheckoutOpen) => {
+    setPhase("opening");
+    setProblem(null);
+    try {
+      const Razorpay = await loadCheckout(checkout.scriptUrl);
+      const instance = new Razorpay({
+        key: details.keyId,
+        subscription_id: details.subscriptionId,
+        name: site.product.name,
+        description: details.description,
+        prefill,
+        notes: { plan_id: plan.id },
+        theme: { color: "#22c55e" },
+        handler: (response: RazorpayHandlerResponse) => {
+          setPhase("confirming");
+          void submit({ intent: "verify", ...response }, { method: "post" });
+        },
+        modal: { ondismiss: () => setPhase("dismissed") },
+      });
+      instance.on("payment.failed", () => setPhase("failed"));
+      track("begin_checkout", { value: details.amountPaise / 100, plan_name: details.planName });
+      instance.open();
+      setPhase("open");
+    } catch (error) {
+      setPhase("dismissed");
+      setProblem(
+        error instanceof Error ? error.message : "The payment window could not be opened.",
+      );
+    }
+  };
+
+  useEffect(() => {
+    // Each successful "start" opens checkout once; a retry uses the same subscription.
+    if (open && opened.current !== actionData) {
+      opened.current = actionData;
+      void pay(open);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open]);
+
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
+      <PageHeader
+        title={switching ? `Switch to ${plan.label}` : `Subscribe to ${plan.label}`}
+        lead={
+          switching
+            ? "The new plan starts when your current period ends; you authorise it now and are charged then."
+            : "Your billing details, then payment with Razorpay (UPI AutoPay or card)."
+        }
+      >
+        <div className="mt-4">
+          <TestModeBadge show={checkout.testMode} />
+        </div>
+      </PageHeader>
+
+      <section
+        aria-labelledby="order"
+        className="mb-8 rounded-xl border border-slate-800 bg-slate-900 p-6"
+      >
+        <h2 id="order" className="text-lg font-semibold text-white">
+          Order
+        </h2>
+        <dl className="mt-3 grid gap-3 sm:grid-cols-3">
+          <div>
+            <dt className="text-sm text-slate-300">Plan</dt>
+            <dd className="font-medium text-white">{plan.label}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-slate-300">Price</dt>
+            <dd className="font-medium text-white" data-testid="checkout-price">
+              {plan.price}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-sm text-slate-300">GST</dt>
+            <dd className="font-medium text-white">
+              {site.pricing.pricesIncludeGst
+                ? `${site.pricing.gstRatePercent}% included`
+                : `${site.pricing.gstRatePercent}% extra`}
+            </dd>
+          </div>
+        </dl>
+        <p className="mt-3 text-sm text-slate-300">
+          {`Renews every ${plan.cycle === "yearly" ? "year" : "month"} at ${formatInr(plan.pricePaise)} until you cancel. Cancel any time from Account → Subscription.`}
+        </p>
+        {!switching ? (
+          <p className="mt-2 text-sm">
+            <Link
+              className="link"
+              to={`/checkout?plan=${plan.id === "pro-monthly" ? "pro-yearly" : "pro-monthly"}`}
+            >
+              {plan.id === "pro-monthly" ? "Pay yearly instead" : "Pay monthly instead"}
+            </Link>
+          </p>
+        ) : null}
+      </section>
+
+      <div aria-live="polite" className="mb-4 space-y-2">
+        {phase === "dismissed" ? (
+          <FormMessage
+            tone="error"
+            message={problem ?? "Checkout was closed before paying. Nothing was charged."}
+          />
+        ) : null}
+        {phase === "failed" ? (
+          <FormMessage
+            tone="error"
+            message="The payment failed. Nothing was charged. Try again, or use another method."
+          />
+        ) : null}
+        {phase === "confirming" || (busy && navigation.formData?.get("intent") === "verify") ? (
+          <FormMessage tone="success" message="Payment received, confirming…" />
+        ) : null}
+        {refusal ? <FormMessage tone="error" message={refusal} /> : null}
+      </div>
+
+      {open && (phase === "dismissed" || phase === "failed") ? (
+        <button type="button" className="btn-primary mb-8" onClick={() => void pay(open)}>
+          Try again
+        </button>
+      ) : null}
+
+      <Form
+        method="post"
+        noValidate
+        className="rounded-xl border border-slate-800 bg-slate-900 p-6"
+      >
+        <h2 className="mb-4 text-lg font-semibold text-white">Billing details</h2>
+        <input type="hidden" name="intent" value="start" />
+        <input type="hidden" name="plan" value={plan.id} />
+        <input type="hidden" name="switch" value={switching ? "1" : "0"} />
+        <BillingDetailsFields defaults={defaults} errors={errors} />
+        <SubmitButton
+          pending={busy || phase === "opening"}
+          label={switching ? `Authorise ${plan.label}` : `Continue to payment: ${plan.price}`}
+          pendingLabel="Opening payment…"
+          className="btn-primary mt-4 w-full sm:w-auto"
+        />
+        <p className="mt-3 text-xs text-slate-400">
+          Payments are processed by Razorpay. We never see your card number or UPI PIN.
+        </p>
+      </Form>
+    </div>
+  );
+}

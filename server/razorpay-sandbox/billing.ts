@@ -1,0 +1,188 @@
+/**
+ * Money moving through the state machine: checkout (first authorisation), renewals ("Charge
+ * this now"), failures with pending → halted, the hosted "update payment method" page.
+ * Payment, invoice and refund entities are built in ledger.ts.
+ */
+import type { Method, PaymentEntity, SubscriptionEntity, SubscriptionRecord } from "./entities";
+import { chargeAmount, cycleInvoice, DEFAULT_VPA, newPayment } from "./ledger";
+import {
+  applyChange,
+  clearSchedule,
+  emit,
+  endNow,
+  getPlan,
+  getSubscription,
+  type Tx,
+} from "./state";
+import { addPeriod as addCycle, badRequest, newId } from "./util";
+
+/** Consecutive failed charges after which a subscription is halted. */
+const MAX_AUTH_ATTEMPTS = 3;
+
+/** The cycle the next charge pays for. */
+function nextCycle(tx: Tx, sub: SubscriptionEntity): { start: number; end: number } {
+  const plan = getPlan(tx.state, sub.plan_id);
+  const fresh = sub.status === "created" || sub.status === "authenticated";
+  const start = fresh ? tx.now : (sub.current_end ?? tx.now);
+  return { start, end: addCycle(start, plan.period, plan.interval) };
+}
+
+/** A successful charge: captured payment, paid invoice, cycle advanced, webhooks. */
+function chargeSuccess(tx: Tx, record: SubscriptionRecord): PaymentEntity {
+  const sub = record.entity;
+  const wasActive = sub.status === "active";
+  const cycle = nextCycle(tx, sub);
+  const invoice = cycleInvoice(tx, sub, cycle.start, cycle.end);
+  const payment = newPayment(tx, record, {
+    amount: chargeAmount(tx, sub),
+    method: record.method ?? "card",
+    vpa: record.vpa,
+    outcome: "success",
+    invoiceId: invoice.id,
+  });
+  Object.assign(invoice, {
+    status: "paid",
+    payment_id: payment.id,
+    paid_at: tx.now,
+    amount_paid: invoice.amount,
+    amount_due: 0,
+    customer_id: sub.customer_id,
+  });
+  const plan = getPlan(tx.state, sub.plan_id);
+  sub.status = "active";
+  sub.current_start = cycle.start;
+  sub.current_end = cycle.end;
+  sub.charge_at = cycle.end;
+  sub.paid_count += 1;
+  sub.remaining_count = Math.max(0, sub.remaining_count - 1);
+  sub.auth_attempts = 0;
+  sub.end_at = addCycle(cycle.start, plan.period, plan.interval * (sub.remaining_count + 1));
+  if (!wasActive) emit(tx, "subscription.activated", { subscription: sub });
+  emit(tx, "subscription.charged", { subscription: sub, payment });
+  if (sub.remaining_count === 0) {
+    clearSchedule(record);
+    sub.status = "completed";
+    sub.ended_at = tx.now;
+    sub.charge_at = null;
+    emit(tx, "subscription.completed", { subscription: sub });
+  }
+  return payment;
+}
+
+/** A failed renewal: failed payment, invoice left issued, pending then halted. */
+function chargeFailure(tx: Tx, record: SubscriptionRecord): PaymentEntity {
+  const sub = record.entity;
+  const start = sub.current_end ?? sub.charge_at ?? tx.now;
+  const plan = getPlan(tx.state, sub.plan_id);
+  const invoice = cycleInvoice(tx, sub, start, addCycle(start, plan.period, plan.interval));
+  const payment = newPayment(tx, record, {
+    amount: chargeAmount(tx, sub),
+    method: record.method ?? "card",
+    vpa: record.vpa,
+    outcome: "failure",
+    invoiceId: invoice.id,
+  });
+  invoice.payment_id = payment.id;
+  sub.auth_attempts += 1;
+  emit(tx, "payment.failed", { payment });
+  if (sub.status === "halted") return payment;
+  if (sub.auth_attempts < MAX_AUTH_ATTEMPTS) {
+    sub.status = "pending";
+    emit(tx, "subscription.pending", { subscription: sub });
+  } else {
+    sub.status = "halted";
+    emit(tx, "subscription.halted", { subscription: sub });
+  }
+  return payment;
+}
+
+export interface ChargeResult {
+  subscription: SubscriptionEntity;
+  payment: PaymentEntity | null;
+}
+
+/** "Charge this now": the next renewal date arrives. */
+export function controlCharge(tx: Tx, id: string, fail: boolean): ChargeResult {
+  const record = getSubscription(tx.state, id);
+  const sub = record.entity;
+  if (!["authenticated", "active", "pending", "halted"].includes(sub.status))
+    throw badRequest(`Subscription cannot be charged in ${sub.status} status.`);
+  if (record.scheduledCancel) {
+    endNow(tx, record);
+    sub.current_end = tx.now;
+    return { subscription: sub, payment: null };
+  }
+  if (record.scheduledChange) {
+    applyChange(sub, record.scheduledChange);
+    clearSchedule(record);
+    emit(tx, "subscription.updated", { subscription: sub });
+  }
+  const payment = fail ? chargeFailure(tx, record) : chargeSuccess(tx, record);
+  return { subscription: sub, payment };
+}
+
+export interface CheckoutInput {
+  method: Method;
+  vpa?: string | undefined;
+  outcome: "success" | "failure";
+}
+
+/** The buyer pays in checkout: first charge, mandate-only authorisation, or a failure. */
+export function checkoutPay(tx: Tx, id: string, input: CheckoutInput): ChargeResult {
+  const record = getSubscription(tx.state, id);
+  const sub = record.entity;
+  if (sub.status !== "created")
+    throw badRequest(`This subscription cannot be authorised in ${sub.status} status.`);
+  const vpa = input.method === "upi" ? (input.vpa ?? DEFAULT_VPA) : null;
+  if (input.outcome === "failure") {
+    const payment = newPayment(tx, record, {
+      amount: chargeAmount(tx, sub),
+      method: input.method,
+      vpa,
+      outcome: "failure",
+      invoiceId: null,
+    });
+    emit(tx, "payment.failed", { payment });
+    return { subscription: sub, payment };
+  }
+  record.method = input.method;
+  record.vpa = vpa;
+  sub.payment_method = input.method;
+  sub.customer_id = newId("cust");
+  sub.status = "authenticated";
+  sub.auth_attempts = 0;
+  if (sub.start_at !== null && sub.start_at > tx.now) {
+    const payment = newPayment(tx, record, {
+      amount: 100,
+      method: input.method,
+      vpa,
+      outcome: "success",
+      invoiceId: null,
+    });
+    Object.assign(payment, { status: "refunded", amount_refunded: 100, refund_status: "full" });
+    sub.charge_at = sub.start_at;
+    emit(tx, "subscription.authenticated", { subscription: sub });
+    return { subscription: sub, payment };
+  }
+  emit(tx, "subscription.authenticated", { subscription: sub });
+  const payment = chargeSuccess(tx, record);
+  return { subscription: sub, payment };
+}
+
+/** The hosted page: authorise (again) with a new method; pending/halted ones are charged now. */
+export function hostedAuthorise(
+  tx: Tx,
+  id: string,
+  input: { method: Method; vpa?: string | undefined },
+): ChargeResult {
+  const record = getSubscription(tx.state, id);
+  const sub = record.entity;
+  if (sub.status === "created") return checkoutPay(tx, id, { ...input, outcome: "success" });
+  if (!["authenticated", "active", "pending", "halted"].includes(sub.status))
+    throw badRequest(`This subscription cannot be authorised in ${sub.status} status.`);
+  record.method = input.method;
+  record.vpa = input.method === "upi" ? (input.vpa ?? DEFAULT_VPA) : null;
+  sub.payment_method = input.method;
+  if (sub.status === "pending" || sub.status === "halted") return controlCharge(tx, id, false);
+  return { subscription: sub, payment: null };
+}

@@ -1,0 +1,154 @@
+/**
+ * checkout.js against the running sandbox, in node:vm with a tiny fake DOM: the modal's
+ * structure and names, Success/Failure, retry after a failure, Escape and ondismiss.
+ */
+import { createHmac } from "node:crypto";
+import vm from "node:vm";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { CHECKOUT_JS } from "./checkout-script";
+import { FakeDocument, type FakeElement } from "./fake-dom";
+import {
+  KEY_ID,
+  KEY_SECRET,
+  planAndSubscription,
+  startHarness,
+  waitFor,
+  type Harness,
+} from "./test-support";
+
+let h: Harness;
+beforeEach(async () => {
+  h = await startHarness();
+});
+afterEach(async () => {
+  await h.close();
+});
+
+interface Checkout {
+  open(): Checkout;
+  close(): void;
+  on(event: string, fn: (response: unknown) => void): Checkout;
+}
+
+function load(src: string) {
+  const document = new FakeDocument({ src });
+  const context = vm.createContext({ document, fetch, setTimeout, Intl });
+  context.window = context;
+  vm.runInContext(CHECKOUT_JS, context);
+  const Razorpay = context.Razorpay as new (options: Record<string, unknown>) => Checkout;
+  return { document, Razorpay };
+}
+
+const byText = (text: string) => (e: FakeElement) =>
+  e.children.length === 0 && e.textContent === text;
+const button = (doc: FakeDocument, name: string) =>
+  doc.find(
+    (e) =>
+      e.tagName === "BUTTON" && (e.textContent === name || e.getAttribute("aria-label") === name),
+  );
+
+describe("checkout.js", () => {
+  it("loads its stylesheet from its own base URL", () => {
+    const { document, Razorpay } = load(`${h.base}/checkout.js?v=2`);
+    const link = document.head.children.find((e) => e.tagName === "LINK");
+    expect(link?.href).toBe(`${h.base}/checkout.css`);
+    expect(typeof Razorpay).toBe("function");
+    expect(() => new Razorpay({})).toThrow(/key/);
+  });
+
+  it("shows an accessible modal and pays with Success after a Failure", async () => {
+    const { subId } = await planAndSubscription(h);
+    const { document, Razorpay } = load(`${h.base}/checkout.js`);
+    const handler = vi.fn();
+    const ondismiss = vi.fn();
+    const failed = vi.fn();
+    const checkout = new Razorpay({
+      key: KEY_ID,
+      subscription_id: subId,
+      name: "Pinout Pro",
+      description: "Monthly plan",
+      prefill: { email: "a@example.com" },
+      handler,
+      modal: { ondismiss },
+    });
+    checkout.on("payment.failed", failed);
+    checkout.open();
+
+    const dialog = document.find((e) => e.getAttribute("role") === "dialog");
+    expect(dialog?.getAttribute("aria-modal")).toBe("true");
+    const heading = document.find((e) => e.id === dialog?.getAttribute("aria-labelledby"));
+    expect(heading?.textContent).toBe("Pinout Pro");
+    expect(dialog?.contains(document.activeElement)).toBe(true);
+    expect(document.documentElement.classList.contains("rzp-sbx-open")).toBe(true);
+
+    const success = await waitFor(() => button(document, "Success"));
+    const failure = button(document, "Failure");
+    expect(button(document, "Close checkout")).toBeDefined();
+    expect(document.find(byText("Test mode"))).toBeDefined();
+    expect(dialog?.textContent).toContain("₹699.00 per month");
+    expect(document.find(byText("Test card 4718 6091 0820 4366"))).toBeDefined();
+
+    const upiLabel = document.find(byText("UPI AutoPay"));
+    const upiRadio = upiLabel?.parentNode?.children.find((e) => e.type === "radio");
+    const cardRadio = document.find(byText("Card"))?.parentNode?.children[0];
+    expect(cardRadio?.checked).toBe(true);
+    expect(document.find(byText("UPI ID"))).toBeUndefined();
+    upiRadio?.click();
+    expect(document.find(byText("UPI ID"))).toBeDefined();
+    const vpa = document.find((e) => e.tagName === "INPUT" && e.name === "vpa");
+    expect(vpa?.value).toBe("success@razorpay");
+    expect(document.find(byText("Test card 4718 6091 0820 4366"))).toBeUndefined();
+
+    failure?.click();
+    expect(success.disabled).toBe(true);
+    const alert = await waitFor(() =>
+      document.find((e) => e.getAttribute("role") === "alert" && e.textContent !== ""),
+    );
+    expect(alert.textContent).toBe("Payment failed. Nothing was charged. Try again or close.");
+    expect(failed).toHaveBeenCalledTimes(1);
+    expect(failed.mock.calls[0]?.[0]).toMatchObject({ error: { reason: "payment_failed" } });
+    expect(success.disabled).toBe(false);
+    expect(dialog?.parentNode).not.toBeNull();
+
+    success.click();
+    await waitFor(() => handler.mock.calls.length > 0);
+    const response = handler.mock.calls[0]?.[0] as Record<string, string>;
+    const expected = createHmac("sha256", KEY_SECRET)
+      .update(`${response.razorpay_payment_id}|${subId}`)
+      .digest("hex");
+    expect(response.razorpay_signature).toBe(expected);
+    expect(document.find((e) => e.getAttribute("role") === "dialog")).toBeUndefined();
+    expect(ondismiss).not.toHaveBeenCalled();
+    const sub = await h.api("GET", `/v1/subscriptions/${subId}`);
+    expect(sub.json).toMatchObject({ status: "active", payment_method: "upi" });
+  });
+
+  it("closes on Escape with ondismiss, traps Tab, and reports a wrong key", async () => {
+    const { subId } = await planAndSubscription(h, { start_at: 1_900_000_000 });
+    const { document, Razorpay } = load(`${h.base}/checkout.js`);
+    const ondismiss = vi.fn();
+    new Razorpay({
+      key: KEY_ID,
+      subscription_id: subId,
+      name: "Pinout",
+      modal: { ondismiss },
+    }).open();
+    await waitFor(() => button(document, "Success"));
+    const dialog = document.find((e) => e.getAttribute("role") === "dialog");
+    expect(dialog?.textContent).toMatch(
+      /You will be charged ₹699\.00 on .*2030; today we only authorise the mandate\./,
+    );
+    button(document, "Failure")?.focus();
+    expect(document.press("Tab").defaultPrevented).toBe(true);
+    expect(document.activeElement?.getAttribute("aria-label")).toBe("Close checkout");
+    document.press("Escape");
+    expect(ondismiss).toHaveBeenCalledTimes(1);
+    expect(document.find((e) => e.getAttribute("role") === "dialog")).toBeUndefined();
+
+    new Razorpay({ key: "rzp_test_wrong", subscription_id: subId, name: "Pinout" }).open();
+    const alert = await waitFor(() =>
+      document.find((e) => e.getAttribute("role") === "alert" && e.textContent !== ""),
+    );
+    expect(alert.textContent).toBe("Authentication failed");
+  });
+});

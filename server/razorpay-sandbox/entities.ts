@@ -1,0 +1,211 @@
+/**
+ * The sandbox's state: Razorpay entities exactly as the API returns them, plus a few internal
+ * fields per record that Razorpay keeps to itself (which subscription a payment belongs to, the
+ * remembered payment method, scheduled changes).
+ */
+import type { Notes, Period } from "./util";
+
+export type SubscriptionStatus =
+  | "created"
+  | "authenticated"
+  | "active"
+  | "pending"
+  | "halted"
+  | "cancelled"
+  | "completed"
+  | "expired";
+
+export type Method = "card" | "upi";
+
+export interface PlanEntity {
+  id: string;
+  entity: "plan";
+  interval: number;
+  period: Period;
+  item: {
+    id: string;
+    active: boolean;
+    name: string;
+    description: string | null;
+    amount: number;
+    unit_amount: number;
+    currency: "INR";
+    type: "plan";
+    unit: null;
+    tax_inclusive: boolean;
+    hsn_code: null;
+    sac_code: null;
+    tax_rate: null;
+    tax_id: null;
+    tax_group_id: null;
+    created_at: number;
+    updated_at: number;
+  };
+  notes: Notes | [];
+  created_at: number;
+}
+
+export interface SubscriptionEntity {
+  id: string;
+  entity: "subscription";
+  plan_id: string;
+  customer_id: string | null;
+  status: SubscriptionStatus;
+  current_start: number | null;
+  current_end: number | null;
+  ended_at: number | null;
+  quantity: number;
+  notes: Notes | [];
+  charge_at: number | null;
+  start_at: number | null;
+  end_at: number | null;
+  auth_attempts: number;
+  total_count: number;
+  paid_count: number;
+  customer_notify: 0 | 1;
+  created_at: number;
+  expire_by: number | null;
+  short_url: string;
+  has_scheduled_changes: boolean;
+  change_scheduled_at: number | null;
+  source: "api";
+  payment_method: Method | null;
+  offer_id: null;
+  remaining_count: number;
+}
+
+export interface PaymentEntity {
+  id: string;
+  entity: "payment";
+  amount: number;
+  currency: "INR";
+  status: "captured" | "refunded" | "failed";
+  order_id: null;
+  invoice_id: string | null;
+  international: boolean;
+  method: Method;
+  amount_refunded: number;
+  refund_status: "partial" | "full" | null;
+  captured: boolean;
+  description: string | null;
+  card_id: string | null;
+  card: { id: string; entity: "card"; last4: string; network: string; type: string } | null;
+  bank: null;
+  wallet: null;
+  vpa: string | null;
+  email: string | null;
+  contact: string | null;
+  customer_id: string | null;
+  token_id: null;
+  notes: Notes | [];
+  fee: number | null;
+  tax: number | null;
+  error_code: string | null;
+  error_description: string | null;
+  error_source: string | null;
+  error_step: string | null;
+  error_reason: string | null;
+  created_at: number;
+}
+
+export interface RefundEntity {
+  id: string;
+  entity: "refund";
+  amount: number;
+  currency: "INR";
+  payment_id: string;
+  notes: Notes | [];
+  receipt: null;
+  acquirer_data: { arn: null };
+  created_at: number;
+  batch_id: null;
+  status: "processed";
+  speed_processed: "normal";
+  speed_requested: "normal" | "optimum";
+}
+
+export interface InvoiceEntity {
+  id: string;
+  entity: "invoice";
+  type: "invoice";
+  invoice_number: null;
+  customer_id: string | null;
+  order_id: null;
+  subscription_id: string;
+  payment_id: string;
+  status: "issued" | "paid";
+  issued_at: number;
+  paid_at: number | null;
+  amount: number;
+  amount_paid: number;
+  amount_due: number;
+  currency: "INR";
+  description: null;
+  notes: [];
+  billing_start: number;
+  billing_end: number;
+  line_items: {
+    id: string;
+    item_id: string;
+    name: string;
+    description: string | null;
+    amount: number;
+    unit_amount: number;
+    gross_amount: number;
+    tax_amount: number;
+    net_amount: number;
+    currency: "INR";
+    type: "plan";
+    quantity: number;
+  }[];
+  date: number;
+  created_at: number;
+}
+
+export interface ScheduledChange {
+  plan_id: string;
+  quantity: number;
+  remaining_count: number;
+}
+
+export interface SubscriptionRecord {
+  entity: SubscriptionEntity;
+  method: Method | null;
+  vpa: string | null;
+  scheduledCancel: boolean;
+  scheduledChange: ScheduledChange | null;
+}
+
+export interface PaymentRecord {
+  entity: PaymentEntity;
+  /** Internal: not a field of Razorpay's payment entity. */
+  subscriptionId: string | null;
+}
+
+/** Everything the sandbox knows; plain JSON, in creation order (ids never look like integers). */
+export interface SandboxState {
+  version: 1;
+  plans: Record<string, PlanEntity>;
+  subscriptions: Record<string, SubscriptionRecord>;
+  payments: Record<string, PaymentRecord>;
+  refunds: Record<string, RefundEntity>;
+  invoices: Record<string, InvoiceEntity>;
+}
+
+export function emptyState(): SandboxState {
+  return { version: 1, plans: {}, subscriptions: {}, payments: {}, refunds: {}, invoices: {} };
+}
+
+/** One webhook body before delivery: `{entity:"event", …}` with snapshots of the entities. */
+export interface EventEnvelope {
+  entity: "event";
+  account_id: string;
+  event: string;
+  contains: string[];
+  payload: {
+    subscription?: { entity: SubscriptionEntity };
+    payment?: { entity: PaymentEntity };
+    refund?: { entity: RefundEntity };
+  };
+  created_at: number;
+}

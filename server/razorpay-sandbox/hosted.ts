@@ -1,0 +1,178 @@
+/**
+ * The hosted page behind a subscription's `short_url`: "Update payment method — Test mode".
+ * Server-rendered HTML with no inline script or style (the site's CSP); its logic is hosted.js.
+ */
+import type { Method, PlanEntity, SubscriptionEntity } from "./entities";
+
+const ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
+}
+
+/** A same-origin relative path ("/account"), never "//host" or "/\host". */
+export function safeReturnPath(value: string | null): string | null {
+  if (value === null || value.length > 2000) return null;
+  return /^\/(?![/\\])[^\s\\]*$/.test(value) ? value : null;
+}
+
+const money = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR" });
+const UNITS: Record<string, [string, string]> = {
+  daily: ["day", "days"],
+  weekly: ["week", "weeks"],
+  monthly: ["month", "months"],
+  yearly: ["year", "years"],
+};
+
+function perText(period: string, interval: number): string {
+  const [one, many]: [string, string] = UNITS[period] ?? [period, period];
+  return interval === 1 ? `per ${one}` : `every ${interval} ${many}`;
+}
+
+function layout(title: string, root: string, main: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="${escapeHtml(root)}/checkout.css">
+<script src="${escapeHtml(root)}/hosted.js" defer></script>
+</head>
+<body class="rzp-sbx-page">
+<main class="rzp-sbx-dialog rzp-sbx-standalone" aria-labelledby="rzp-sbx-title">
+${main}
+<p class="rzp-sbx-footnote">Razorpay sandbox: no real money moves.</p>
+</main>
+</body>
+</html>
+`;
+}
+
+const HINTS: Partial<Record<SubscriptionEntity["status"], string>> = {
+  created: "Authorising starts the subscription.",
+  pending: "The last charge failed. Authorising a new method charges the amount now.",
+  halted:
+    "Charges stopped after repeated failures. Authorising a new method charges the amount now.",
+};
+
+export function hostedPage(input: {
+  root: string;
+  subscription: SubscriptionEntity;
+  plan: PlanEntity;
+  method: Method | null;
+  vpa: string;
+  returnTo: string | null;
+}): string {
+  const { subscription: sub, plan } = input;
+  const amount = money.format((plan.item.amount * sub.quantity) / 100);
+  const open = ["created", "authenticated", "active", "pending", "halted"].includes(sub.status);
+  const upi = input.method === "upi";
+  const back = safeReturnPath(input.returnTo);
+  const hint = HINTS[sub.status];
+  const form = open
+    ? `<form id="rzp-sbx-form" data-action="${escapeHtml(`${input.root}/hosted/${sub.id}/authorise`)}" novalidate>
+<fieldset class="rzp-sbx-methods"><legend>Payment method</legend>
+<label class="rzp-sbx-choice"><input type="radio" name="method" value="card"${upi ? "" : " checked"}> <span>Card</span></label>
+<label class="rzp-sbx-choice"><input type="radio" name="method" value="upi"${upi ? " checked" : ""}> <span>UPI AutoPay</span></label>
+</fieldset>
+<p class="rzp-sbx-testcard" id="rzp-sbx-card"${upi ? " hidden" : ""}>Test card 4718 6091 0820 4366</p>
+<label class="rzp-sbx-field" id="rzp-sbx-upi"${upi ? "" : " hidden"}><span>UPI ID</span><input class="rzp-sbx-input" name="vpa" value="${escapeHtml(input.vpa)}" autocomplete="off" spellcheck="false"></label>
+<div class="rzp-sbx-actions"><button type="submit" class="rzp-sbx-button rzp-sbx-primary">Authorise</button></div>
+</form>
+<noscript><p class="rzp-sbx-alert">This test page needs JavaScript.</p></noscript>`
+    : `<p>This subscription is ${escapeHtml(sub.status)}; there is nothing to authorise.</p>`;
+  return layout(
+    "Update payment method — Test mode",
+    input.root,
+    `<div class="rzp-sbx-header"><h1 id="rzp-sbx-title" class="rzp-sbx-heading">Update payment method</h1><span class="rzp-sbx-badge">Test mode</span></div>
+<p class="rzp-sbx-muted">${escapeHtml(plan.item.name)}: ${escapeHtml(amount)} ${escapeHtml(perText(plan.period, plan.interval))}</p>
+<p>Subscription ${escapeHtml(sub.id)} is <strong id="rzp-sbx-current">${escapeHtml(sub.status)}</strong>.</p>
+${hint ? `<p class="rzp-sbx-note">${escapeHtml(hint)}</p>` : ""}
+${form}
+<p class="rzp-sbx-status" role="status" id="rzp-sbx-status"></p>
+${back ? `<p><a href="${escapeHtml(back)}">Back to the site</a></p>` : ""}`,
+  );
+}
+
+export function notFoundPage(root: string): string {
+  return layout(
+    "Not found — Test mode",
+    root,
+    `<h1 id="rzp-sbx-title" class="rzp-sbx-heading">Subscription not found</h1>
+<p>The id provided does not exist.</p>`,
+  );
+}
+
+export const HOSTED_JS = String.raw`/* Razorpay sandbox: hosted "update payment method" page. */
+(function () {
+  "use strict";
+  var form = document.getElementById("rzp-sbx-form");
+  if (!form) return;
+  var status = document.getElementById("rzp-sbx-status");
+  var current = document.getElementById("rzp-sbx-current");
+  var card = document.getElementById("rzp-sbx-card");
+  var upi = document.getElementById("rzp-sbx-upi");
+  var vpa = form.querySelector("input[name=vpa]");
+  var button = form.querySelector("button[type=submit]");
+  var radios = form.querySelectorAll("input[name=method]");
+  var money = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR" });
+
+  function selected() {
+    for (var i = 0; i < radios.length; i++) if (radios[i].checked) return radios[i].value;
+    return "card";
+  }
+  function sync() {
+    var method = selected();
+    card.hidden = method !== "card";
+    upi.hidden = method !== "upi";
+  }
+  for (var i = 0; i < radios.length; i++) radios[i].addEventListener("change", sync);
+  sync();
+
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    var method = selected();
+    var body = { method: method };
+    if (method === "upi") body.vpa = vpa.value.trim();
+    button.disabled = true;
+    status.textContent = "Authorising\u2026";
+    fetch(form.getAttribute("data-action"), {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+      credentials: "same-origin"
+    })
+      .then(function (response) {
+        return response.json().then(function (json) { return { ok: response.ok, json: json }; });
+      })
+      .then(
+        function (result) {
+          if (!result.ok) {
+            var error = result.json && result.json.error;
+            status.textContent = (error && error.description) || "Authorisation failed.";
+            return;
+          }
+          var sub = result.json.subscription;
+          var payment = result.json.payment;
+          var text = "Payment method authorised: " + (method === "upi" ? "UPI AutoPay (" + body.vpa + ")" : "Card") + ".";
+          if (payment && payment.status === "captured") text += " Charged " + money.format(payment.amount / 100) + ".";
+          text += " The subscription is now " + sub.status + ".";
+          status.textContent = text;
+          current.textContent = sub.status;
+        },
+        function () {
+          status.textContent = "The payment server could not be reached. Try again.";
+        }
+      )
+      .then(function () { button.disabled = false; });
+  });
+})();
+`;

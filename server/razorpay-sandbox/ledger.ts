@@ -1,0 +1,171 @@
+/**
+ * The ledger: payment and invoice entities for charges, and refunds against payments.
+ */
+import type {
+  InvoiceEntity,
+  Method,
+  PaymentEntity,
+  RefundEntity,
+  SubscriptionEntity,
+  SubscriptionRecord,
+} from "./entities";
+import { emit, getPlan, type Tx } from "./state";
+import { badRequest, inNotes, newId, notFound, outNotes, type Notes } from "./util";
+
+export const DEFAULT_VPA = "success@razorpay";
+
+export interface PaymentDraft {
+  amount: number;
+  method: Method;
+  vpa: string | null;
+  outcome: "success" | "failure";
+  invoiceId: string | null;
+}
+
+export function newPayment(tx: Tx, record: SubscriptionRecord, draft: PaymentDraft): PaymentEntity {
+  const notes = inNotes(record.entity.notes);
+  const ok = draft.outcome === "success";
+  const cardId = draft.method === "card" ? newId("card") : null;
+  const fee = ok ? Math.round((draft.amount * 2) / 100) : null;
+  const payment: PaymentEntity = {
+    id: newId("pay"),
+    entity: "payment",
+    amount: draft.amount,
+    currency: "INR",
+    status: ok ? "captured" : "failed",
+    order_id: null,
+    invoice_id: draft.invoiceId,
+    international: false,
+    method: draft.method,
+    amount_refunded: 0,
+    refund_status: null,
+    captured: ok,
+    description: null,
+    card_id: cardId,
+    card: cardId
+      ? { id: cardId, entity: "card", last4: "4366", network: "Visa", type: "credit" }
+      : null,
+    bank: null,
+    wallet: null,
+    vpa: draft.method === "upi" ? (draft.vpa ?? DEFAULT_VPA) : null,
+    email: notes.email === undefined ? null : String(notes.email),
+    contact: notes.contact === undefined ? null : String(notes.contact),
+    customer_id: record.entity.customer_id,
+    token_id: null,
+    notes: [],
+    fee,
+    tax: fee === null ? null : Math.round((fee * 18) / 100),
+    error_code: ok ? null : "BAD_REQUEST_ERROR",
+    error_description: ok ? null : "Payment failed",
+    error_source: ok ? null : "bank",
+    error_step: ok ? null : "payment_authorization",
+    error_reason: ok ? null : "payment_failed",
+    created_at: tx.now,
+  };
+  tx.state.payments[payment.id] = { entity: payment, subscriptionId: record.entity.id };
+  return payment;
+}
+
+export function chargeAmount(tx: Tx, sub: SubscriptionEntity): number {
+  return getPlan(tx.state, sub.plan_id).item.amount * sub.quantity;
+}
+
+/** The invoice of one cycle: a failed charge leaves it `issued`, a later success pays it. */
+export function cycleInvoice(
+  tx: Tx,
+  sub: SubscriptionEntity,
+  start: number,
+  end: number,
+): InvoiceEntity {
+  const existing = Object.values(tx.state.invoices).find(
+    (inv) =>
+      inv.subscription_id === sub.id && inv.status === "issued" && inv.billing_start === start,
+  );
+  if (existing) return existing;
+  const plan = getPlan(tx.state, sub.plan_id);
+  const amount = plan.item.amount * sub.quantity;
+  const invoice: InvoiceEntity = {
+    id: newId("inv"),
+    entity: "invoice",
+    type: "invoice",
+    invoice_number: null,
+    customer_id: sub.customer_id,
+    order_id: null,
+    subscription_id: sub.id,
+    payment_id: "",
+    status: "issued",
+    issued_at: tx.now,
+    paid_at: null,
+    amount,
+    amount_paid: 0,
+    amount_due: amount,
+    currency: "INR",
+    description: null,
+    notes: [],
+    billing_start: start,
+    billing_end: end,
+    line_items: [
+      {
+        id: newId("li"),
+        item_id: plan.item.id,
+        name: plan.item.name,
+        description: plan.item.description,
+        amount: plan.item.amount,
+        unit_amount: plan.item.amount,
+        gross_amount: amount,
+        tax_amount: 0,
+        net_amount: amount,
+        currency: "INR",
+        type: "plan",
+        quantity: sub.quantity,
+      },
+    ],
+    date: tx.now,
+    created_at: tx.now,
+  };
+  tx.state.invoices[invoice.id] = invoice;
+  return invoice;
+}
+
+export interface RefundInput {
+  amount?: number | undefined;
+  speed?: "normal" | "optimum" | undefined;
+  notes?: Notes | undefined;
+}
+
+export function refundPayment(tx: Tx, paymentId: string, input: RefundInput): RefundEntity {
+  const record = tx.state.payments[paymentId];
+  if (!record) throw notFound();
+  const payment = record.entity;
+  if (payment.status === "refunded")
+    throw badRequest("The payment has been fully refunded already");
+  if (payment.status !== "captured")
+    throw badRequest("Only captured payments can be refunded", "payment_id");
+  const left = payment.amount - payment.amount_refunded;
+  const amount = input.amount ?? left;
+  if (amount > left)
+    throw badRequest("The refund amount provided is greater than amount captured", "amount");
+  const refund: RefundEntity = {
+    id: newId("rfnd"),
+    entity: "refund",
+    amount,
+    currency: "INR",
+    payment_id: payment.id,
+    notes: outNotes(input.notes),
+    receipt: null,
+    acquirer_data: { arn: null },
+    created_at: tx.now,
+    batch_id: null,
+    status: "processed",
+    speed_processed: "normal",
+    speed_requested: input.speed ?? "normal",
+  };
+  tx.state.refunds[refund.id] = refund;
+  payment.amount_refunded += amount;
+  const full = payment.amount_refunded >= payment.amount;
+  payment.refund_status = full ? "full" : "partial";
+  if (full) payment.status = "refunded";
+  emit(tx, "refund.created", { refund, payment });
+  emit(tx, "refund.processed", { refund, payment });
+  return refund;
+}

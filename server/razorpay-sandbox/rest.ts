@@ -1,0 +1,206 @@
+/**
+ * Razorpay's REST contract (`/v1/…`, Basic auth) and the sandbox's control routes
+ * (`/control/…`, Basic auth): "Charge this now" and the webhook delivery log.
+ */
+import { Router } from "express";
+import { z } from "zod";
+import { controlCharge } from "./billing";
+import { basicAuth, flag, notesInput, pageQuery, parse, parseBody } from "./http";
+import { refundPayment } from "./ledger";
+import {
+  cancelScheduledChanges,
+  cancelSubscription,
+  collection,
+  createPlan,
+  createSubscription,
+  getPlan,
+  getSubscription,
+  scheduledView,
+  updateSubscription,
+} from "./state";
+import type { Store } from "./store";
+import { notFound } from "./util";
+import type { WebhookQueue } from "./webhooks";
+
+const planBody = z
+  .strictObject({
+    period: z.enum(["daily", "weekly", "monthly", "yearly"]),
+    interval: z.number().int().min(1),
+    item: z.strictObject({
+      name: z.string().min(1).max(255),
+      amount: z.number().int().min(100, "The amount must be atleast INR 1.00"),
+      currency: z.literal("INR"),
+      description: z.string().max(2048).optional(),
+    }),
+    notes: notesInput.optional(),
+  })
+  .refine((plan) => plan.period !== "daily" || plan.interval >= 7, {
+    message: "The interval must be at least 7 for a daily plan",
+    path: ["interval"],
+  });
+
+const unixTime = z.number().int().positive();
+
+const subscriptionBody = z.strictObject({
+  plan_id: z.string().min(1),
+  total_count: z.number().int().min(1),
+  quantity: z.number().int().min(1).optional(),
+  start_at: unixTime.optional(),
+  expire_by: unixTime.optional(),
+  customer_notify: flag.optional(),
+  notes: notesInput.optional(),
+});
+
+const cancelBody = z.strictObject({ cancel_at_cycle_end: flag.optional() });
+
+const updateBody = z.strictObject({
+  plan_id: z.string().min(1).optional(),
+  quantity: z.number().int().min(1).optional(),
+  remaining_count: z.number().int().min(1).optional(),
+  schedule_change_at: z.enum(["now", "cycle_end"]).optional(),
+  customer_notify: flag.optional(),
+});
+
+const refundBody = z.strictObject({
+  amount: z.number().int().min(100, "The refund amount must be atleast INR 1.00").optional(),
+  speed: z.enum(["normal", "optimum"]).optional(),
+  notes: notesInput.optional(),
+  receipt: z.string().max(40).optional(),
+});
+
+const chargeBody = z.strictObject({ fail: z.boolean().optional() });
+
+const subscriptionQuery = pageQuery.extend({ plan_id: z.string().optional() });
+const invoiceQuery = pageQuery.extend({
+  subscription_id: z.string().optional(),
+  payment_id: z.string().optional(),
+});
+
+export function restRouter(options: {
+  keyId: string;
+  keySecret: string;
+  store: Store;
+  webhooks: WebhookQueue;
+}): Router {
+  const { store, webhooks } = options;
+  const router = Router();
+  const auth = basicAuth(options.keyId, options.keySecret);
+  router.use("/v1", auth);
+  router.use("/control", auth);
+  router.use(["/v1", "/control"], (_req, res, next) => {
+    res.set("Cache-Control", "no-store");
+    next();
+  });
+
+  router.post("/v1/plans", (req, res) => {
+    const input = parseBody(planBody, req);
+    res.json(store.change((tx) => createPlan(tx, input)));
+  });
+  router.get("/v1/plans/:id", (req, res) => {
+    res.json(store.read((state) => getPlan(state, req.params.id)));
+  });
+  router.get("/v1/plans", (req, res) => {
+    const { count, skip } = parse(pageQuery, req.query);
+    res.json(store.read((state) => collection(Object.values(state.plans), count, skip)));
+  });
+
+  router.post("/v1/subscriptions", (req, res) => {
+    const input = parseBody(subscriptionBody, req);
+    res.json(store.change((tx) => createSubscription(tx, input)));
+  });
+  router.get("/v1/subscriptions/:id", (req, res) => {
+    res.json(store.read((state) => getSubscription(state, req.params.id).entity));
+  });
+  router.get("/v1/subscriptions", (req, res) => {
+    const { count, skip, plan_id } = parse(subscriptionQuery, req.query);
+    res.json(
+      store.read((state) => {
+        const subs = Object.values(state.subscriptions)
+          .map((record) => record.entity)
+          .filter((sub) => plan_id === undefined || sub.plan_id === plan_id);
+        return collection(subs, count, skip);
+      }),
+    );
+  });
+  router.post("/v1/subscriptions/:id/cancel", (req, res) => {
+    const { cancel_at_cycle_end } = parseBody(cancelBody, req);
+    const atCycleEnd = cancel_at_cycle_end === true || cancel_at_cycle_end === 1;
+    res.json(store.change((tx) => cancelSubscription(tx, req.params.id, atCycleEnd)));
+  });
+  router.patch("/v1/subscriptions/:id", (req, res) => {
+    const input = parseBody(updateBody, req);
+    res.json(store.change((tx) => updateSubscription(tx, req.params.id, input)));
+  });
+  router.post("/v1/subscriptions/:id/cancel_scheduled_changes", (req, res) => {
+    res.json(store.change((tx) => cancelScheduledChanges(tx, req.params.id)));
+  });
+  router.get("/v1/subscriptions/:id/retrieve_scheduled_changes", (req, res) => {
+    res.json(store.read((state) => scheduledView(state, req.params.id)));
+  });
+
+  router.get("/v1/payments/:id", (req, res) => {
+    res.json(
+      store.read((state) => {
+        const record = state.payments[req.params.id];
+        if (!record) throw notFound();
+        return record.entity;
+      }),
+    );
+  });
+  router.post("/v1/payments/:id/refund", (req, res) => {
+    const { receipt: _receipt, ...input } = parseBody(refundBody, req);
+    res.json(store.change((tx) => refundPayment(tx, req.params.id, input)));
+  });
+  router.get("/v1/payments/:id/refunds", (req, res) => {
+    const { count, skip } = parse(pageQuery, req.query);
+    res.json(
+      store.read((state) => {
+        if (!state.payments[req.params.id]) throw notFound();
+        const refunds = Object.values(state.refunds).filter((r) => r.payment_id === req.params.id);
+        return collection(refunds, count, skip);
+      }),
+    );
+  });
+  router.get("/v1/refunds/:id", (req, res) => {
+    res.json(
+      store.read((state) => {
+        const refund = state.refunds[req.params.id];
+        if (!refund) throw notFound();
+        return refund;
+      }),
+    );
+  });
+
+  router.get("/v1/invoices", (req, res) => {
+    const { count, skip, subscription_id, payment_id } = parse(invoiceQuery, req.query);
+    res.json(
+      store.read((state) => {
+        const invoices = Object.values(state.invoices).filter(
+          (inv) =>
+            (subscription_id === undefined || inv.subscription_id === subscription_id) &&
+            (payment_id === undefined || inv.payment_id === payment_id),
+        );
+        return collection(invoices, count, skip);
+      }),
+    );
+  });
+  router.get("/v1/invoices/:id", (req, res) => {
+    res.json(
+      store.read((state) => {
+        const invoice = state.invoices[req.params.id];
+        if (!invoice) throw notFound();
+        return invoice;
+      }),
+    );
+  });
+
+  router.post("/control/subscriptions/:id/charge", (req, res) => {
+    const { fail } = parseBody(chargeBody, req);
+    res.json(store.change((tx) => controlCharge(tx, req.params.id, fail === true)));
+  });
+  router.get("/control/webhooks", (_req, res) => {
+    res.json({ items: webhooks.list() });
+  });
+
+  return router;
+}

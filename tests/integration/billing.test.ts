@@ -1,0 +1,438 @@
+/**
+ * Billing end to end over HTTP on the built server with its Razorpay sandbox: buying, renewals,
+ * dunning, cancellation, webhooks (signatures, duplicates), crash recovery and the admin actions.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cookiesFrom, authPost, getWithCookies, signUpVerified } from "../support/auth";
+import {
+  DETAILS,
+  eventually,
+  postForm,
+  postWebhook,
+  SANDBOX,
+  sandboxCharge,
+  sandboxPay,
+  signedWebhook,
+  signInDevice,
+  startCheckout,
+  textOf,
+} from "../support/billing";
+import { engines } from "../support/engines";
+import { readOutbox } from "../support/mail";
+import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+
+const PASSWORD = "billing-test-password-1";
+const SANDBOX_API = "/_sandbox/razorpay";
+
+describe.each(engines())("billing on $name with the sandbox", (engine) => {
+  const dataDir = tempDataDir();
+  let server: RunningTestServer;
+  let boss: string;
+
+  const page = async (path: string, cookie: string) => {
+    const response = await getWithCookies(server, path, cookie);
+    return { status: response.status, html: await response.text() };
+  };
+  const accountText = async (cookie: string) =>
+    textOf((await page("/account/subscription", cookie)).html);
+  const mailTo = (email: string) =>
+    readOutbox(dataDir).filter((message) => message.to.includes(email));
+
+  /** Signs a new customer up and buys `plan`, as the checkout page does; returns the subscription id. */
+  async function buy(email: string, plan = "pro-monthly", method: "card" | "upi" = "card") {
+    const cookie = await signUpVerified(server, { name: "Buyer", email, password: PASSWORD });
+    const started = await startCheckout(server, cookie, plan);
+    expect(started.status).toBe(200);
+    const subscriptionId = started.subscriptionId!;
+    const paid = await sandboxPay(server, subscriptionId, "success", method);
+    expect(paid.status).toBe(200);
+    const verified = await postForm(server, "/checkout.data", cookie, {
+      intent: "verify",
+      ...paid.body,
+    });
+    expect(verified.status).toBeLessThan(400);
+    await eventually(async () => /Status Active/.test(await accountText(cookie)), 20_000, "Active");
+    return { cookie, subscriptionId, paymentId: paid.body.razorpay_payment_id! };
+  }
+
+  beforeAll(async () => {
+    server = await startServer({
+      dataDir,
+      env: {
+        DATABASE_URL: await engine.freshDatabaseUrl(),
+        ADMIN_EMAILS: "boss@example.com",
+        AUTH_RATE_LIMIT: "1000",
+      },
+    });
+    boss = await signUpVerified(server, {
+      name: "Boss",
+      email: "boss@example.com",
+      password: PASSWORD,
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("buys Pro monthly by card: validated details, a failed try charges nothing, then Pro everywhere", async () => {
+    const cookie = await signUpVerified(server, {
+      name: "Asha",
+      email: "asha@example.com",
+      password: PASSWORD,
+    });
+    const checkout = await page("/checkout?plan=pro-monthly", cookie);
+    expect(checkout.status).toBe(200);
+    const text = textOf(checkout.html);
+    expect(text).toContain("Subscribe to Pro (monthly)");
+    expect(text).toContain("₹699 / month");
+    expect(text).toContain("18% included");
+    expect(text).toContain("Test mode");
+    expect(checkout.html).toContain("Karnataka");
+
+    const bad = await startCheckout(server, cookie, "pro-monthly", {
+      ...DETAILS,
+      postalCode: "12",
+      gstin: "27AAPFU0939F1ZV",
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.subscriptionId).toBeNull();
+    expect(bad.body).toContain("Enter the 6-digit PIN code.");
+    expect(bad.body).toContain("not Karnataka");
+
+    const first = await startCheckout(server, cookie, "pro-monthly", {
+      ...DETAILS,
+      gstin: "29AAPFU0939F1Z3",
+    });
+    expect(first.status).toBe(400);
+    const started = await startCheckout(server, cookie, "pro-monthly");
+    expect(started.status).toBe(200);
+    const subscriptionId = started.subscriptionId!;
+
+    const failed = await sandboxPay(server, subscriptionId, "failure");
+    expect(failed.status).toBe(400);
+    expect(textOf((await page("/account/subscription", cookie)).html)).toMatch(/Plan Free/);
+    // Retrying reuses the unpaid subscription: nothing can be paid twice.
+    const retry = await startCheckout(server, cookie, "pro-monthly");
+    expect(retry.subscriptionId).toBe(subscriptionId);
+
+    const paid = await sandboxPay(server, subscriptionId, "success");
+    const forged = await postForm(server, "/checkout.data", cookie, {
+      intent: "verify",
+      ...paid.body,
+      razorpay_signature: "0".repeat(64),
+    });
+    expect(forged.status).toBe(400);
+    const verified = await postForm(server, "/checkout.data", cookie, {
+      intent: "verify",
+      ...paid.body,
+    });
+    expect(verified.status).toBeLessThan(400);
+
+    const account = await eventually(async () => {
+      const current = await accountText(cookie);
+      return /Status Active/.test(current) ? current : undefined;
+    });
+    expect(account).toMatch(/Plan Pro \(monthly\)/);
+    expect(account).toMatch(/Next charge ₹699 on \d{1,2} \w{3} \d{4}/);
+    expect(account).toContain("Visa •••• 4366");
+    expect(account).toMatch(/Device limit 3 devices/);
+
+    const device = await signInDevice(server, cookie, "Asha MacBook");
+    const me = (await (
+      await fetch(`${server.url}/api/desktop/me`, {
+        headers: { authorization: `Bearer ${device}` },
+      })
+    ).json()) as { entitlement: { plan: string; device_limit: number } };
+    expect(me.entitlement).toMatchObject({ plan: "pro-monthly", device_limit: 3 });
+
+    await eventually(async () =>
+      mailTo("asha@example.com").some((mail) => mail.subject.startsWith("Payment received: ₹699")),
+    );
+    // Someone else's checkout id is not found, not shown.
+    const other = await signUpVerified(server, {
+      name: "Other",
+      email: "other@example.com",
+      password: PASSWORD,
+    });
+    expect((await page(`/checkout/complete?subscription=${subscriptionId}`, other)).status).toBe(
+      404,
+    );
+    expect((await page(`/checkout/complete?subscription=${subscriptionId}`, cookie)).status).toBe(
+      200,
+    );
+  });
+
+  it("buys with UPI AutoPay and shows the UPI handle", async () => {
+    const { cookie } = await buy("upi@example.com", "pro-yearly", "upi");
+    const account = await accountText(cookie);
+    expect(account).toMatch(/Plan Pro \(yearly\)/);
+    expect(account).toContain("UPI success@razorpay");
+    expect(account).toMatch(/Next charge ₹6,999 on/);
+  });
+
+  it("renews, then fails into pending with an email and a banner, recovers, and halts after three failures", async () => {
+    const { cookie, subscriptionId } = await buy("dunning@example.com");
+    const api = `${server.url}${SANDBOX_API}`;
+
+    expect((await sandboxCharge(api, subscriptionId)).status).toBe(200);
+    await eventually(async () =>
+      mailTo("dunning@example.com").filter((mail) => mail.subject.startsWith("Payment received"))
+        .length === 2
+        ? true
+        : undefined,
+    );
+
+    expect((await sandboxCharge(api, subscriptionId, true)).status).toBe(200);
+    const pending = await eventually(async () => {
+      const html = (await page("/account", cookie)).html;
+      return html.includes('data-testid="billing-banner"') ? textOf(html) : undefined;
+    });
+    expect(pending).toContain("Your last payment failed.");
+    expect(await accountText(cookie)).toMatch(/Plan Pro \(monthly\)/);
+    await eventually(async () =>
+      mailTo("dunning@example.com").some((mail) => mail.subject.includes("payment failed")),
+    );
+
+    expect((await sandboxCharge(api, subscriptionId)).status).toBe(200);
+    await eventually(async () => /Status Active/.test(await accountText(cookie)));
+    expect((await page("/account", cookie)).html).not.toContain('data-testid="billing-banner"');
+
+    for (let attempt = 0; attempt < 3; attempt += 1)
+      expect((await sandboxCharge(api, subscriptionId, true)).status).toBe(200);
+    const halted = await eventually(async () => {
+      const current = await accountText(cookie);
+      return /Stopped after failed payments/.test(current) ? current : undefined;
+    });
+    expect(halted).toMatch(/Plan Free/);
+    expect(halted).toContain("Pro is stopped after failed payments");
+    await eventually(async () =>
+      mailTo("dunning@example.com").some((mail) => mail.subject.includes("paused for non-payment")),
+    );
+  });
+
+  it("cancels at the end of the period, undoes it, and ends on Free when the period is over", async () => {
+    const { cookie, subscriptionId } = await buy("cancel@example.com");
+    const cancelled = await postForm(server, "/account/subscription", cookie, {
+      intent: "cancel",
+      reason: "Just testing",
+    });
+    expect(cancelled.status).toBe(200);
+    const afterCancel = textOf(await cancelled.text());
+    expect(afterCancel).toMatch(/You keep Pro until \d{1,2} \w{3} \d{4}/);
+    expect(afterCancel).toMatch(/Plan Pro \(monthly\)/);
+    expect(afterCancel).toContain("Keep my subscription");
+
+    const undone = await postForm(server, "/account/subscription", cookie, {
+      intent: "undo-cancel",
+    });
+    expect(textOf(await undone.text())).toContain("Your subscription continues");
+    expect(await accountText(cookie)).toMatch(/Status Active/);
+
+    await postForm(server, "/account/subscription", cookie, { intent: "cancel", reason: "" });
+    // The sandbox's renewal date arrives: a subscription cancelled at cycle end ends instead.
+    expect((await sandboxCharge(`${server.url}${SANDBOX_API}`, subscriptionId)).status).toBe(200);
+    const ended = await eventually(async () => {
+      const current = await accountText(cookie);
+      return /Status Cancelled/.test(current) ? current : undefined;
+    });
+    expect(ended).toMatch(/Plan Free/);
+    await eventually(async () =>
+      mailTo("cancel@example.com").some((mail) => mail.subject.includes("is cancelled")),
+    );
+  });
+
+  it("refuses unsigned or wrongly signed webhooks with 400 and stores nothing", async () => {
+    const body = JSON.stringify({
+      entity: "event",
+      event: "subscription.charged",
+      contains: [],
+      payload: {},
+      created_at: 1,
+    });
+    const wrong = signedWebhook(body, "not-the-secret");
+    expect((await postWebhook(server.url, wrong)).status).toBe(400);
+    const unsigned = await fetch(`${server.url}/api/webhooks/razorpay`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-razorpay-event-id": "evt_unsigned00001" },
+      body,
+    });
+    expect(unsigned.status).toBe(400);
+    expect((await fetch(`${server.url}/api/webhooks/razorpay`)).status).toBe(405);
+    // A correct signature on a body that is not a Razorpay event is refused too.
+    expect((await postWebhook(server.url, signedWebhook(body, SANDBOX.webhookSecret))).status).toBe(
+      400,
+    );
+  });
+
+  it("records a payment once when its event arrives five times at once", async () => {
+    const { subscriptionId } = await buy("dupes@example.com");
+    const subscription = (await (
+      await fetch(`${server.url}${SANDBOX_API}/v1/subscriptions/${subscriptionId}`, {
+        headers: {
+          authorization: `Basic ${Buffer.from(`${SANDBOX.keyId}:${SANDBOX.keySecret}`).toString("base64")}`,
+        },
+      })
+    ).json()) as Record<string, unknown>;
+    const payment = {
+      id: "pay_DupeDupeDupe01",
+      entity: "payment",
+      amount: 69_900,
+      currency: "INR",
+      status: "captured",
+      method: "card",
+      amount_refunded: 0,
+      captured: true,
+      card: { last4: "1111", network: "Mastercard" },
+      notes: [],
+      created_at: Math.floor(Date.now() / 1000),
+    };
+    const delivery = signedWebhook(
+      JSON.stringify({
+        entity: "event",
+        event: "subscription.charged",
+        contains: ["subscription", "payment"],
+        payload: { subscription: { entity: subscription }, payment: { entity: payment } },
+        created_at: Math.floor(Date.now() / 1000),
+      }),
+      SANDBOX.webhookSecret,
+    );
+    const statuses = await Promise.all(
+      Array.from({ length: 5 }, () => postWebhook(server.url, delivery).then((r) => r.status)),
+    );
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    const admin = await eventually(async () => {
+      const html = (await page(`/admin-fix-subscription?email=dupes%40example.com`, boss)).html;
+      return html.includes("pay_DupeDupeDupe01") ? textOf(html) : undefined;
+    });
+    expect(admin.match(/pay_DupeDupeDupe01/g)).toHaveLength(1);
+    await eventually(async () =>
+      mailTo("dupes@example.com").filter((mail) => mail.text.includes("pay_DupeDupeDupe01"))
+        .length === 1
+        ? true
+        : undefined,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(
+      mailTo("dupes@example.com").filter((mail) => mail.text.includes("pay_DupeDupeDupe01")),
+    ).toHaveLength(1);
+  });
+
+  it("lets an admin resync, replay, refund and grant, each in the audit log; a customer gets 403", async () => {
+    const { cookie, subscriptionId, paymentId } = await buy("support@example.com");
+    const path = "/admin-fix-subscription?email=support%40example.com";
+    const found = await page(path, boss);
+    const userId = /name="userId" value="([^"]+)"/.exec(found.html)?.[1] ?? "";
+    const eventId = /name="eventId" value="([^"]+)"/.exec(found.html)?.[1] ?? "";
+    expect(userId).not.toBe("");
+    expect(eventId).toMatch(/^evt_/);
+
+    const actions: Record<string, string>[] = [
+      { intent: "resync", userId, subscriptionId },
+      { intent: "replay", userId, eventId },
+      { intent: "refund", userId, paymentId, amount: "100", reason: "Goodwill for an outage" },
+      { intent: "grant", userId, planId: "pro-yearly", days: "30", reason: "Conference speaker" },
+    ];
+    for (const fields of actions) {
+      const refused = await postForm(server, path, cookie, fields);
+      expect(refused.status, `customer ${fields.intent}`).toBe(403);
+    }
+    for (const fields of actions) {
+      const response = await postForm(server, path, boss, fields);
+      expect(
+        response.status,
+        `admin ${fields.intent}: ${textOf(await response.clone().text()).slice(0, 300)}`,
+      ).toBe(200);
+    }
+    const after = textOf((await page(path, boss)).html);
+    for (const action of [
+      "subscription.resync",
+      "webhook.replay",
+      "payment.refund",
+      "entitlement.grant",
+    ])
+      expect(after).toContain(action);
+    expect(after).toContain("boss@example.com");
+    expect(after).toContain("Goodwill for an outage");
+    expect(after).toMatch(/Refunded ₹100\.00|₹100/);
+    expect(after).toMatch(/Pro \(yearly\) until/);
+
+    const overRefund = await postForm(server, path, boss, {
+      intent: "refund",
+      userId,
+      paymentId,
+      amount: "5000",
+      reason: "Too much",
+    });
+    expect(overRefund.status).toBe(400);
+    const noReason = await postForm(server, path, boss, {
+      intent: "grant",
+      userId,
+      planId: "pro-yearly",
+      days: "30",
+      reason: "",
+    });
+    expect(noReason.status).toBe(400);
+
+    const subscriptions = textOf(
+      (await page(`/admin/subscriptions?q=${subscriptionId}`, boss)).html,
+    );
+    expect(subscriptions).toContain("support@example.com");
+    const dashboard = textOf((await page("/admin", boss)).html);
+    expect(dashboard).toMatch(/MRR ₹[\d,]+/);
+  });
+});
+
+describe("webhook processing survives a crash", () => {
+  it("processes an event stored just before SIGKILL exactly once after restart", async () => {
+    const dataDir = tempDataDir();
+    const first = await startServer({
+      dataDir,
+      env: { JOBS_WORKER: "false", AUTH_RATE_LIMIT: "100" },
+    });
+    let restarted: RunningTestServer | undefined;
+    try {
+      const cookie = await signUpVerified(first, {
+        name: "Kill",
+        email: "kill@example.com",
+        password: PASSWORD,
+      });
+      const started = await startCheckout(first, cookie, "pro-monthly");
+      const subscriptionId = started.subscriptionId!;
+      const paid = await sandboxPay(first, subscriptionId, "success");
+      expect(paid.status).toBe(200);
+      // No worker runs here: the sandbox's own webhooks are stored and wait, as after a crash.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(
+        textOf(await getWithCookies(first, "/account/subscription", cookie).then((r) => r.text())),
+      ).toMatch(/Plan Free/);
+      await first.stop("SIGKILL");
+
+      restarted = await startServer({ dataDir, env: { AUTH_RATE_LIMIT: "100" } });
+      const signIn = await authPost(restarted, "/sign-in/email", {
+        email: "kill@example.com",
+        password: PASSWORD,
+      });
+      const again = cookiesFrom(signIn);
+      const text = await eventually(async () => {
+        const current = textOf(
+          await (await getWithCookies(restarted!, "/account/subscription", again)).text(),
+        );
+        return /Status Active/.test(current) ? current : undefined;
+      });
+      expect(text).toMatch(/Plan Pro \(monthly\)/);
+      await eventually(async () =>
+        readOutbox(dataDir).filter((mail) => mail.subject.startsWith("Payment received")).length ===
+        1
+          ? true
+          : undefined,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(
+        readOutbox(dataDir).filter((mail) => mail.subject.startsWith("Payment received")),
+      ).toHaveLength(1);
+    } finally {
+      await restarted?.stop();
+      if (first.process.exitCode === null && first.process.signalCode === null) await first.stop();
+    }
+  });
+});
