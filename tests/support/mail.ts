@@ -9,6 +9,24 @@ function decodeQuotedPrintable(text: string): string {
   return Buffer.from(bytes, "latin1").toString("utf8");
 }
 
+/** Decodes RFC 2047 encoded words (=?UTF-8?Q?…?= and =?UTF-8?B?…?=) in a header value. */
+function decodeHeader(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, "?==?")
+    .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_, encoding: string, text: string) =>
+      encoding.toUpperCase() === "B"
+        ? Buffer.from(text, "base64").toString("utf8")
+        : Buffer.from(
+            text
+              .replace(/_/g, " ")
+              .replace(/=([0-9A-F]{2})/gi, (__, hex: string) =>
+                String.fromCharCode(parseInt(hex, 16)),
+              ),
+            "latin1",
+          ).toString("utf8"),
+    );
+}
+
 export interface OutboxMessage {
   file: string;
   to: string;
@@ -26,8 +44,10 @@ export function readOutbox(dataDir: string): OutboxMessage[] {
     .sort()
     .map((name) => {
       const raw = fs.readFileSync(path.join(dir, name), "utf8");
+      // Long headers are folded onto indented lines: unfold before reading one.
+      const head = raw.split(/\r?\n\r?\n/)[0]?.replace(/\r?\n[ \t]+/g, " ") ?? "";
       const header = (key: string) =>
-        new RegExp(`^${key}: (.*)$`, "mi").exec(raw)?.[1]?.trim() ?? "";
+        decodeHeader(new RegExp(`^${key}: (.*)$`, "mi").exec(head)?.[1]?.trim() ?? "");
       return {
         file: name,
         to: header("To"),
