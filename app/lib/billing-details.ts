@@ -22,11 +22,9 @@ export const billingDetailsSchema = z
       .string()
       .trim()
       .regex(/^[1-9][0-9]{5}$/, { error: "Enter the 6-digit PIN code." }),
-    stateCode: z
-      .string()
-      .refine((code) => stateByCode(code)?.current === true, {
-        error: "Choose your state or union territory.",
-      }),
+    stateCode: z.string().refine((code) => stateByCode(code)?.current === true, {
+      error: "Choose your state or union territory.",
+    }),
     gstin: z.string().trim().toUpperCase().max(20).default(""),
   })
   .superRefine((details, ctx) => {

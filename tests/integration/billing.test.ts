@@ -271,6 +271,8 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
     // Nothing was stored: the correctly signed real event with the same id is still new.
     const real = { ...signedWebhook(body, SANDBOX.webhookSecret, signed.eventId) };
     expect(await (await postWebhook(server.url, real)).json()).toEqual({ status: "stored" });
+    const fixed = signedWebhook(body, SANDBOX.webhookSecret, wrong.eventId);
+    expect(await (await postWebhook(server.url, fixed)).json()).toEqual({ status: "stored" });
   });
 
   it("records a payment once when its event arrives five times at once", async () => {

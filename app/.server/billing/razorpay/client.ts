@@ -3,7 +3,7 @@
  * The same code talks to api.razorpay.com, the built-in sandbox and the fake server in tests:
  * only the base URL differs.
  */
-import { z } from "zod";
+import { type z } from "zod";
 import {
   collectionSchema,
   errorBodySchema,
