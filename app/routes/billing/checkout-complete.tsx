@@ -74,6 +74,7 @@ export default function CheckoutComplete({ loaderData }: Route.ComponentProps) {
     if (loaderData.switch) return;
     const value = (amountPaise ?? plan.pricePaise) / 100;
     track("purchase", {
+      currency: "INR",
       value,
       transaction_id: paymentId,
       items: [{ item_id: plan.id, item_name: plan.label, price: value, quantity: 1 }],

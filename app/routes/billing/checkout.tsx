@@ -163,7 +163,11 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         modal: { ondismiss: () => setPhase("dismissed") },
       });
       instance.on("payment.failed", () => setPhase("failed"));
-      track("begin_checkout", { value: details.amountPaise / 100, plan_name: details.planName });
+      track("begin_checkout", {
+        currency: "INR",
+        value: details.amountPaise / 100,
+        plan_name: details.planName,
+      });
       instance.open();
       setPhase("open");
     } catch (error) {

@@ -1,0 +1,178 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { acceptAnalytics, flushEvents, recordEvents } from "./analytics-helpers";
+import {
+  expect,
+  expectNoAxeViolations,
+  signUpAndVerify,
+  test,
+  uniqueEmail,
+  waitForHydration,
+} from "./fixtures";
+
+const PASSWORD = "billing-e2e-password-1";
+
+async function fillBillingDetails(page: Page) {
+  await page.getByLabel("Name or company name").fill("Asha Rao");
+  await page.getByLabel("Address", { exact: true }).fill("12 MG Road");
+  await page.getByLabel("City").fill("Bengaluru");
+  await page.getByLabel("PIN code").fill("560001");
+  await page.getByLabel("State or union territory").selectOption({ label: "Karnataka" });
+}
+
+/** Signs the desktop app in with this browser's session (handoff + PKCE) and returns `me`. */
+async function desktopMe(page: Page) {
+  const verifier = randomBytes(32).toString("base64url");
+  const challenge = createHash("sha256").update(verifier).digest("base64url");
+  const handoff = await page.request.post("/api/functions/generateAuthRedirectToken", {
+    data: {
+      data: {
+        redirect_uri: "http://127.0.0.1:53682/callback",
+        state: "state-1234567",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+      },
+    },
+    headers: { origin: new URL(page.url()).origin },
+  });
+  expect(handoff.status()).toBe(200);
+  const { token } = ((await handoff.json()) as { result: { token: string } }).result;
+  const exchanged = await page.request.post("/api/desktop/token", {
+    data: {
+      token,
+      code_verifier: verifier,
+      device_name: "E2E Mac",
+      platform: "mac",
+      app_version: "2.1.0",
+    },
+  });
+  const { access_token } = (await exchanged.json()) as { access_token: string };
+  const me = await page.request.get("/api/desktop/me", {
+    headers: { authorization: `Bearer ${access_token}` },
+  });
+  return (await me.json()) as { entitlement: { plan: string; device_limit: number } };
+}
+
+test.describe("buying Pro with the Razorpay sandbox", () => {
+  // Invalid details and the sandbox's "Failure" answer 400, which the browser logs as a failed load.
+  test.use({ allowConsoleErrors: /the server responded with a status of 400/ });
+
+  test("pricing → checkout → Card, Success → Pro everywhere, with purchase analytics", async ({
+    page,
+  }) => {
+    const sent = await recordEvents(page);
+    await signUpAndVerify(page, { name: "Asha", email: uniqueEmail("buyer"), password: PASSWORD });
+    await page.goto("/pricing");
+    await waitForHydration(page);
+    await acceptAnalytics(page);
+    await page.getByRole("link", { name: "Choose Pro monthly" }).click();
+    await expect(page).toHaveURL(/\/checkout\?plan=pro-monthly$/);
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { name: "Subscribe to Pro (monthly)" })).toBeVisible();
+    await expect(page.getByTestId("test-mode")).toBeVisible();
+    await expect(page.getByTestId("checkout-price")).toHaveText("₹699 / month");
+
+    // Every error at once, beside its field.
+    await page.getByRole("button", { name: /Continue to payment/ }).click();
+    await expect(page.getByText("Enter the 6-digit PIN code.")).toBeVisible();
+    await expect(page.getByText("Choose your state or union territory.")).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    await fillBillingDetails(page);
+    await page.getByLabel("GSTIN (optional)").fill("27AAPFU0939F1ZV");
+    await page.getByRole("button", { name: /Continue to payment/ }).click();
+    await expect(page.getByText(/registered in state 27, not Karnataka/)).toBeVisible();
+    await page.getByLabel("GSTIN (optional)").fill("");
+    await page.getByRole("button", { name: /Continue to payment/ }).click();
+
+    const modal = page.getByRole("dialog");
+    await expect(modal).toBeVisible();
+    await expect(modal).toContainText("₹699.00");
+    await expect(modal).toContainText("Test mode");
+    await expectNoAxeViolations(page);
+    await expect(modal.getByRole("radio", { name: "Card" })).toBeChecked();
+    await modal.getByRole("button", { name: "Success" }).click();
+
+    await expect(page).toHaveURL(/\/checkout\/complete\?subscription=sub_/);
+    await expect(page.getByRole("heading", { name: "Welcome to Pro" })).toBeVisible({
+      timeout: 20_000,
+    });
+    await flushEvents(page);
+    await expect
+      .poll(() => sent.map((event) => event.name))
+      .toEqual(
+        expect.arrayContaining(["add_to_cart", "begin_checkout", "purchase", "subscription_start"]),
+      );
+    const purchase = sent.find((event) => event.name === "purchase")?.params;
+    expect(purchase).toMatchObject({
+      currency: "INR",
+      value: 699,
+      transaction_id: expect.stringMatching(/^pay_/),
+    });
+    expect(sent.find((event) => event.name === "subscription_start")?.params).toEqual({
+      plan_name: "Pro (monthly)",
+      plan_price: 699,
+    });
+
+    await page.getByRole("link", { name: "View subscription" }).click();
+    await expect(page.getByTestId("current-plan")).toHaveText("Pro (monthly)");
+    await expect(page.getByTestId("next-charge")).toHaveText(/^₹699 on \d{1,2} \w{3} \d{4}$/);
+    await expect(page.getByText("Visa •••• 4366")).toBeVisible({ timeout: 10_000 });
+    await expectNoAxeViolations(page);
+
+    const me = await desktopMe(page);
+    expect(me.entitlement).toMatchObject({ plan: "pro-monthly", device_limit: 3 });
+  });
+
+  test("UPI AutoPay works the same way", async ({ page }) => {
+    await signUpAndVerify(page, { name: "Bala", email: uniqueEmail("upi"), password: PASSWORD });
+    await page.goto("/checkout?plan=pro-yearly");
+    await waitForHydration(page);
+    await fillBillingDetails(page);
+    await page.getByRole("button", { name: /Continue to payment/ }).click();
+    const modal = page.getByRole("dialog");
+    await modal.getByRole("radio", { name: "UPI AutoPay" }).check();
+    await expect(modal.getByLabel("UPI ID")).toHaveValue("success@razorpay");
+    await modal.getByRole("button", { name: "Success" }).click();
+    await expect(page.getByRole("heading", { name: "Welcome to Pro" })).toBeVisible({
+      timeout: 20_000,
+    });
+    await page.goto("/account/subscription");
+    await expect(page.getByTestId("current-plan")).toHaveText("Pro (yearly)");
+    await expect(page.getByText("UPI success@razorpay")).toBeVisible({ timeout: 10_000 });
+  });
+
+  test("a failed payment charges nothing, and trying again works", async ({ page }) => {
+    await signUpAndVerify(page, {
+      name: "Chitra",
+      email: uniqueEmail("retry"),
+      password: PASSWORD,
+    });
+    await page.goto("/checkout?plan=pro-monthly");
+    await waitForHydration(page);
+    await fillBillingDetails(page);
+    await page.getByRole("button", { name: /Continue to payment/ }).click();
+    const modal = page.getByRole("dialog");
+    await modal.getByRole("button", { name: "Failure" }).click();
+    await expect(modal.getByRole("alert")).toContainText("Payment failed. Nothing was charged.");
+    await expect(page.getByText("The payment failed. Nothing was charged.")).toBeVisible();
+    await modal.getByRole("button", { name: "Close checkout" }).click();
+    await expect(modal).toBeHidden();
+    await expect(
+      page.getByText("Checkout was closed before paying. Nothing was charged."),
+    ).toBeVisible();
+
+    await page.goto("/account/subscription");
+    await expect(page.getByTestId("current-plan")).toHaveText("Free");
+
+    await page.goto("/checkout?plan=pro-monthly");
+    await waitForHydration(page);
+    // The details were kept from the first try.
+    await expect(page.getByLabel("PIN code")).toHaveValue("560001");
+    await page.getByRole("button", { name: /Continue to payment/ }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Success" }).click();
+    await expect(page.getByRole("heading", { name: "Welcome to Pro" })).toBeVisible({
+      timeout: 20_000,
+    });
+  });
+});
