@@ -31,4 +31,24 @@ describe("security headers", () => {
     expect(withGa).toContain("script-src 'self' 'nonce-n' https://www.googletagmanager.com");
     expect(withGa).toContain("https://*.google-analytics.com");
   });
+
+  it("allow Razorpay's checkout only in Razorpay mode", () => {
+    const sandbox = securityHeaders({ nonce: "n", https: true, development: false });
+    const live = securityHeaders({
+      nonce: "n",
+      https: true,
+      development: false,
+      razorpayCheckout: true,
+    });
+    expect(sandbox["Content-Security-Policy"]).not.toContain("razorpay");
+    expect(sandbox["Permissions-Policy"]).toContain("payment=()");
+    expect(live["Content-Security-Policy"]).toContain(
+      "script-src 'self' 'nonce-n' https://checkout.razorpay.com",
+    );
+    expect(live["Content-Security-Policy"]).toContain(
+      "frame-src https://api.razorpay.com https://checkout.razorpay.com",
+    );
+    expect(live["Content-Security-Policy"]).not.toContain("unsafe");
+    expect(live["Permissions-Policy"]).toContain('payment=(self "https://api.razorpay.com"');
+  });
 });

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv } from "./env";
+import { EnvError, parseEnv, SANDBOX_KEYS } from "./env";
 
 describe("parseEnv", () => {
   it("has defaults that run the embedded site with no configuration", () => {
@@ -44,6 +44,49 @@ describe("parseEnv", () => {
   });
 
   it("drops a trailing slash from SITE_URL so paths join cleanly", () => {
-    expect(parseEnv({ SITE_URL: "https://pinout.dev/" }).SITE_URL).toBe("https://pinout.dev");
+    expect(parseEnv({ SITE_URL: "http://pinout.test/" }).SITE_URL).toBe("http://pinout.test");
+  });
+
+  it("uses the payment sandbox with its fixed test keys by default", () => {
+    const env = parseEnv({});
+    expect(env.PAYMENTS_PROVIDER).toBe("sandbox");
+    expect(env.RAZORPAY_KEY_ID).toBe(SANDBOX_KEYS.RAZORPAY_KEY_ID);
+    expect(env.RAZORPAY_KEY_SECRET).toBe(SANDBOX_KEYS.RAZORPAY_KEY_SECRET);
+    expect(env.RAZORPAY_WEBHOOK_SECRET).toBe(SANDBOX_KEYS.RAZORPAY_WEBHOOK_SECRET);
+    expect(env.JOBS_WORKER).toBe(true);
+    expect(parseEnv({ RAZORPAY_KEY_ID: "rzp_test_Mine12345678" }).RAZORPAY_KEY_ID).toBe(
+      "rzp_test_Mine12345678",
+    );
+  });
+
+  it("refuses Razorpay without its three keys, naming each", () => {
+    try {
+      parseEnv({ PAYMENTS_PROVIDER: "razorpay", RAZORPAY_KEY_ID: "rzp_live_Abcdef123456" });
+      throw new Error("accepted");
+    } catch (error) {
+      expect(error).toBeInstanceOf(EnvError);
+      const message = (error as Error).message;
+      expect(message).not.toMatch(/RAZORPAY_KEY_ID:/);
+      expect(message).toMatch(/RAZORPAY_KEY_SECRET: required with PAYMENTS_PROVIDER=razorpay/);
+      expect(message).toMatch(/RAZORPAY_WEBHOOK_SECRET: required/);
+    }
+    expect(() => parseEnv({ RAZORPAY_KEY_ID: "pk_live_123" })).toThrow(/RAZORPAY_KEY_ID/);
+    const live = parseEnv({
+      PAYMENTS_PROVIDER: "razorpay",
+      SITE_URL: "https://pinout.dev",
+      RAZORPAY_KEY_ID: "rzp_live_Abcdef123456",
+      RAZORPAY_KEY_SECRET: "live-secret-123",
+      RAZORPAY_WEBHOOK_SECRET: "webhook-secret-123",
+    });
+    expect(live.RAZORPAY_KEY_SECRET).toBe("live-secret-123");
+  });
+
+  it("refuses the sandbox on an https site unless it is declared a public demo", () => {
+    expect(() => parseEnv({ SITE_URL: "https://pinout.dev/" })).toThrow(
+      /PAYMENTS_SANDBOX_PUBLIC=1/,
+    );
+    expect(
+      parseEnv({ SITE_URL: "https://pinout.dev/", PAYMENTS_SANDBOX_PUBLIC: "1" }).SITE_URL,
+    ).toBe("https://pinout.dev");
   });
 });

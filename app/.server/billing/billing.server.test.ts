@@ -11,7 +11,15 @@ import {
 } from "../../../tests/support/fake-razorpay";
 import { insertUser, openTestDatabase, type TestDatabase } from "../admin/test-database";
 import { jobs, payments, subscriptions, webhookEvents } from "../db/schema";
-import { cancelAtPeriodEnd, undoCancellation } from "./manage.server";
+import {
+  cancelAtPeriodEnd,
+  finishSwitch,
+  FINISH_SWITCH_JOB,
+  startPlanSwitch,
+  undoCancellation,
+} from "./manage.server";
+import { BILLING_MAIL_JOB } from "./notify.server";
+import { billingOverview } from "./overview.server";
 import { checkoutSignature, startCheckout, verifyCheckout } from "./checkout.server";
 import { entitlementFor } from "./entitlement.server";
 import { syncPlans } from "./plans.server";
@@ -355,5 +363,105 @@ describe("billing with the fake Razorpay", () => {
       (await entitlementFor(userId, { database: test.db, now: new Date(end.getTime() + 1000) }))
         .plan,
     ).toBe("free");
+  });
+
+  it("switches monthly → yearly at the end of the period, without a second charge now", async () => {
+    const userId = await insertUser(test.db, { email: "gopal@example.com" });
+    const user = { id: userId, email: "gopal@example.com" };
+    const monthly = await startCheckout(user, "pro-monthly", options());
+    const paid = await pay(monthly.providerSubscriptionId, "success", "upi");
+    await receive(
+      await event(
+        "subscription.charged",
+        monthly.providerSubscriptionId,
+        paid.body.razorpay_payment_id,
+      ),
+    );
+    await processAll();
+
+    const { current, next } = await startPlanSwitch(user, "pro-yearly", options());
+    expect(current.providerSubscriptionId).toBe(monthly.providerSubscriptionId);
+    const created = requestsTo("POST", "/v1/subscriptions").at(-1);
+    expect(created?.body).toMatchObject({
+      start_at: Math.floor(current.currentEnd!.getTime() / 1000),
+      notes: { plan_id: "pro-yearly", replaces: monthly.providerSubscriptionId },
+    });
+    // Asking again before authorising reuses the same unpaid subscription.
+    const again = await startPlanSwitch(user, "pro-yearly", options());
+    expect(again.next.providerSubscriptionId).toBe(next.providerSubscriptionId);
+
+    // The buyer authorises the new mandate; nothing is charged until it starts.
+    expect((await pay(next.providerSubscriptionId, "success", "upi")).status).toBe(200);
+    await receive(await event("subscription.authenticated", next.providerSubscriptionId));
+    await processAll();
+    const [finish] = await test.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `switch:${next.id}`));
+    expect(finish?.kind).toBe(FINISH_SWITCH_JOB);
+    await finishSwitch(finish!.payload as Record<string, unknown>, options());
+    // Once one is authorised, another switch is refused.
+    await expect(startPlanSwitch(user, "pro-yearly", options())).rejects.toThrow(
+      /already scheduled/,
+    );
+
+    const old = await client.fetchSubscription(monthly.providerSubscriptionId);
+    expect(old).toMatchObject({
+      status: "active",
+      has_scheduled_changes: true,
+      change_scheduled_at: old.current_end,
+    });
+    const captured = (
+      await test.db.select().from(payments).where(eq(payments.userId, userId))
+    ).filter((payment) => payment.status === "captured");
+    expect(captured.map((payment) => payment.amountPaise)).toEqual([69_900]);
+
+    const overview = await billingOverview(userId, test.db);
+    expect(overview.subscription).toMatchObject({
+      planId: "pro-monthly",
+      cancelAtCycleEnd: true,
+      nextChargeAt: null,
+    });
+    expect(overview.switchTo).toMatchObject({
+      planId: "pro-yearly",
+      startsAt: current.currentEnd!.toISOString(),
+    });
+    const mails = await test.db.select().from(jobs).where(eq(jobs.kind, BILLING_MAIL_JOB));
+    expect(mails.some((job) => job.dedupeKey === `mail:plan-change:${next.id}:scheduled`)).toBe(
+      true,
+    );
+    expect((await entitlementFor(userId, { database: test.db })).plan).not.toBe("free");
+
+    // Keeping the current plan instead drops the switch, so only one subscription renews.
+    await undoCancellation(userId, options());
+    expect((await client.fetchSubscription(next.providerSubscriptionId)).status).toBe("cancelled");
+    expect(
+      (await client.fetchSubscription(monthly.providerSubscriptionId)).has_scheduled_changes,
+    ).toBe(false);
+    expect((await billingOverview(userId, test.db)).switchTo).toBeNull();
+  });
+
+  it("schedules a yearly renewal reminder a week before the charge", async () => {
+    const userId = await insertUser(test.db, { email: "hema@example.com" });
+    const sub = await startCheckout(
+      { id: userId, email: "hema@example.com" },
+      "pro-yearly",
+      options(),
+    );
+    const paid = await pay(sub.providerSubscriptionId, "success");
+    await receive(
+      await event(
+        "subscription.charged",
+        sub.providerSubscriptionId,
+        paid.body.razorpay_payment_id,
+      ),
+    );
+    await processAll();
+    const [row] = await test.db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
+    const [reminder] = await test.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `mail:renewal-reminder:${sub.id}:${row!.chargeAt!.toISOString()}`));
+    expect(reminder?.runAt.getTime()).toBe(row!.chargeAt!.getTime() - 7 * 86_400_000);
   });
 });

@@ -75,14 +75,27 @@ export async function cancelAtPeriodEnd(
   return applied;
 }
 
+/**
+ * Keeps the current subscription running past its period. A scheduled switch is dropped first
+ * (its subscription is only authorised, so nothing was paid): otherwise both would charge.
+ */
 export async function undoCancellation(
   userId: string,
   options: Options = {},
 ): Promise<SubscriptionRow> {
   const database = options.database ?? defaultDb();
   const client = options.client ?? razorpay();
-  const { current } = await manageable(userId, database);
+  const { rows, current } = await manageable(userId, database);
   if (!current.cancelAtCycleEnd) return current;
+  const pendingSwitch = scheduledSwitch(rows, current);
+  if (pendingSwitch) {
+    const switchReadAt = new Date();
+    await applyProviderSubscription(
+      database,
+      await client.cancelSubscription(pendingSwitch.providerSubscriptionId, false),
+      switchReadAt,
+    );
+  }
   const readAt = new Date();
   const entity = await client.cancelScheduledChanges(current.providerSubscriptionId);
   const row = await applyProviderSubscription(database, entity, readAt);
@@ -105,12 +118,12 @@ export async function startPlanSwitch(
   const database = options.database ?? defaultDb();
   const { rows, current } = await manageable(user.id, database);
   if (current.planId === target) throw new CheckoutRefusal("You are already on that plan.");
+  if (scheduledSwitch(rows, current))
+    throw new CheckoutRefusal("A plan change is already scheduled.");
   if (current.status !== "active" || !current.currentEnd)
     throw new CheckoutRefusal("Plans can be switched once the current period is paid.");
   if (current.cancelAtCycleEnd)
     throw new CheckoutRefusal("Undo the cancellation first, then switch plans.");
-  const existing = scheduledSwitch(rows, current);
-  if (existing) throw new CheckoutRefusal("A plan change is already scheduled.");
   planById(target);
   const next = await startCheckout(user, target, { ...options, replaces: current });
   return { current, next };

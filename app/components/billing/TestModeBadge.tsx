@@ -6,8 +6,8 @@ export function TestModeBadge({ show }: { show: boolean }) {
       className="inline-flex items-center gap-2 rounded-md border border-yellow-400/60 bg-yellow-300 px-3 py-1 text-sm font-semibold text-slate-950"
       data-testid="test-mode"
     >
-      Test mode
-      <span className="font-normal">: payments are simulated and nothing is charged.</span>
+      <span>Test mode</span>
+      <span className="font-normal">Payments are simulated; nothing is charged.</span>
     </p>
   );
 }
