@@ -325,7 +325,7 @@ describe.each(engines())("account and admin pages on $name", (engine) => {
     const found = await page(path, boss);
     const text = textOf(found.html);
     expect(text).toContain("No subscriptions.");
-    expect(text).toMatch(/Plan Free/);
+    expect(text).toMatch(/Plan now Free/);
     expect(text).toContain("Asha MacBook");
     expect(await deviceStatus()).toBe(200);
 

@@ -33,7 +33,7 @@ export async function customerByEmail(
   const user = await findUserByEmail(email, database);
   if (!user) return null;
   const [entitlement, devices] = await Promise.all([
-    entitlementFor(user.id),
+    entitlementFor(user.id, { database }),
     listDevices(user.id, database),
   ]);
   return {

@@ -45,7 +45,9 @@ export async function planDistribution(
       .where(after === null ? undefined : gt(users.id, after))
       .orderBy(asc(users.id))
       .limit(batchSize);
-    const entitlements = await Promise.all(batch.map((row) => entitlementFor(row.id)));
+    const entitlements = await Promise.all(
+      batch.map((row) => entitlementFor(row.id, { database })),
+    );
     for (const entitlement of entitlements)
       counts.set(entitlement.plan, (counts.get(entitlement.plan) ?? 0) + 1);
     if (batch.length < batchSize) break;

@@ -15,6 +15,7 @@ import {
   verifyEmailMessage,
 } from "../mail/templates";
 import { eraseUserData } from "../account/erase.server";
+import { cancelEverythingFor } from "../billing/manage.server";
 import { bearer } from "better-auth/plugins";
 import { desktopWebSession } from "./desktop-plugin";
 import { authSchemaOptions } from "./options";
@@ -89,6 +90,7 @@ function createAuth() {
         enabled: true,
         // Personal data outside Better Auth's own tables goes with the account (DPDP Act s.12).
         beforeDelete: async (user) => {
+          await cancelEverythingFor(user.id);
           await eraseUserData(user.id, user.email);
         },
         afterDelete: async (user) => {

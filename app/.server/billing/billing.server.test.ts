@@ -10,9 +10,11 @@ import {
   startFakeRazorpay,
 } from "../../../tests/support/fake-razorpay";
 import { insertUser, openTestDatabase, type TestDatabase } from "../admin/test-database";
-import { jobs, payments, subscriptions, webhookEvents } from "../db/schema";
+import { adminRefund } from "../admin/billing.server";
+import { auditLog, jobs, payments, subscriptions, webhookEvents } from "../db/schema";
 import {
   cancelAtPeriodEnd,
+  cancelEverythingFor,
   finishSwitch,
   FINISH_SWITCH_JOB,
   startPlanSwitch,
@@ -463,5 +465,88 @@ describe("billing with the fake Razorpay", () => {
       .from(jobs)
       .where(eq(jobs.dedupeKey, `mail:renewal-reminder:${sub.id}:${row!.chargeAt!.toISOString()}`));
     expect(reminder?.runAt.getTime()).toBe(row!.chargeAt!.getTime() - 7 * 86_400_000);
+  });
+
+  it("cancels every subscription that could still charge before an account is deleted", async () => {
+    const userId = await insertUser(test.db, { email: "ira@example.com" });
+    const paidSub = await startCheckout(
+      { id: userId, email: "ira@example.com" },
+      "pro-monthly",
+      options(),
+    );
+    await pay(paidSub.providerSubscriptionId, "success");
+    expect(await cancelEverythingFor(userId, options())).toBe(1);
+    expect((await client.fetchSubscription(paidSub.providerSubscriptionId)).status).toBe(
+      "cancelled",
+    );
+    expect(await cancelEverythingFor(userId, options())).toBe(0);
+  });
+
+  it("fetches and refunds through the documented endpoints, and an admin refund is audited", async () => {
+    const userId = await insertUser(test.db, { email: "jaya@example.com" });
+    const sub = await startCheckout(
+      { id: userId, email: "jaya@example.com" },
+      "pro-monthly",
+      options(),
+    );
+    const paid = await pay(sub.providerSubscriptionId, "success");
+    await receive(
+      await event(
+        "subscription.charged",
+        sub.providerSubscriptionId,
+        paid.body.razorpay_payment_id,
+      ),
+    );
+    await processAll();
+    expect(
+      requestsTo("GET", `/v1/subscriptions/${sub.providerSubscriptionId}`).every(
+        (r) => r.authorization === basic,
+      ),
+    ).toBe(true);
+    expect(
+      requestsTo("GET", `/v1/subscriptions/${sub.providerSubscriptionId}`).length,
+    ).toBeGreaterThan(0);
+
+    const admin = {
+      id: "session-1",
+      user: {
+        id: "admin-1",
+        email: "ops@example.com",
+        name: "Ops",
+        role: "admin" as const,
+        emailVerified: true,
+      },
+    };
+    const paymentId = paid.body.razorpay_payment_id!;
+    const message = await adminRefund(
+      admin,
+      userId,
+      { paymentId, amountPaise: 10_000, reason: "Outage" },
+      options(),
+    );
+    expect(message).toMatch(/^Refunded ₹100\.00 \(rfnd_/);
+    const [refund] = requestsTo("POST", `/v1/payments/${paymentId}/refund`);
+    expect(refund?.authorization).toBe(basic);
+    expect(refund?.body).toMatchObject({
+      amount: 10_000,
+      speed: "normal",
+      notes: { reason: "Outage" },
+    });
+    const [row] = await test.db
+      .select()
+      .from(payments)
+      .where(eq(payments.providerPaymentId, paymentId));
+    expect(row?.amountRefundedPaise).toBe(10_000);
+    await expect(
+      adminRefund(admin, userId, { paymentId, amountPaise: 69_900, reason: "Too much" }, options()),
+    ).rejects.toThrow(/what is left/);
+    const notAdmin = { ...admin, user: { ...admin.user, role: "user" as const } };
+    await expect(
+      adminRefund(notAdmin, userId, { paymentId, amountPaise: 100, reason: "x" }, options()),
+    ).rejects.toThrow(/administrators/);
+    const entries = await test.db.select().from(auditLog).where(eq(auditLog.targetUserId, userId));
+    expect(entries.map((entry) => [entry.action, entry.actorEmail, entry.reason])).toEqual([
+      ["payment.refund", "ops@example.com", "Outage"],
+    ]);
   });
 });

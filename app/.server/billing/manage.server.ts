@@ -173,3 +173,32 @@ export async function finishSwitch(
   }
   await queueBillingMail(database, "plan-change", next.id, "scheduled");
 }
+
+/**
+ * Before an account is deleted: every subscription that could still charge is cancelled at
+ * Razorpay at once, or the deletion stops (nobody may be charged for an account that is gone).
+ */
+export async function cancelEverythingFor(userId: string, options: Options = {}): Promise<number> {
+  const database = options.database ?? defaultDb();
+  const client = options.client ?? razorpay();
+  const rows = await subscriptionsOf(userId, database);
+  let cancelled = 0;
+  for (const row of rows) {
+    if (!["created", "authenticated", "active", "pending", "halted"].includes(row.status)) continue;
+    const readAt = new Date();
+    try {
+      await applyProviderSubscription(
+        database,
+        await client.cancelSubscription(row.providerSubscriptionId, false),
+        readAt,
+      );
+      cancelled += 1;
+    } catch (error) {
+      throw new Error(
+        "Your subscription could not be cancelled at Razorpay, so the account was not deleted. Try again in a few minutes.",
+        { cause: error },
+      );
+    }
+  }
+  return cancelled;
+}
