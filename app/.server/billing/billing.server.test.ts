@@ -17,6 +17,8 @@ import {
   cancelEverythingFor,
   finishSwitch,
   FINISH_SWITCH_JOB,
+  RETIRE_HALTED_JOB,
+  retireHalted,
   startPlanSwitch,
   undoCancellation,
 } from "./manage.server";
@@ -548,5 +550,37 @@ describe("billing with the fake Razorpay", () => {
     expect(entries.map((entry) => [entry.action, entry.actorEmail, entry.reason])).toEqual([
       ["payment.refund", "ops@example.com", "Outage"],
     ]);
+  });
+
+  it("restarting Pro after a halt cancels the halted subscription", async () => {
+    const userId = await insertUser(test.db, { email: "kavya@example.com" });
+    const user = { id: userId, email: "kavya@example.com" };
+    const first = await startCheckout(user, "pro-monthly", options());
+    await pay(first.providerSubscriptionId, "success");
+    for (let attempt = 0; attempt < 3; attempt += 1)
+      await charge(first.providerSubscriptionId, true);
+    await receive(await event("subscription.halted", first.providerSubscriptionId));
+    await processAll();
+    expect((await entitlementFor(userId, { database: test.db })).plan).toBe("free");
+
+    const second = await startCheckout(user, "pro-monthly", options());
+    expect(second.providerSubscriptionId).not.toBe(first.providerSubscriptionId);
+    const paid = await pay(second.providerSubscriptionId, "success");
+    await receive(
+      await event(
+        "subscription.charged",
+        second.providerSubscriptionId,
+        paid.body.razorpay_payment_id,
+      ),
+    );
+    await processAll();
+    const [job] = await test.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `retire-halted:${second.id}`));
+    expect(job?.kind).toBe(RETIRE_HALTED_JOB);
+    expect(await retireHalted(job!.payload as Record<string, unknown>, options())).toBe(1);
+    expect((await client.fetchSubscription(first.providerSubscriptionId)).status).toBe("cancelled");
+    expect((await entitlementFor(userId, { database: test.db })).plan).toBe("pro-monthly");
   });
 });

@@ -4,7 +4,7 @@
  * subscriptions, so a switch is a new subscription starting when the current period ends, and the
  * current one is cancelled at its cycle end once the new one is authorised.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { type PaidPlanId, planById } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
 import { subscriptions, type SubscriptionRow } from "../db/schema";
@@ -22,6 +22,7 @@ import {
 } from "./subscriptions.server";
 
 export const FINISH_SWITCH_JOB = "billing.finish-switch";
+export const RETIRE_HALTED_JOB = "billing.retire-halted";
 
 interface Options {
   database?: Database;
@@ -144,6 +145,20 @@ export async function afterSubscriptionSynced(
       dedupeKey: `switch:${row.id}`,
     });
   }
+  // A restarted Pro replaces a halted subscription: cancel that one, or a new card entered on its
+  // old payment page would charge a second time.
+  if (row.status === "active" && row.userId && !row.replacesSubscriptionId) {
+    const halted = await executor
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, row.userId), eq(subscriptions.status, "halted")));
+    if (halted.some((other) => other.id !== row.id))
+      await enqueueJob(executor, {
+        kind: RETIRE_HALTED_JOB,
+        payload: { subscriptionId: row.id },
+        dedupeKey: `retire-halted:${row.id}`,
+      });
+  }
 }
 
 export async function finishSwitch(
@@ -201,4 +216,28 @@ export async function cancelEverythingFor(userId: string, options: Options = {})
     }
   }
   return cancelled;
+}
+
+/** The job: cancel the buyer's halted subscriptions once a newer one is active. */
+export async function retireHalted(
+  payload: Record<string, unknown>,
+  options: Options = {},
+): Promise<number> {
+  const database = options.database ?? defaultDb();
+  const client = options.client ?? razorpay();
+  const id = typeof payload.subscriptionId === "string" ? payload.subscriptionId : "";
+  const [active] = await database.select().from(subscriptions).where(eq(subscriptions.id, id));
+  if (!active?.userId) throw new PermanentJobError(`no subscription ${id}`);
+  const halted = (await subscriptionsOf(active.userId, database)).filter(
+    (row) => row.status === "halted" && row.id !== active.id,
+  );
+  for (const row of halted) {
+    const readAt = new Date();
+    await applyProviderSubscription(
+      database,
+      await client.cancelSubscription(row.providerSubscriptionId, false),
+      readAt,
+    );
+  }
+  return halted.length;
 }

@@ -1,6 +1,11 @@
 /** Every kind of durable job and the function that does it. */
 import { RESYNC_JOB } from "../billing/checkout.server";
-import { FINISH_SWITCH_JOB, finishSwitch } from "../billing/manage.server";
+import {
+  FINISH_SWITCH_JOB,
+  finishSwitch,
+  RETIRE_HALTED_JOB,
+  retireHalted,
+} from "../billing/manage.server";
 import { BILLING_MAIL_JOB, sendBillingMail } from "../billing/notify.server";
 import { resyncFromProvider } from "../billing/resync.server";
 import { PROCESS_WEBHOOK_JOB, processWebhookEvent } from "../billing/webhooks.server";
@@ -22,4 +27,7 @@ export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   },
   [BILLING_MAIL_JOB]: (payload) => sendBillingMail(payload),
   [FINISH_SWITCH_JOB]: (payload) => finishSwitch(payload),
+  [RETIRE_HALTED_JOB]: async (payload) => {
+    await retireHalted(payload);
+  },
 };
