@@ -19,7 +19,11 @@ export default [
     route("atom.xml", "routes/blog/atom.ts"),
     route(":slug", "routes/blog/post.tsx"),
   ]),
-  ...prefix("legal", [index("routes/legal/index.tsx"), route(":page", "routes/legal/page.tsx")]),
+  ...prefix("legal", [
+    index("routes/legal/index.tsx"),
+    route("sample-invoice.pdf", "routes/legal/sample-invoice.ts"),
+    route(":page", "routes/legal/page.tsx"),
+  ]),
 
   route("auth", "routes/auth/auth.tsx"),
   route("login-via", "routes/auth/login-via.tsx"),
@@ -37,15 +41,18 @@ export default [
   route("checkout/complete", "routes/billing/checkout-complete.tsx"),
   route("billing", "routes/billing/billing.tsx"),
   route("invoices", "routes/billing/invoices.tsx"),
+  route("invoices/:file", "routes/billing/invoice-pdf.ts"),
   route("fix-subscription", "routes/billing/fix-subscription.tsx"),
 
   layout("routes/admin/layout.tsx", [
     route("admin", "routes/admin/dashboard.tsx"),
     route("admin/users", "routes/admin/users.tsx"),
     route("admin/subscriptions", "routes/admin/subscriptions.tsx"),
+    route("admin/invoices", "routes/admin/invoices.tsx"),
     route("admin-fix-subscription", "routes/admin/fix-subscription.tsx"),
   ]),
 
+  route("admin/invoices/:file", "routes/admin/invoices-export.ts"),
   route("sitemap.xml", "routes/seo/sitemap.ts"),
   route("robots.txt", "routes/seo/robots.ts"),
 

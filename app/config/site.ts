@@ -45,6 +45,14 @@ export interface SiteConfig {
   };
   social: { label: string; url: string }[];
   pricing: { currency: "INR"; pricesIncludeGst: boolean; gstRatePercent: number };
+  /** GST invoicing: the series prefix and the SAC the company's accountant chose. */
+  invoicing: {
+    /** Letters and digits only; with "/26-27/000042" it must stay within 16 characters. */
+    prefix: string;
+    /** 997331 (licensing the right to use software) or 998434 (software downloads). */
+    sac: string;
+    sacDescription: string;
+  };
   plans: readonly Plan[];
   theme: { colorScheme: "dark"; themeColor: string };
   language: "en";
@@ -82,6 +90,11 @@ export const site: SiteConfig = {
     { label: "LinkedIn", url: "https://www.linkedin.com/company/pinout-labs" },
   ],
   pricing: { currency: "INR", pricesIncludeGst: true, gstRatePercent: 18 },
+  invoicing: {
+    prefix: "PL",
+    sac: "997331",
+    sacDescription: "Licensing services for the right to use computer software",
+  },
   plans: [
     {
       id: "free",

@@ -22,6 +22,7 @@ import { razorpay } from "../billing/provider.server";
 import { RazorpayError, type RazorpayClient } from "../billing/razorpay/client";
 import { resyncFromProvider } from "../billing/resync.server";
 import { processWebhookEvent } from "../billing/webhooks.server";
+import { issueCreditNoteForRefund } from "../invoices/issue.server";
 import { escapeLike } from "./users.server";
 
 export class AdminRefusal extends Error {
@@ -322,6 +323,14 @@ export async function adminRefund(
   await database.transaction(async (tx) => {
     await recordPayment(tx, fresh, null);
     await recordRefund(tx, refund, input.reason);
+    if (refund.status === "processed")
+      await issueCreditNoteForRefund(tx, {
+        refundId: refund.id,
+        paymentId: refund.payment_id,
+        amountPaise: refund.amount,
+        refundedAt: new Date(refund.created_at * 1000),
+        reason: input.reason,
+      });
   });
   await audit(database, session, {
     action: "payment.refund",

@@ -20,6 +20,9 @@ import {
   subscriptionHaltedMessage,
 } from "../mail/billing-templates";
 import { sendMail } from "../mail/mailer";
+import { invoiceForPayment } from "../invoices/issue.server";
+import { renderInvoicePdf } from "../invoices/pdf.server";
+import type { InvoiceDocument } from "../invoices/types";
 
 export const BILLING_MAIL_JOB = "mail.billing";
 const TEMPLATES = [
@@ -86,6 +89,7 @@ export async function sendBillingMail(
             .where(eq(payments.providerPaymentId, job.paymentId))
         : [];
       if (!payment) throw new Error(`payment ${job.paymentId} is not recorded yet`);
+      const invoice = await invoiceForPayment(database, payment.providerPaymentId);
       return sendMail(
         paymentReceivedMessage({
           ...to,
@@ -93,6 +97,13 @@ export async function sendBillingMail(
           amountPaise: payment.amountPaise,
           paymentId: payment.providerPaymentId,
           nextChargeAt: subscription.chargeAt,
+          invoice: invoice
+            ? {
+                number: invoice.number,
+                url: `${base}/invoices/${invoice.id}.pdf`,
+                pdf: await renderInvoicePdf(invoice.document as InvoiceDocument),
+              }
+            : null,
           accountUrl,
         }),
       );

@@ -15,6 +15,11 @@ import { PermanentJobError } from "../jobs/worker.server";
 import { safeEqual } from "../security/tokens";
 import { queueBillingMail } from "./notify.server";
 import { applyAndFollowUp } from "./resync.server";
+import {
+  creditRefundsOf,
+  issueCreditNoteForRefund,
+  issueInvoiceForPayment,
+} from "../invoices/issue.server";
 import { recordPayment, recordRefund } from "./payments.server";
 import { razorpay } from "./provider.server";
 import { RazorpayError, type RazorpayClient } from "./razorpay/client";
@@ -142,7 +147,29 @@ export async function processWebhookEvent(
       // A payment-only event (payment.failed) names no subscription: it is stored unlinked.
       newPayment = await recordPayment(tx, paymentEntity, subscription);
     }
-    if (event.payload.refund) await recordRefund(tx, event.payload.refund.entity);
+    if (subscription && paymentEntity?.status === "captured") {
+      await issueInvoiceForPayment(tx, {
+        paymentId: paymentEntity.id,
+        amountPaise: paymentEntity.amount,
+        paidAt: new Date(paymentEntity.created_at * 1000),
+        userId: subscription.userId,
+        planId: subscription.planId,
+        periodStart: subscription.currentStart,
+        periodEnd: subscription.currentEnd,
+      });
+      await creditRefundsOf(tx, paymentEntity.id);
+    }
+    const refund = event.payload.refund?.entity;
+    if (refund) {
+      await recordRefund(tx, refund);
+      if (refund.status === "processed")
+        await issueCreditNoteForRefund(tx, {
+          refundId: refund.id,
+          paymentId: refund.payment_id,
+          amountPaise: refund.amount,
+          refundedAt: new Date(refund.created_at * 1000),
+        });
+    }
     if (subscription)
       await queueMailFor(event, eventId, subscription, paymentEntity?.id ?? null, newPayment, tx);
     return "processed";

@@ -20,6 +20,7 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 import { user as users } from "./auth-schema";
@@ -448,3 +449,60 @@ export type PaymentRow = typeof payments.$inferSelect;
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
 export type JobRow = typeof jobs.$inferSelect;
 export type AuditEntry = typeof auditLog.$inferSelect;
+
+/* ---------------------------------------------------------------------------------------------
+ * GST tax invoices and credit notes. A document is a full copy as issued (`document`), never
+ * updated; corrections are credit notes. Numbers come from one counter row per series and
+ * financial year, taken in the transaction that stores the document, so there is no gap.
+ * ------------------------------------------------------------------------------------------- */
+
+/** The last number issued in each series, e.g. "invoice:26-27" → 42. */
+export const invoiceSeries = pgTable("invoice_series", {
+  series: text("series").primaryKey(),
+  lastNumber: integer("last_number").notNull(),
+});
+
+export const invoices = pgTable(
+  "invoices",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind", { enum: ["invoice", "credit_note"] }).notNull(),
+    number: text("number").notNull().unique(),
+    series: text("series").notNull(),
+    sequence: integer("sequence").notNull(),
+    /** Cleared when the account is deleted; the buyer's copy in `document` stays (the law). */
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    providerPaymentId: text("provider_payment_id"),
+    /** The refund a credit note was issued for. */
+    providerRefundId: text("provider_refund_id").unique(),
+    originalInvoiceId: uuid("original_invoice_id"),
+    issuedAt: timestamp("issued_at", { withTimezone: true }).notNull(),
+    b2b: boolean("b2b").notNull(),
+    placeOfSupply: text("place_of_supply").notNull(),
+    taxablePaise: integer("taxable_paise").notNull(),
+    cgstPaise: integer("cgst_paise").notNull(),
+    sgstPaise: integer("sgst_paise").notNull(),
+    igstPaise: integer("igst_paise").notNull(),
+    totalPaise: integer("total_paise").notNull(),
+    /** The InvoiceDocument as issued: supplier, buyer, lines, taxes, totals. */
+    document: jsonb("document").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    unique("invoices_series_sequence_key").on(table.series, table.sequence),
+    // One tax invoice per payment, however often its event is delivered or replayed.
+    uniqueIndex("invoices_payment_invoice_key")
+      .on(table.providerPaymentId)
+      .where(sql`${table.kind} = 'invoice'`),
+    check("invoices_kind_check", sql`${table.kind} in ('invoice', 'credit_note')`),
+    check("invoices_number_check", sql`${table.number} ~ '^[A-Za-z0-9/-]{1,16}$'`),
+    check(
+      "invoices_total_check",
+      sql`${table.totalPaise} = ${table.taxablePaise} + ${table.cgstPaise} + ${table.sgstPaise} + ${table.igstPaise}`,
+    ),
+    index("invoices_user_idx").on(table.userId, table.issuedAt),
+    index("invoices_issued_idx").on(table.issuedAt),
+  ],
+);
+
+export type InvoiceRow = typeof invoices.$inferSelect;

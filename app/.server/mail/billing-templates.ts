@@ -16,10 +16,12 @@ export function paymentReceivedMessage(
     amountPaise: number;
     paymentId: string;
     nextChargeAt: Date | null;
+    /** The GST tax invoice of this payment: linked, and attached as a PDF. */
+    invoice: { number: string; url: string; pdf: Buffer } | null;
     accountUrl: string;
   },
 ): MailMessage {
-  return render({
+  const message = render({
     to: input.to,
     subject: `Payment received: ${formatInr(input.amountPaise)} for ${site.product.name} ${input.plan}`,
     greeting: hello(input.name),
@@ -28,10 +30,25 @@ export function paymentReceivedMessage(
       input.nextChargeAt
         ? `Your next charge is on ${formatDate(input.nextChargeAt.toISOString())}.`
         : "Thank you for your subscription.",
-      "Your GST tax invoice will be in your account under Invoices.",
+      input.invoice
+        ? `Your GST tax invoice ${input.invoice.number} is attached, and always in your account under Invoices.`
+        : "Your GST tax invoice is in your account under Invoices.",
     ],
-    action: { label: "View your subscription", url: input.accountUrl },
+    action: input.invoice
+      ? { label: `Download invoice ${input.invoice.number}`, url: input.invoice.url }
+      : { label: "View your subscription", url: input.accountUrl },
   });
+  if (!input.invoice) return message;
+  return {
+    ...message,
+    attachments: [
+      {
+        filename: `${input.invoice.number.replaceAll("/", "-")}.pdf`,
+        content: input.invoice.pdf,
+        contentType: "application/pdf",
+      },
+    ],
+  };
 }
 
 export function paymentFailedMessage(

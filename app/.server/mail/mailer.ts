@@ -11,6 +11,7 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 let transport: Transporter | undefined;

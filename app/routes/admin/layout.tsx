@@ -6,6 +6,7 @@ const SECTIONS = [
   { to: "/admin", label: "Overview", end: true },
   { to: "/admin/users", label: "Users", end: false },
   { to: "/admin/subscriptions", label: "Subscriptions", end: false },
+  { to: "/admin/invoices", label: "Invoices", end: false },
   { to: "/admin-fix-subscription", label: "Fix subscription", end: false },
 ] as const;
 

@@ -1,0 +1,316 @@
+/**
+ * Issuing documents: a tax invoice for every captured subscription payment, a credit note for
+ * every refund. Called inside the transaction that records the payment or refund, so a document
+ * exists exactly when its payment does; the number is taken from the series counter in that same
+ * transaction (a rollback gives it back, so numbers never skip).
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { site } from "~/config/site";
+import { stateByCode } from "~/lib/gst";
+import { planLabel } from "~/lib/plans";
+import {
+  billingProfiles,
+  invoiceSeries,
+  invoices,
+  type InvoiceRow,
+  refunds,
+  user as users,
+} from "../db/schema";
+import type { Executor } from "../jobs/queue.server";
+import {
+  computeTaxInvoice,
+  creditNoteFor,
+  financialYear,
+  formatDocumentNumber,
+} from "./engine.server";
+import type { DocumentKind, InvoiceDocument, Party, TaxInvoice } from "./types";
+
+/** The company as the supplier on every document (copied into each one as issued). */
+export function supplierParty(): Party {
+  const { company } = site;
+  const { address } = company;
+  return {
+    legalName: company.legalName,
+    addressLines: [
+      address.line1,
+      address.line2,
+      `${address.city}, ${address.state} ${address.postalCode}`,
+    ].filter(Boolean),
+    stateCode: address.stateCode,
+    stateName: stateByCode(address.stateCode)?.name ?? address.state,
+    gstin: company.gstin,
+    email: company.supportEmail,
+  };
+}
+
+/** The buyer as their billing details say now (the moment of payment). */
+export async function buyerParty(executor: Executor, userId: string | null): Promise<Party> {
+  if (!userId)
+    return {
+      legalName: "Customer",
+      addressLines: [],
+      stateCode: null,
+      stateName: null,
+      gstin: null,
+    };
+  const [row] = await executor
+    .select({ profile: billingProfiles, name: users.name, email: users.email })
+    .from(users)
+    .leftJoin(billingProfiles, eq(billingProfiles.userId, users.id))
+    .where(eq(users.id, userId));
+  if (!row)
+    return {
+      legalName: "Customer",
+      addressLines: [],
+      stateCode: null,
+      stateName: null,
+      gstin: null,
+    };
+  const { profile } = row;
+  if (!profile)
+    return {
+      legalName: row.name,
+      addressLines: [],
+      stateCode: null,
+      stateName: null,
+      gstin: null,
+      email: row.email,
+    };
+  return {
+    legalName: profile.name,
+    addressLines: [
+      profile.addressLine1,
+      profile.addressLine2,
+      `${profile.city} ${profile.postalCode}`,
+    ].filter(Boolean),
+    stateCode: profile.stateCode,
+    stateName: stateByCode(profile.stateCode)?.name ?? null,
+    gstin: profile.gstin,
+    email: row.email,
+  };
+}
+
+/** The next number of a series, taken under the counter row's lock until the caller commits. */
+async function allocate(executor: Executor, series: string): Promise<number> {
+  const [row] = await executor
+    .insert(invoiceSeries)
+    .values({ series, lastNumber: 1 })
+    .onConflictDoUpdate({
+      target: invoiceSeries.series,
+      set: { lastNumber: sql`${invoiceSeries.lastNumber} + 1` },
+    })
+    .returning({ lastNumber: invoiceSeries.lastNumber });
+  if (!row) throw new Error(`no number allocated in ${series}`);
+  return row.lastNumber;
+}
+
+async function store(
+  executor: Executor,
+  input: {
+    kind: DocumentKind;
+    computed: TaxInvoice;
+    issuedAt: Date;
+    userId: string | null;
+    paymentId: string | null;
+    /** False for a replacement invoice: the payment's own (credited) invoice keeps the link. */
+    linkPayment?: boolean;
+    refundId?: string | null;
+    original?: InvoiceRow | null;
+    reason?: string | null;
+  },
+): Promise<InvoiceRow> {
+  const fy = financialYear(input.issuedAt);
+  const series = `${input.kind}:${fy.short}`;
+  const sequence = await allocate(executor, series);
+  const number = formatDocumentNumber({
+    prefix: site.invoicing.prefix,
+    kind: input.kind,
+    fyShort: fy.short,
+    sequence,
+  });
+  const document: InvoiceDocument = {
+    ...input.computed,
+    kind: input.kind,
+    number,
+    issuedAt: input.issuedAt.toISOString(),
+    paymentId: input.paymentId,
+    original: input.original
+      ? { number: input.original.number, issuedAt: input.original.issuedAt.toISOString() }
+      : null,
+    reason: input.reason ?? null,
+  };
+  const { tax } = input.computed;
+  // A plain insert: a second document for the same payment or refund violates a unique index
+  // and rolls the whole transaction back, number included.
+  const [row] = await executor
+    .insert(invoices)
+    .values({
+      kind: input.kind,
+      number,
+      series,
+      sequence,
+      userId: input.userId,
+      providerPaymentId: input.linkPayment === false ? null : input.paymentId,
+      providerRefundId: input.refundId ?? null,
+      originalInvoiceId: input.original?.id ?? null,
+      issuedAt: input.issuedAt,
+      b2b: input.computed.b2b,
+      placeOfSupply: input.computed.placeOfSupply.code,
+      taxablePaise: tax.taxablePaise,
+      cgstPaise: tax.cgstPaise,
+      sgstPaise: tax.sgstPaise,
+      igstPaise: tax.igstPaise,
+      totalPaise: tax.totalPaise,
+      document,
+    })
+    .returning();
+  if (!row) throw new Error("invoice was not stored");
+  return row;
+}
+
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+export async function invoiceForPayment(
+  executor: Executor,
+  paymentId: string,
+): Promise<InvoiceRow | null> {
+  const [row] = await executor
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.providerPaymentId, paymentId), eq(invoices.kind, "invoice")));
+  return row ?? null;
+}
+
+/**
+ * The tax invoice of a captured payment; the existing one when it was issued before (a
+ * redelivered or replayed event).
+ */
+export async function issueInvoiceForPayment(
+  executor: Executor,
+  input: {
+    paymentId: string;
+    amountPaise: number;
+    paidAt: Date;
+    userId: string | null;
+    planId: string;
+    periodStart: Date | null;
+    periodEnd: Date | null;
+  },
+): Promise<InvoiceRow> {
+  const existing = await invoiceForPayment(executor, input.paymentId);
+  if (existing) return existing;
+  const computed = computeTaxInvoice({
+    amountPaise: input.amountPaise,
+    ratePercent: site.pricing.gstRatePercent,
+    supplier: supplierParty(),
+    buyer: await buyerParty(executor, input.userId),
+    line: {
+      description: `${site.invoicing.sacDescription}: ${site.product.name} ${planLabel(input.planId)} subscription`,
+      sac: site.invoicing.sac,
+      periodStart: input.periodStart ? isoDay(input.periodStart) : null,
+      // The period's last day, inclusive.
+      periodEnd: input.periodEnd ? isoDay(new Date(input.periodEnd.getTime() - 86_400_000)) : null,
+    },
+  });
+  return store(executor, {
+    kind: "invoice",
+    computed,
+    issuedAt: input.paidAt,
+    userId: input.userId,
+    paymentId: input.paymentId,
+  });
+}
+
+/** A credit note for a refund of an invoiced payment; null when the payment has no invoice. */
+export async function issueCreditNoteForRefund(
+  executor: Executor,
+  input: {
+    refundId: string;
+    paymentId: string;
+    amountPaise: number;
+    refundedAt: Date;
+    reason?: string | null;
+  },
+): Promise<InvoiceRow | null> {
+  const [existing] = await executor
+    .select()
+    .from(invoices)
+    .where(eq(invoices.providerRefundId, input.refundId));
+  if (existing) return existing;
+  const original = await invoiceForPayment(executor, input.paymentId);
+  if (!original) return null;
+  const computed = creditNoteFor(original.document as InvoiceDocument, input.amountPaise);
+  return store(executor, {
+    kind: "credit_note",
+    computed,
+    issuedAt: input.refundedAt,
+    userId: original.userId,
+    paymentId: input.paymentId,
+    refundId: input.refundId,
+    original,
+    reason: input.reason ?? "Refund",
+  });
+}
+
+/**
+ * A buyer's GSTIN corrected on an issued invoice: never edited in place, but cancelled by a
+ * full credit note and replaced by a new invoice with the corrected buyer.
+ */
+export async function reissueWithBuyer(
+  executor: Executor,
+  original: InvoiceRow,
+  buyer: Party,
+  at: Date,
+): Promise<{ creditNote: InvoiceRow; invoice: InvoiceRow }> {
+  const document = original.document as InvoiceDocument;
+  const creditNote = await store(executor, {
+    kind: "credit_note",
+    computed: creditNoteFor(document, original.totalPaise),
+    issuedAt: at,
+    userId: original.userId,
+    paymentId: original.providerPaymentId,
+    original,
+    reason: "Buyer details corrected",
+  });
+  const line = document.lines[0];
+  const computed = computeTaxInvoice({
+    amountPaise: original.totalPaise,
+    ratePercent: site.pricing.gstRatePercent,
+    supplier: document.supplier,
+    buyer,
+    line: {
+      description: line?.description ?? site.invoicing.sacDescription,
+      sac: line?.sac ?? site.invoicing.sac,
+      periodStart: line?.periodStart ?? null,
+      periodEnd: line?.periodEnd ?? null,
+    },
+  });
+  // The replacement is not "the" invoice of the payment (that one stays, credited): it names
+  // the payment on the document but does not take the payment's unique link.
+  const invoice = await store(executor, {
+    kind: "invoice",
+    computed,
+    issuedAt: at,
+    userId: original.userId,
+    paymentId: original.providerPaymentId,
+    linkPayment: false,
+    reason: `Replaces ${original.number}`,
+  });
+  return { creditNote, invoice };
+}
+
+/** Credit notes for refunds recorded before their payment's invoice existed (events out of order). */
+export async function creditRefundsOf(executor: Executor, paymentId: string): Promise<void> {
+  const pending = await executor
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.providerPaymentId, paymentId), eq(refunds.status, "processed")));
+  for (const refund of pending)
+    await issueCreditNoteForRefund(executor, {
+      refundId: refund.providerRefundId,
+      paymentId,
+      amountPaise: refund.amountPaise,
+      refundedAt: refund.createdAt,
+      reason: refund.reason,
+    });
+}

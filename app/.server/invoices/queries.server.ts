@@ -1,0 +1,107 @@
+/** Reading issued documents: a buyer's list, one document, and the admin's period views. */
+import { and, asc, desc, eq, gte, lt, type SQL } from "drizzle-orm";
+import { type Database, db as defaultDb } from "../db";
+import { invoices, type InvoiceRow } from "../db/schema";
+import type { InvoiceDocument } from "./types";
+
+export function documentOf(row: InvoiceRow): InvoiceDocument {
+  return row.document as InvoiceDocument;
+}
+
+export async function invoicesOfUser(
+  userId: string,
+  database: Database = defaultDb(),
+): Promise<InvoiceRow[]> {
+  return database
+    .select()
+    .from(invoices)
+    .where(eq(invoices.userId, userId))
+    .orderBy(desc(invoices.issuedAt), desc(invoices.number));
+}
+
+export async function invoiceById(
+  id: string,
+  database: Database = defaultDb(),
+): Promise<InvoiceRow | null> {
+  if (!/^[0-9a-f-]{36}$/.test(id)) return null;
+  const [row] = await database.select().from(invoices).where(eq(invoices.id, id));
+  return row ?? null;
+}
+
+/** A calendar month in India time, "2026-11" → [1 Nov 00:00 IST, 1 Dec 00:00 IST). */
+export function monthRange(month: string): { from: Date; to: Date } | null {
+  const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);
+  if (!match) return null;
+  const year = Number(match[1]);
+  const index = Number(match[2]) - 1;
+  const ist = (y: number, m: number) => new Date(Date.UTC(y, m, 1) - 330 * 60_000);
+  return { from: ist(year, index), to: ist(year, index + 1) };
+}
+
+export function currentMonth(now: Date = new Date()): string {
+  const ist = new Date(now.getTime() + 330 * 60_000);
+  return `${ist.getUTCFullYear()}-${String(ist.getUTCMonth() + 1).padStart(2, "0")}`;
+}
+
+export interface InvoiceFilter {
+  month: string;
+  type: "b2b" | "b2c" | "";
+  state: string;
+}
+
+export function parseInvoiceFilter(params: URLSearchParams, now: Date = new Date()): InvoiceFilter {
+  const month = params.get("month") ?? "";
+  const type = params.get("type") ?? "";
+  const state = params.get("state") ?? "";
+  return {
+    month: monthRange(month) ? month : currentMonth(now),
+    type: type === "b2b" || type === "b2c" ? type : "",
+    state: /^\d{2}$/.test(state) ? state : "",
+  };
+}
+
+export async function invoicesInPeriod(
+  filter: InvoiceFilter,
+  database: Database = defaultDb(),
+): Promise<InvoiceRow[]> {
+  const range = monthRange(filter.month);
+  if (!range) return [];
+  const conditions: SQL[] = [gte(invoices.issuedAt, range.from), lt(invoices.issuedAt, range.to)];
+  if (filter.type) conditions.push(eq(invoices.b2b, filter.type === "b2b"));
+  if (filter.state) conditions.push(eq(invoices.placeOfSupply, filter.state));
+  return database
+    .select()
+    .from(invoices)
+    .where(and(...conditions))
+    .orderBy(asc(invoices.issuedAt), asc(invoices.number));
+}
+
+export interface PeriodTotals {
+  documents: number;
+  taxablePaise: number;
+  cgstPaise: number;
+  sgstPaise: number;
+  igstPaise: number;
+  totalPaise: number;
+}
+
+/** Invoices add, credit notes subtract: what the period owes. */
+export function periodTotals(rows: readonly InvoiceRow[]): PeriodTotals {
+  const totals: PeriodTotals = {
+    documents: rows.length,
+    taxablePaise: 0,
+    cgstPaise: 0,
+    sgstPaise: 0,
+    igstPaise: 0,
+    totalPaise: 0,
+  };
+  for (const row of rows) {
+    const sign = row.kind === "credit_note" ? -1 : 1;
+    totals.taxablePaise += sign * row.taxablePaise;
+    totals.cgstPaise += sign * row.cgstPaise;
+    totals.sgstPaise += sign * row.sgstPaise;
+    totals.igstPaise += sign * row.igstPaise;
+    totals.totalPaise += sign * row.totalPaise;
+  }
+  return totals;
+}

@@ -1,0 +1,76 @@
+/**
+ * The shapes of a GST tax invoice and a credit note, as computed by the engine, stored (a full
+ * copy, never edited) and rendered to PDF. Money is integer paise; dates are ISO strings.
+ */
+
+/** A supplier or buyer exactly as printed on the document. */
+export interface Party {
+  legalName: string;
+  /** Address lines as printed, e.g. ["12 MG Road", "Bengaluru 560001"]. */
+  addressLines: string[];
+  /** Two-digit GST state code, e.g. "29"; null only for a buyer whose state is unknown. */
+  stateCode: string | null;
+  /** The state's name from the GST table, e.g. "Karnataka"; null with stateCode. */
+  stateName: string | null;
+  /** 15-character GSTIN, or null for an unregistered buyer (B2C). */
+  gstin: string | null;
+  email?: string | null;
+}
+
+export interface InvoiceLine {
+  description: string;
+  /** SAC (services accounting code), e.g. "997331". */
+  sac: string;
+  /** The subscription period the payment covers, as ISO dates (YYYY-MM-DD), when known. */
+  periodStart: string | null;
+  periodEnd: string | null;
+  quantity: number;
+  /** Taxable value of the line (the price without GST). */
+  taxablePaise: number;
+}
+
+export interface TaxBreakdown {
+  taxablePaise: number;
+  /** Rates in percent: 9 + 9 within the supplier's state, else IGST 18. */
+  cgstRate: number;
+  sgstRate: number;
+  igstRate: number;
+  cgstPaise: number;
+  sgstPaise: number;
+  igstPaise: number;
+  /** taxable + cgst + sgst + igst, exactly the amount paid (or refunded). */
+  totalPaise: number;
+}
+
+/** What the engine computes from a payment, the supplier and the buyer. */
+export interface TaxInvoice {
+  supplier: Party;
+  buyer: Party;
+  placeOfSupply: { code: string; name: string };
+  /** Supplier and place of supply in different states: IGST. */
+  interState: boolean;
+  /** The buyer gave a GSTIN. */
+  b2b: boolean;
+  lines: InvoiceLine[];
+  tax: TaxBreakdown;
+  /** "Rupees Six Hundred Ninety-Nine Only". */
+  amountInWords: string;
+  reverseCharge: false;
+}
+
+export type DocumentKind = "invoice" | "credit_note";
+
+/** An issued document: the computed invoice plus its identity. What the PDF shows. */
+export interface InvoiceDocument extends TaxInvoice {
+  kind: DocumentKind;
+  /** At most 16 characters of A-Z a-z 0-9 / -, e.g. "PL/26-27/000042" or "PL/CN/26-27/0007". */
+  number: string;
+  /** ISO timestamp of issue. */
+  issuedAt: string;
+  /** Razorpay payment id the invoice is for (the refunded payment for a credit note). */
+  paymentId: string | null;
+  /** For a credit note: the invoice it corrects. */
+  original: { number: string; issuedAt: string } | null;
+  /** A credit note's reason, e.g. "Refund" or "GSTIN corrected". */
+  reason: string | null;
+}

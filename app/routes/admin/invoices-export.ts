@@ -1,0 +1,44 @@
+import { zipSync } from "fflate";
+import { requireSession } from "~/.server/auth/session";
+import { gstr1Csv } from "~/.server/invoices/gstr1.server";
+import { renderInvoicePdf } from "~/.server/invoices/pdf.server";
+import {
+  documentOf,
+  invoicesInPeriod,
+  parseInvoiceFilter,
+} from "~/.server/invoices/queries.server";
+import type { Route } from "./+types/invoices-export";
+
+/** /admin/invoices/gstr1.csv and /admin/invoices/documents.zip for a month (?month=2026-11). */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { user } = requireSession(context);
+  if (user.role !== "admin") return new Response("Forbidden", { status: 403 });
+  const filter = parseInvoiceFilter(new URL(request.url).searchParams);
+  const rows = await invoicesInPeriod(filter);
+  if (params.file === "gstr1.csv") {
+    return new Response(gstr1Csv(rows), {
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="gstr1-${filter.month}.csv"`,
+        "Cache-Control": "private, no-store",
+      },
+    });
+  }
+  if (params.file === "documents.zip") {
+    const files: Record<string, Uint8Array> = {};
+    for (const row of rows)
+      files[`${row.number.replaceAll("/", "-")}.pdf`] = new Uint8Array(
+        await renderInvoicePdf(documentOf(row)),
+      );
+    // PDFs are already compressed: store them as they are.
+    const zip = zipSync(files, { level: 0 });
+    return new Response(zip, {
+      headers: {
+        "Content-Type": "application/zip",
+        "Content-Disposition": `attachment; filename="invoices-${filter.month}.zip"`,
+        "Cache-Control": "private, no-store",
+      },
+    });
+  }
+  return new Response("Not Found", { status: 404 });
+}

@@ -1,0 +1,21 @@
+import { requireSession } from "~/.server/auth/session";
+import { documentOf, invoiceById } from "~/.server/invoices/queries.server";
+import { renderInvoicePdf } from "~/.server/invoices/pdf.server";
+import type { Route } from "./+types/invoice-pdf";
+
+/** /invoices/<id>.pdf: the owner's (or an admin's) document; anyone else gets the same 404. */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { user } = requireSession(context);
+  const id = /^([0-9a-f-]{36})\.pdf$/.exec(params.file)?.[1];
+  const row = id ? await invoiceById(id) : null;
+  if (!row || (row.userId !== user.id && user.role !== "admin"))
+    return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain" } });
+  const pdf = await renderInvoicePdf(documentOf(row));
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      "Content-Type": "application/pdf",
+      "Content-Disposition": `inline; filename="${row.number.replaceAll("/", "-")}.pdf"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}
