@@ -4,12 +4,14 @@
  * state before and after; the role is checked again here, not only by the route guard.
  */
 import { and, count, desc, eq, gte, ilike, inArray, or, type SQL } from "drizzle-orm";
+import { stateByCode, validateGstin } from "~/lib/gst";
 import { findPlan, isPaidPlanId, monthlyValuePaise, type PaidPlanId } from "~/lib/plans";
 import type { Session } from "../auth/session";
 import { type Database, db as defaultDb } from "../db";
 import {
   auditLog,
   entitlementGrants,
+  invoices,
   payments,
   refunds,
   SUBSCRIPTION_STATUSES,
@@ -22,7 +24,8 @@ import { razorpay } from "../billing/provider.server";
 import { RazorpayError, type RazorpayClient } from "../billing/razorpay/client";
 import { resyncFromProvider } from "../billing/resync.server";
 import { processWebhookEvent } from "../billing/webhooks.server";
-import { issueCreditNoteForRefund } from "../invoices/issue.server";
+import { issueCreditNoteForRefund, reissueWithBuyer } from "../invoices/issue.server";
+import type { InvoiceDocument } from "../invoices/types";
 import { escapeLike } from "./users.server";
 
 export class AdminRefusal extends Error {
@@ -149,7 +152,7 @@ export async function customerBilling(userId: string, database: Database = defau
     .where(eq(subscriptions.userId, userId))
     .orderBy(desc(subscriptions.createdAt));
   const providerIds = subs.map((row) => row.providerSubscriptionId);
-  const [pays, events, grants, audit] = await Promise.all([
+  const [pays, events, grants, audit, documents] = await Promise.all([
     database
       .select()
       .from(payments)
@@ -181,8 +184,13 @@ export async function customerBilling(userId: string, database: Database = defau
       .where(eq(auditLog.targetUserId, userId))
       .orderBy(desc(auditLog.createdAt))
       .limit(100),
+    database
+      .select()
+      .from(invoices)
+      .where(eq(invoices.userId, userId))
+      .orderBy(desc(invoices.issuedAt), desc(invoices.number)),
   ]);
-  return { subscriptions: subs, payments: pays, events, grants, audit };
+  return { subscriptions: subs, payments: pays, events, grants, audit, invoices: documents };
 }
 
 async function audit(
@@ -385,4 +393,62 @@ export async function adminGrant(
 export async function refundsOf(paymentIds: string[], database: Database = defaultDb()) {
   if (paymentIds.length === 0) return [];
   return database.select().from(refunds).where(inArray(refunds.providerPaymentId, paymentIds));
+}
+
+/**
+ * Corrects the buyer's GSTIN on an issued invoice: a full credit note against it and a new
+ * invoice with the corrected buyer (never an edit in place), recorded in the audit log.
+ */
+export async function adminCorrectGstin(
+  session: Session,
+  userId: string,
+  input: { invoiceId: string; gstin: string | null; reason: string },
+  options: { database?: Database; now?: Date } = {},
+): Promise<string> {
+  requireAdmin(session);
+  const database = options.database ?? defaultDb();
+  const [original] = await database
+    .select()
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.id, input.invoiceId),
+        eq(invoices.userId, userId),
+        eq(invoices.kind, "invoice"),
+      ),
+    );
+  if (!original) throw new AdminRefusal("That invoice does not belong to this customer.", 404);
+  const credited = await database
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(and(eq(invoices.originalInvoiceId, original.id), eq(invoices.kind, "credit_note")));
+  if (credited.length > 0)
+    throw new AdminRefusal(
+      "That invoice already has a credit note; correct its replacement instead.",
+    );
+  const document = original.document as InvoiceDocument;
+  let buyer = { ...document.buyer, gstin: input.gstin };
+  if (input.gstin) {
+    const checked = validateGstin(input.gstin);
+    if (!checked.ok) throw new AdminRefusal(checked.error);
+    // The registration decides the state on a B2B invoice.
+    buyer = {
+      ...buyer,
+      gstin: checked.gstin,
+      stateCode: checked.stateCode,
+      stateName: stateByCode(checked.stateCode)?.name ?? null,
+    };
+  }
+  const { creditNote, invoice } = await database.transaction((tx) =>
+    reissueWithBuyer(tx, original, buyer, options.now ?? new Date()),
+  );
+  await audit(database, session, {
+    action: "invoice.correct-gstin",
+    targetUserId: userId,
+    target: original.number,
+    reason: input.reason,
+    before: { invoice: original.number, gstin: document.buyer.gstin },
+    after: { creditNote: creditNote.number, invoice: invoice.number, gstin: buyer.gstin },
+  });
+  return `Issued credit note ${creditNote.number} and invoice ${invoice.number}.`;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type ParsedEvent, parseEvent } from "~/lib/analytics/catalogue";
+import { analyticsLocation } from "~/lib/analytics/safe-location";
 import { type Database, db as defaultDb } from "../db";
 import { analyticsEvents } from "../db/schema";
 
@@ -39,6 +40,16 @@ export function parseBatch(body: unknown, now = new Date()): BatchResult {
   for (const [index, raw] of batch.data.events.entries()) {
     const parsed = parseEvent(raw.name, raw.params);
     if (!parsed.ok) return { ok: false, error: `events[${index}]: ${parsed.error}` };
+    if (parsed.event.name === "page_view") {
+      // Old or modified clients may still send full URLs: keep only what may be recorded.
+      const safe = analyticsLocation(String(parsed.event.params.page_location));
+      if (!safe) continue;
+      parsed.event.params = {
+        ...parsed.event.params,
+        page_location: safe.location,
+        page_path: safe.path,
+      };
+    }
     // A client clock far off is not trusted: fall back to the time of arrival.
     const at = raw.at ? new Date(raw.at) : now;
     const skewed = Math.abs(at.getTime() - now.getTime()) > 24 * 60 * 60 * 1000;
@@ -52,6 +63,7 @@ export async function storeEvents(
   result: Extract<BatchResult, { ok: true }>,
   database: Database = defaultDb(),
 ): Promise<number> {
+  if (result.events.length === 0) return 0;
   await database.insert(analyticsEvents).values(
     result.events.map((event) => ({
       name: event.name,

@@ -13,6 +13,7 @@ import { setAnalyticsSink, type Sink, track } from "./client";
 import { createCollector, forgetClientId } from "./collector";
 import { type ConsentChoice, consentStore } from "./consent";
 import { loadGa4 } from "./ga4";
+import { analyticsLocation } from "./safe-location";
 
 interface ConsentContextValue {
   /** null: not asked yet (or not known before hydration). */
@@ -41,11 +42,13 @@ function usePageViews(active: boolean) {
   useEffect(() => {
     if (!active) return;
     const path = location.pathname;
-    track("page_view", {
-      page_title: document.title || path,
-      page_location: window.location.href,
-      page_path: path,
-    });
+    const safe = analyticsLocation(window.location.href);
+    if (safe)
+      track("page_view", {
+        page_title: document.title || path,
+        page_location: safe.location,
+        page_path: safe.path,
+      });
     if (previous.current !== null && previous.current !== path) {
       track("navigation", {
         from_page: previous.current,

@@ -2,6 +2,7 @@ import { Form, useNavigation } from "react-router";
 import { z } from "zod";
 import {
   AdminRefusal,
+  adminCorrectGstin,
   adminGrant,
   adminRefund,
   adminReplay,
@@ -26,6 +27,7 @@ import { formatInr } from "~/lib/money";
 import { PAID_PLAN_IDS, planLabel } from "~/lib/plans";
 import { isPlatform, PLATFORMS } from "~/lib/platform";
 import { pageMeta } from "~/lib/meta";
+import type { InvoiceDocument } from "~/.server/invoices/types";
 import type { Route } from "./+types/fix-subscription";
 
 export const meta: Route.MetaFunction = () =>
@@ -75,6 +77,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         ...event,
         receivedAt: event.receivedAt.toISOString(),
         processedAt: event.processedAt?.toISOString() ?? null,
+      })),
+      invoices: billing.invoices.map((row) => ({
+        id: row.id,
+        kind: row.kind,
+        number: row.number,
+        issuedAt: row.issuedAt.toISOString(),
+        totalPaise: row.totalPaise,
+        gstin: (row.document as InvoiceDocument).buyer.gstin,
+        credited: billing.invoices.some((other) => other.originalInvoiceId === row.id),
       })),
       grants: billing.grants.map((grant) => ({
         id: grant.id,
@@ -134,6 +145,13 @@ const actionSchema = z.discriminatedUnion("intent", [
     userId,
     subscriptionId: z.string().regex(/^sub_\w+$/),
   }),
+  z.object({
+    intent: z.literal("correct-gstin"),
+    userId,
+    invoiceId: z.uuid(),
+    gstin: z.string().trim().toUpperCase().max(20).default(""),
+    reason,
+  }),
 ]);
 
 /** "349.50" → 34950 paise, exactly (no floating point). */
@@ -172,6 +190,15 @@ export async function action(args: Route.ActionArgs) {
               await adminRefund(session, input.userId, {
                 paymentId: input.paymentId,
                 amountPaise: rupeesToPaise(input.amount),
+                reason: input.reason,
+              }),
+            );
+          case "correct-gstin":
+            return done(
+              input.intent,
+              await adminCorrectGstin(session, input.userId, {
+                invoiceId: input.invoiceId,
+                gstin: input.gstin || null,
                 reason: input.reason,
               }),
             );
@@ -407,6 +434,58 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
                   </tbody>
                 </table>
               </div>
+            )}
+          </AdminSection>
+
+          <AdminSection
+            id="invoices"
+            title="Invoices and credit notes"
+            lead="Issued documents never change: correcting a GSTIN issues a credit note and a new invoice."
+          >
+            {billing.invoices.length === 0 ? (
+              <p className="text-slate-300">No invoices.</p>
+            ) : (
+              <ul className="divide-y divide-slate-800">
+                {billing.invoices.map((invoice) => (
+                  <li
+                    key={invoice.id}
+                    className="flex flex-wrap items-end justify-between gap-3 py-3"
+                  >
+                    <p className="text-slate-100">
+                      <a className="link font-mono" href={`/invoices/${invoice.id}.pdf`}>
+                        {invoice.number}
+                      </a>
+                      {` · ${invoice.kind === "credit_note" ? "credit note" : "invoice"} · ${formatDate(invoice.issuedAt)} · ${formatInr(invoice.totalPaise)} · GSTIN ${invoice.gstin ?? "none"}`}
+                    </p>
+                    {invoice.kind === "invoice" && !invoice.credited ? (
+                      <Form method="post" className="flex flex-wrap items-end gap-2">
+                        <Hidden
+                          values={{
+                            intent: "correct-gstin",
+                            userId: customer.id,
+                            invoiceId: invoice.id,
+                          }}
+                        />
+                        <Field
+                          label="Correct GSTIN (empty: none)"
+                          name="gstin"
+                          className="w-56"
+                          errors={errors.gstin}
+                        />
+                        <Field
+                          label="Reason"
+                          name="reason"
+                          className="w-48"
+                          errors={errors.reason}
+                        />
+                        <button type="submit" className="btn-secondary mb-6" disabled={busy}>
+                          Reissue
+                        </button>
+                      </Form>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
             )}
           </AdminSection>
 
