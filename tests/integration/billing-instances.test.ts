@@ -147,5 +147,11 @@ describe.runIf(postgresUrl)("two instances on one PostgreSQL", () => {
       "select status, paid_count from subscriptions",
     );
     expect(subs).toEqual([{ status: "active", paid_count: 4 }]);
+    // One tax invoice per payment, numbered 1..4 with no gap although two instances issued them.
+    const { rows: issued } = await client.query<{ sequence: number; provider_payment_id: string }>(
+      "select sequence, provider_payment_id from invoices where kind = 'invoice' order by sequence",
+    );
+    expect(issued.map((row) => row.sequence)).toEqual([1, 2, 3, 4]);
+    expect(issued.map((row) => row.provider_payment_id).sort()).toEqual([...charges].sort());
   });
 });

@@ -276,7 +276,7 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
   });
 
   it("records a payment once when its event arrives five times at once", async () => {
-    const { subscriptionId } = await buy("dupes@example.com");
+    const { cookie: dupesCookie, subscriptionId } = await buy("dupes@example.com");
     const subscription = (await (
       await fetch(`${server.url}${SANDBOX_API}/v1/subscriptions/${subscriptionId}`, {
         headers: {
@@ -326,6 +326,9 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
     expect(
       mailTo("dupes@example.com").filter((mail) => mail.text.includes("pay_DupeDupeDupe01")),
     ).toHaveLength(1);
+    // One tax invoice per payment: the first charge's and this one's.
+    const invoices = textOf((await page("/invoices", dupesCookie)).html);
+    expect(invoices.match(/PL\/\d{2}-\d{2}\/\d{6}/g)).toHaveLength(2);
   });
 
   it("lets an admin resync, replay, refund and grant, each in the audit log; a customer gets 403", async () => {
