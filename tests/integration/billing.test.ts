@@ -340,6 +340,28 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
     expect(userId).not.toBe("");
     expect(eventId).toMatch(/^evt_/);
 
+    // Correcting the buyer's GSTIN: a credit note and a new invoice, in the audit log.
+    const withInvoices = (await page(path, boss)).html;
+    const invoiceId = /name="invoiceId" value="([^"]+)"/.exec(withInvoices)?.[1] ?? "";
+    const correction = {
+      intent: "correct-gstin",
+      userId,
+      invoiceId,
+      gstin: "29AAPFU0939F1ZR",
+      reason: "Buyer sent GSTIN late",
+    };
+    expect((await postForm(server, path, cookie, correction)).status).toBe(403);
+    const badGstin = await postForm(server, path, boss, {
+      ...correction,
+      gstin: "29AAPFU0939F1ZX",
+    });
+    expect(badGstin.status).toBe(400);
+    const corrected = await postForm(server, path, boss, correction);
+    expect(textOf(await corrected.text())).toMatch(
+      /Issued credit note PL\/CN\/\d{2}-\d{2}\/\d{4} and invoice PL\/\d{2}-\d{2}\/\d{6}/,
+    );
+    expect(textOf((await page(path, boss)).html)).toContain("invoice.correct-gstin");
+
     const actions: Record<string, string>[] = [
       { intent: "resync", userId, subscriptionId },
       { intent: "replay", userId, eventId },
@@ -393,6 +415,35 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
     expect(subscriptions).toContain("support@example.com");
     const dashboard = textOf((await page("/admin", boss)).html);
     expect(dashboard).toMatch(/MRR ₹[\d,]+/);
+
+    // The refund issued a credit note against the payment's current (corrected) invoice.
+    const invoices = textOf((await page("/invoices", cookie)).html);
+    expect(invoices).toMatch(
+      /PL\/CN\/\d{2}-\d{2}\/\d{4} Credit note .* −₹100 Credit against PL\/\d{2}-\d{2}\/\d{6}/,
+    );
+
+    // The month's accounting exports: admins only.
+    expect((await page("/admin/invoices", cookie)).status).toBe(403);
+    expect((await getWithCookies(server, "/admin/invoices/gstr1.csv", cookie)).status).toBe(403);
+    const month = textOf((await page("/admin/invoices", boss)).html);
+    expect(month).toMatch(/Documents \d+ Taxable value ₹/);
+    const csv = await getWithCookies(server, "/admin/invoices/gstr1.csv", boss);
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    const csvText = await csv.text();
+    expect(csvText.split("\r\n")[0]).toMatch(/^section,gstin_of_recipient,/);
+    expect(csvText).toMatch(/\r\nb2b,29AAPFU0939F1ZR,/);
+    expect(csvText).toMatch(/\r\nb2cs,/);
+    const zip = Buffer.from(
+      await (await getWithCookies(server, "/admin/invoices/documents.zip", boss)).arrayBuffer(),
+    );
+    expect(zip.subarray(0, 2).toString()).toBe("PK");
+
+    // The receipt linked the invoice and carried its PDF.
+    const receipt = mailTo("support@example.com").find((mail) =>
+      mail.subject.startsWith("Payment received"),
+    );
+    expect(receipt?.text).toMatch(/\/invoices\/[0-9a-f-]{36}\.pdf/);
+    expect(receipt?.text).toContain("application/pdf");
   });
 });
 

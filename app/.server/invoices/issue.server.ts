@@ -4,7 +4,7 @@
  * exists exactly when its payment does; the number is taken from the series counter in that same
  * transaction (a rollback gives it back, so numbers never skip).
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import { site } from "~/config/site";
 import { stateByCode } from "~/lib/gst";
 import { planLabel } from "~/lib/plans";
@@ -170,6 +170,10 @@ async function store(
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
+/**
+ * The current invoice of a payment: its own, or the replacement issued when the buyer's details
+ * were corrected (which names the payment on the document only).
+ */
 export async function invoiceForPayment(
   executor: Executor,
   paymentId: string,
@@ -177,7 +181,17 @@ export async function invoiceForPayment(
   const [row] = await executor
     .select()
     .from(invoices)
-    .where(and(eq(invoices.providerPaymentId, paymentId), eq(invoices.kind, "invoice")));
+    .where(
+      and(
+        eq(invoices.kind, "invoice"),
+        or(
+          eq(invoices.providerPaymentId, paymentId),
+          sql`${invoices.document}->>'paymentId' = ${paymentId}`,
+        ),
+      ),
+    )
+    .orderBy(desc(invoices.createdAt), desc(invoices.sequence))
+    .limit(1);
   return row ?? null;
 }
 

@@ -77,8 +77,7 @@ export default function InvoicesPage({ loaderData }: Route.ComponentProps) {
                   <td className="px-4 py-3 text-slate-200">{formatDate(document.issuedAt)}</td>
                   <td className="px-4 py-3 text-slate-200">{document.description}</td>
                   <td className="px-4 py-3 text-slate-100 tabular-nums">
-                    {document.kind === "credit_note" ? "−" : ""}
-                    {formatInr(document.totalPaise)}
+                    {`${document.kind === "credit_note" ? "−" : ""}${formatInr(document.totalPaise)}`}
                   </td>
                   <td className="px-4 py-3 text-slate-200">{document.status}</td>
                   <td className="px-4 py-3">
