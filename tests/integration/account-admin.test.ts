@@ -7,6 +7,7 @@ import {
   getWithCookies,
   signUpVerified,
 } from "../support/auth";
+import { textOf } from "../support/billing";
 import { runScript } from "../support/cli";
 import { engines } from "../support/engines";
 import { titleOf } from "../support/html";
@@ -16,19 +17,6 @@ const PASSWORD = "account-admin-password-1";
 const SECRET = "integration-test-secret-0123456789abcdef";
 const ADMIN_PAGES = ["/admin", "/admin/users", "/admin/subscriptions", "/admin-fix-subscription"];
 const EMPTY_USAGE = "Usage appears here once the desktop app is signed in and used.";
-
-/** The visible text of a page: tags dropped, the entities React writes decoded. */
-function textOf(html: string): string {
-  return html
-    .replace(/<script[\s\S]*?<\/script>/g, " ")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
-}
 
 /** The value of the first hidden input with that name. */
 function hiddenValue(html: string, name: string): string {

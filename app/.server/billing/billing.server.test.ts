@@ -112,6 +112,22 @@ describe("billing with the fake Razorpay", () => {
     eventId: string | null;
   }) => receiveWebhook(delivery, { secret: FAKE_KEYS.webhookSecret, database: test.db });
 
+  /** A buyer who paid at checkout, with the charge's webhook processed. */
+  async function subscribed(email: string, plan: "pro-monthly" | "pro-yearly") {
+    const userId = await insertUser(test.db, { email });
+    const sub = await startCheckout({ id: userId, email }, plan, options());
+    const paid = await pay(sub.providerSubscriptionId, "success");
+    await receive(
+      await event(
+        "subscription.charged",
+        sub.providerSubscriptionId,
+        paid.body.razorpay_payment_id,
+      ),
+    );
+    await processAll();
+    return { userId, sub, paid };
+  }
+
   async function processAll() {
     const pending = await test.db.select().from(jobs).where(eq(jobs.kind, PROCESS_WEBHOOK_JOB));
     for (const job of pending)
@@ -317,21 +333,7 @@ describe("billing with the fake Razorpay", () => {
   });
 
   it("cancels at the end of the period: Pro until then, Free after; undo keeps it", async () => {
-    const userId = await insertUser(test.db, { email: "farah@example.com" });
-    const sub = await startCheckout(
-      { id: userId, email: "farah@example.com" },
-      "pro-monthly",
-      options(),
-    );
-    const paid = await pay(sub.providerSubscriptionId, "success");
-    await receive(
-      await event(
-        "subscription.charged",
-        sub.providerSubscriptionId,
-        paid.body.razorpay_payment_id,
-      ),
-    );
-    await processAll();
+    const { userId, sub } = await subscribed("farah@example.com", "pro-monthly");
 
     const cancelled = await cancelAtPeriodEnd(userId, "too expensive", options());
     expect(
@@ -446,21 +448,7 @@ describe("billing with the fake Razorpay", () => {
   });
 
   it("schedules a yearly renewal reminder a week before the charge", async () => {
-    const userId = await insertUser(test.db, { email: "hema@example.com" });
-    const sub = await startCheckout(
-      { id: userId, email: "hema@example.com" },
-      "pro-yearly",
-      options(),
-    );
-    const paid = await pay(sub.providerSubscriptionId, "success");
-    await receive(
-      await event(
-        "subscription.charged",
-        sub.providerSubscriptionId,
-        paid.body.razorpay_payment_id,
-      ),
-    );
-    await processAll();
+    const { sub } = await subscribed("hema@example.com", "pro-yearly");
     const [row] = await test.db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
     const [reminder] = await test.db
       .select()
@@ -485,21 +473,7 @@ describe("billing with the fake Razorpay", () => {
   });
 
   it("fetches and refunds through the documented endpoints, and an admin refund is audited", async () => {
-    const userId = await insertUser(test.db, { email: "jaya@example.com" });
-    const sub = await startCheckout(
-      { id: userId, email: "jaya@example.com" },
-      "pro-monthly",
-      options(),
-    );
-    const paid = await pay(sub.providerSubscriptionId, "success");
-    await receive(
-      await event(
-        "subscription.charged",
-        sub.providerSubscriptionId,
-        paid.body.razorpay_payment_id,
-      ),
-    );
-    await processAll();
+    const { userId, sub, paid } = await subscribed("jaya@example.com", "pro-monthly");
     expect(
       requestsTo("GET", `/v1/subscriptions/${sub.providerSubscriptionId}`).every(
         (r) => r.authorization === basic,

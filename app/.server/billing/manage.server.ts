@@ -38,6 +38,23 @@ async function manageable(userId: string, database: Database) {
   return { rows, current };
 }
 
+/** Cancels a switch's new subscription now: it is only authorised, nothing was paid. */
+async function dropScheduledSwitch(
+  rows: SubscriptionRow[],
+  current: SubscriptionRow,
+  database: Database,
+  client: RazorpayClient,
+): Promise<void> {
+  const pendingSwitch = scheduledSwitch(rows, current);
+  if (!pendingSwitch) return;
+  const readAt = new Date();
+  await applyProviderSubscription(
+    database,
+    await client.cancelSubscription(pendingSwitch.providerSubscriptionId, false),
+    readAt,
+  );
+}
+
 export async function cancelAtPeriodEnd(
   userId: string,
   reason: string | null,
@@ -64,15 +81,7 @@ export async function cancelAtPeriodEnd(
     return { ...row, cancelAtCycleEnd: entity.status !== "cancelled", cancelReason: reason };
   });
   // A switch waiting to start is dropped with it: cancelling means no more charges at all.
-  const pendingSwitch = scheduledSwitch(rows, current);
-  if (pendingSwitch) {
-    const switchReadAt = new Date();
-    await applyProviderSubscription(
-      database,
-      await client.cancelSubscription(pendingSwitch.providerSubscriptionId, false),
-      switchReadAt,
-    );
-  }
+  await dropScheduledSwitch(rows, current, database, client);
   return applied;
 }
 
@@ -88,15 +97,7 @@ export async function undoCancellation(
   const client = options.client ?? razorpay();
   const { rows, current } = await manageable(userId, database);
   if (!current.cancelAtCycleEnd) return current;
-  const pendingSwitch = scheduledSwitch(rows, current);
-  if (pendingSwitch) {
-    const switchReadAt = new Date();
-    await applyProviderSubscription(
-      database,
-      await client.cancelSubscription(pendingSwitch.providerSubscriptionId, false),
-      switchReadAt,
-    );
-  }
+  await dropScheduledSwitch(rows, current, database, client);
   const readAt = new Date();
   const entity = await client.cancelScheduledChanges(current.providerSubscriptionId);
   const row = await applyProviderSubscription(database, entity, readAt);

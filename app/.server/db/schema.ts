@@ -23,6 +23,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { SUBSCRIPTION_STATUSES } from "../billing/razorpay/types";
 import { user as users } from "./auth-schema";
 
 export * from "./auth-schema";
@@ -255,17 +256,7 @@ export const providerPlans = pgTable(
   (table) => [primaryKey({ columns: [table.planId, table.amountPaise] })],
 );
 
-export const SUBSCRIPTION_STATUSES = [
-  "created",
-  "authenticated",
-  "active",
-  "pending",
-  "halted",
-  "cancelled",
-  "completed",
-  "expired",
-  "paused",
-] as const;
+export { SUBSCRIPTION_STATUSES };
 
 /** A Razorpay subscription as last verified (webhook or fetch), owned by one user. */
 export const subscriptions = pgTable(

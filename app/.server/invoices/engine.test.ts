@@ -122,7 +122,9 @@ describe("the tax of an invoice", () => {
           for (const part of [tax.taxablePaise, tax.cgstPaise, tax.sgstPaise, tax.igstPaise])
             expect(Number.isInteger(part) && part >= 0).toBe(true);
           expect(tax.cgstPaise).toBe(tax.sgstPaise);
-          expect(Math.abs(tax.cgstPaise - (tax.taxablePaise * tax.cgstRate) / 100)).toBeLessThanOrEqual(1);
+          expect(
+            Math.abs(tax.cgstPaise - (tax.taxablePaise * tax.cgstRate) / 100),
+          ).toBeLessThanOrEqual(1);
           expect(
             Math.abs(tax.igstPaise - (tax.taxablePaise * tax.igstRate) / 100),
           ).toBeLessThanOrEqual(1);

@@ -43,39 +43,26 @@ export function supplierParty(): Party {
   };
 }
 
+const unknownBuyer = (legalName = "Customer", email: string | null = null): Party => ({
+  legalName,
+  addressLines: [],
+  stateCode: null,
+  stateName: null,
+  gstin: null,
+  email,
+});
+
 /** The buyer as their billing details say now (the moment of payment). */
 export async function buyerParty(executor: Executor, userId: string | null): Promise<Party> {
-  if (!userId)
-    return {
-      legalName: "Customer",
-      addressLines: [],
-      stateCode: null,
-      stateName: null,
-      gstin: null,
-    };
+  if (!userId) return unknownBuyer();
   const [row] = await executor
     .select({ profile: billingProfiles, name: users.name, email: users.email })
     .from(users)
     .leftJoin(billingProfiles, eq(billingProfiles.userId, users.id))
     .where(eq(users.id, userId));
-  if (!row)
-    return {
-      legalName: "Customer",
-      addressLines: [],
-      stateCode: null,
-      stateName: null,
-      gstin: null,
-    };
+  if (!row) return unknownBuyer();
   const { profile } = row;
-  if (!profile)
-    return {
-      legalName: row.name,
-      addressLines: [],
-      stateCode: null,
-      stateName: null,
-      gstin: null,
-      email: row.email,
-    };
+  if (!profile) return unknownBuyer(row.name, row.email);
   return {
     legalName: profile.name,
     addressLines: [
