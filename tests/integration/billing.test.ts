@@ -193,6 +193,18 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
       return html.includes('data-testid="billing-banner"') ? textOf(html) : undefined;
     });
     expect(pending).toContain("Your last payment failed.");
+    // /fix-subscription: our record beside Razorpay's, the next step, and a resync.
+    const fix = await eventually(async () => {
+      const text = textOf((await page("/fix-subscription", cookie)).html);
+      return text.includes("Status pending pending") ? text : undefined;
+    });
+    expect(fix).toContain("Our record matches Razorpay.");
+    expect(fix).toContain("The last charge failed and Razorpay is retrying.");
+    expect((await page("/fix-subscription", cookie)).html).toMatch(
+      /href="http:\/\/127\.0\.0\.1:\d+\/_sandbox\/razorpay\/hosted\/sub_\w+\?return=%2Ffix-subscription"/,
+    );
+    const resynced = await postForm(server, "/fix-subscription", cookie, { intent: "resync" });
+    expect(textOf(await resynced.text())).toContain("Updated from Razorpay.");
     expect(await accountText(cookie)).toMatch(/Plan Pro \(monthly\)/);
     await eventually(async () =>
       mailTo("dunning@example.com").some((mail) => mail.subject.includes("payment failed")),
