@@ -12,6 +12,7 @@ export default [
   route("download/:platform/:version?", "routes/downloads/file.ts"),
   route("feedback", "routes/feedback.tsx"),
   route("search", "routes/search.tsx"),
+  route("about", "routes/about.tsx"),
 
   ...prefix("blog", [
     index("routes/blog/index.tsx"),

@@ -34,6 +34,11 @@ export function Footer() {
               </Link>
             </li>
             <li>
+              <Link className="text-slate-400 hover:text-white" to="/about">
+                About us
+              </Link>
+            </li>
+            <li>
               <Link className="text-slate-400 hover:text-white" to="/blog">
                 Blog
               </Link>

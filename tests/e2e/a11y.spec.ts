@@ -10,6 +10,7 @@ const PAGES = [
   "/search",
   "/blog",
   "/blog/welcome-to-pinout-blog",
+  "/about",
   "/legal",
   "/legal/terms",
   "/legal/refund",

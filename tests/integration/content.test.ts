@@ -120,12 +120,28 @@ describe("blog, legal pages, search, feeds and sitemap over HTTP", () => {
     expect(xml).not.toContain("/search");
   });
 
+  it("has an About us page with the company, what it makes and how to reach it, linked from every page", async () => {
+    const about = await get("/about");
+    expect(about.status).toBe(200);
+    const html = await about.text();
+    for (const fact of [
+      "Pinout Labs Private Limited",
+      "29AAPCP1234F1ZC",
+      "support@pinout.dev",
+      "Bengaluru",
+    ])
+      expect(html).toContain(fact);
+    expect(await (await get("/")).text()).toContain('href="/about"');
+    expect(await (await get("/sitemap.xml")).text()).toContain(`<loc>${server.url}/about</loc>`);
+  });
+
   it("serves robots.txt that keeps crawlers out of private areas", async () => {
     const response = await get("/robots.txt");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
     const text = await response.text();
     expect(text.split("\n")).toContain("Disallow: /account");
+    expect(text.split("\n")).toContain("Disallow: /checkout");
     expect(text).toContain(`Sitemap: ${server.url}/sitemap.xml`);
   });
 

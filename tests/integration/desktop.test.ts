@@ -99,6 +99,14 @@ describe.each(engines())("desktop handoff and API on $name", (engine) => {
       expect(await response.json()).toEqual({
         error: { status: "UNAUTHENTICATED", message: "Not authenticated" },
       });
+      // Who is calling is checked before what they sent: any body, even a broken one, gets 401.
+      for (const body of ["{}", "not json", '{"data":{"redirect_uri":"x"}}', "[1]"]) {
+        const anonymous = await call("generateAuthRedirectToken", body);
+        expect(anonymous.status, body).toBe(401);
+        expect(await anonymous.json()).toEqual({
+          error: { status: "UNAUTHENTICATED", message: "Not authenticated" },
+        });
+      }
     });
 
     it("answers unknown functions, bad bodies and bad input with the right status", async () => {

@@ -41,6 +41,12 @@ export const SITE_PAGES: readonly SitePage[] = [
     keywords: "install installer macOS Windows dmg exe",
   },
   {
+    path: "/about",
+    title: "About us",
+    description: `${site.company.legalName} makes ${site.product.name}, a desktop workbench for embedded developers, in ${site.company.address.city}.`,
+    keywords: "company team contact address GSTIN who we are",
+  },
+  {
     path: "/feedback",
     title: "Feedback",
     description: "Tell us what works, what does not, and what you need next.",

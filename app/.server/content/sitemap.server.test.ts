@@ -20,12 +20,21 @@ describe("sitemap.xml", () => {
   });
 
   it("lists every public page with absolute URLs", () => {
-    for (const path of ["/", "/landing", "/pricing", "/download", "/feedback", "/blog", "/legal"]) {
+    for (const path of [
+      "/",
+      "/landing",
+      "/pricing",
+      "/download",
+      "/about",
+      "/feedback",
+      "/blog",
+      "/legal",
+    ]) {
       expect(locs).toContain(`${SITE}${path}`);
     }
     for (const post of posts) expect(locs).toContain(`${SITE}/blog/${post.slug}`);
     for (const page of legalPages) expect(locs).toContain(`${SITE}/legal/${page.slug}`);
-    expect(locs).toHaveLength(7 + posts.length + legalPages.length);
+    expect(locs).toHaveLength(8 + posts.length + legalPages.length);
   });
 
   it("leaves out search and the private areas", () => {
@@ -59,6 +68,7 @@ describe("robots.txt", () => {
       "/admin",
       "/api",
       "/billing",
+      "/checkout",
       "/invoices",
       "/fix-subscription",
       "/admin-fix-subscription",
@@ -67,7 +77,7 @@ describe("robots.txt", () => {
     ]) {
       expect(lines).toContain(`Disallow: ${path}`);
     }
-    expect(lines.filter((line) => line.startsWith("Disallow:"))).toHaveLength(9);
+    expect(lines.filter((line) => line.startsWith("Disallow:"))).toHaveLength(10);
   });
 
   it("points to the sitemap with an absolute URL", () => {

@@ -16,6 +16,7 @@ export const DISALLOWED_PATHS = [
   "/admin",
   "/api",
   "/billing",
+  "/checkout",
   "/invoices",
   "/fix-subscription",
   "/admin-fix-subscription",

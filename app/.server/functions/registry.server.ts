@@ -20,6 +20,8 @@ export interface FunctionContext {
 }
 
 interface CallableDefinition<S extends z.ZodType, R> {
+  /** Refuse anonymous callers before reading the body (spec: 401 whatever was sent). */
+  requiresUser: boolean;
   input: S;
   handler(data: z.output<S>, context: FunctionContext): Promise<R>;
 }
@@ -40,6 +42,7 @@ function requireUser(context: FunctionContext): Session {
 export const callableFunctions = {
   /** Web → desktop handoff: a single-use token for the app, bound to its PKCE challenge. */
   generateAuthRedirectToken: defineFunction({
+    requiresUser: true,
     input: desktopLoginSchema.omit({ client: true }),
     async handler(data, context) {
       const session = requireUser(context);

@@ -34,6 +34,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "POST") return failure("INVALID_ARGUMENT", "Use POST.");
   if (!isCallableName(name)) return failure("NOT_FOUND", `Function ${name} not found.`);
 
+  const fn = callableFunctions[name];
+  const bearer = request.headers.has("authorization");
+  const session = bearer || sameOriginCookieCall(request) ? await getSession(request) : null;
+  if (fn.requiresUser && !session) return failure("UNAUTHENTICATED", "Not authenticated");
+
   let body: unknown;
   try {
     body = await request.json();
@@ -44,9 +49,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return failure("INVALID_ARGUMENT", "Request body must be a JSON object with a data field.");
   }
 
-  const bearer = request.headers.has("authorization");
-  const session = bearer || sameOriginCookieCall(request) ? await getSession(request) : null;
-  const fn = callableFunctions[name];
   const input = fn.input.safeParse((body as { data: unknown }).data);
   // Payloads are logged; the logger's redaction removes tokens and secrets.
   log.info(
