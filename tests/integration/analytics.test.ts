@@ -70,10 +70,27 @@ describe.each(engines())("analytics collector on $name", (engine) => {
           name: "purchase",
           params: { value: 699, transaction_id: "pay_29QQoUBi66xm2f", items: [] },
         },
+        // URLs lose everything but harmless parameters; secret-bearing pages are not stored.
+        {
+          name: "page_view",
+          params: {
+            page_title: "Search",
+            page_location: "http://x/search?q=uart&email=asha%40example.com",
+            page_path: "/search",
+          },
+        },
+        {
+          name: "page_view",
+          params: {
+            page_title: "Reset",
+            page_location: "http://x/auth?view=reset&token=SECRET-RESET-TOKEN",
+            page_path: "/auth",
+          },
+        },
       ],
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ stored: 3 });
+    expect(await response.json()).toEqual({ stored: 4 });
 
     await server.stop();
     const { openDatabase } = await import("~/.server/db/client");
@@ -82,11 +99,18 @@ describe.each(engines())("analytics collector on $name", (engine) => {
     try {
       const rows = await handle.db.select().from(analyticsEvents);
       // Only this batch: the refused ones above stored nothing.
-      expect(rows.map((row) => row.name).sort()).toEqual(["exception", "faq_click", "purchase"]);
+      expect(rows.map((row) => row.name).sort()).toEqual([
+        "exception",
+        "faq_click",
+        "page_view",
+        "purchase",
+      ]);
+      expect(JSON.stringify(rows)).not.toMatch(/SECRET-RESET-TOKEN|asha/);
       const params = Object.fromEntries(rows.map((row) => [row.name, row.params]));
       expect(params.exception).toMatchObject({ fatal: false });
       expect(params.faq_click).toMatchObject({ section: "pricing" });
       expect(params.purchase).toMatchObject({ currency: "INR" });
+      expect(params.page_view).toMatchObject({ page_location: "http://x/search?q=uart" });
       expect(rows.every((row) => row.clientId === "6f1c1c4e-8f0e-4d1a-9d4e-2b1f4a9c0e11")).toBe(
         true,
       );
