@@ -19,6 +19,7 @@ import { ensureDemoRelease } from "~/.server/downloads/demo.server";
 import { paymentsConfig, SANDBOX_MOUNT, setSelfUrl } from "~/.server/billing/provider.server";
 import { startJobWorker, stopJobWorker } from "~/.server/jobs";
 import { logger, type Logger } from "~/.server/logger";
+import { CLIENT_IP_HEADER } from "~/.server/auth/client-ip";
 import { requestContext } from "~/.server/request-context";
 import { createRazorpaySandbox } from "./razorpay-sandbox";
 import { securityHeaders } from "./security-headers";
@@ -83,6 +84,9 @@ export function createApp(options: StartOptions, state: AppState) {
     res.locals.requestId = requestId;
     res.locals.cspNonce = randomBytes(16).toString("base64");
     res.locals.log = log.child({ reqId: requestId });
+    // Every request, not only /api/auth: Better Auth reads this header wherever the server
+    // passes request headers to it (desktop sign-in, account actions).
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "";
     res.setHeader("X-Request-Id", requestId);
     for (const [name, value] of Object.entries(
       securityHeaders({

@@ -317,14 +317,21 @@ describe.each(engines())("desktop handoff and API on $name", (engine) => {
       const device = (await response.json()) as { access_token: string };
       const issued = await post("/api/desktop/web-session-token", {}, device.access_token);
       const { token } = (await issued.json()) as { token: string };
+      // A client-chosen IP header is replaced by the server's own view of the client.
       const landing = await fetch(
         `${server.url}/login-via?token=${token}&next=%2Faccount%2Fusage`,
-        { redirect: "manual", headers: BROWSER_HEADERS },
+        {
+          redirect: "manual",
+          headers: { ...BROWSER_HEADERS, "x-pinout-client-ip": "203.0.113.66" },
+        },
       );
       expect(landing.status).toBe(302);
       expect(landing.headers.get("location")).toBe("/account/usage");
       const browser = cookiesFrom(landing);
       expect((await getWithCookies(server, "/account/usage", browser)).status).toBe(200);
+      const sessions = await (await getWithCookies(server, "/account/security", browser)).text();
+      expect(sessions).toContain("127.0.0.1");
+      expect(sessions).not.toContain("203.0.113.66");
 
       const reused = await fetch(`${server.url}/login-via?token=${token}&next=%2Faccount`, {
         redirect: "manual",

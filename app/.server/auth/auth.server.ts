@@ -21,7 +21,9 @@ import { desktopWebSession } from "./desktop-plugin";
 import { authSchemaOptions } from "./options";
 
 /** The header our server sets to the client IP it trusts; any copy sent by a client is dropped. */
-export const CLIENT_IP_HEADER = "x-pinout-client-ip";
+import { CLIENT_IP_HEADER } from "./client-ip";
+
+export { CLIENT_IP_HEADER };
 
 /**
  * BETTER_AUTH_SECRET, or (embedded database only) a secret generated once and kept in DATA_DIR,
