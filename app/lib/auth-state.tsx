@@ -55,11 +55,26 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let active = true;
-    fetchSession().then((next) => {
-      if (active) setState(next);
-    });
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const check = (attempt: number) => {
+      fetchSession().then(
+        (next) => {
+          if (active) setState(next);
+        },
+        () => {
+          if (!active) return;
+          // Never stuck in "loading": show "Log in" now, and ask again in the background.
+          setState((current) =>
+            current.status === "loading" ? { status: "signed-out", user: null } : current,
+          );
+          retry = setTimeout(() => check(attempt + 1), Math.min(30_000, 2_000 * 2 ** attempt));
+        },
+      );
+    };
+    check(0);
     return () => {
       active = false;
+      clearTimeout(retry);
     };
   }, []);
 

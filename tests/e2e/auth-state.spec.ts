@@ -1,0 +1,26 @@
+import { expect, test } from "./fixtures";
+
+test.describe("the navbar's sign-in state", () => {
+  test.use({ allowConsoleErrors: /status of 503/ });
+
+  test("leaves loading when the session check fails, then catches up when it works again", async ({
+    page,
+  }) => {
+    let calls = 0;
+    await page.route("**/api/session", (route) => {
+      calls += 1;
+      return calls === 1
+        ? route.fulfill({ status: 503, body: "unavailable" })
+        : route.fulfill({
+            json: { user: { id: "u1", email: "maya@example.com", name: "Maya", role: "user" } },
+          });
+    });
+    await page.goto("/pricing");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    // The first check failed: signed out, not stuck.
+    await expect(nav.getByRole("link", { name: "Log in" })).toBeVisible();
+    // The retry in the background finds the session.
+    await expect(nav.getByRole("link", { name: "Account" })).toBeVisible({ timeout: 10_000 });
+    expect(calls).toBeGreaterThanOrEqual(2);
+  });
+});
