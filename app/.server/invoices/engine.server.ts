@@ -1,25 +1,42 @@
 /**
  * The GST tax engine: pure functions from an amount paid, a supplier and a buyer to the tax
- * invoice's figures. No database, no clock: everything it needs is passed in.
+ * invoice's figures, the amount in words, the financial year and the document number.
+ * No database, no clock, no I/O: everything it needs is passed in, so the same inputs always
+ * give the same document.
  */
 import { stateByCode, validateGstin } from "~/lib/gst";
 import type { InvoiceLine, Party, TaxBreakdown, TaxInvoice } from "./types";
 
-/** Rule 46: at most 16 characters of letters, digits, "/" and "-". */
+/** Rule 46: an invoice number has at most 16 characters of letters, digits, "/" and "-". */
 export const INVOICE_NUMBER = /^[A-Za-z0-9/-]{1,16}$/;
 
+// ---------------------------------------------------------------------------------------------
+// Tax
+
+function assertPaise(paise: number, what: string): void {
+  // Safe integers only: beyond 2^53 paise the arithmetic below would silently lose paise.
+  if (!Number.isSafeInteger(paise) || paise < 0)
+    throw new Error(`${what} must be a whole, non-negative number of paise: ${paise}`);
+}
+
+function assertRate(ratePercent: number): void {
+  if (!Number.isFinite(ratePercent) || ratePercent < 0 || ratePercent > 100)
+    throw new Error(`GST rate must be 0..100 percent: ${ratePercent}`);
+}
+
 /**
- * Backs GST out of a GST-inclusive amount. CGST and SGST are equal; the taxable value takes the
- * rounding, so taxable + taxes is exactly the amount paid and each tax is the rate × taxable
- * value to within a paisa.
+ * Backs GST out of a GST-inclusive amount. The taxes are rounded to the paisa from a first
+ * estimate of the taxable value, and the taxable value is what remains, so taxable + taxes is
+ * exactly the amount paid, CGST equals SGST, and each tax is its rate × the taxable value to
+ * within a paisa.
  */
 export function splitGstInclusive(
   amountPaise: number,
   ratePercent: number,
   interState: boolean,
 ): TaxBreakdown {
-  if (!Number.isInteger(amountPaise) || amountPaise < 0)
-    throw new Error(`amount must be whole paise: ${amountPaise}`);
+  assertPaise(amountPaise, "amount");
+  assertRate(ratePercent);
   const taxable0 = Math.round((amountPaise * 100) / (100 + ratePercent));
   if (interState) {
     const igst = Math.round((taxable0 * ratePercent) / 100);
@@ -34,6 +51,7 @@ export function splitGstInclusive(
       totalPaise: amountPaise,
     };
   }
+  // One half rounded once and used twice, so the two taxes can never differ by a paisa.
   const half = Math.round((taxable0 * ratePercent) / 200);
   return {
     taxablePaise: amountPaise - 2 * half,
@@ -47,16 +65,38 @@ export function splitGstInclusive(
   };
 }
 
-/**
- * IGST Act s.12(2): a registered buyer's location (the GSTIN's state), else the address on
- * record, else the supplier's location.
- */
-export function placeOfSupply(buyer: Party, supplier: Party): { code: string; name: string } {
-  const code = buyer.gstin?.slice(0, 2) ?? buyer.stateCode ?? supplier.stateCode;
-  if (!code) throw new Error("the supplier has no state code");
-  return { code, name: stateByCode(code)?.name ?? code };
+/** A state code and its name from the GST table; a code outside the table cannot be printed. */
+function gstState(code: string, whose: string): { code: string; name: string } {
+  const state = stateByCode(code);
+  if (!state) throw new Error(`${whose} state code ${code} is not a GST state code`);
+  return { code: state.code, name: state.name };
 }
 
+/** The state of a GSTIN: its first two characters (of the trimmed, upper-cased form). */
+function gstinStateCode(gstin: string): string {
+  return gstin.trim().slice(0, 2);
+}
+
+/**
+ * IGST Act s.12(2): a registered buyer's location (the GSTIN's state, even when the billing
+ * address says otherwise), else the address on record, else the supplier's location.
+ */
+export function placeOfSupply(buyer: Party, supplier: Party): { code: string; name: string } {
+  if (buyer.gstin !== null) return gstState(gstinStateCode(buyer.gstin), "the buyer's GSTIN");
+  if (buyer.stateCode !== null) return gstState(buyer.stateCode, "the buyer's");
+  if (supplier.stateCode === null) throw new Error("the supplier has no state code");
+  return gstState(supplier.stateCode, "the supplier's");
+}
+
+/** The buyer as printed: a GSTIN checked and written in its canonical (trimmed, upper) form. */
+function checkedBuyer(buyer: Party): Party {
+  if (buyer.gstin === null) return buyer;
+  const checked = validateGstin(buyer.gstin);
+  if (!checked.ok) throw new Error(`buyer GSTIN ${buyer.gstin}: ${checked.error}`);
+  return checked.gstin === buyer.gstin ? buyer : { ...buyer, gstin: checked.gstin };
+}
+
+/** A tax invoice for one GST-inclusive payment: one line, quantity 1. */
 export function computeTaxInvoice(input: {
   amountPaise: number;
   ratePercent: number;
@@ -64,19 +104,19 @@ export function computeTaxInvoice(input: {
   buyer: Party;
   line: Omit<InvoiceLine, "taxablePaise" | "quantity">;
 }): TaxInvoice {
-  if (input.buyer.gstin !== null) {
-    const checked = validateGstin(input.buyer.gstin);
-    if (!checked.ok) throw new Error(`buyer GSTIN ${input.buyer.gstin}: ${checked.error}`);
-  }
-  const place = placeOfSupply(input.buyer, input.supplier);
-  const interState = place.code !== input.supplier.stateCode;
+  const { supplier } = input;
+  if (supplier.stateCode === null) throw new Error("the supplier has no state code");
+  gstState(supplier.stateCode, "the supplier's");
+  const buyer = checkedBuyer(input.buyer);
+  const place = placeOfSupply(buyer, supplier);
+  const interState = place.code !== supplier.stateCode;
   const tax = splitGstInclusive(input.amountPaise, input.ratePercent, interState);
   return {
-    supplier: input.supplier,
-    buyer: input.buyer,
+    supplier,
+    buyer,
     placeOfSupply: place,
     interState,
-    b2b: input.buyer.gstin !== null,
+    b2b: buyer.gstin !== null,
     lines: [{ ...input.line, quantity: 1, taxablePaise: tax.taxablePaise }],
     tax,
     amountInWords: amountInWords(tax.totalPaise),
@@ -84,19 +124,30 @@ export function computeTaxInvoice(input: {
   };
 }
 
-/** The same invoice for a refunded amount, tax reversed in proportion (a full refund exactly). */
+/**
+ * A credit note for a refund of part or all of an invoice: the same parties, place of supply and
+ * line, with the tax reversed by the same split rule, so a full refund reverses exactly the
+ * invoice's figures. Whether several refunds together exceed the invoice is the caller's check.
+ */
 export function creditNoteFor(invoice: TaxInvoice, refundPaise: number): TaxInvoice {
-  if (!Number.isInteger(refundPaise) || refundPaise < 1 || refundPaise > invoice.tax.totalPaise)
+  if (!Number.isSafeInteger(refundPaise) || refundPaise < 1 || refundPaise > invoice.tax.totalPaise)
     throw new Error(`refund must be 1..${invoice.tax.totalPaise} paise: ${refundPaise}`);
+  // The engine writes one line per invoice; with more, a refund could not be apportioned.
+  const [line, ...others] = invoice.lines;
+  if (!line || others.length > 0)
+    throw new Error(`a credit note needs an invoice of one line, not ${invoice.lines.length}`);
   const rate = invoice.tax.igstRate + invoice.tax.cgstRate + invoice.tax.sgstRate;
   const tax = splitGstInclusive(refundPaise, rate, invoice.interState);
   return {
     ...invoice,
-    lines: invoice.lines.map((line) => ({ ...line, taxablePaise: tax.taxablePaise })),
+    lines: [{ ...line, quantity: 1, taxablePaise: tax.taxablePaise }],
     tax,
     amountInWords: amountInWords(refundPaise),
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Amount in words
 
 const ONES = [
   "Zero",
@@ -119,15 +170,18 @@ const ONES = [
   "Seventeen",
   "Eighteen",
   "Nineteen",
-];
+] as const;
 const TENS = ["", "", "Twenty", "Thirty", "Forty", "Fifty", "Sixty", "Seventy", "Eighty", "Ninety"];
 
+/** 1..99: "Seven", "Forty", "Ninety-Nine". */
 function belowHundred(n: number): string {
   if (n < 20) return ONES[n] ?? "";
   const tens = TENS[Math.floor(n / 10)] ?? "";
-  return n % 10 === 0 ? tens : `${tens}-${ONES[n % 10]}`;
+  const ones = n % 10;
+  return ones === 0 ? tens : `${tens}-${ONES[ones]}`;
 }
 
+/** 1..999: "Six Hundred Ninety-Nine" (no "and", as Indian invoices write it). */
 function belowThousand(n: number): string {
   const hundreds = Math.floor(n / 100);
   const rest = n % 100;
@@ -136,7 +190,10 @@ function belowThousand(n: number): string {
   return parts.join(" ");
 }
 
-/** Indian numbering: crore (10^7), lakh (10^5), thousand, hundred. */
+/**
+ * Indian numbering: crore (10^7), lakh (10^5), thousand, hundred. Crores above 99 are written
+ * in the same system ("One Hundred Crore", "One Lakh Crore").
+ */
 function wholeInWords(n: number): string {
   if (n === 0) return "Zero";
   const crore = Math.floor(n / 10_000_000);
@@ -151,38 +208,60 @@ function wholeInWords(n: number): string {
   return parts.join(" ");
 }
 
-/** "Rupees Six Hundred Ninety-Nine Only"; paise as "and Fifty Paise". */
+/** "Rupees Six Hundred Ninety-Nine Only"; paise as "Rupees Zero and Five Paise Only". */
 export function amountInWords(paise: number): string {
-  if (!Number.isInteger(paise) || paise < 0)
-    throw new Error(`amount must be whole paise: ${paise}`);
+  assertPaise(paise, "amount");
   const rupees = Math.floor(paise / 100);
   const rest = paise % 100;
-  return `Rupees ${wholeInWords(rupees)}${rest > 0 ? ` and ${belowHundred(rest)} Paise` : ""} Only`;
+  const paiseWords = rest > 0 ? ` and ${belowHundred(rest)} Paise` : "";
+  return `Rupees ${wholeInWords(rupees)}${paiseWords} Only`;
 }
 
-const IST_OFFSET_MS = 330 * 60_000;
+// ---------------------------------------------------------------------------------------------
+// Financial year and document numbers
 
-/** India's financial year (April–March) of a moment, in India time. */
+/** India Standard Time is UTC+05:30 all year (no daylight saving). */
+const IST_OFFSET_MS = (5 * 60 + 30) * 60_000;
+/** April, as Date's zero-based month. */
+const APRIL = 3;
+
+const twoDigits = (year: number) => String(year % 100).padStart(2, "0");
+
+/** India's financial year (April–March) of a moment, taken in India time. */
 export function financialYear(date: Date): { start: number; label: string; short: string } {
-  const ist = new Date(date.getTime() + IST_OFFSET_MS);
-  const start = ist.getUTCMonth() >= 3 ? ist.getUTCFullYear() : ist.getUTCFullYear() - 1;
-  const two = (year: number) => String(year % 100).padStart(2, "0");
-  return { start, label: `${start}-${two(start + 1)}`, short: `${two(start)}-${two(start + 1)}` };
+  const time = date.getTime();
+  if (Number.isNaN(time)) throw new Error("financialYear of an invalid date");
+  // Shift to IST and read the UTC fields: the wall-clock date in India, whatever the server's zone.
+  const ist = new Date(time + IST_OFFSET_MS);
+  const year = ist.getUTCFullYear();
+  const start = ist.getUTCMonth() >= APRIL ? year : year - 1;
+  return {
+    start,
+    label: `${start}-${twoDigits(start + 1)}`,
+    short: `${twoDigits(start)}-${twoDigits(start + 1)}`,
+  };
 }
 
+/**
+ * "PL/26-27/000042" for an invoice, "PL/CN/26-27/0007" for a credit note. A sequence longer than
+ * the padding is written in full while the number still fits GST's 16 characters.
+ */
 export function formatDocumentNumber(input: {
   prefix: string;
   kind: "invoice" | "credit_note";
   fyShort: string;
   sequence: number;
 }): string {
-  if (!Number.isInteger(input.sequence) || input.sequence < 1)
-    throw new Error(`bad sequence ${input.sequence}`);
+  const { prefix, kind, fyShort, sequence } = input;
+  if (!Number.isSafeInteger(sequence) || sequence < 1)
+    throw new Error(`a document sequence is a whole number from 1: ${sequence}`);
   const number =
-    input.kind === "invoice"
-      ? `${input.prefix}/${input.fyShort}/${String(input.sequence).padStart(6, "0")}`
-      : `${input.prefix}/CN/${input.fyShort}/${String(input.sequence).padStart(4, "0")}`;
+    kind === "invoice"
+      ? `${prefix}/${fyShort}/${String(sequence).padStart(6, "0")}`
+      : `${prefix}/CN/${fyShort}/${String(sequence).padStart(4, "0")}`;
+  if (!/^[A-Za-z0-9/-]*$/.test(number))
+    throw new Error(`document number ${number} may use only A-Z a-z 0-9 / - (GST rule 46)`);
   if (!INVOICE_NUMBER.test(number))
-    throw new Error(`document number ${number} breaks the 16-character rule`);
+    throw new Error(`document number ${number} is longer than 16 characters (GST rule 46)`);
   return number;
 }
