@@ -5,6 +5,7 @@
  */
 import { and, count, desc, eq, gte, ilike, inArray, or, type SQL } from "drizzle-orm";
 import { stateByCode, validateGstin } from "~/lib/gst";
+import { istMonth, istMonthRange } from "~/lib/india-time";
 import { findPlan, isPaidPlanId, monthlyValuePaise, type PaidPlanId } from "~/lib/plans";
 import type { Session } from "../auth/session";
 import { type Database, db as defaultDb } from "../db";
@@ -43,12 +44,6 @@ function requireAdmin(session: Session): void {
     throw new AdminRefusal("This action is for administrators.", 403);
 }
 
-/** Start of the current month in India (payments are counted by Indian calendar month). */
-export function startOfMonthIst(now: Date): Date {
-  const ist = new Date(now.getTime() + 330 * 60_000);
-  return new Date(Date.UTC(ist.getUTCFullYear(), ist.getUTCMonth(), 1) - 330 * 60_000);
-}
-
 export interface BillingStats {
   mrrPaise: number;
   activeSubscriptions: number;
@@ -68,7 +63,12 @@ export async function billingStats(
     database
       .select({ value: count() })
       .from(payments)
-      .where(and(eq(payments.status, "failed"), gte(payments.paidAt, startOfMonthIst(now)))),
+      .where(
+        and(
+          eq(payments.status, "failed"),
+          gte(payments.paidAt, istMonthRange(istMonth(now))?.from ?? now),
+        ),
+      ),
   ]);
   let mrr = 0;
   for (const row of paying) {

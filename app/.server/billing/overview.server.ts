@@ -1,7 +1,8 @@
 /** What the account pages show about a buyer's subscription, in words and plain values. */
 import { findPlan, planLabel } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
-import type { SubscriptionRow } from "../db/schema";
+import { desc, eq } from "drizzle-orm";
+import { subscriptions, type SubscriptionRow } from "../db/schema";
 import { paymentMethodOf, paymentsOfSubscription } from "./payments.server";
 import { primarySubscription, scheduledSwitch, subscriptionsOf } from "./subscriptions.server";
 
@@ -56,6 +57,30 @@ export function statusText(row: Pick<SubscriptionRow, "status" | "cancelAtCycleE
     case "paused":
       return "Paused";
   }
+}
+
+function bannerOf(status: SubscriptionRow["status"] | undefined): Banner {
+  return status === "pending" ? "pending" : status === "halted" ? "halted" : null;
+}
+
+/**
+ * Only the dunning banner, for every account page: one small query, not the whole overview
+ * (the subscription page loads that itself).
+ */
+export async function billingBanner(
+  userId: string,
+  database: Database = defaultDb(),
+): Promise<Banner> {
+  const rows = await database
+    .select({
+      status: subscriptions.status,
+      replacesSubscriptionId: subscriptions.replacesSubscriptionId,
+      createdAt: subscriptions.createdAt,
+    })
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, userId))
+    .orderBy(desc(subscriptions.createdAt));
+  return bannerOf(primarySubscription(rows)?.status);
 }
 
 export async function billingOverview(

@@ -8,8 +8,6 @@ import { type Database, db as defaultDb } from "../db";
 import { subscriptions, type SubscriptionRow, user as users } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
 import { planIdForProviderPlan } from "./plans.server";
-import { razorpay } from "./provider.server";
-import type { RazorpayClient } from "./razorpay/client";
 import type { RazorpaySubscription, SubscriptionStatus } from "./razorpay/types";
 
 const toDate = (seconds: number | null | undefined) =>
@@ -91,17 +89,6 @@ export async function applyProviderSubscription(
   return stored ?? null;
 }
 
-/** Fetches a subscription from Razorpay and applies it. */
-export async function resyncSubscription(
-  providerSubscriptionId: string,
-  database: Database = defaultDb(),
-  client: RazorpayClient = razorpay(),
-): Promise<SubscriptionRow | null> {
-  const readAt = new Date();
-  const entity = await client.fetchSubscription(providerSubscriptionId);
-  return applyProviderSubscription(database, entity, readAt);
-}
-
 export async function subscriptionsOf(
   userId: string,
   database: Database = defaultDb(),
@@ -128,7 +115,9 @@ export async function subscriptionByProviderId(
  * The subscription the account page is about: the running one, else the newest that ended,
  * else an unpaid checkout. A scheduled switch's new subscription is shown beside it, not instead.
  */
-export function primarySubscription(rows: readonly SubscriptionRow[]): SubscriptionRow | null {
+export function primarySubscription<
+  Row extends Pick<SubscriptionRow, "status" | "replacesSubscriptionId">,
+>(rows: readonly Row[]): Row | null {
   const live = rows.filter(
     (row) => LIVE_STATUSES.includes(row.status) && row.replacesSubscriptionId === null,
   );

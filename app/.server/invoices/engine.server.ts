@@ -5,6 +5,7 @@
  * give the same document.
  */
 import { stateByCode, validateGstin } from "~/lib/gst";
+import { IST_OFFSET_MS } from "~/lib/india-time";
 import type { InvoiceLine, Party, TaxBreakdown, TaxInvoice } from "./types";
 
 /** Rule 46: an invoice number has at most 16 characters of letters, digits, "/" and "-". */
@@ -221,7 +222,6 @@ export function amountInWords(paise: number): string {
 // Financial year and document numbers
 
 /** India Standard Time is UTC+05:30 all year (no daylight saving). */
-const IST_OFFSET_MS = (5 * 60 + 30) * 60_000;
 /** April, as Date's zero-based month. */
 const APRIL = 3;
 

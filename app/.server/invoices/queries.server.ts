@@ -1,5 +1,6 @@
 /** Reading issued documents: a buyer's list, one document, and the admin's period views. */
 import { and, asc, desc, eq, gte, lt, type SQL } from "drizzle-orm";
+import { istMonth, istMonthRange } from "~/lib/india-time";
 import { type Database, db as defaultDb } from "../db";
 import { invoices, type InvoiceRow } from "../db/schema";
 import type { InvoiceDocument } from "./types";
@@ -28,19 +29,10 @@ export async function invoiceById(
   return row ?? null;
 }
 
-/** A calendar month in India time, "2026-11" → [1 Nov 00:00 IST, 1 Dec 00:00 IST). */
-export function monthRange(month: string): { from: Date; to: Date } | null {
-  const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);
-  if (!match) return null;
-  const year = Number(match[1]);
-  const index = Number(match[2]) - 1;
-  const ist = (y: number, m: number) => new Date(Date.UTC(y, m, 1) - 330 * 60_000);
-  return { from: ist(year, index), to: ist(year, index + 1) };
-}
+export const monthRange = istMonthRange;
 
 export function currentMonth(now: Date = new Date()): string {
-  const ist = new Date(now.getTime() + 330 * 60_000);
-  return `${ist.getUTCFullYear()}-${String(ist.getUTCMonth() + 1).padStart(2, "0")}`;
+  return istMonth(now);
 }
 
 export interface InvoiceFilter {

@@ -1,6 +1,6 @@
 import { NavLink, Outlet } from "react-router";
 import { requireSession } from "~/.server/auth/session";
-import { billingOverview } from "~/.server/billing/overview.server";
+import { billingBanner } from "~/.server/billing/overview.server";
 import { BillingBanner } from "~/components/billing/BillingBanner";
 import { SignOutButton } from "~/components/SignOutButton";
 import type { Route } from "./+types/layout";
@@ -16,8 +16,7 @@ const SECTIONS = [
 export async function loader({ context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
   // Failed payments show on every account page, not only where billing is.
-  const { banner } = await billingOverview(user.id);
-  return { user, banner };
+  return { user, banner: await billingBanner(user.id) };
 }
 
 export default function AccountLayout({ loaderData }: Route.ComponentProps) {

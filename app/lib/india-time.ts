@@ -1,0 +1,30 @@
+/**
+ * India's calendar in one place: India is UTC+05:30 all year (no daylight saving), and months,
+ * financial years and invoice dates are counted in India time.
+ */
+export const IST_OFFSET_MS = 330 * 60_000;
+
+/** The moment a calendar day/month starts in India, as a Date. */
+export function istStartOf(year: number, monthIndex: number, day = 1): Date {
+  return new Date(Date.UTC(year, monthIndex, day) - IST_OFFSET_MS);
+}
+
+/** The Indian calendar fields of a moment (read them with getUTC…). */
+export function inIndia(date: Date): Date {
+  return new Date(date.getTime() + IST_OFFSET_MS);
+}
+
+/** "2026-11" → [1 Nov 00:00 IST, 1 Dec 00:00 IST); null when malformed. */
+export function istMonthRange(month: string): { from: Date; to: Date } | null {
+  const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);
+  if (!match) return null;
+  const year = Number(match[1]);
+  const index = Number(match[2]) - 1;
+  return { from: istStartOf(year, index), to: istStartOf(year, index + 1) };
+}
+
+/** The month a moment falls in, in India, as "YYYY-MM". */
+export function istMonth(now: Date): string {
+  const ist = inIndia(now);
+  return `${ist.getUTCFullYear()}-${String(ist.getUTCMonth() + 1).padStart(2, "0")}`;
+}
