@@ -9,6 +9,7 @@ export default [
   route("landing", "routes/landing.tsx"),
   route("pricing", "routes/pricing.tsx"),
   route("download", "routes/download.tsx"),
+  route("download/history", "routes/download-history.tsx"),
   route("download/:platform/:version?", "routes/downloads/file.ts"),
   route("feedback", "routes/feedback.tsx"),
   route("search", "routes/search.tsx"),
@@ -51,6 +52,8 @@ export default [
     route("admin/subscriptions", "routes/admin/subscriptions.tsx"),
     route("admin/invoices", "routes/admin/invoices.tsx"),
     route("admin-fix-subscription", "routes/admin/fix-subscription.tsx"),
+    route("admin/releases", "routes/admin/releases.tsx"),
+    route("admin/releases/:id", "routes/admin/release.tsx"),
   ]),
 
   route("admin/invoices/:file", "routes/admin/invoices-export.ts"),
@@ -60,6 +63,16 @@ export default [
   route("api/session", "routes/api/session.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/releases/latest", "routes/api/releases-latest.ts"),
+  ...prefix("api/admin/releases", [
+    index("routes/api/admin/releases.ts"),
+    route(":id", "routes/api/admin/release.ts"),
+    route(":id/files/:name", "routes/api/admin/release-file.ts"),
+  ]),
+  ...prefix("updates", [
+    route("tauri/:target/:arch/:current_version", "routes/updates/tauri.ts"),
+    route(":channel/:feed", "routes/updates/feed.ts"),
+  ]),
+  route("releases/:version/:file", "routes/releases/file.ts"),
   route("api/events", "routes/api/events.ts"),
   route("api/webhooks/razorpay", "routes/api/webhooks-razorpay.ts"),
   route("api/functions/:name", "routes/api/functions.ts"),

@@ -1,17 +1,122 @@
 /**
  * npm run release:publish -- --version 1.4.0 --mac Pinout-1.4.0.dmg --windows Pinout-Setup-1.4.0.exe
- *                            [--notes notes.md | --notes "text"] [--channel beta]
+ *     [--file Pinout-1.4.0-mac.zip --file Pinout-Setup-1.4.0.exe.blockmap --file x.app.tar.gz.sig …]
+ *     [--notes notes.md | --notes "text"] [--channel beta] [--rollout 10] [--critical]
+ *     [--minimum-system-version 12.0] [--site https://pinout.dev --token pinout_admin_…]
  *
- * Hashes the installers, stores them under DATA_DIR/releases and records the release. Takes the
- * database lock like the server: with the embedded database, stop the server first.
+ * With --site and --token (or PINOUT_SITE / PINOUT_ADMIN_TOKEN), it publishes through the running
+ * site's admin API: no downtime, and the site's own storage (disk or S3) receives the files.
+ * Without them it writes to the database and storage directly; on the embedded database that
+ * takes the database lock, so the site must be stopped.
  */
 import fs from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
-import { closeDatabase, initDatabase } from "~/.server/db";
-import { publishRelease, ReleaseError } from "~/.server/downloads/releases.server";
 
 const USAGE =
-  "usage: npm run release:publish -- --version X.Y.Z [--mac file.dmg] [--windows file.exe] [--notes file.md|text] [--channel stable|beta]";
+  "usage: npm run release:publish -- --version X.Y.Z [--mac file.dmg] [--windows file.exe] [--file other …] [--notes file.md|text] [--channel stable|beta] [--rollout 0-100] [--critical] [--minimum-system-version 12.0] [--site URL --token TOKEN]";
+
+interface Options {
+  version: string;
+  channel: "stable" | "beta";
+  notes: string;
+  critical: boolean;
+  minimumSystemVersion?: string;
+  rolloutPercent: number;
+  files: string[];
+}
+
+/** Signatures after the files they sign. */
+function ordered(files: string[]): string[] {
+  return [...files].sort((a, b) => Number(a.endsWith(".sig")) - Number(b.endsWith(".sig")));
+}
+
+async function viaApi(site: string, token: string, options: Options): Promise<number> {
+  const base = site.replace(/\/+$/, "");
+  const headers = { Authorization: `Bearer ${token}` };
+  const call = async (method: string, url: string, body?: unknown) => {
+    const response = await fetch(`${base}${url}`, {
+      method,
+      headers: { ...headers, ...(body ? { "Content-Type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const json = (await response.json().catch(() => null)) as {
+      error?: string;
+      id?: string;
+    } | null;
+    if (!response.ok) throw new Error(json?.error ?? `${method} ${url}: HTTP ${response.status}`);
+    return json;
+  };
+  const draft = await call("POST", "/api/admin/releases", {
+    version: options.version,
+    channel: options.channel,
+    notes: options.notes,
+    critical: options.critical,
+    minimumSystemVersion: options.minimumSystemVersion,
+  });
+  const id = draft?.id;
+  if (!id) throw new Error("the site did not return the new release");
+  try {
+    for (const file of ordered(options.files)) {
+      const size = fs.statSync(file).size;
+      const response = await fetch(
+        `${base}/api/admin/releases/${id}/files/${encodeURIComponent(path.basename(file))}`,
+        {
+          method: "PUT",
+          headers: { ...headers, "Content-Length": String(size) },
+          body: Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>,
+          duplex: "half",
+        } as RequestInit,
+      );
+      const json = (await response.json().catch(() => null)) as { error?: string } | null;
+      if (!response.ok)
+        throw new Error(`${path.basename(file)}: ${json?.error ?? `HTTP ${response.status}`}`);
+      console.log(`  uploaded ${path.basename(file)} (${size} bytes)`);
+    }
+    await call("POST", `/api/admin/releases/${id}`, {
+      action: "publish",
+      rolloutPercent: options.rolloutPercent,
+    });
+  } catch (error) {
+    await call("DELETE", `/api/admin/releases/${id}`).catch(() => {});
+    throw error;
+  }
+  console.log(`published ${options.version} (${options.channel}) on ${base}`);
+  return 0;
+}
+
+async function direct(options: Options): Promise<number> {
+  const { closeDatabase, initDatabase } = await import("~/.server/db");
+  const { publishRelease, ReleaseError } = await import("~/.server/releases/manage.server");
+  await initDatabase();
+  try {
+    const release = await publishRelease({
+      version: options.version,
+      channel: options.channel,
+      notes: options.notes,
+      critical: options.critical,
+      minimumSystemVersion: options.minimumSystemVersion,
+      rolloutPercent: options.rolloutPercent,
+      files: options.files.map((filePath) => ({ filePath })),
+    });
+    console.log(`published ${release.version} (${release.channel})`);
+    for (const asset of release.assets) {
+      console.log(
+        `  ${asset.platform} ${asset.arch} ${asset.kind}: ${asset.fileName}  ${asset.sizeBytes} bytes  sha256 ${asset.sha256}`,
+      );
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof ReleaseError) {
+      console.error(`error: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await closeDatabase();
+  }
+}
 
 async function main(): Promise<number> {
   let values;
@@ -21,8 +126,14 @@ async function main(): Promise<number> {
         version: { type: "string" },
         mac: { type: "string" },
         windows: { type: "string" },
+        file: { type: "string", multiple: true },
         notes: { type: "string" },
         channel: { type: "string", default: "stable" },
+        rollout: { type: "string", default: "100" },
+        critical: { type: "boolean", default: false },
+        "minimum-system-version": { type: "string" },
+        site: { type: "string" },
+        token: { type: "string" },
       },
       strict: true,
     }));
@@ -38,39 +149,43 @@ async function main(): Promise<number> {
     console.error("error: --channel must be stable or beta");
     return 2;
   }
+  const rolloutPercent = Number(values.rollout);
+  if (!Number.isInteger(rolloutPercent) || rolloutPercent < 0 || rolloutPercent > 100) {
+    console.error("error: --rollout must be a whole percentage from 0 to 100");
+    return 2;
+  }
+  const files = [values.mac, values.windows, ...(values.file ?? [])].filter(
+    (file): file is string => Boolean(file),
+  );
+  for (const file of files) {
+    if (!fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      console.error(`error: no such file: ${file}`);
+      return 1;
+    }
+  }
   const notes =
     values.notes && fs.existsSync(values.notes) && fs.statSync(values.notes).isFile()
       ? fs.readFileSync(values.notes, "utf8")
       : (values.notes ?? "");
-  const files = [
-    ...(values.mac ? [{ platform: "mac" as const, filePath: values.mac }] : []),
-    ...(values.windows ? [{ platform: "windows" as const, filePath: values.windows }] : []),
-  ];
-
-  await initDatabase();
-  try {
-    const release = await publishRelease({
-      version: values.version,
-      channel: values.channel,
-      notes,
-      files,
-    });
-    console.log(`published ${release.version} (${release.channel})`);
-    for (const asset of release.assets) {
-      console.log(
-        `  ${asset.platform}: ${asset.fileName}  ${asset.sizeBytes} bytes  sha256 ${asset.sha256}`,
-      );
-    }
-    return 0;
-  } catch (error) {
-    if (error instanceof ReleaseError) {
-      console.error(`error: ${error.message}`);
-      return 1;
-    }
-    throw error;
-  } finally {
-    await closeDatabase();
+  const options: Options = {
+    version: values.version,
+    channel: values.channel,
+    notes,
+    critical: values.critical,
+    minimumSystemVersion: values["minimum-system-version"],
+    rolloutPercent,
+    files,
+  };
+  const site = values.site ?? process.env.PINOUT_SITE;
+  const token = values.token ?? process.env.PINOUT_ADMIN_TOKEN;
+  if (site && token) return viaApi(site, token, options);
+  if (site || token) {
+    console.error(
+      "error: give both --site and --token (or neither, to write to the database directly)",
+    );
+    return 2;
   }
+  return direct(options);
 }
 
 main().then(

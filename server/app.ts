@@ -15,7 +15,8 @@ import type { ViteDevServer } from "vite";
 import { env } from "~/.server/env";
 import { checkReadiness } from "~/.server/db/client";
 import { closeDatabase, databaseHandle, initDatabase } from "~/.server/db";
-import { ensureDemoRelease } from "~/.server/downloads/demo.server";
+import { ensureDemoRelease } from "~/.server/releases/demo.server";
+import { backfillFileHashes } from "~/.server/releases/manage.server";
 import { paymentsConfig, SANDBOX_MOUNT, setSelfUrl } from "~/.server/billing/provider.server";
 import { startJobWorker, stopJobWorker } from "~/.server/jobs";
 import { logger, type Logger } from "~/.server/logger";
@@ -250,6 +251,8 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   const handle = await initDatabase();
   log.info({ engine: handle.engine, location: handle.location }, "database ready");
   if (handle.engine === "pglite") await ensureDemoRelease();
+  const hashed = await backfillFileHashes();
+  if (hashed > 0) log.info({ files: hashed }, "recorded the SHA-512 of earlier release files");
 
   const state: AppState = { shuttingDown: false };
   const app = createApp(options, state);

@@ -145,6 +145,20 @@ export const envSchema = z.object({
   PAYMENTS_SANDBOX_PUBLIC: flag,
   /** Run the background job worker (webhooks, mail, reminders) in this process. */
   JOBS_WORKER: flag.default(true),
+  /** Largest release file an upload may send, in MB (installers are a few hundred MB). */
+  RELEASE_UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(10_240).default(1024),
+  /** Release files in S3-compatible storage instead of DATA_DIR/releases (with the S3_* below). */
+  S3_BUCKET: z.preprocess(emptyToUndefined, z.string().min(3).max(63).optional()),
+  /** The S3 endpoint for non-AWS storage (MinIO, R2, a local test server); unset for AWS. */
+  S3_ENDPOINT: z.preprocess(
+    emptyToUndefined,
+    z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }).optional(),
+  ),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  S3_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** Path-style URLs (bucket in the path), which MinIO and most local servers need. */
+  S3_FORCE_PATH_STYLE: flag,
 });
 
 export type Env = Omit<

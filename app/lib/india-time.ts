@@ -28,3 +28,8 @@ export function istMonth(now: Date): string {
   const ist = inIndia(now);
   return `${ist.getUTCFullYear()}-${String(ist.getUTCMonth() + 1).padStart(2, "0")}`;
 }
+
+/** The day a moment falls on, in India, as "YYYY-MM-DD" (daily statistics). */
+export function istDay(now: Date): string {
+  return inIndia(now).toISOString().slice(0, 10);
+}

@@ -1,6 +1,8 @@
+import { Link } from "react-router";
 import { detectPlatform, type Platform, PLATFORMS } from "~/lib/platform";
-import { renderReleaseNotes } from "~/.server/downloads/notes.server";
-import { latestStableCached } from "~/.server/downloads/releases.server";
+import { renderReleaseNotes } from "~/.server/releases/notes.server";
+import { latestStableCached } from "~/.server/releases/queries.server";
+import { installerFor } from "~/.server/releases/serve.server";
 import { site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
 import { formatBytes, formatDate } from "~/lib/format";
@@ -25,8 +27,8 @@ export async function loader({ request }: Route.LoaderArgs) {
           version: release.version,
           publishedAt: release.publishedAt.toISOString(),
           notesHtml: renderReleaseNotes(release.notes),
-          assets: release.assets
-            .filter((asset) => asset.platform === "mac" || asset.platform === "windows")
+          assets: (Object.keys(PLATFORMS) as Platform[])
+            .flatMap((platform) => installerFor(release, platform) ?? [])
             .map((asset) => ({
               platform: asset.platform as Platform,
               fileName: asset.fileName,
@@ -134,6 +136,13 @@ export default function DownloadPage({ loaderData }: Route.ComponentProps) {
             </tbody>
           </table>
         </div>
+        <p className="mt-3 text-sm text-slate-400">
+          Looking for an earlier version?{" "}
+          <Link className="link" to="/download/history">
+            All releases
+          </Link>
+          .
+        </p>
         <p className="mt-3 text-sm text-slate-400">
           Check a download with <code className="font-mono">shasum -a 256 &lt;file&gt;</code> (Mac)
           or <code className="font-mono">Get-FileHash &lt;file&gt;</code> (Windows).

@@ -1,7 +1,7 @@
 import { count, desc, eq, gte } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
 import { analyticsEvents, feedback } from "../db/schema";
-import { latestRelease } from "../downloads/releases.server";
+import { latestRelease } from "../releases/queries.server";
 import { activeDevicesTotal, type UserCounts, userCounts } from "./users.server";
 
 export const ANALYTICS_DAYS = 7;

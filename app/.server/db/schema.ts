@@ -30,25 +30,47 @@ export * from "./auth-schema";
 
 export type UserRow = typeof users.$inferSelect;
 
-/** Desktop app versions; a version is published once and never changes. */
+/**
+ * Desktop app versions. A release is a draft while its files upload (invisible to every feed and
+ * page), then published; an operator rolls it out by percentage, pauses it or pulls it. Its
+ * version and files never change once published.
+ */
+export const RELEASE_STATUSES = ["draft", "published", "pulled"] as const;
+export const RELEASE_CHANNELS = ["stable", "beta"] as const;
+
 export const releases = pgTable(
   "releases",
   {
     id: uuid("id").primaryKey().defaultRandom(),
     version: text("version").notNull().unique(),
-    channel: text("channel", { enum: ["stable", "beta"] })
-      .notNull()
-      .default("stable"),
+    channel: text("channel", { enum: RELEASE_CHANNELS }).notNull().default("stable"),
     notes: text("notes").notNull().default(""),
+    status: text("status", { enum: RELEASE_STATUSES }).notNull().default("published"),
+    /** Share of clients offered this release (stable bucket per client); 100 = everyone. */
+    rolloutPercent: integer("rollout_percent").notNull().default(100),
+    paused: boolean("paused").notNull().default(false),
+    /** Sparkle's criticalUpdate; also set by the feeds for anything below a platform's minimum. */
+    critical: boolean("critical").notNull().default(false),
+    minimumSystemVersion: text("minimum_system_version"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     publishedAt: timestamp("published_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     check("releases_channel_check", sql`${table.channel} in ('stable', 'beta')`),
+    check("releases_status_check", sql`${table.status} in ('draft', 'published', 'pulled')`),
+    check("releases_rollout_check", sql`${table.rolloutPercent} between 0 and 100`),
     index("releases_channel_published_idx").on(table.channel, table.publishedAt),
   ],
 );
 
-/** One installer of a release: stored under DATA_DIR/releases (storage_key) or hosted elsewhere. */
+/**
+ * What a file of a release is for: the installer people download, the archive an updater
+ * installs (Squirrel.Mac's .zip, Tauri's .app.tar.gz / .msi / -setup.exe), or electron-updater's
+ * .blockmap beside the Windows installer.
+ */
+export const ASSET_KINDS = ["installer", "update", "blockmap"] as const;
+
+/** One file of a release: stored under DATA_DIR/releases or in S3 (storage_key), or hosted elsewhere. */
 export const releaseAssets = pgTable(
   "release_assets",
   {
@@ -58,20 +80,32 @@ export const releaseAssets = pgTable(
       .references(() => releases.id, { onDelete: "cascade" }),
     platform: text("platform", { enum: ["mac", "windows"] }).notNull(),
     arch: text("arch").notNull().default("universal"),
+    kind: text("kind", { enum: ASSET_KINDS }).notNull().default("installer"),
+    /** Which updater reads it: electron-updater or Tauri (null for installers and blockmaps). */
+    updater: text("updater", { enum: ["electron", "tauri"] }),
     fileName: text("file_name").notNull(),
     sizeBytes: bigint("size_bytes", { mode: "number" }).notNull(),
     sha256: text("sha256").notNull(),
+    /**
+     * Base64 SHA-512 of the exact bytes served (electron-updater's format). Null only on rows
+     * from before it existed until start-up fills it in, and on hosted files (never in a feed).
+     */
+    sha512: text("sha512"),
+    /** Tauri: the minisign .sig contents supplied at publish (Tauri signs at build time). */
+    signature: text("signature"),
+    /** Sparkle: base64 Ed25519 signature, supplied at publish or made with the site's update key. */
+    edSignature: text("ed_signature"),
     storageKey: text("storage_key"),
     externalUrl: text("external_url"),
     downloadCount: integer("download_count").notNull().default(0),
   },
   (table) => [
-    unique("release_assets_release_platform_arch_key").on(
-      table.releaseId,
-      table.platform,
-      table.arch,
-    ),
+    unique("release_assets_release_file_key").on(table.releaseId, table.fileName),
+    unique("release_assets_release_slot_key")
+      .on(table.releaseId, table.platform, table.arch, table.kind, table.updater)
+      .nullsNotDistinct(),
     check("release_assets_platform_check", sql`${table.platform} in ('mac', 'windows')`),
+    check("release_assets_kind_check", sql`${table.kind} in ('installer', 'update', 'blockmap')`),
     check(
       "release_assets_location_check",
       sql`${table.storageKey} is not null or ${table.externalUrl} is not null`,
@@ -79,6 +113,64 @@ export const releaseAssets = pgTable(
     check("release_assets_sha256_check", sql`${table.sha256} ~ '^[0-9a-f]{64}$'`),
   ],
 );
+
+/**
+ * Downloads and update checks per release, platform, arch, channel and day: counters, never who
+ * (no IP addresses, no user ids).
+ */
+export const releaseDailyCounts = pgTable(
+  "release_daily_counts",
+  {
+    day: text("day").notNull(),
+    version: text("version").notNull(),
+    platform: text("platform").notNull(),
+    arch: text("arch").notNull(),
+    channel: text("channel").notNull(),
+    event: text("event", { enum: ["download", "update_check"] }).notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (table) => [
+    primaryKey({
+      columns: [table.day, table.version, table.platform, table.arch, table.channel, table.event],
+    }),
+    check("release_daily_counts_day_check", sql`${table.day} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`),
+  ],
+);
+
+/** Which app versions ask for updates, per day (the version a client reports, never who). */
+export const appVersionDailyCounts = pgTable(
+  "app_version_daily_counts",
+  {
+    day: text("day").notNull(),
+    version: text("version").notNull(),
+    platform: text("platform").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.version, table.platform] })],
+);
+
+/** The oldest app version still supported on a platform; older apps must update. */
+export const updatePolicies = pgTable("update_policies", {
+  platform: text("platform", { enum: ["mac", "windows"] }).primaryKey(),
+  minimumVersion: text("minimum_version").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Tokens for the admin API (`npm run release:publish` against a running site), stored only as
+ * SHA-256 hashes; the token is shown once when created.
+ */
+export const adminApiTokens = pgTable("admin_api_tokens", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  tokenHash: text("token_hash").notNull().unique(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  revokedAt: timestamp("revoked_at", { withTimezone: true }),
+});
 
 /** Messages from the feedback form. */
 export const feedback = pgTable(
@@ -130,6 +222,9 @@ export const rateLimitHits = pgTable("rate_limit_hits", {
 
 export type Release = typeof releases.$inferSelect;
 export type ReleaseAsset = typeof releaseAssets.$inferSelect;
+export type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
+export type ReleaseChannel = (typeof RELEASE_CHANNELS)[number];
+export type AssetKind = (typeof ASSET_KINDS)[number];
 
 /**
  * Single-use tokens of the desktop handoff, stored only as SHA-256 hashes. `desktop_handoff`:
@@ -212,6 +307,10 @@ export const desktopUsageEvents = pgTable(
 /** Ed25519 keys that sign offline licences; the public halves are served at /.well-known/jwks.json. */
 export const signingKeys = pgTable("signing_keys", {
   kid: text("kid").primaryKey(),
+  /** `licence`: offline licences (JWKS); `update`: Sparkle update signatures (SUPublicEDKey). */
+  purpose: text("purpose", { enum: ["licence", "update"] })
+    .notNull()
+    .default("licence"),
   publicJwk: jsonb("public_jwk").notNull(),
   privateJwk: jsonb("private_jwk").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -282,3 +282,17 @@ export async function recordUsage(
     .returning({ eventId: desktopUsageEvents.eventId });
   return rows.length;
 }
+
+/** The version an app reports on each check-in: the admin's "active versions" reads it. */
+export async function recordAppVersion(
+  deviceId: string,
+  appVersion: string,
+  database: Database = defaultDb(),
+): Promise<void> {
+  await database
+    .update(desktopDevices)
+    .set({ appVersion })
+    .where(
+      and(eq(desktopDevices.id, deviceId), sql`${desktopDevices.appVersion} <> ${appVersion}`),
+    );
+}

@@ -1,4 +1,4 @@
-import { desc } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from "jose";
 import type { Entitlement } from "../billing/entitlement.server";
 import { type Database, db as defaultDb } from "../db";
@@ -11,10 +11,14 @@ export const OFFLINE_GRACE_SECONDS = 7 * 24 * 60 * 60;
 
 type KeyRow = typeof signingKeys.$inferSelect;
 
+/** The update key (Sparkle) lives in the same table but never signs or verifies licences. */
+const LICENCE_KEYS = eq(signingKeys.purpose, "licence");
+
 async function currentKey(database: Database): Promise<KeyRow> {
   const [existing] = await database
     .select()
     .from(signingKeys)
+    .where(LICENCE_KEYS)
     .orderBy(desc(signingKeys.createdAt))
     .limit(1);
   if (existing) return existing;
@@ -31,6 +35,7 @@ async function currentKey(database: Database): Promise<KeyRow> {
   const [created] = await database
     .select()
     .from(signingKeys)
+    .where(LICENCE_KEYS)
     .orderBy(desc(signingKeys.createdAt))
     .limit(1);
   if (!created) throw new Error("no signing key");
@@ -40,7 +45,11 @@ async function currentKey(database: Database): Promise<KeyRow> {
 /** The public keys that verify licences (served at /.well-known/jwks.json). */
 export async function jwks(database: Database = defaultDb()) {
   await currentKey(database);
-  const rows = await database.select().from(signingKeys).orderBy(desc(signingKeys.createdAt));
+  const rows = await database
+    .select()
+    .from(signingKeys)
+    .where(LICENCE_KEYS)
+    .orderBy(desc(signingKeys.createdAt));
   return {
     keys: rows.map((row) => ({
       ...(row.publicJwk as JWK),

@@ -7,6 +7,7 @@ const SECTIONS = [
   { to: "/admin/users", label: "Users", end: false },
   { to: "/admin/subscriptions", label: "Subscriptions", end: false },
   { to: "/admin/invoices", label: "Invoices", end: false },
+  { to: "/admin/releases", label: "Releases", end: false },
   { to: "/admin-fix-subscription", label: "Fix subscription", end: false },
 ] as const;
 

@@ -1,7 +1,11 @@
-import { latestRelease } from "~/.server/downloads/releases.server";
+import { minimumVersions } from "~/.server/releases/policy.server";
+import { latestRelease } from "~/.server/releases/queries.server";
 import { env } from "~/.server/env";
 
-/** GET /api/releases/latest: the latest stable release, for update checks and scripts. */
+/**
+ * GET /api/releases/latest: the latest stable release with every file (hashes, sizes, URLs) and
+ * the minimum supported version per platform, for scripts and simple update checks.
+ */
 export async function loader() {
   const release = await latestRelease("stable");
   if (!release) {
@@ -17,13 +21,20 @@ export async function loader() {
       channel: release.channel,
       publishedAt: release.publishedAt.toISOString(),
       notes: release.notes,
+      critical: release.critical,
+      minimumVersion: await minimumVersions(),
       assets: release.assets.map((asset) => ({
         platform: asset.platform,
         arch: asset.arch,
+        kind: asset.kind,
         fileName: asset.fileName,
         size: asset.sizeBytes,
         sha256: asset.sha256,
-        url: `${siteUrl}/download/${asset.platform}/${release.version}`,
+        sha512: asset.sha512,
+        url:
+          asset.kind === "installer"
+            ? `${siteUrl}/download/${asset.platform}/${release.version}`
+            : `${siteUrl}/releases/${encodeURIComponent(release.version)}/${encodeURIComponent(asset.fileName)}`,
       })),
     },
     { headers: { "Cache-Control": "public, max-age=60" } },

@@ -3,14 +3,16 @@ import os from "node:os";
 import path from "node:path";
 import { site } from "~/config/site";
 import { logger } from "../logger";
-import { hasAnyRelease, publishRelease } from "./releases.server";
+import { publishRelease } from "./manage.server";
+import { hasAnyRelease } from "./queries.server";
 
 const DEMO_VERSION = "1.0.0";
 
 /**
- * On the embedded default with no release published, publishes a clearly labelled demo release so
- * the download page and its links work out of the box. Its files are placeholders, not installers;
- * `npm run release:publish` with real builds replaces them.
+ * On the embedded default with no release published, publishes a first release so the download
+ * page, its links and the update feeds work out of the box. Its files are placeholders, not
+ * installers (README: "Publishing releases"); admins see that on /admin/releases, visitors never
+ * read operator instructions.
  */
 export async function ensureDemoRelease(): Promise<void> {
   if (await hasAnyRelease()) return;
@@ -30,15 +32,13 @@ export async function ensureDemoRelease(): Promise<void> {
     await publishRelease({
       version: DEMO_VERSION,
       notes: [
-        "Demo release created on first start of the embedded database.",
+        `The first release of ${name}.`,
         "",
-        "- The files are placeholders, not installers.",
-        "- Publish a real build with `npm run release:publish -- --version 1.0.1 --mac <file.dmg> --windows <file.exe>`.",
+        "- Pin maps for the boards you use, searchable offline.",
+        "- Sign in once and the app remembers your plan on this device.",
+        "- Updates install themselves from this site.",
       ].join("\n"),
-      files: [
-        { platform: "mac", filePath: mac },
-        { platform: "windows", filePath: windows },
-      ],
+      files: [{ filePath: mac }, { filePath: windows }],
     });
     logger().info({ version: DEMO_VERSION }, "published the demo release");
   } finally {

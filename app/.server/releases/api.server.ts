@@ -1,0 +1,35 @@
+import { adminCaller, type AdminCaller } from "../admin/api-tokens.server";
+import { ReleaseError } from "./manage.server";
+import { UploadTooLargeError } from "./storage/index.server";
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+export function apiError(status: number, message: string): Response {
+  return Response.json({ error: message }, { status, headers: NO_STORE });
+}
+
+/** The admin behind an admin API request, or the 401/403 response. */
+export async function requireAdminApi(request: Request): Promise<AdminCaller | Response> {
+  const caller = await adminCaller(request);
+  if (caller === null)
+    return apiError(401, "Sign in as an administrator or send an admin API token.");
+  if (caller === "forbidden") return apiError(403, "This API is for administrators.");
+  return caller;
+}
+
+/** Release refusals keep their status; an upload past the limit is 413; anything else is thrown. */
+export function releaseErrorResponse(error: unknown): Response {
+  if (error instanceof ReleaseError) return apiError(error.status, error.message);
+  if (error instanceof UploadTooLargeError) return apiError(413, error.message);
+  throw error;
+}
+
+export async function readJson(request: Request): Promise<unknown | Response> {
+  if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? ""))
+    return apiError(415, "Send the body as application/json.");
+  try {
+    return await request.json();
+  } catch {
+    return apiError(400, "The body is not valid JSON.");
+  }
+}

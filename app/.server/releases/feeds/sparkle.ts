@@ -1,0 +1,74 @@
+import { XMLBuilder } from "fast-xml-parser";
+import type { ReleaseAsset } from "../../db/schema";
+import type { ReleaseWithAssets } from "./select";
+
+export const SPARKLE_NS = "http://www.andymatuschak.org/xml-namespaces/sparkle";
+
+/** Sparkle installs a signed .zip or .dmg; the update .zip first, as it is what Sparkle prefers. */
+export function sparkleUsable(asset: ReleaseAsset): boolean {
+  if (asset.platform !== "mac" || !asset.storageKey || !asset.edSignature) return false;
+  return asset.fileName.toLowerCase().endsWith(".zip") || asset.kind === "installer";
+}
+
+export function sparkleFileFor(release: ReleaseWithAssets): ReleaseAsset | null {
+  const usable = release.assets.filter(sparkleUsable);
+  return usable.find((asset) => asset.kind === "update") ?? usable[0] ?? null;
+}
+
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@_",
+  format: true,
+  suppressEmptyNode: true,
+});
+
+export interface AppcastInput {
+  title: string;
+  siteUrl: string;
+  feedUrl: string;
+  releases: { release: ReleaseWithAssets; notesHtml: string }[];
+  /** Updating from a version below this is critical (the platform's minimum supported version). */
+  minimumVersion: string | null;
+}
+
+/** RSS 2.0 with the Sparkle namespace, newest item first. */
+export function appcast(input: AppcastInput): string {
+  const items = input.releases.flatMap(({ release, notesHtml }) => {
+    const file = sparkleFileFor(release);
+    if (!file) return [];
+    const item: Record<string, unknown> = {
+      title: `Version ${release.version}`,
+      link: `${input.siteUrl}/download`,
+      pubDate: release.publishedAt.toUTCString(),
+      "sparkle:version": release.version,
+      "sparkle:shortVersionString": release.version,
+      description: notesHtml ? { "#text": notesHtml } : undefined,
+    };
+    if (release.minimumSystemVersion)
+      item["sparkle:minimumSystemVersion"] = release.minimumSystemVersion;
+    if (release.critical) item["sparkle:criticalUpdate"] = "";
+    else if (input.minimumVersion)
+      item["sparkle:criticalUpdate"] = { "@_sparkle:version": input.minimumVersion };
+    item.enclosure = {
+      "@_url": `${input.siteUrl}/releases/${encodeURIComponent(release.version)}/${encodeURIComponent(file.fileName)}`,
+      "@_length": String(file.sizeBytes),
+      "@_type": "application/octet-stream",
+      "@_sparkle:edSignature": file.edSignature,
+    };
+    return [item];
+  });
+  return builder.build({
+    "?xml": { "@_version": "1.0", "@_encoding": "utf-8" },
+    rss: {
+      "@_version": "2.0",
+      "@_xmlns:sparkle": SPARKLE_NS,
+      channel: {
+        title: input.title,
+        link: input.feedUrl,
+        description: `Updates of ${input.title}`,
+        language: "en",
+        item: items,
+      },
+    },
+  }) as string;
+}

@@ -1,0 +1,380 @@
+import { useRef, useState } from "react";
+import { data, Form, Link, redirect, useActionData, useRevalidator } from "react-router";
+import { z } from "zod";
+import { requireSession } from "~/.server/auth/session";
+import { done, formAction, refuse } from "~/.server/forms/action.server";
+import { releaseState } from "~/.server/releases/admin.server";
+import { ACCEPTED_SUFFIXES } from "~/.server/releases/files";
+import {
+  deleteDraft,
+  publishDraft,
+  ReleaseError,
+  updateRelease,
+} from "~/.server/releases/manage.server";
+import { renderReleaseNotes } from "~/.server/releases/notes.server";
+import { findReleaseById } from "~/.server/releases/queries.server";
+import { uploadLimitBytes } from "~/.server/releases/storage/index.server";
+import { AdminPage, AdminSection, HeaderRow, TD } from "~/components/admin/AdminUi";
+import { FormMessage } from "~/components/forms";
+import { PageHeader } from "~/components/PageHeader";
+import { formatBytes, formatDate } from "~/lib/format";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/release";
+
+export const meta: Route.MetaFunction = ({ data: loaded }) =>
+  pageMeta(
+    loaded ? `Release ${loaded.release.version}` : "Release",
+    "Files, rollout and state of a desktop release.",
+  );
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const session = requireSession(context);
+  if (session.user.role !== "admin") throw new Response("Forbidden", { status: 403 });
+  const release = await findReleaseById(params.id);
+  if (!release) throw data({ message: "No such release." }, { status: 404 });
+  return {
+    uploadLimit: uploadLimitBytes(),
+    accepted: [...ACCEPTED_SUFFIXES, ".sig"],
+    release: {
+      id: release.id,
+      version: release.version,
+      channel: release.channel,
+      status: release.status,
+      state: releaseState(release),
+      rolloutPercent: release.rolloutPercent,
+      paused: release.paused,
+      critical: release.critical,
+      minimumSystemVersion: release.minimumSystemVersion,
+      publishedAt: release.status === "draft" ? null : release.publishedAt.toISOString(),
+      notesHtml: renderReleaseNotes(release.notes),
+      files: release.assets.map((asset) => ({
+        fileName: asset.fileName,
+        platform: asset.platform,
+        arch: asset.arch,
+        kind: asset.kind,
+        updater: asset.updater,
+        size: asset.sizeBytes,
+        sha256: asset.sha256,
+        tauriSigned: asset.signature !== null,
+        sparkleSigned: asset.edSignature !== null,
+      })),
+    },
+  };
+}
+
+const schema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("publish"), percent: z.coerce.number().int().min(0).max(100) }),
+  z.object({ intent: z.literal("rollout"), percent: z.coerce.number().int().min(0).max(100) }),
+  z.object({ intent: z.literal("pause") }),
+  z.object({ intent: z.literal("resume") }),
+  z.object({ intent: z.literal("pull") }),
+  z.object({ intent: z.literal("restore") }),
+  z.object({ intent: z.literal("delete") }),
+]);
+
+export async function action(args: Route.ActionArgs) {
+  const id = args.params.id;
+  return formAction(
+    args,
+    schema,
+    async (input) => {
+      try {
+        switch (input.intent) {
+          case "publish":
+            await publishDraft(id, { rolloutPercent: input.percent });
+            return done("publish", `Published to ${input.percent}% of apps.`);
+          case "rollout":
+            await updateRelease(id, { rolloutPercent: input.percent });
+            return done("rollout", `Rollout set to ${input.percent}%.`);
+          case "pause":
+          case "resume":
+            await updateRelease(id, { paused: input.intent === "pause" });
+            return done(
+              input.intent,
+              input.intent === "pause"
+                ? "Paused: feeds offer the previous release again."
+                : "Rollout resumed.",
+            );
+          case "pull":
+          case "restore":
+            await updateRelease(id, { status: input.intent === "pull" ? "pulled" : "published" });
+            return done(
+              input.intent,
+              input.intent === "pull"
+                ? "Pulled: no feed or page offers it; apps get the previous release."
+                : "Restored.",
+            );
+          case "delete":
+            await deleteDraft(id);
+            return redirect("/admin/releases");
+        }
+      } catch (error) {
+        if (error instanceof ReleaseError) return refuse(input.intent, error.message, error.status);
+        throw error;
+      }
+    },
+    { role: "admin" },
+  );
+}
+
+interface UploadState {
+  name: string;
+  loaded: number;
+  total: number;
+  error?: string;
+  done?: boolean;
+}
+
+/** Sends one file as the body of a PUT, reporting upload progress (fetch cannot, XHR can). */
+function putFile(
+  url: string,
+  file: File,
+  onProgress: (loaded: number) => void,
+): Promise<{ ok: boolean; message: string }> {
+  return new Promise((resolve) => {
+    const request = new XMLHttpRequest();
+    request.open("PUT", url);
+    request.upload.onprogress = (event) => onProgress(event.loaded);
+    request.onload = () => {
+      let message = `HTTP ${request.status}`;
+      try {
+        const body = JSON.parse(request.responseText) as { error?: string };
+        if (body.error) message = body.error;
+      } catch {
+        // not JSON: keep the status line
+      }
+      resolve({ ok: request.status >= 200 && request.status < 300, message });
+    };
+    request.onerror = () => resolve({ ok: false, message: "The connection failed." });
+    request.send(file);
+  });
+}
+
+function Uploader({
+  releaseId,
+  accepted,
+  limit,
+}: {
+  releaseId: string;
+  accepted: string[];
+  limit: number;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  const [uploads, setUploads] = useState<UploadState[]>([]);
+  const [running, setRunning] = useState(false);
+  const revalidator = useRevalidator();
+
+  async function start() {
+    const files = [...(input.current?.files ?? [])].sort(
+      (a, b) => Number(a.name.endsWith(".sig")) - Number(b.name.endsWith(".sig")),
+    );
+    if (files.length === 0) return;
+    setRunning(true);
+    setUploads(files.map((file) => ({ name: file.name, loaded: 0, total: file.size })));
+    for (const [index, file] of files.entries()) {
+      const update = (change: Partial<UploadState>) =>
+        setUploads((current) =>
+          current.map((entry, at) => (at === index ? { ...entry, ...change } : entry)),
+        );
+      if (file.size > limit) {
+        update({ error: `Larger than the upload limit of ${formatBytes(limit)}.` });
+        continue;
+      }
+      const result = await putFile(
+        `/api/admin/releases/${releaseId}/files/${encodeURIComponent(file.name)}`,
+        file,
+        (loaded) => update({ loaded }),
+      );
+      update(result.ok ? { done: true, loaded: file.size } : { error: result.message });
+    }
+    setRunning(false);
+    if (input.current) input.current.value = "";
+    await revalidator.revalidate();
+  }
+
+  return (
+    <div className="space-y-4">
+      <div>
+        <label htmlFor="release-files" className="block text-sm font-medium text-slate-200">
+          Files ({accepted.join(", ")}; up to {formatBytes(limit)} each)
+        </label>
+        <input
+          ref={input}
+          id="release-files"
+          type="file"
+          multiple
+          accept={accepted.join(",")}
+          className="mt-2 block text-sm text-slate-200"
+        />
+      </div>
+      <button type="button" className="btn-primary" disabled={running} onClick={() => void start()}>
+        {running ? "Uploading…" : "Upload"}
+      </button>
+      {uploads.length > 0 ? (
+        <ul className="space-y-3" aria-live="polite">
+          {uploads.map((upload) => (
+            <li key={upload.name} className="text-sm text-slate-200">
+              <div className="flex justify-between gap-2">
+                <span className="font-mono text-xs break-all">{upload.name}</span>
+                <span className="tabular-nums text-slate-300">
+                  {upload.error
+                    ? "Failed"
+                    : upload.done
+                      ? "Uploaded"
+                      : `${Math.floor((upload.loaded / Math.max(upload.total, 1)) * 100)}%`}
+                </span>
+              </div>
+              <progress
+                className="mt-1 h-2 w-full accent-green-500"
+                max={Math.max(upload.total, 1)}
+                value={upload.loaded}
+                aria-label={`Upload of ${upload.name}`}
+              />
+              {upload.error ? <p className="text-red-300">{upload.error}</p> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+function IntentButton({
+  intent,
+  label,
+  tone = "secondary",
+}: {
+  intent: string;
+  label: string;
+  tone?: "primary" | "secondary";
+}) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <button type="submit" className={tone === "primary" ? "btn-primary" : "btn-secondary"}>
+        {label}
+      </button>
+    </Form>
+  );
+}
+
+export default function ReleasePage({ loaderData }: Route.ComponentProps) {
+  const { release, accepted, uploadLimit } = loaderData;
+  const result = useActionData<typeof action>();
+  const draft = release.status === "draft";
+  const feedback =
+    result && "intent" in result ? (
+      <FormMessage tone={result.ok ? "success" : "error"} message={result.message} />
+    ) : null;
+
+  return (
+    <AdminPage>
+      <p className="text-sm">
+        <Link className="link" to="/admin/releases">
+          ← All releases
+        </Link>
+      </p>
+      <PageHeader
+        title={`Release ${release.version}`}
+        lead={`${release.channel === "beta" ? "Beta" : "Stable"} channel · ${release.state}${
+          release.publishedAt ? ` · published ${formatDate(release.publishedAt)}` : ""
+        }${release.critical ? " · critical" : ""}`}
+      />
+      {feedback}
+
+      <AdminSection id="files" title="Files">
+        {release.files.length === 0 ? (
+          <p className="text-sm text-slate-300">No files yet.</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full">
+              <HeaderRow
+                columns={["File", "Platform", "Arch", "Kind", "Size", "Signed", "SHA-256"]}
+              />
+              <tbody>
+                {release.files.map((file) => (
+                  <tr key={file.fileName} className="border-b border-slate-800/60">
+                    <td className={`${TD} font-mono text-xs break-all`}>{file.fileName}</td>
+                    <td className={TD}>{file.platform}</td>
+                    <td className={TD}>{file.arch}</td>
+                    <td className={TD}>
+                      {file.kind}
+                      {file.updater ? ` (${file.updater})` : ""}
+                    </td>
+                    <td className={`${TD} whitespace-nowrap`}>{formatBytes(file.size)}</td>
+                    <td className={TD}>
+                      {[file.tauriSigned ? "Tauri" : null, file.sparkleSigned ? "Sparkle" : null]
+                        .filter(Boolean)
+                        .join(", ") || "—"}
+                    </td>
+                    <td className={`${TD} font-mono text-xs`} title={file.sha256}>
+                      {file.sha256.slice(0, 12)}…
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {draft ? (
+          <div className="mt-6">
+            <Uploader releaseId={release.id} accepted={accepted} limit={uploadLimit} />
+          </div>
+        ) : null}
+      </AdminSection>
+
+      <AdminSection
+        id="rollout"
+        title={draft ? "Publish" : "Rollout"}
+        lead={
+          draft
+            ? "Publishing makes the release visible on the download page (at 100%) and offers it to the share of apps you choose."
+            : "Apps are offered this release by a stable hash of their id, so raising the share only adds apps."
+        }
+      >
+        {release.status !== "pulled" ? (
+          <Form method="post" className="flex flex-wrap items-end gap-3">
+            <input type="hidden" name="intent" value={draft ? "publish" : "rollout"} />
+            <div>
+              <label htmlFor="percent" className="block text-sm font-medium text-slate-200">
+                Share of apps offered the update (%)
+              </label>
+              <input
+                id="percent"
+                name="percent"
+                type="number"
+                min={0}
+                max={100}
+                defaultValue={release.rolloutPercent}
+                className="mt-1 block w-32 rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100"
+              />
+            </div>
+            <button type="submit" className="btn-primary">
+              {draft ? "Publish" : "Set rollout"}
+            </button>
+          </Form>
+        ) : null}
+        <div className="mt-4 flex flex-wrap gap-3">
+          {draft ? <IntentButton intent="delete" label="Delete draft" /> : null}
+          {release.status === "published" ? (
+            <>
+              <IntentButton
+                intent={release.paused ? "resume" : "pause"}
+                label={release.paused ? "Resume rollout" : "Pause rollout"}
+              />
+              <IntentButton intent="pull" label="Pull release" />
+            </>
+          ) : null}
+          {release.status === "pulled" ? <IntentButton intent="restore" label="Restore" /> : null}
+        </div>
+      </AdminSection>
+
+      <AdminSection id="notes" title="Release notes">
+        <div
+          className="space-y-3 text-sm text-slate-300 [&_ul]:list-disc [&_ul]:pl-6"
+          dangerouslySetInnerHTML={{ __html: release.notesHtml || "<p>No notes.</p>" }}
+        />
+      </AdminSection>
+    </AdminPage>
+  );
+}

@@ -1,0 +1,354 @@
+import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
+import { z } from "zod";
+import {
+  createAdminToken,
+  listAdminTokens,
+  revokeAdminToken,
+} from "~/.server/admin/api-tokens.server";
+import { requireSession } from "~/.server/auth/session";
+import { env } from "~/.server/env";
+import { done, formAction, refuse } from "~/.server/forms/action.server";
+import { releaseState } from "~/.server/releases/admin.server";
+import { createDraftRelease, ReleaseError } from "~/.server/releases/manage.server";
+import { minimumVersions, setMinimumVersion } from "~/.server/releases/policy.server";
+import { listReleases } from "~/.server/releases/queries.server";
+import { countsPerVersion } from "~/.server/releases/stats.server";
+import { sparklePublicKey } from "~/.server/releases/update-key.server";
+import { versionSchema } from "~/.server/releases/versions";
+import { AdminPage, AdminSection, HeaderRow, TD } from "~/components/admin/AdminUi";
+import { Field, FormMessage, SubmitButton } from "~/components/forms";
+import { PageHeader } from "~/components/PageHeader";
+import { formatDate } from "~/lib/format";
+import { pageMeta } from "~/lib/meta";
+import { PLATFORMS, type Platform } from "~/lib/platform";
+import type { Route } from "./+types/releases";
+
+export const meta: Route.MetaFunction = () =>
+  pageMeta("Releases", "Publish desktop releases, roll them out and follow downloads.");
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const session = requireSession(context);
+  if (session.user.role !== "admin") throw new Response("Forbidden", { status: 403 });
+  const [releases, counts, minimums, tokens, publicKey] = await Promise.all([
+    listReleases(["draft", "published", "pulled"]),
+    countsPerVersion(),
+    minimumVersions(),
+    listAdminTokens(),
+    sparklePublicKey(),
+  ]);
+  return {
+    siteUrl: env().SITE_URL,
+    publicKey,
+    minimums,
+    tokens: tokens.map((token) => ({
+      ...token,
+      createdAt: token.createdAt.toISOString(),
+      lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
+    })),
+    releases: releases.map((release) => ({
+      id: release.id,
+      version: release.version,
+      channel: release.channel,
+      state: releaseState(release),
+      files: release.assets.length,
+      publishedAt: release.status === "draft" ? null : release.publishedAt.toISOString(),
+      downloads: counts.get(release.version)?.downloads ?? 0,
+      updateChecks: counts.get(release.version)?.updateChecks ?? 0,
+    })),
+  };
+}
+
+const schema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("create"),
+    version: versionSchema,
+    channel: z.enum(["stable", "beta"]),
+    notes: z.string().max(20_000).default(""),
+    critical: z.literal("on").optional(),
+    minimumSystemVersion: z.string().max(20).default(""),
+  }),
+  z.object({
+    intent: z.literal("minimum"),
+    platform: z.enum(["mac", "windows"]),
+    version: z.union([versionSchema, z.literal("")]),
+  }),
+  z.object({ intent: z.literal("token"), name: z.string().trim().min(1).max(80) }),
+  z.object({ intent: z.literal("revoke"), id: z.uuid() }),
+]);
+
+export async function action(args: Route.ActionArgs) {
+  return formAction(
+    args,
+    schema,
+    async (input, session) => {
+      switch (input.intent) {
+        case "create":
+          try {
+            const draft = await createDraftRelease({
+              ...input,
+              critical: input.critical === "on",
+            });
+            return redirect(`/admin/releases/${draft.id}`);
+          } catch (error) {
+            if (error instanceof ReleaseError) return refuse("create", error.message, error.status);
+            throw error;
+          }
+        case "minimum":
+          await setMinimumVersion(input.platform, input.version || null);
+          return done(
+            "minimum",
+            input.version
+              ? `${PLATFORMS[input.platform].label}: apps older than ${input.version} must update.`
+              : `${PLATFORMS[input.platform].label}: no minimum version.`,
+          );
+        case "token": {
+          const token = await createAdminToken(session.user.id, input.name);
+          return {
+            intent: "token",
+            ok: true,
+            message: "Copy the token now: it is shown only once.",
+            token,
+          };
+        }
+        case "revoke":
+          await revokeAdminToken(input.id);
+          return done("revoke", "Token revoked.");
+      }
+    },
+    { role: "admin" },
+  );
+}
+
+const FEEDS = [
+  ["electron-updater (Windows)", "/updates/stable/latest.yml"],
+  ["electron-updater (macOS)", "/updates/stable/latest-mac.yml"],
+  ["Tauri (static)", "/updates/stable/tauri.json"],
+  ["Tauri (dynamic)", "/updates/tauri/{{target}}/{{arch}}/{{current_version}}"],
+  ["Sparkle", "/updates/stable/appcast.xml"],
+] as const;
+
+export default function ReleasesPage({ loaderData }: Route.ComponentProps) {
+  const { releases, minimums, tokens, publicKey, siteUrl } = loaderData;
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = (intent: string) =>
+    navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const message = (intent: string) =>
+    result && "intent" in result && result.intent === intent ? (
+      <FormMessage tone={result.ok ? "success" : "error"} message={result.message} />
+    ) : null;
+  const errors =
+    result && "errors" in result && result.intent === "create" ? result.errors : undefined;
+  const newToken = result && "token" in result ? (result.token as string) : null;
+
+  return (
+    <AdminPage>
+      <PageHeader
+        title="Releases"
+        lead="Publish desktop builds, roll them out gradually, and see who downloads and updates."
+      />
+
+      <AdminSection id="releases" title="All releases">
+        {releases.length === 0 ? (
+          <p className="text-sm text-slate-300">No releases yet: create the first one below.</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full">
+              <HeaderRow
+                columns={[
+                  "Version",
+                  "Channel",
+                  "State",
+                  "Published",
+                  "Downloads",
+                  "Update checks",
+                  "",
+                ]}
+              />
+              <tbody>
+                {releases.map((release) => (
+                  <tr key={release.id} className="border-b border-slate-800/60">
+                    <td className={`${TD} font-mono`}>{release.version}</td>
+                    <td className={TD}>{release.channel}</td>
+                    <td className={TD}>{release.state}</td>
+                    <td className={TD}>
+                      {release.publishedAt ? formatDate(release.publishedAt) : "—"}
+                    </td>
+                    <td className={`${TD} tabular-nums`}>
+                      {release.downloads.toLocaleString("en-IN")}
+                    </td>
+                    <td className={`${TD} tabular-nums`}>
+                      {release.updateChecks.toLocaleString("en-IN")}
+                    </td>
+                    <td className={TD}>
+                      <Link className="link" to={`/admin/releases/${release.id}`}>
+                        Manage<span className="sr-only"> {release.version}</span>
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </AdminSection>
+
+      <AdminSection
+        id="new-release"
+        title="New release"
+        lead="A draft is invisible to visitors and apps until you publish it, after uploading its files."
+      >
+        <Form method="post" className="grid gap-x-4 sm:grid-cols-2">
+          <input type="hidden" name="intent" value="create" />
+          <Field
+            label="Version"
+            name="version"
+            placeholder="1.4.0"
+            required
+            errors={errors?.version}
+          />
+          <div>
+            <label htmlFor="channel" className="block text-sm font-medium text-slate-200">
+              Channel
+            </label>
+            <select
+              id="channel"
+              name="channel"
+              className="mt-1 block w-full rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100"
+            >
+              <option value="stable">Stable</option>
+              <option value="beta">Beta</option>
+            </select>
+          </div>
+          <Field
+            label="Minimum macOS version (optional)"
+            name="minimumSystemVersion"
+            placeholder="12.0"
+            errors={errors?.minimumSystemVersion}
+          />
+          <div className="flex items-center gap-2 pt-6">
+            <input id="critical" type="checkbox" name="critical" className="h-4 w-4" />
+            <label htmlFor="critical" className="text-sm text-slate-200">
+              Critical update (apps install it without asking)
+            </label>
+          </div>
+          <div className="sm:col-span-2">
+            <label htmlFor="notes" className="block text-sm font-medium text-slate-200">
+              Release notes (Markdown)
+            </label>
+            <textarea
+              id="notes"
+              name="notes"
+              rows={5}
+              className="mt-1 block w-full rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100"
+            />
+          </div>
+          <div className="mt-4 space-y-3 sm:col-span-2">
+            {message("create")}
+            <SubmitButton
+              pending={busy("create")}
+              label="Create draft"
+              pendingLabel="Creating…"
+              className="btn-primary"
+            />
+          </div>
+        </Form>
+      </AdminSection>
+
+      <AdminSection
+        id="minimum"
+        title="Minimum supported version"
+        lead="Apps older than this are told an update is required (/api/desktop/me) and get it as a critical update."
+      >
+        <div className="grid gap-4 sm:grid-cols-2">
+          {(Object.keys(PLATFORMS) as Platform[]).map((platform) => (
+            <Form key={platform} method="post" className="space-y-2">
+              <input type="hidden" name="intent" value="minimum" />
+              <input type="hidden" name="platform" value={platform} />
+              <Field
+                label={`${PLATFORMS[platform].label} minimum version`}
+                name="version"
+                defaultValue={minimums[platform] ?? ""}
+                placeholder="none"
+              />
+              <button type="submit" className="btn-secondary">
+                Save {PLATFORMS[platform].label} minimum
+              </button>
+            </Form>
+          ))}
+        </div>
+        <div className="mt-3">{message("minimum")}</div>
+      </AdminSection>
+
+      <AdminSection
+        id="feeds"
+        title="Update feeds"
+        lead="The URLs to configure in the app's updater."
+      >
+        <dl className="space-y-2 text-sm">
+          {FEEDS.map(([label, path]) => (
+            <div key={path} className="sm:flex sm:gap-4">
+              <dt className="text-slate-300 sm:w-56">{label}</dt>
+              <dd className="font-mono text-xs break-all text-slate-100">
+                {siteUrl}
+                {path}
+              </dd>
+            </div>
+          ))}
+          <div className="sm:flex sm:gap-4">
+            <dt className="text-slate-300 sm:w-56">Sparkle SUPublicEDKey</dt>
+            <dd className="font-mono text-xs break-all text-slate-100" data-testid="sparkle-key">
+              {publicKey}
+            </dd>
+          </div>
+        </dl>
+      </AdminSection>
+
+      <AdminSection
+        id="tokens"
+        title="Publishing tokens"
+        lead="For npm run release:publish -- --site … --token …: publishes to this running site."
+      >
+        {newToken ? (
+          <p className="mb-3 rounded-lg border border-green-500/40 bg-green-950/40 p-3 font-mono text-xs break-all text-green-100">
+            {newToken}
+          </p>
+        ) : null}
+        {message("token")}
+        {message("revoke")}
+        {tokens.length > 0 ? (
+          <ul className="mb-4 divide-y divide-slate-800 text-sm">
+            {tokens.map((token) => (
+              <li key={token.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                <span className="text-slate-200">
+                  {token.name}{" "}
+                  <span className="text-slate-400">
+                    ({token.email}, created {formatDate(token.createdAt)}
+                    {token.lastUsedAt
+                      ? `, last used ${formatDate(token.lastUsedAt)}`
+                      : ", never used"}
+                    )
+                  </span>
+                </span>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="revoke" />
+                  <input type="hidden" name="id" value={token.id} />
+                  <button type="submit" className="btn-secondary">
+                    Revoke<span className="sr-only"> {token.name}</span>
+                  </button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <Form method="post" className="flex flex-wrap items-end gap-3">
+          <input type="hidden" name="intent" value="token" />
+          <Field label="Token name" name="name" placeholder="CI release job" required />
+          <button type="submit" className="btn-secondary mb-6">
+            Create token
+          </button>
+        </Form>
+      </AdminSection>
+    </AdminPage>
+  );
+}
