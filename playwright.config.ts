@@ -1,6 +1,12 @@
 import fs from "node:fs";
 import { defineConfig } from "@playwright/test";
-import { BASE_URL, E2E_ADMIN_EMAIL, E2E_DATA_DIR, E2E_PORT } from "./tests/e2e/env";
+import {
+  BASE_URL,
+  E2E_ADMIN_EMAIL,
+  E2E_DATA_DIR,
+  E2E_PORT,
+  E2E_RELEASES_ADMIN_EMAIL,
+} from "./tests/e2e/env";
 
 // Debian's Chromium where present (Playwright's own browser download is not available here).
 const systemChromium = "/usr/bin/chromium";
@@ -53,7 +59,7 @@ export default defineConfig({
       DATA_DIR: E2E_DATA_DIR,
       SITE_URL: BASE_URL,
       ERROR_PROBE: "true",
-      ADMIN_EMAILS: E2E_ADMIN_EMAIL,
+      ADMIN_EMAILS: `${E2E_ADMIN_EMAIL},${E2E_RELEASES_ADMIN_EMAIL}`,
       // Journeys sign in often from one address; the limit itself is tested over HTTP.
       AUTH_RATE_LIMIT: "1000",
       LOG_LEVEL: "warn",

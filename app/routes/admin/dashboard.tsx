@@ -1,3 +1,4 @@
+import { lazy, Suspense, useEffect, useState } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
 import {
@@ -7,6 +8,7 @@ import {
   setFeedbackStatus,
 } from "~/.server/admin/dashboard.server";
 import { billingStats } from "~/.server/admin/billing.server";
+import { activeVersionShare, downloadsPerDay } from "~/.server/releases/stats.server";
 import { feedbackStatusSchema } from "~/lib/feedback";
 import { formatInr } from "~/lib/money";
 import { requireSession } from "~/.server/auth/session";
@@ -22,12 +24,21 @@ export const meta: Route.MetaFunction = () => pageMeta("Admin", "Operator overvi
 
 export async function loader({ context }: Route.LoaderArgs) {
   requireSession(context);
-  const [stats, feedback, billing] = await Promise.all([
+  const [stats, feedback, billing, downloads, versions] = await Promise.all([
     dashboardStats(),
     newestFeedback(),
     billingStats(),
+    downloadsPerDay(30),
+    activeVersionShare(),
   ]);
-  return { stats, feedback, billing, analyticsDays: ANALYTICS_DAYS };
+  return {
+    stats,
+    feedback,
+    billing,
+    analyticsDays: ANALYTICS_DAYS,
+    downloads,
+    versions: versions.slice(0, 8),
+  };
 }
 
 const actionSchema = z.object({
@@ -63,12 +74,27 @@ const STATUS_CLASSES: Record<z.infer<typeof feedbackStatusSchema>, string> = {
   closed: "bg-slate-950 text-slate-300 ring-slate-700",
 };
 
+/** Loaded on the admin dashboard only, after hydration (recharts measures in the browser). */
+const ReleaseCharts = lazy(() => import("~/components/admin/ReleaseCharts"));
+
+function ChartsWhenHydrated(props: React.ComponentProps<typeof ReleaseCharts>) {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  if (!hydrated) return <div className="h-56" />;
+  return (
+    <Suspense fallback={<div className="h-56" />}>
+      <ReleaseCharts {...props} />
+    </Suspense>
+  );
+}
+
 function platformLabel(platform: string): string {
   return isPlatform(platform) ? PLATFORMS[platform].label : platform;
 }
 
 export default function DashboardPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { stats, feedback, billing, analyticsDays } = loaderData;
+  const { stats, feedback, billing, analyticsDays, downloads, versions } = loaderData;
+  const downloadsTotal = downloads.reduce((sum, row) => sum + row.downloads, 0);
   const busy = useNavigation().state !== "idle";
 
   return (
@@ -91,6 +117,49 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
           <Stat label="Active desktop devices" value={stats.activeDevices} />
           <Stat label="New feedback" value={stats.newFeedback} />
         </dl>
+      </AdminSection>
+
+      <AdminSection
+        id="release-stats"
+        title="Downloads and app versions"
+        lead={`${downloadsTotal.toLocaleString("en-IN")} downloads in the last 30 days.`}
+      >
+        <ChartsWhenHydrated downloads={downloads} versions={versions} />
+        <details className="mt-4 text-sm text-slate-300">
+          <summary className="cursor-pointer">The numbers</summary>
+          <div className="mt-3 grid gap-6 sm:grid-cols-2">
+            <table className="w-full">
+              <caption className="sr-only">Downloads per day in the last 30 days</caption>
+              <HeaderRow columns={["Day", { label: "Downloads", alignRight: true }]} />
+              <tbody>
+                {downloads.map((row) => (
+                  <tr key={row.day} className="border-b border-slate-800">
+                    <th scope="row" className={`${TD} font-normal`}>
+                      {row.day}
+                    </th>
+                    <td className={`${TD} text-right tabular-nums`}>{row.downloads}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <table className="w-full">
+              <caption className="sr-only">App versions in use in the last 30 days</caption>
+              <HeaderRow columns={["Version", { label: "Share", alignRight: true }]} />
+              <tbody>
+                {versions.map((row) => (
+                  <tr key={row.version} className="border-b border-slate-800">
+                    <th scope="row" className={`${TD} font-mono text-xs font-normal`}>
+                      {row.version}
+                    </th>
+                    <td className={`${TD} text-right tabular-nums`}>
+                      {(row.share * 100).toFixed(1)}%
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
       </AdminSection>
 
       <div className="grid gap-6 lg:grid-cols-2">

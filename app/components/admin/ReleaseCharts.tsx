@@ -1,0 +1,58 @@
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+
+export interface ReleaseChartsProps {
+  downloads: { day: string; downloads: number }[];
+  versions: { version: string; count: number; share: number }[];
+}
+
+const AXIS = { stroke: "#94a3b8", fontSize: 12 };
+const TOOLTIP = {
+  contentStyle: { background: "#0f172a", border: "1px solid #334155", color: "#e2e8f0" },
+  cursor: { fill: "rgba(148, 163, 184, 0.1)" },
+};
+
+/**
+ * Recharts draws after measuring in the browser, so this module is loaded lazily by the admin
+ * dashboard only: public pages never download it, and the tables beside it carry the same numbers
+ * for screen readers and before it loads.
+ */
+export default function ReleaseCharts({ downloads, versions }: ReleaseChartsProps) {
+  return (
+    <div className="grid gap-6 lg:grid-cols-2" aria-hidden="true">
+      <figure>
+        <figcaption className="mb-2 text-sm text-slate-300">Downloads per day, 30 days</figcaption>
+        <div className="h-56">
+          <ResponsiveContainer width="100%" height="100%">
+            <BarChart data={downloads} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
+              <CartesianGrid stroke="#1e293b" vertical={false} />
+              <XAxis dataKey="day" tickFormatter={(day: string) => day.slice(8)} {...AXIS} />
+              <YAxis allowDecimals={false} {...AXIS} />
+              <Tooltip {...TOOLTIP} />
+              <Bar dataKey="downloads" name="Downloads" fill="#22c55e" radius={[3, 3, 0, 0]} />
+            </BarChart>
+          </ResponsiveContainer>
+        </div>
+      </figure>
+      <figure>
+        <figcaption className="mb-2 text-sm text-slate-300">
+          App versions in use, 30 days
+        </figcaption>
+        <div className="h-56">
+          <ResponsiveContainer width="100%" height="100%">
+            <BarChart
+              data={versions.map((row) => ({ ...row, percent: Math.round(row.share * 1000) / 10 }))}
+              layout="vertical"
+              margin={{ top: 4, right: 16, bottom: 0, left: 8 }}
+            >
+              <CartesianGrid stroke="#1e293b" horizontal={false} />
+              <XAxis type="number" unit="%" domain={[0, 100]} {...AXIS} />
+              <YAxis type="category" dataKey="version" width={64} {...AXIS} />
+              <Tooltip {...TOOLTIP} />
+              <Bar dataKey="percent" name="Share (%)" fill="#4ade80" radius={[0, 3, 3, 0]} />
+            </BarChart>
+          </ResponsiveContainer>
+        </div>
+      </figure>
+    </div>
+  );
+}
