@@ -78,6 +78,14 @@ export const envSchema = z.object({
     emptyToUndefined,
     z.string().min(32, "must be at least 32 characters").optional(),
   ),
+  /**
+   * Encrypts the signing keys stored in the database (licences, updates). Unset: generated once
+   * into DATA_DIR on the embedded database, derived from BETTER_AUTH_SECRET with PostgreSQL.
+   */
+  KEYS_ENCRYPTION_SECRET: z.preprocess(
+    emptyToUndefined,
+    z.string().min(32, "must be at least 32 characters").optional(),
+  ),
   /** Verified users with one of these emails are admins. */
   ADMIN_EMAILS: z
     .string()

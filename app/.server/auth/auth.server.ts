@@ -1,6 +1,3 @@
-import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { db } from "../db";
@@ -17,6 +14,7 @@ import {
 import { eraseUserData } from "../account/erase.server";
 import { cancelEverythingFor } from "../billing/manage.server";
 import { bearer } from "better-auth/plugins";
+import { dataDirSecret } from "../security/data-dir-secret";
 import { desktopWebSession } from "./desktop-plugin";
 import { authSchemaOptions } from "./options";
 
@@ -31,21 +29,7 @@ export { CLIENT_IP_HEADER };
  */
 function authSecret(): string {
   const { BETTER_AUTH_SECRET, DATA_DIR } = env();
-  if (BETTER_AUTH_SECRET) return BETTER_AUTH_SECRET;
-  const file = path.join(DATA_DIR, "auth-secret");
-  try {
-    return fs.readFileSync(file, "utf8").trim();
-  } catch {
-    fs.mkdirSync(DATA_DIR, { recursive: true });
-    const secret = randomBytes(32).toString("base64url");
-    try {
-      fs.writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
-      return secret;
-    } catch {
-      // Another process wrote it first: use theirs.
-      return fs.readFileSync(file, "utf8").trim();
-    }
-  }
+  return BETTER_AUTH_SECRET ?? dataDirSecret(DATA_DIR, "auth-secret");
 }
 
 function createAuth() {
@@ -53,9 +37,15 @@ function createAuth() {
   const limit = { window: 60, max: config.AUTH_RATE_LIMIT };
   return betterAuth({
     ...authSchemaOptions,
-    // Neither adds tables: bearer reads "Authorization: Bearer <session token>" (callable
+    // Neither adds tables: bearer reads "Authorization: Bearer <signed session token>" (callable
     // functions from non-browser clients); desktopWebSession is the app → web sign-in.
-    plugins: [...authSchemaOptions.plugins, bearer(), desktopWebSession()],
+    // requireSignature: a bearer token must carry the cookie's HMAC, so the raw token of a
+    // leaked `session` row is not a credential.
+    plugins: [
+      ...authSchemaOptions.plugins,
+      bearer({ requireSignature: true }),
+      desktopWebSession(),
+    ],
     appName: "Pinout",
     baseURL: config.SITE_URL,
     basePath: "/api/auth",

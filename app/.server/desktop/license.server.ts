@@ -1,55 +1,77 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from "jose";
 import type { Entitlement } from "../billing/entitlement.server";
 import { type Database, db as defaultDb } from "../db";
 import { signingKeys } from "../db/schema";
 import { env } from "../env";
+import { isSealed, openJwk, sealJwk } from "../security/key-vault";
 import { randomToken } from "../security/tokens";
 
 /** How long the app may run offline on one licence before it must reach the server again. */
 export const OFFLINE_GRACE_SECONDS = 7 * 24 * 60 * 60;
 
 type KeyRow = typeof signingKeys.$inferSelect;
+type Purpose = KeyRow["purpose"];
 
 /** The update key (Sparkle) lives in the same table but never signs or verifies licences. */
 const LICENCE_KEYS = eq(signingKeys.purpose, "licence");
 
-async function currentKey(database: Database): Promise<KeyRow> {
-  const [existing] = await database
-    .select()
-    .from(signingKeys)
-    .where(LICENCE_KEYS)
-    .orderBy(desc(signingKeys.createdAt))
-    .limit(1);
-  if (existing) return existing;
-  // First use: one Ed25519 key for every instance, kept in the database they share.
+/** A new Ed25519 key of a purpose, its private half sealed (docs/decisions/0017). */
+export async function createSigningKey(
+  purpose: Purpose,
+  database: Database = defaultDb(),
+  createdAt: Date = new Date(),
+): Promise<string> {
   const { publicKey, privateKey } = await generateKeyPair("EdDSA", {
     crv: "Ed25519",
     extractable: true,
   });
-  const kid = randomToken().slice(0, 16);
-  await database
-    .insert(signingKeys)
-    .values({ kid, publicJwk: await exportJWK(publicKey), privateJwk: await exportJWK(privateKey) })
-    .onConflictDoNothing();
-  const [created] = await database
-    .select()
-    .from(signingKeys)
-    .where(LICENCE_KEYS)
-    .orderBy(desc(signingKeys.createdAt))
-    .limit(1);
-  if (!created) throw new Error("no signing key");
-  return created;
+  const kid = `${purpose === "update" ? "update-" : ""}${randomToken().slice(0, 16)}`;
+  await database.insert(signingKeys).values({
+    kid,
+    purpose,
+    publicJwk: await exportJWK(publicKey),
+    privateJwk: sealJwk(await exportJWK(privateKey)),
+    createdAt,
+  });
+  return kid;
 }
 
-/** The public keys that verify licences (served at /.well-known/jwks.json). */
-export async function jwks(database: Database = defaultDb()) {
-  await currentKey(database);
-  const rows = await database
+async function licenceKeys(database: Database): Promise<KeyRow[]> {
+  return database
     .select()
     .from(signingKeys)
     .where(LICENCE_KEYS)
     .orderBy(desc(signingKeys.createdAt));
+}
+
+/** The newest licence key signs; on first use one is made for every instance sharing the database. */
+async function currentKey(database: Database): Promise<KeyRow> {
+  const [existing] = await licenceKeys(database);
+  if (existing) return existing;
+  await createSigningKey("licence", database);
+  // Two instances may race on first use: both keys are valid; the newest signs from now on.
+  const [created] = await licenceKeys(database);
+  if (!created) throw new Error("no signing key");
+  return created;
+}
+
+/**
+ * Licence keys still needed to verify: the current one, and each older key until the last
+ * licence it signed has expired (its successor's creation + the offline grace period).
+ */
+function verifyingKeys(rows: KeyRow[], now: Date): KeyRow[] {
+  return rows.filter((row, index) => {
+    if (index === 0) return true;
+    const retiredAt = rows[index - 1]?.createdAt ?? now;
+    return retiredAt.getTime() + OFFLINE_GRACE_SECONDS * 1000 > now.getTime();
+  });
+}
+
+/** The public keys that verify licences (served at /.well-known/jwks.json). */
+export async function jwks(database: Database = defaultDb(), now: Date = new Date()) {
+  await currentKey(database);
+  const rows = verifyingKeys(await licenceKeys(database), now);
   return {
     keys: rows.map((row) => ({
       ...(row.publicJwk as JWK),
@@ -60,13 +82,45 @@ export async function jwks(database: Database = defaultDb()) {
   };
 }
 
+/**
+ * `npm run keys:rotate`: a new licence key signs from now on; older keys stay in the JWKS until
+ * the licences they signed expire, then are deleted.
+ */
+export async function rotateLicenceKey(
+  database: Database = defaultDb(),
+  now: Date = new Date(),
+): Promise<{ kid: string; kept: string[]; removed: string[] }> {
+  const kid = await createSigningKey("licence", database, now);
+  const rows = await licenceKeys(database);
+  const keep = new Set(verifyingKeys(rows, now).map((row) => row.kid));
+  const removed = rows.filter((row) => !keep.has(row.kid)).map((row) => row.kid);
+  if (removed.length > 0)
+    await database.delete(signingKeys).where(and(LICENCE_KEYS, inArray(signingKeys.kid, removed)));
+  return { kid, kept: [...keep].filter((value) => value !== kid), removed };
+}
+
+/** Seals private keys stored in plain text before sealing existed (once, at start-up). */
+export async function sealPlaintextKeys(database: Database = defaultDb()): Promise<number> {
+  const rows = await database.select().from(signingKeys);
+  let sealed = 0;
+  for (const row of rows) {
+    if (isSealed(row.privateJwk)) continue;
+    await database
+      .update(signingKeys)
+      .set({ privateJwk: sealJwk(row.privateJwk as JWK) })
+      .where(eq(signingKeys.kid, row.kid));
+    sealed += 1;
+  }
+  return sealed;
+}
+
 /** A compact JWS (EdDSA) of the entitlement, valid offline for 7 days. */
 export async function signLicense(
   input: { userId: string; deviceId: string; entitlement: Entitlement },
   database: Database = defaultDb(),
 ): Promise<string> {
   const key = await currentKey(database);
-  const privateKey = await importJWK(key.privateJwk as JWK, "EdDSA");
+  const privateKey = await importJWK(openJwk(key.privateJwk), "EdDSA");
   return new SignJWT({ entitlement: input.entitlement, device_id: input.deviceId })
     .setProtectedHeader({ alg: "EdDSA", kid: key.kid, typ: "JWT" })
     .setIssuer(env().SITE_URL)

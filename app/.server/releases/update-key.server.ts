@@ -1,9 +1,16 @@
-import { createPrivateKey, createPublicKey, sign, verify } from "node:crypto";
-import { eq } from "drizzle-orm";
-import { exportJWK, generateKeyPair, type JWK } from "jose";
+import {
+  createPrivateKey,
+  createPublicKey,
+  type JsonWebKey,
+  sign,
+  verify,
+} from "node:crypto";
+import { asc, eq } from "drizzle-orm";
+import type { JWK } from "jose";
 import { type Database, db as defaultDb } from "../db";
 import { signingKeys } from "../db/schema";
-import { randomToken } from "../security/tokens";
+import { createSigningKey } from "../desktop/license.server";
+import { openJwk } from "../security/key-vault";
 
 /**
  * The site's Ed25519 update key: it signs Sparkle enclosures published without a signature of
@@ -13,24 +20,17 @@ import { randomToken } from "../security/tokens";
 async function updateKeyRow(database: Database) {
   const find = async () =>
     (
-      await database.select().from(signingKeys).where(eq(signingKeys.purpose, "update")).limit(1)
+      await database
+        .select()
+        .from(signingKeys)
+        .where(eq(signingKeys.purpose, "update"))
+        .orderBy(asc(signingKeys.createdAt))
+        .limit(1)
     )[0];
   const existing = await find();
   if (existing) return existing;
-  const { publicKey, privateKey } = await generateKeyPair("EdDSA", {
-    crv: "Ed25519",
-    extractable: true,
-  });
-  await database
-    .insert(signingKeys)
-    .values({
-      kid: `update-${randomToken().slice(0, 12)}`,
-      purpose: "update",
-      publicJwk: await exportJWK(publicKey),
-      privateJwk: await exportJWK(privateKey),
-    })
-    .onConflictDoNothing();
-  // Two instances may race to create it: whichever row exists first is the key.
+  await createSigningKey("update", database);
+  // Two instances may race to create it: the oldest row is the key, for everyone.
   const created = await find();
   if (!created) throw new Error("no update key");
   return created;
@@ -48,7 +48,7 @@ export async function sparklePublicKey(database: Database = defaultDb()): Promis
  */
 export async function sparkleSign(bytes: Buffer, database: Database = defaultDb()) {
   const row = await updateKeyRow(database);
-  const key = createPrivateKey({ key: row.privateJwk as JWK as never, format: "jwk" });
+  const key = createPrivateKey({ key: openJwk(row.privateJwk) as JsonWebKey, format: "jwk" });
   return sign(null, bytes, key).toString("base64");
 }
 
