@@ -9,7 +9,7 @@ import {
   useLocation,
   useRouteLoaderData,
 } from "react-router";
-import { enforceGuards } from "~/.server/auth/guards";
+import { enforceGuards, keepPrivate } from "~/.server/auth/guards";
 import { sessionContext } from "~/.server/auth/session";
 import { env } from "~/.server/env";
 import { ConsentBanner } from "~/components/ConsentBanner";
@@ -28,8 +28,13 @@ import stylesheet from "./app.css?url";
 
 export const DEFAULT_OG_IMAGE = "/og/og-default.jpg";
 
-/** Route guards: run on the server before any loader or action of the request. */
+/**
+ * Route guards: run on the server before any loader or action of the request. Every response of a
+ * guarded path, refusals included, is marked `private, no-store`.
+ */
 export const middleware: Route.MiddlewareFunction[] = [
+  // First, so that it wraps the guards: their sign-in redirect or 403 comes back through next().
+  async ({ request }, next) => keepPrivate(request, await next()),
   async ({ request, context }) => {
     context.set(sessionContext, await enforceGuards(request));
   },

@@ -5,6 +5,9 @@
  *   npm run desktop-client -- login --server http://127.0.0.1:3000 [--device-name "Asha's Mac"] [--platform mac]
  *   npm run desktop-client -- me | refresh | usage | open-account | logout   [--server …]
  *
+ * open-account prints a /login-via?token= link (2 minutes, single use); the site shows
+ * "Continue as …?" and signs the browser in only when the user confirms.
+ *
  * Tokens are kept in --state (default .desktop-client.json, mode 0600), as an app would keep them
  * in the OS keychain.
  */
@@ -221,6 +224,7 @@ async function main() {
         token: String(response.json.token),
         next: values.next,
       }).toString();
+      console.log("Open this address in your browser and confirm the account to sign it in:");
       console.log(`OPEN ${url.toString()}`);
       return;
     }

@@ -17,11 +17,13 @@ import { checkReadiness } from "~/.server/db/client";
 import { closeDatabase, databaseHandle, initDatabase } from "~/.server/db";
 import { ensureDemoRelease } from "~/.server/releases/demo.server";
 import { backfillFileHashes } from "~/.server/releases/manage.server";
+import { sealPlaintextKeys } from "~/.server/desktop/license.server";
 import { paymentsConfig, SANDBOX_MOUNT, setSelfUrl } from "~/.server/billing/provider.server";
 import { startJobWorker, stopJobWorker } from "~/.server/jobs";
 import { logger, type Logger } from "~/.server/logger";
 import { CLIENT_IP_HEADER } from "~/.server/auth/client-ip";
 import { requestContext } from "~/.server/request-context";
+import { bodyLimit, withBufferedBody } from "./body-limit";
 import { createRazorpaySandbox } from "./razorpay-sandbox";
 import { securityHeaders } from "./security-headers";
 
@@ -203,23 +205,24 @@ export function createApp(options: StartOptions, state: AppState) {
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
 
-  app.all(
-    "/{*path}",
-    createRequestHandler({
-      build: () => import("virtual:react-router/server-build"),
-      mode: config.NODE_ENV === "production" ? "production" : "development",
-      getLoadContext(req, res) {
-        const context = new RouterContextProvider();
-        context.set(requestContext, {
-          requestId: res.locals.requestId,
-          cspNonce: res.locals.cspNonce,
-          clientIp: req.ip ?? req.socket.remoteAddress ?? "",
-          log: res.locals.log,
-        });
-        return context;
-      },
-    }),
-  );
+  const handleRequest = createRequestHandler({
+    build: () => import("virtual:react-router/server-build"),
+    mode: config.NODE_ENV === "production" ? "production" : "development",
+    getLoadContext(req, res) {
+      const context = new RouterContextProvider();
+      context.set(requestContext, {
+        requestId: res.locals.requestId,
+        cspNonce: res.locals.cspNonce,
+        clientIp: req.ip ?? req.socket.remoteAddress ?? "",
+        log: res.locals.log,
+      });
+      return context;
+    },
+  });
+  // Every body React Router reads is capped (server/body-limit.ts). Nothing above reads bodies
+  // except the payment sandbox, whose express.json caps its own at 64 KB.
+  app.use(bodyLimit());
+  app.all("/{*path}", (req, res, next) => handleRequest(withBufferedBody(req), res, next));
 
   app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     const status =
@@ -251,6 +254,8 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   const handle = await initDatabase();
   log.info({ engine: handle.engine, location: handle.location }, "database ready");
   if (handle.engine === "pglite") await ensureDemoRelease();
+  const sealed = await sealPlaintextKeys();
+  if (sealed > 0) log.info({ keys: sealed }, "encrypted signing keys stored in plain text");
   const hashed = await backfillFileHashes();
   if (hashed > 0) log.info({ files: hashed }, "recorded the SHA-512 of earlier release files");
 

@@ -43,11 +43,8 @@ test("the desktop app signs in through the site, then the site signs out the dev
     fs.mkdtempSync(path.join(os.tmpdir(), "desktop-client-")),
     "state.json",
   );
-  await signUpAndVerify(page, {
-    name: "Desk Top",
-    email: uniqueEmail("desk"),
-    password: "desktop-handoff-77",
-  });
+  const email = uniqueEmail("desk");
+  await signUpAndVerify(page, { name: "Desk Top", email, password: "desktop-handoff-77" });
 
   const login = desktopClient(["login", "--device-name", "E2E MacBook"], stateFile);
   await page.goto(await login.opened);
@@ -60,7 +57,8 @@ test("the desktop app signs in through the site, then the site signs out the dev
   const me = desktopClient(["me"], stateFile);
   expect(await me.exited).toBe(0);
 
-  // The reverse: the app opens the site already signed in, in a browser with no session.
+  // The reverse: the app opens the site signed in, in a browser with no session, once the visitor
+  // confirms (opening the link alone signs nobody in).
   const fresh = await browser.newContext({
     userAgent:
       "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36",
@@ -68,6 +66,11 @@ test("the desktop app signs in through the site, then the site signs out the dev
   const other = await fresh.newPage();
   const openAccount = desktopClient(["open-account"], stateFile);
   await other.goto(await openAccount.opened);
+  await expect(other.getByRole("heading", { name: `Continue as ${email}?` })).toBeVisible();
+  expect(await fresh.cookies()).not.toContainEqual(
+    expect.objectContaining({ name: expect.stringContaining("session_token") }),
+  );
+  await other.getByRole("button", { name: `Continue as ${email}` }).click();
   await expect(other).toHaveURL(/\/account$/);
   await expect(other.getByRole("heading", { name: "Account", level: 1 })).toBeVisible();
   await fresh.close();

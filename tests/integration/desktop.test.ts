@@ -39,6 +39,24 @@ describe.each(engines())("desktop handoff and API on $name", (engine) => {
     });
   const me = (token: string) =>
     fetch(`${server.url}/api/desktop/me`, { headers: { authorization: `Bearer ${token}` } });
+  /** What the "Continue as …" button of /login-via posts (app → web). */
+  const continueAs = (
+    token: string,
+    next: string,
+    headers: Record<string, string> = {},
+    origin = server.url,
+  ) =>
+    fetch(`${server.url}/login-via`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        ...BROWSER_HEADERS,
+        "content-type": "application/x-www-form-urlencoded",
+        origin,
+        ...headers,
+      },
+      body: new URLSearchParams({ token, next }),
+    });
 
   async function handoffToken(challenge: string, redirectUri = "http://127.0.0.1:53682/callback") {
     const response = await call(
@@ -312,36 +330,58 @@ describe.each(engines())("desktop handoff and API on $name", (engine) => {
       ).toBe(400);
     });
 
-    it("lets the app open the site signed in with a single-use web-session token", async () => {
+    it("lets the app open the site signed in with a single-use web-session token, after one click", async () => {
       const { response } = await signInDevice("Asha's MacBook again");
       const device = (await response.json()) as { access_token: string };
       const issued = await post("/api/desktop/web-session-token", {}, device.access_token);
       const { token } = (await issued.json()) as { token: string };
+
+      // Opening the link signs nobody in: it asks, and the token stays usable.
+      for (let look = 0; look < 2; look++) {
+        const landing = await fetch(
+          `${server.url}/login-via?token=${token}&next=%2Faccount%2Fusage`,
+          { redirect: "manual", headers: BROWSER_HEADERS },
+        );
+        expect(landing.status).toBe(200);
+        expect(landing.headers.getSetCookie()).toEqual([]);
+        expect(landing.headers.get("cache-control")).toBe("private, no-store");
+        expect(landing.headers.get("referrer-policy")).toMatch(/(^|,\s*)same-origin$/);
+        const html = await landing.text();
+        expect(html).toContain("Continue as asha@example.com?");
+        expect(html).toContain(`name="token" value="${token}"`);
+        expect(html).toContain('name="next" value="/account/usage"');
+        expect(html).not.toContain("You are signed in as");
+      }
+
       // A client-chosen IP header is replaced by the server's own view of the client.
-      const landing = await fetch(
-        `${server.url}/login-via?token=${token}&next=%2Faccount%2Fusage`,
-        {
-          redirect: "manual",
-          headers: { ...BROWSER_HEADERS, "x-pinout-client-ip": "203.0.113.66" },
-        },
-      );
-      expect(landing.status).toBe(302);
-      expect(landing.headers.get("location")).toBe("/account/usage");
-      const browser = cookiesFrom(landing);
+      const confirmed = await continueAs(token, "/account/usage", {
+        "x-pinout-client-ip": "203.0.113.66",
+      });
+      expect(confirmed.status).toBe(302);
+      expect(confirmed.headers.get("location")).toBe("/account/usage");
+      expect(confirmed.headers.get("cache-control")).toBe("private, no-store");
+      const browser = cookiesFrom(confirmed);
+      expect(browser).toContain("session_token");
       expect((await getWithCookies(server, "/account/usage", browser)).status).toBe(200);
       const sessions = await (await getWithCookies(server, "/account/security", browser)).text();
       expect(sessions).toContain("127.0.0.1");
       expect(sessions).not.toContain("203.0.113.66");
 
+      // Spent: the link now goes to sign-in with the error, and so does a second POST.
       const reused = await fetch(`${server.url}/login-via?token=${token}&next=%2Faccount`, {
         redirect: "manual",
         headers: BROWSER_HEADERS,
       });
+      expect(reused.status).toBe(302);
       expect(reused.headers.get("location")).toBe("/auth?error=desktop_token&next=%2Faccount");
       const page = await (
         await fetch(server.url + reused.headers.get("location"), { headers: BROWSER_HEADERS })
       ).text();
       expect(page).toContain("This sign-in link from the app has expired or was already used.");
+      const again = await continueAs(token, "/account");
+      expect(again.status).toBe(302);
+      expect(again.headers.get("location")).toBe("/auth?error=desktop_token&next=%2Faccount");
+      expect(again.headers.getSetCookie()).toEqual([]);
 
       // Signing the device out from the account page: its next call is refused.
       const security = await (await getWithCookies(server, "/account/security", cookie)).text();
@@ -360,6 +400,48 @@ describe.each(engines())("desktop handoff and API on $name", (engine) => {
       });
       expect(revoke.status).toBe(200);
       expect((await me(device.access_token)).status).toBe(401);
+    });
+
+    it("tells a browser signed in as someone else, and lets it stay or switch", async () => {
+      const ravi = await signUpVerified(server, {
+        name: "Ravi Iyer",
+        email: "ravi@example.com",
+        password: PASSWORD,
+      });
+      const whoIs = async (browser: string) =>
+        (
+          (await (await getWithCookies(server, "/api/session", browser)).json()) as {
+            user: { email: string } | null;
+          }
+        ).user?.email;
+      const { response } = await signInDevice("Asha's desk PC");
+      const device = (await response.json()) as { access_token: string };
+      const issued = await post("/api/desktop/web-session-token", {}, device.access_token);
+      const { token } = (await issued.json()) as { token: string };
+
+      const landing = await getWithCookies(
+        server,
+        `/login-via?token=${token}&next=%2Faccount`,
+        ravi,
+      );
+      expect(landing.status).toBe(200);
+      expect(landing.headers.getSetCookie()).toEqual([]);
+      const html = await landing.text();
+      expect(html).toContain("Continue as asha@example.com?");
+      expect(html).toContain("You are signed in as ravi@example.com in this browser.");
+      // Staying is a plain link to where the app wanted to go: it spends nothing.
+      expect(html).toMatch(/<a href="\/account"[^>]*>Stay signed in as ravi@example.com<\/a>/);
+      expect(await whoIs(ravi)).toBe("ravi@example.com");
+
+      // A page on another site cannot press the button for the visitor (login CSRF).
+      const forged = await continueAs(token, "/account", { cookie: ravi }, "https://evil.example");
+      expect(forged.status).toBe(403);
+      expect(forged.headers.getSetCookie()).toEqual([]);
+
+      const switched = await continueAs(token, "/account", { cookie: ravi });
+      expect(switched.status).toBe(302);
+      expect(switched.headers.get("location")).toBe("/account");
+      expect(await whoIs(cookiesFrom(switched, ravi))).toBe("asha@example.com");
     });
 
     it("keeps tokens and secrets out of the logs", () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { compileGuardTable, guards, guardsFor, ROUTE_GUARDS, UnknownGuardError } from "./guards";
+import {
+  compileGuardTable,
+  guards,
+  guardsFor,
+  keepPrivate,
+  ROUTE_GUARDS,
+  UnknownGuardError,
+} from "./guards";
 import type { Session } from "./session";
 
 const user: Session = {
@@ -63,5 +70,44 @@ describe("guards", () => {
     };
     expect(refused.init.status).toBe(403);
     expect(thrown(() => guards.admin({ session: admin, url }))).toBeUndefined();
+  });
+});
+
+describe("keepPrivate", () => {
+  const request = (path: string) => new Request(`http://localhost${path}`);
+
+  it.each([
+    "/account",
+    "/account/usage",
+    "/billing",
+    "/login-success",
+    "/admin/users",
+    "/invoices/INV-1.pdf",
+  ])("marks %s private, no-store, whatever the route set", (path) => {
+    const response = new Response("page", { headers: { "Cache-Control": "public, max-age=60" } });
+    expect(keepPrivate(request(path), response).headers.get("cache-control")).toBe(
+      "private, no-store",
+    );
+  });
+
+  it("marks a guard's sign-in redirect too", () => {
+    const redirect = thrown(() => guards.auth({ session: null, url }))!;
+    expect(keepPrivate(request("/admin/users"), redirect).headers.get("cache-control")).toBe(
+      "private, no-store",
+    );
+  });
+
+  it("copies a response whose headers cannot change", async () => {
+    const immutable = Response.redirect("http://localhost/auth", 302);
+    const marked = keepPrivate(request("/account"), immutable);
+    expect(marked.status).toBe(302);
+    expect(marked.headers.get("location")).toBe("http://localhost/auth");
+    expect(marked.headers.get("cache-control")).toBe("private, no-store");
+  });
+
+  it("leaves public pages alone", () => {
+    const response = new Response("home");
+    expect(keepPrivate(request("/"), response).headers.get("cache-control")).toBeNull();
+    expect(keepPrivate(request("/pricing"), response).headers.get("cache-control")).toBeNull();
   });
 });

@@ -84,6 +84,28 @@ export function guardsFor(
   return [...names];
 }
 
+/** The Cache-Control of anything private to one visitor: stored nowhere, not even by the browser. */
+export const PRIVATE_NO_STORE = "private, no-store";
+
+/**
+ * Marks the response to a guarded path as never to be stored: the page, its `.data` request (React
+ * Router hands the middleware the path without `.data`), and the sign-in redirect or 403 a guard
+ * threw. A shared cache must not keep one user's account page, nor a redirect that depends on
+ * whether a cookie was sent.
+ */
+export function keepPrivate(request: Request, response: Response): Response {
+  if (guardsFor(new URL(request.url).pathname).length === 0) return response;
+  try {
+    response.headers.set("Cache-Control", PRIVATE_NO_STORE);
+    return response;
+  } catch {
+    // Immutable headers (a Response passed on from fetch): answer with a copy.
+    const copy = new Response(response.body, response);
+    copy.headers.set("Cache-Control", PRIVATE_NO_STORE);
+    return copy;
+  }
+}
+
 /**
  * Runs the guards of a request's path. Returns the session (null when the path is public and
  * nobody is signed in) or throws the redirect / 403 response.

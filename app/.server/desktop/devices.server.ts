@@ -97,7 +97,9 @@ export async function exchangeHandoff(
   const entitlement = await entitlementFor(account.id);
   const tokens = newPair();
   const device = await database.transaction(async (tx) => {
-    // Counted inside the transaction that adds the device, so two sign-ins cannot both squeeze in.
+    // Two exchanges for one user must not both pass the count (PostgreSQL runs them at once):
+    // the user row is locked first, so the second waits and then counts the first one's device.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, account.id)).for("update");
     const [active] = await tx
       .select({ value: count() })
       .from(desktopDevices)
@@ -163,7 +165,7 @@ export async function refreshDevice(
   if (row.expiresAt.getTime() <= Date.now())
     throw new DesktopAuthError("invalid_grant", 400, "refresh token expired");
   const tokens = newPair();
-  await database.transaction(async (tx) => {
+  const outcome = await database.transaction(async (tx) => {
     const [used] = await tx
       .update(desktopRefreshTokens)
       .set({ usedAt: new Date() })
@@ -171,7 +173,8 @@ export async function refreshDevice(
         and(eq(desktopRefreshTokens.tokenHash, tokenHash), isNull(desktopRefreshTokens.usedAt)),
       )
       .returning();
-    if (!used) throw new DesktopAuthError("invalid_grant", 400, "refresh token already used");
+    // Another request used it between our read and this update: a reuse like any other.
+    if (!used) return "reused" as const;
     const [device] = await tx
       .update(desktopDevices)
       .set({
@@ -187,7 +190,17 @@ export async function refreshDevice(
       deviceId: device.id,
       expiresAt: tokens.refreshExpiresAt,
     });
+    return "rotated" as const;
   });
+  if (outcome === "reused") {
+    await revokeDevice(row.deviceId, null, database);
+    logger().warn({ deviceId: row.deviceId }, "refresh token reused concurrently: device revoked");
+    throw new DesktopAuthError(
+      "invalid_grant",
+      400,
+      "refresh token already used: the device has been signed out",
+    );
+  }
   return tokens.pair;
 }
 

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { isAllowedDesktopRedirect } from "~/lib/desktop-redirect";
 import { type Database, db as defaultDb } from "../db";
-import { oneTimeTokens } from "../db/schema";
+import { oneTimeTokens, user as users } from "../db/schema";
 import { hashToken, PKCE_CHALLENGE, randomToken } from "../security/tokens";
 
 export const HANDOFF_TTL_MS = 5 * 60 * 1000;
@@ -22,6 +22,12 @@ export const desktopLoginSchema = z.object({
 });
 
 export type DesktopLoginRequest = z.infer<typeof desktopLoginSchema>;
+
+/** The "Continue as …" form of /login-via (app → web): the token, and where to go after. */
+export const continueWithTokenSchema = z.object({
+  token: z.string().min(1).max(200),
+  next: z.string().max(2048).optional(),
+});
 
 interface HandoffPayload {
   redirectUri: string;
@@ -110,4 +116,29 @@ export async function issueWebSessionToken(
     expiresAt: new Date(Date.now() + WEB_SESSION_TTL_MS),
   });
   return token;
+}
+
+/**
+ * App → web, before the token is spent: whose it is, for the "Continue as …?" page. Only a live
+ * token answers (unused, unexpired); reading it never burns it, so opening the link signs nobody in.
+ */
+export async function peekWebSessionToken(
+  token: string,
+  database: Database = defaultDb(),
+): Promise<{ email: string } | null> {
+  // Lengths the sign-in endpoint refuses as well: not worth a query.
+  if (token.length === 0 || token.length > 200) return null;
+  const [row] = await database
+    .select({ email: users.email })
+    .from(oneTimeTokens)
+    .innerJoin(users, eq(users.id, oneTimeTokens.userId))
+    .where(
+      and(
+        eq(oneTimeTokens.tokenHash, hashToken(token)),
+        eq(oneTimeTokens.purpose, "web_session"),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, new Date()),
+      ),
+    );
+  return row ?? null;
 }

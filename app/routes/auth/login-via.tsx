@@ -1,8 +1,15 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect } from "react-router";
 import { auth } from "~/.server/auth/auth.server";
+import { PRIVATE_NO_STORE } from "~/.server/auth/guards";
 import { getSession } from "~/.server/auth/session";
-import { desktopLoginSchema, issueHandoffToken } from "~/.server/desktop/handoff.server";
+import {
+  continueWithTokenSchema,
+  type DesktopLoginRequest,
+  desktopLoginSchema,
+  issueHandoffToken,
+  peekWebSessionToken,
+} from "~/.server/desktop/handoff.server";
 import { FormMessage } from "~/components/forms";
 import { site } from "~/config/site";
 import { callFunction, extractToken } from "~/lib/functions-client";
@@ -10,16 +17,36 @@ import { pageMeta } from "~/lib/meta";
 import { safeNext } from "~/lib/safe-redirect";
 import type { Route } from "./+types/login-via";
 
-export const meta: Route.MetaFunction = () =>
-  pageMeta("Signing you in", `Connect the ${site.product.name} desktop app to your account.`);
+export const meta: Route.MetaFunction = () => [
+  ...pageMeta("Signing you in", `Connect the ${site.product.name} desktop app to your account.`),
+  { name: "referrer", content: "same-origin" },
+];
+
+/**
+ * The URL carries a single-use token: never stored by a cache, never sent to another site as a
+ * Referer. `same-origin`, not `no-referrer`: with no-referrer the browser sends `Origin: null` on
+ * the "Continue" POST, which the cross-site check rightly refuses.
+ */
+export const headers: Route.HeadersFunction = () => ({
+  "Cache-Control": PRIVATE_NO_STORE,
+  "Referrer-Policy": "same-origin",
+});
 
 function successUrl(token: string) {
   return `/login-success?token=${encodeURIComponent(token)}`;
 }
 
+function webTokenRefused(next: string) {
+  return redirect(`/auth?error=desktop_token&next=${encodeURIComponent(next)}`, {
+    headers: { "Cache-Control": PRIVATE_NO_STORE },
+  });
+}
+
 /**
  * Both directions of the desktop handoff:
- * - `?token=&next=` (app → web): a single-use token from the app signs this browser in.
+ * - `?token=&next=` (app → web): a single-use token from the app signs this browser in, once the
+ *   visitor confirms with a POST. A GET only shows whose token it is, so a link planted on another
+ *   site cannot sign a browser into someone else's account (login CSRF).
  * - `?client=desktop&redirect_uri=&state=&code_challenge=&code_challenge_method=S256` (web → app):
  *   the signed-in user gets a single-use token for the app, via /login-success.
  */
@@ -28,15 +55,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   const webToken = url.searchParams.get("token");
   if (webToken !== null) {
     const next = safeNext(url.searchParams.get("next"));
-    const response = await auth().api.signInWithDesktopToken({
-      body: { token: webToken },
-      headers: request.headers,
-      asResponse: true,
-    });
-    if (!response.ok) throw redirect(`/auth?error=desktop_token&next=${encodeURIComponent(next)}`);
-    const headers = new Headers();
-    for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-    throw redirect(next, { headers });
+    const holder = await peekWebSessionToken(webToken);
+    if (!holder) throw webTokenRefused(next);
+    const session = await getSession(request);
+    return {
+      direction: "to-web" as const,
+      token: webToken,
+      next,
+      email: holder.email,
+      signedInAs: session?.user.email ?? null,
+    };
   }
 
   const parsed = desktopLoginSchema.safeParse(Object.fromEntries(url.searchParams));
@@ -53,13 +81,18 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!session)
     throw redirect(`/auth?desktop=1&next=${encodeURIComponent(url.pathname + url.search)}`);
   const { client: _client, ...handoff } = parsed.data;
-  return { handoff, email: session.user.email };
+  return { direction: "to-app" as const, handoff, email: session.user.email };
 }
 
-/** Without JavaScript the "Continue" button posts here and the token is issued on the server. */
+/**
+ * App → web: "Continue as …" posts the token here and only now is it spent. Web → app: without
+ * JavaScript the "Continue" button posts here (with the app's query) and the token is issued on the
+ * server.
+ */
 export async function action({ request }: Route.ActionArgs) {
-  const session = await getSession(request);
   const url = new URL(request.url);
+  if (!url.searchParams.has("client")) return continueWithWebToken(request);
+  const session = await getSession(request);
   if (!session)
     throw redirect(`/auth?desktop=1&next=${encodeURIComponent(url.pathname + url.search)}`);
   const parsed = desktopLoginSchema.safeParse(Object.fromEntries(url.searchParams));
@@ -69,8 +102,74 @@ export async function action({ request }: Route.ActionArgs) {
   throw redirect(successUrl(token));
 }
 
+async function continueWithWebToken(request: Request): Promise<never> {
+  const form = await request.formData().catch(() => null);
+  const parsed = continueWithTokenSchema.safeParse(form ? Object.fromEntries(form) : {});
+  if (!parsed.success)
+    throw data({ message: "This sign-in link from the app is not valid." }, { status: 400 });
+  const next = safeNext(parsed.data.next);
+  const response = await auth().api.signInWithDesktopToken({
+    body: { token: parsed.data.token },
+    headers: request.headers,
+    asResponse: true,
+  });
+  if (!response.ok) throw webTokenRefused(next);
+  const headers = new Headers({ "Cache-Control": PRIVATE_NO_STORE });
+  for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+  throw redirect(next, { headers });
+}
+
 export default function LoginViaPage({ loaderData }: Route.ComponentProps) {
-  const { handoff, email } = loaderData;
+  return loaderData.direction === "to-web" ? (
+    <ContinueAsPage {...loaderData} />
+  ) : (
+    <ToAppPage handoff={loaderData.handoff} email={loaderData.email} />
+  );
+}
+
+/** App → web: one click signs this browser in as the app's user (or keeps the current one). */
+function ContinueAsPage({
+  token,
+  next,
+  email,
+  signedInAs,
+}: {
+  token: string;
+  next: string;
+  email: string;
+  signedInAs: string | null;
+}) {
+  const someoneElse = signedInAs !== null && signedInAs !== email;
+  return (
+    <div className="prose-page">
+      <h1 className="text-3xl font-bold text-white">{`Continue as ${email}?`}</h1>
+      <p className="mt-4 text-slate-300">
+        {`The ${site.product.name} app asks to open the site signed in as ${email}.`}
+      </p>
+      {someoneElse ? (
+        <p className="mt-4 text-slate-300">{`You are signed in as ${signedInAs} in this browser.`}</p>
+      ) : null}
+      {/* A full page load: the new session cookie applies to everything the next page loads. */}
+      <Form method="post" action="/login-via" reloadDocument className="mt-6 flex flex-wrap gap-3">
+        <input type="hidden" name="token" value={token} />
+        <input type="hidden" name="next" value={next} />
+        <button type="submit" className="btn-primary">
+          {`Continue as ${email}`}
+        </button>
+        {someoneElse ? (
+          <a href={next} className="btn-secondary">
+            {`Stay signed in as ${signedInAs}`}
+          </a>
+        ) : null}
+      </Form>
+    </div>
+  );
+}
+
+type Handoff = Omit<DesktopLoginRequest, "client">;
+
+/** Web → app: issues the app's token for the signed-in user, then hands over via /login-success. */
+function ToAppPage({ handoff, email }: { handoff: Handoff; email: string }) {
   const [error, setError] = useState<string | null>(null);
   const started = useRef(false);
 

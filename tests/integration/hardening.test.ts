@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BROWSER_HEADERS, getWithCookies, signUpVerified } from "../support/auth";
+import { engines } from "../support/engines";
+import { type RunningTestServer, startServer } from "../support/server";
+
+const PASSWORD = "hardening-password-1";
+
+/** A body sent in pieces with no Content-Length (Transfer-Encoding: chunked). */
+function chunked(total: number, piece = 64 * 1024): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent >= total) return controller.close();
+      const size = Math.min(piece, total - sent);
+      sent += size;
+      controller.enqueue(new Uint8Array(size).fill(0x61));
+    },
+  });
+}
+
+describe.each(engines())("hardening on $name", (engine) => {
+  let server: RunningTestServer;
+  let asha: string;
+  let boss: string;
+
+  beforeAll(async () => {
+    server = await startServer({
+      env: {
+        DATABASE_URL: await engine.freshDatabaseUrl(),
+        ADMIN_EMAILS: "boss@example.com",
+        AUTH_RATE_LIMIT: "100",
+      },
+    });
+    asha = await signUpVerified(server, {
+      name: "Asha Rao",
+      email: "asha@example.com",
+      password: PASSWORD,
+    });
+    boss = await signUpVerified(server, {
+      name: "The Boss",
+      email: "boss@example.com",
+      password: PASSWORD,
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  describe("request body caps", () => {
+    const postFeedback = (body: BodyInit) =>
+      fetch(`${server.url}/feedback`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          ...BROWSER_HEADERS,
+          "content-type": "application/x-www-form-urlencoded",
+          origin: server.url,
+        },
+        body,
+        duplex: "half",
+      } as RequestInit);
+
+    it("refuses a 2 MB form post with 413 and a plain message", async () => {
+      const response = await postFeedback(
+        new URLSearchParams({ email: "maya@example.com", message: "m".repeat(2 * 1024 * 1024) }),
+      );
+      expect(response.status).toBe(413);
+      expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+      expect(await response.text()).toBe("Request body too large: the limit is 1 MB.");
+    });
+
+    it("refuses a 2 MB form post sent without Content-Length as well", async () => {
+      const response = await postFeedback(chunked(2 * 1024 * 1024));
+      expect(response.status).toBe(413);
+    });
+
+    it("refuses a 100 KB JSON body to the desktop API with a JSON message", async () => {
+      const response = await fetch(`${server.url}/api/desktop/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token: "t", code_verifier: "v".repeat(100 * 1024) }),
+      });
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({
+        error: "Request body too large: the limit is 64 KB.",
+      });
+    });
+
+    it("still answers bodies under the caps as before, and logs no server error", async () => {
+      const small = await fetch(`${server.url}/api/desktop/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token: "not-a-token" }),
+      });
+      expect(small.status).toBe(400);
+      const form = await postFeedback(new URLSearchParams({ email: "nope", message: "short" }));
+      expect(form.status).toBe(400);
+      expect(await form.text()).toContain("Enter an email address like name@example.com.");
+      expect(server.output()).not.toContain("unhandled server error");
+    });
+  });
+
+  describe("private pages are never cached", () => {
+    const expectPrivate = (response: Response, path: string) => {
+      const cacheControl = response.headers.get("cache-control") ?? "";
+      expect(cacheControl, path).toContain("private");
+      expect(cacheControl, path).toContain("no-store");
+    };
+
+    it.each(["/account", "/account/usage", "/account/usage.data", "/billing", "/login-success"])(
+      "marks %s private, no-store for a signed-in user",
+      async (path) => {
+        const response = await getWithCookies(server, path, asha);
+        expect(response.status, path).toBe(200);
+        expectPrivate(response, path);
+      },
+    );
+
+    it("marks the admin pages private, no-store for an admin", async () => {
+      for (const path of ["/admin", "/admin/users", "/admin.data"]) {
+        const response = await getWithCookies(server, path, boss);
+        expect(response.status, path).toBe(200);
+        expectPrivate(response, path);
+      }
+    });
+
+    it("marks the sign-in redirect and the 403 of a guard no-store too", async () => {
+      const anonymousGet = (path: string) =>
+        fetch(server.url + path, { redirect: "manual", headers: BROWSER_HEADERS });
+      const anonymous = await anonymousGet("/account");
+      expect(anonymous.status).toBe(302);
+      expect(anonymous.headers.get("location")).toBe("/auth?next=%2Faccount");
+      expect(anonymous.headers.get("cache-control")).toContain("no-store");
+
+      const anonymousData = await anonymousGet("/account/usage.data");
+      expect(anonymousData.headers.get("cache-control")).toContain("no-store");
+
+      const notAdmin = await getWithCookies(server, "/admin", asha);
+      expect(notAdmin.status).toBe(403);
+      expectPrivate(notAdmin, "/admin as a user");
+    });
+
+    it("leaves public pages cacheable", async () => {
+      for (const path of ["/", "/pricing"]) {
+        const response = await fetch(server.url + path, { headers: BROWSER_HEADERS });
+        expect(response.status, path).toBe(200);
+        expect(response.headers.get("cache-control") ?? "", path).not.toContain("private");
+      }
+    });
+  });
+});
