@@ -9,8 +9,7 @@ import {
   useLocation,
   useRouteLoaderData,
 } from "react-router";
-import { enforceGuards, keepPrivate } from "~/.server/auth/guards";
-import { sessionContext } from "~/.server/auth/session";
+import { markPrivate } from "~/.server/auth/guards";
 import { env } from "~/.server/env";
 import { ConsentBanner } from "~/components/ConsentBanner";
 import { Footer } from "~/components/Footer";
@@ -28,17 +27,8 @@ import stylesheet from "./app.css?url";
 
 export const DEFAULT_OG_IMAGE = "/og/og-default.jpg";
 
-/**
- * Route guards: run on the server before any loader or action of the request. Every response of a
- * guarded path, refusals included, is marked `private, no-store`.
- */
-export const middleware: Route.MiddlewareFunction[] = [
-  // First, so that it wraps the guards: their sign-in redirect or 403 comes back through next().
-  async ({ request }, next) => keepPrivate(request, await next()),
-  async ({ request, context }) => {
-    context.set(sessionContext, await enforceGuards(request));
-  },
-];
+/** Responses of guarded routes (app/routes/guards/*) are never stored by any cache. */
+export const middleware: Route.MiddlewareFunction[] = [markPrivate];
 
 export function loader() {
   const { SITE_URL, GA_MEASUREMENT_ID } = env();

@@ -1,9 +1,24 @@
-import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+import {
+  type RouteConfig,
+  type RouteConfigEntry,
+  index,
+  layout,
+  prefix,
+  route,
+} from "@react-router/dev/routes";
 
 /**
- * Every URL of the site. Guards are not set here but in one table beside their code:
- * app/.server/auth/guards.ts (ROUTE_GUARDS), enforced by the root middleware.
+ * The one place that says which pages need sign-in or a role: every route nested in
+ * `guarded(name, …)` runs that guard's middleware (app/routes/guards/<name>.tsx, the guards in
+ * app/.server/auth/guards.ts) before its loaders and actions, matched on the decoded path by
+ * React Router itself. /login-success is guarded (docs/decisions/0015) and so is
+ * /admin-fix-subscription (0005).
  */
+function guarded(name: "auth" | "admin", children: RouteConfigEntry[]): RouteConfigEntry {
+  return layout(`routes/guards/${name}.tsx`, children);
+}
+
+/** Every URL of the site. */
 export default [
   index("routes/home.tsx"),
   route("landing", "routes/landing.tsx"),
@@ -29,34 +44,38 @@ export default [
 
   route("auth", "routes/auth/auth.tsx"),
   route("login-via", "routes/auth/login-via.tsx"),
-  route("login-success", "routes/auth/login-success.tsx"),
 
-  route("account", "routes/account/layout.tsx", [
-    index("routes/account/overview.tsx"),
-    route("usage", "routes/account/usage.tsx"),
-    route("profile", "routes/account/profile.tsx"),
-    route("security", "routes/account/security.tsx"),
-    route("security/export", "routes/account/export.ts"),
-    route("subscription", "routes/account/subscription.tsx"),
-  ]),
-  route("checkout", "routes/billing/checkout.tsx"),
-  route("checkout/complete", "routes/billing/checkout-complete.tsx"),
-  route("billing", "routes/billing/billing.tsx"),
-  route("invoices", "routes/billing/invoices.tsx"),
-  route("invoices/:file", "routes/billing/invoice-pdf.ts"),
-  route("fix-subscription", "routes/billing/fix-subscription.tsx"),
-
-  layout("routes/admin/layout.tsx", [
-    route("admin", "routes/admin/dashboard.tsx"),
-    route("admin/users", "routes/admin/users.tsx"),
-    route("admin/subscriptions", "routes/admin/subscriptions.tsx"),
-    route("admin/invoices", "routes/admin/invoices.tsx"),
-    route("admin-fix-subscription", "routes/admin/fix-subscription.tsx"),
-    route("admin/releases", "routes/admin/releases.tsx"),
-    route("admin/releases/:id", "routes/admin/release.tsx"),
+  guarded("auth", [
+    route("login-success", "routes/auth/login-success.tsx"),
+    route("account", "routes/account/layout.tsx", [
+      index("routes/account/overview.tsx"),
+      route("usage", "routes/account/usage.tsx"),
+      route("profile", "routes/account/profile.tsx"),
+      route("security", "routes/account/security.tsx"),
+      route("security/export", "routes/account/export.ts"),
+      route("subscription", "routes/account/subscription.tsx"),
+    ]),
+    route("checkout", "routes/billing/checkout.tsx"),
+    route("checkout/complete", "routes/billing/checkout-complete.tsx"),
+    route("billing", "routes/billing/billing.tsx"),
+    route("invoices", "routes/billing/invoices.tsx"),
+    route("invoices/:file", "routes/billing/invoice-pdf.ts"),
+    route("fix-subscription", "routes/billing/fix-subscription.tsx"),
   ]),
 
-  route("admin/invoices/:file", "routes/admin/invoices-export.ts"),
+  guarded("admin", [
+    layout("routes/admin/layout.tsx", [
+      route("admin", "routes/admin/dashboard.tsx"),
+      route("admin/users", "routes/admin/users.tsx"),
+      route("admin/subscriptions", "routes/admin/subscriptions.tsx"),
+      route("admin/invoices", "routes/admin/invoices.tsx"),
+      route("admin-fix-subscription", "routes/admin/fix-subscription.tsx"),
+      route("admin/releases", "routes/admin/releases.tsx"),
+      route("admin/releases/:id", "routes/admin/release.tsx"),
+    ]),
+    route("admin/invoices/:file", "routes/admin/invoices-export.ts"),
+  ]),
+
   route("sitemap.xml", "routes/seo/sitemap.ts"),
   route("robots.txt", "routes/seo/robots.ts"),
 

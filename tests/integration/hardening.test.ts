@@ -148,4 +148,28 @@ describe.each(engines())("hardening on $name", (engine) => {
       }
     });
   });
+
+  describe("guards follow routes, not path strings", () => {
+    it.each(["/%61dmin/users", "/ADMIN/users", "/admin/%75sers", "/%61ccount/security"])(
+      "guards %s as the page it routes to",
+      async (path) => {
+        const anonymous = await fetch(server.url + path, {
+          redirect: "manual",
+          headers: BROWSER_HEADERS,
+        });
+        expect(anonymous.status).toBe(302);
+        expect(anonymous.headers.get("location")).toMatch(/^\/auth\?next=/);
+        const signedIn = await getWithCookies(server, path, asha);
+        expect(signedIn.status).toBe(path.toLowerCase().includes("ccount") ? 200 : 403);
+      },
+    );
+
+    it("checks the role again in the data requests of admin pages", async () => {
+      const data = await getWithCookies(server, "/%61dmin/users.data", asha);
+      expect([302, 202, 403]).toContain(data.status);
+      expect(await data.text()).not.toContain("boss@example.com");
+      const allowed = await getWithCookies(server, "/%61dmin/users.data", boss);
+      expect(allowed.status).toBe(200);
+    });
+  });
 });

@@ -1,12 +1,7 @@
+import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { describe, expect, it } from "vitest";
-import {
-  compileGuardTable,
-  guards,
-  guardsFor,
-  keepPrivate,
-  ROUTE_GUARDS,
-  UnknownGuardError,
-} from "./guards";
+import routes from "../../routes";
+import { assertGuardName, guardMiddleware, guards, keepPrivate, UnknownGuardError } from "./guards";
 import type { Session } from "./session";
 
 const user: Session = {
@@ -25,41 +20,71 @@ function thrown(fn: () => void): Response | undefined {
   return undefined;
 }
 
-describe("route guard table", () => {
-  it("fails at start-up on an unknown guard name", () => {
-    expect(() => compileGuardTable([{ path: "/x", guard: "staff" }])).toThrowError(
-      UnknownGuardError,
-    );
-    expect(() => compileGuardTable([{ path: "/x", guard: "staff" }])).toThrow(
-      'Unknown route guard "staff" on /x',
-    );
-    expect(() => compileGuardTable(ROUTE_GUARDS)).not.toThrow();
-  });
+/** Which guard protects each path of app/routes.ts: derived from the nesting, never typed twice. */
+function guardedPaths(
+  entries: readonly RouteConfigEntry[],
+  parent = "",
+  guard: string | null = null,
+): Map<string, string | null> {
+  const result = new Map<string, string | null>();
+  for (const entry of entries) {
+    const path = entry.path ? `${parent}/${entry.path}` : parent;
+    const own = /^routes\/guards\/(\w+)\.tsx$/.exec(entry.file)?.[1] ?? guard;
+    if (entry.path || entry.index) result.set(path || "/", own);
+    for (const [child, value] of guardedPaths(entry.children ?? [], path, own))
+      result.set(child, value);
+  }
+  return result;
+}
+
+describe("which routes are guarded", () => {
+  const table = guardedPaths(routes);
 
   it.each([
-    ["/account", ["auth"]],
-    ["/account/security", ["auth"]],
-    ["/billing", ["auth"]],
-    ["/invoices", ["auth"]],
-    ["/fix-subscription", ["auth"]],
-    ["/admin", ["admin"]],
-    ["/admin/users", ["admin"]],
-    ["/admin/subscriptions", ["admin"]],
-    ["/admin-fix-subscription", ["admin"]],
-    ["/", []],
-    ["/accounts", []],
-    ["/pricing", []],
-    ["/administrator", []],
-  ])("%s needs %j", (path, expected) => {
-    expect(guardsFor(path)).toEqual(expected);
+    ["/account", "auth"],
+    ["/account/security", "auth"],
+    ["/account/security/export", "auth"],
+    ["/checkout", "auth"],
+    ["/billing", "auth"],
+    ["/invoices", "auth"],
+    ["/invoices/:file", "auth"],
+    ["/fix-subscription", "auth"],
+    ["/login-success", "auth"],
+    ["/admin", "admin"],
+    ["/admin/users", "admin"],
+    ["/admin/releases/:id", "admin"],
+    ["/admin/invoices/:file", "admin"],
+    ["/admin-fix-subscription", "admin"],
+    ["/", null],
+    ["/pricing", null],
+    ["/login-via", null],
+    ["/api/admin/releases", null],
+  ])("%s needs %s", (path, expected) => {
+    expect(table.has(path), path).toBe(true);
+    expect(table.get(path)).toBe(expected);
+  });
+
+  it("guards every page under /account, /admin and the billing pages", () => {
+    for (const [path, guard] of table) {
+      if (/^\/(account|billing|invoices|fix-subscription|checkout)(\/|$)/.test(path))
+        expect(guard, path).toBe("auth");
+      if (/^\/admin(\/|-|$)/.test(path)) expect(guard, path).toBe("admin");
+    }
+  });
+
+  it("fails when the module loads on an unknown guard name", () => {
+    expect(() => assertGuardName("staff")).toThrowError(UnknownGuardError);
+    expect(() => guardMiddleware("staff")).toThrow('Unknown route guard "staff"');
+    expect(() => guardMiddleware("admin")).not.toThrow();
   });
 });
 
 describe("guards", () => {
-  it("auth sends anonymous visitors to sign-in with the path to come back to", () => {
+  it("auth sends anonymous visitors to sign-in with the path to come back to, never cached", () => {
     const response = thrown(() => guards.auth({ session: null, url }));
     expect(response?.status).toBe(302);
     expect(response?.headers.get("location")).toBe("/auth?next=%2Fadmin%2Fusers%3Ftab%3D2");
+    expect(response?.headers.get("cache-control")).toBe("private, no-store");
     expect(thrown(() => guards.auth({ session: user, url }))).toBeUndefined();
   });
 
@@ -69,45 +94,21 @@ describe("guards", () => {
       init: ResponseInit;
     };
     expect(refused.init.status).toBe(403);
+    expect(new Headers(refused.init.headers).get("cache-control")).toBe("private, no-store");
     expect(thrown(() => guards.admin({ session: admin, url }))).toBeUndefined();
   });
 });
 
 describe("keepPrivate", () => {
-  const request = (path: string) => new Request(`http://localhost${path}`);
-
-  it.each([
-    "/account",
-    "/account/usage",
-    "/billing",
-    "/login-success",
-    "/admin/users",
-    "/invoices/INV-1.pdf",
-  ])("marks %s private, no-store, whatever the route set", (path) => {
+  it("marks a response private, no-store, whatever it said before", () => {
     const response = new Response("page", { headers: { "Cache-Control": "public, max-age=60" } });
-    expect(keepPrivate(request(path), response).headers.get("cache-control")).toBe(
-      "private, no-store",
-    );
+    expect(keepPrivate(response).headers.get("cache-control")).toBe("private, no-store");
   });
 
-  it("marks a guard's sign-in redirect too", () => {
-    const redirect = thrown(() => guards.auth({ session: null, url }))!;
-    expect(keepPrivate(request("/admin/users"), redirect).headers.get("cache-control")).toBe(
-      "private, no-store",
-    );
-  });
-
-  it("copies a response whose headers cannot change", async () => {
-    const immutable = Response.redirect("http://localhost/auth", 302);
-    const marked = keepPrivate(request("/account"), immutable);
+  it("copies a response whose headers cannot change", () => {
+    const marked = keepPrivate(Response.redirect("http://localhost/auth", 302));
     expect(marked.status).toBe(302);
     expect(marked.headers.get("location")).toBe("http://localhost/auth");
     expect(marked.headers.get("cache-control")).toBe("private, no-store");
-  });
-
-  it("leaves public pages alone", () => {
-    const response = new Response("home");
-    expect(keepPrivate(request("/"), response).headers.get("cache-control")).toBeNull();
-    expect(keepPrivate(request("/pricing"), response).headers.get("cache-control")).toBeNull();
   });
 });

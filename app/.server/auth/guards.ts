@@ -1,5 +1,5 @@
-import { data, matchPath, redirect } from "react-router";
-import { getSession, type Session } from "./session";
+import { createContext, data, redirect, type MiddlewareFunction } from "react-router";
+import { getSession, sessionContext, type Session } from "./session";
 
 export class UnknownGuardError extends Error {
   override name = "UnknownGuardError";
@@ -10,10 +10,15 @@ interface GuardInput {
   url: URL;
 }
 
+/** The Cache-Control of anything private to one visitor: stored nowhere, not even by the browser. */
+export const PRIVATE_NO_STORE = "private, no-store";
+
 /** Where an anonymous visitor goes: the sign-in page, coming back to the same-origin path after. */
 export function signInRedirect(url: URL): Response {
   const next = url.pathname + url.search;
-  return redirect(`/auth?next=${encodeURIComponent(next)}`);
+  return redirect(`/auth?next=${encodeURIComponent(next)}`, {
+    headers: { "Cache-Control": PRIVATE_NO_STORE },
+  });
 }
 
 /** A guard returns nothing to admit the request, or throws the response that refuses it. */
@@ -24,77 +29,29 @@ export const guards = {
   admin({ session, url }: GuardInput): void {
     if (!session) throw signInRedirect(url);
     if (session.user.role !== "admin") {
-      throw data({ message: "This page is for administrators." }, { status: 403 });
+      throw data(
+        { message: "This page is for administrators." },
+        { status: 403, headers: { "Cache-Control": PRIVATE_NO_STORE } },
+      );
     }
   },
 } as const;
 
 export type GuardName = keyof typeof guards;
 
-export interface GuardRule {
-  /** A React Router path pattern; `/*` also matches the path itself. */
-  path: string;
-  guard: string;
+export const GUARD_NAMES = Object.keys(guards) as GuardName[];
+
+/** Checks a guard name; an unknown one is a programming error, caught when the module loads. */
+export function assertGuardName(name: string): GuardName {
+  if (!Object.hasOwn(guards, name)) throw new UnknownGuardError(`Unknown route guard "${name}"`);
+  return name as GuardName;
 }
 
 /**
- * Which routes need which guard: the one table. /admin-fix-subscription is guarded although the
- * spec lists no middleware for it (docs/decisions/0005-guard-admin-fix-subscription.md).
+ * Marks a response as never to be stored: a shared cache must not keep one user's account page
+ * (or its `.data`), nor a redirect that depends on whether a cookie was sent.
  */
-export const ROUTE_GUARDS: readonly GuardRule[] = [
-  { path: "/account/*", guard: "auth" },
-  { path: "/checkout/*", guard: "auth" },
-  { path: "/billing/*", guard: "auth" },
-  { path: "/invoices/*", guard: "auth" },
-  { path: "/fix-subscription/*", guard: "auth" },
-  { path: "/login-success", guard: "auth" },
-  { path: "/admin/*", guard: "admin" },
-  { path: "/admin-fix-subscription/*", guard: "admin" },
-];
-
-function isGuardName(name: string): name is GuardName {
-  return Object.hasOwn(guards, name);
-}
-
-export interface CompiledRule {
-  path: string;
-  guard: GuardName;
-}
-
-/** Checks every guard name of a table; an unknown one is a programming error caught at start-up. */
-export function compileGuardTable(table: readonly GuardRule[]): CompiledRule[] {
-  return table.map((rule) => {
-    if (!isGuardName(rule.guard)) {
-      throw new UnknownGuardError(`Unknown route guard "${rule.guard}" on ${rule.path}`);
-    }
-    return { path: rule.path, guard: rule.guard };
-  });
-}
-
-const compiled = compileGuardTable(ROUTE_GUARDS);
-
-export function guardsFor(
-  pathname: string,
-  rules: readonly CompiledRule[] = compiled,
-): GuardName[] {
-  const names = new Set<GuardName>();
-  for (const rule of rules) {
-    if (matchPath({ path: rule.path, end: true }, pathname)) names.add(rule.guard);
-  }
-  return [...names];
-}
-
-/** The Cache-Control of anything private to one visitor: stored nowhere, not even by the browser. */
-export const PRIVATE_NO_STORE = "private, no-store";
-
-/**
- * Marks the response to a guarded path as never to be stored: the page, its `.data` request (React
- * Router hands the middleware the path without `.data`), and the sign-in redirect or 403 a guard
- * threw. A shared cache must not keep one user's account page, nor a redirect that depends on
- * whether a cookie was sent.
- */
-export function keepPrivate(request: Request, response: Response): Response {
-  if (guardsFor(new URL(request.url).pathname).length === 0) return response;
+export function keepPrivate(response: Response): Response {
   try {
     response.headers.set("Cache-Control", PRIVATE_NO_STORE);
     return response;
@@ -106,15 +63,32 @@ export function keepPrivate(request: Request, response: Response): Response {
   }
 }
 
+/** Set by a guard before it decides: the response, whatever it is, is private (see `markPrivate`). */
+const guardedContext = createContext<boolean>(false);
+
 /**
- * Runs the guards of a request's path. Returns the session (null when the path is public and
- * nobody is signed in) or throws the redirect / 403 response.
+ * The root's outermost middleware: marks every response of a guarded route private, no-store,
+ * the guard's own refusals included (a 403 thrown in middleware is rendered by the root's error
+ * boundary, so only the root sees the final response).
  */
-export async function enforceGuards(request: Request): Promise<Session | null> {
-  const url = new URL(request.url);
-  const needed = guardsFor(url.pathname);
-  if (needed.length === 0) return null;
-  const session = await getSession(request);
-  for (const name of needed) guards[name]({ session, url });
-  return session;
+export const markPrivate: MiddlewareFunction<Response> = async ({ context }, next) => {
+  const response = await next();
+  return context.get(guardedContext) ? keepPrivate(response) : response;
+};
+
+/**
+ * The middleware of a guarded layout route (app/routes/guards/<name>.tsx). React Router runs it for
+ * every route nested under that layout, documents and `.data` requests alike, after matching the
+ * decoded path: nesting decides what is protected, never a second list of path strings. The
+ * session it reads is the one loaders get from `requireSession(context)`.
+ */
+export function guardMiddleware(name: string): MiddlewareFunction<Response> {
+  const guard = guards[assertGuardName(name)];
+  return async ({ request, context }, next) => {
+    context.set(guardedContext, true);
+    const session = await getSession(request);
+    guard({ session, url: new URL(request.url) });
+    context.set(sessionContext, session);
+    return next();
+  };
 }

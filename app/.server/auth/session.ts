@@ -1,4 +1,4 @@
-import { type RouterContextProvider, createContext } from "react-router";
+import { type RouterContextProvider, createContext, data } from "react-router";
 import { env } from "../env";
 import { auth } from "./auth.server";
 
@@ -68,5 +68,16 @@ export const sessionContext = createContext<Session | null>(null);
 export function requireSession(context: Readonly<RouterContextProvider>): Session {
   const session = context.get(sessionContext);
   if (!session) throw new Error("requireSession() on a route without an auth guard");
+  return session;
+}
+
+/**
+ * The session of an admin route's loader or action, checked again where the data is touched: the
+ * admin guard admitted the request, and this keeps a route moved out from under it from leaking.
+ */
+export function requireAdmin(context: Readonly<RouterContextProvider>): Session {
+  const session = requireSession(context);
+  if (session.user.role !== "admin")
+    throw data({ message: "This page is for administrators." }, { status: 403 });
   return session;
 }

@@ -11,7 +11,7 @@ import { billingStats } from "~/.server/admin/billing.server";
 import { activeVersionShare, downloadsPerDay } from "~/.server/releases/stats.server";
 import { feedbackStatusSchema } from "~/lib/feedback";
 import { formatInr } from "~/lib/money";
-import { requireSession } from "~/.server/auth/session";
+import { requireAdmin } from "~/.server/auth/session";
 import { formatDateTime } from "~/components/account/dates";
 import { AdminPage, AdminSection, Stat, TD, HeaderRow } from "~/components/admin/AdminUi";
 import { FormMessage } from "~/components/forms";
@@ -23,7 +23,7 @@ import type { Route } from "./+types/dashboard";
 export const meta: Route.MetaFunction = () => pageMeta("Admin", "Operator overview.");
 
 export async function loader({ context }: Route.LoaderArgs) {
-  requireSession(context);
+  requireAdmin(context);
   const [stats, feedback, billing, downloads, versions] = await Promise.all([
     dashboardStats(),
     newestFeedback(),
@@ -50,7 +50,7 @@ const actionSchema = z.object({
 type ActionResult = { ok: boolean; message: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  requireSession(context);
+  requireAdmin(context);
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
     return data<ActionResult>(

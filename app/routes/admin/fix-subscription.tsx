@@ -10,7 +10,7 @@ import {
   customerBilling,
 } from "~/.server/admin/billing.server";
 import { customerByEmail, signOutCustomerDevice } from "~/.server/admin/customers.server";
-import { requireSession } from "~/.server/auth/session";
+import { requireAdmin } from "~/.server/auth/session";
 import { compareWithProvider } from "~/.server/billing/compare.server";
 import { paymentMethodOf } from "~/.server/billing/payments.server";
 import { statusText } from "~/.server/billing/overview.server";
@@ -36,7 +36,7 @@ export const meta: Route.MetaFunction = () =>
 const emailSchema = z.string().trim().toLowerCase().max(320).pipe(z.email());
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireSession(context);
+  requireAdmin(context);
   const raw = new URL(request.url).searchParams.get("email") ?? "";
   const sandbox = sandboxControlsAvailable();
   const empty = { email: raw, customer: null, billing: null, comparisons: [], sandbox };

@@ -1,5 +1,5 @@
 import { zipSync } from "fflate";
-import { requireSession } from "~/.server/auth/session";
+import { requireAdmin } from "~/.server/auth/session";
 import { gstr1Csv } from "~/.server/invoices/gstr1.server";
 import { renderInvoicePdf } from "~/.server/invoices/pdf.server";
 import {
@@ -11,8 +11,7 @@ import type { Route } from "./+types/invoices-export";
 
 /** /admin/invoices/gstr1.csv and /admin/invoices/documents.zip for a month (?month=2026-11). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { user } = requireSession(context);
-  if (user.role !== "admin") return new Response("Forbidden", { status: 403 });
+  const { user } = requireAdmin(context);
   const filter = parseInvoiceFilter(new URL(request.url).searchParams);
   const rows = await invoicesInPeriod(filter);
   if (params.file === "gstr1.csv") {

@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { requireSession } from "~/.server/auth/session";
+import { requireAdmin } from "~/.server/auth/session";
 import {
   documentOf,
   invoicesInPeriod,
@@ -18,7 +18,7 @@ export const meta: Route.MetaFunction = () =>
   pageMeta("Invoices", "GST invoices and credit notes by month, with GSTR-1 export.");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireSession(context);
+  requireAdmin(context);
   const filter = parseInvoiceFilter(new URL(request.url).searchParams);
   const rows = await invoicesInPeriod(filter);
   const query = new URLSearchParams({ month: filter.month });

@@ -1,7 +1,7 @@
 import { useRef, useState } from "react";
 import { data, Form, Link, redirect, useActionData, useRevalidator } from "react-router";
 import { z } from "zod";
-import { requireSession } from "~/.server/auth/session";
+import { requireAdmin } from "~/.server/auth/session";
 import { done, formAction, refuse } from "~/.server/forms/action.server";
 import { releaseState } from "~/.server/releases/admin.server";
 import { ACCEPTED_SUFFIXES } from "~/.server/releases/files";
@@ -28,8 +28,7 @@ export const meta: Route.MetaFunction = ({ data: loaded }) =>
   );
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const session = requireSession(context);
-  if (session.user.role !== "admin") throw new Response("Forbidden", { status: 403 });
+  requireAdmin(context);
   const release = await findReleaseById(params.id);
   if (!release) throw data({ message: "No such release." }, { status: 404 });
   return {

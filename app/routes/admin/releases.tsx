@@ -5,7 +5,7 @@ import {
   listAdminTokens,
   revokeAdminToken,
 } from "~/.server/admin/api-tokens.server";
-import { requireSession } from "~/.server/auth/session";
+import { requireAdmin } from "~/.server/auth/session";
 import { env } from "~/.server/env";
 import { done, formAction, refuse } from "~/.server/forms/action.server";
 import { releaseState } from "~/.server/releases/admin.server";
@@ -27,8 +27,7 @@ export const meta: Route.MetaFunction = () =>
   pageMeta("Releases", "Publish desktop releases, roll them out and follow downloads.");
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const session = requireSession(context);
-  if (session.user.role !== "admin") throw new Response("Forbidden", { status: 403 });
+  requireAdmin(context);
   const [releases, counts, minimums, tokens, publicKey] = await Promise.all([
     listReleases(["draft", "published", "pulled"]),
     countsPerVersion(),

@@ -6,7 +6,7 @@ import {
   SUBSCRIPTIONS_PER_PAGE,
 } from "~/.server/admin/billing.server";
 import { planDistribution } from "~/.server/admin/plans.server";
-import { requireSession } from "~/.server/auth/session";
+import { requireAdmin } from "~/.server/auth/session";
 import { statusText } from "~/.server/billing/overview.server";
 import { AdminPage, AdminSection, HeaderRow, Stat, TD } from "~/components/admin/AdminUi";
 import { PageHeader } from "~/components/PageHeader";
@@ -21,7 +21,7 @@ export const meta: Route.MetaFunction = () =>
   pageMeta("Subscriptions", "Subscriptions, revenue and plans.");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireSession(context);
+  requireAdmin(context);
   const query = parseSubscriptionQuery(new URL(request.url).searchParams);
   const [stats, rows, shares] = await Promise.all([
     billingStats(),

@@ -6,7 +6,7 @@ import {
   roleSchema,
   searchUsers,
 } from "~/.server/admin/users.server";
-import { requireSession } from "~/.server/auth/session";
+import { requireAdmin } from "~/.server/auth/session";
 import { formatDate } from "~/lib/format";
 import { AdminPage, AdminSection, TD, HeaderRow } from "~/components/admin/AdminUi";
 import { FormMessage } from "~/components/forms";
@@ -17,7 +17,7 @@ import type { Route } from "./+types/users";
 export const meta: Route.MetaFunction = () => pageMeta("Users", "Find and manage user accounts.");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = requireSession(context);
+  const { user } = requireAdmin(context);
   const list = await searchUsers(parseUserQuery(new URL(request.url).searchParams));
   return { list, currentUserId: user.id };
 }
@@ -31,7 +31,7 @@ const actionSchema = z.object({
 type ActionResult = { ok: boolean; message: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = requireSession(context);
+  const { user } = requireAdmin(context);
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
     return data<ActionResult>(
