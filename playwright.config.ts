@@ -62,6 +62,7 @@ export default defineConfig({
       ADMIN_EMAILS: `${E2E_ADMIN_EMAIL},${E2E_RELEASES_ADMIN_EMAIL}`,
       // Journeys sign in often from one address; the limit itself is tested over HTTP.
       AUTH_RATE_LIMIT: "1000",
+      API_RATE_LIMIT: "10000",
       LOG_LEVEL: "warn",
     },
   },

@@ -94,14 +94,18 @@ export default [
   route("releases/:version/:file", "routes/releases/file.ts"),
   route("api/events", "routes/api/events.ts"),
   route("api/webhooks/razorpay", "routes/api/webhooks-razorpay.ts"),
-  route("api/functions/:name", "routes/api/functions.ts"),
-  ...prefix("api/desktop", [
-    route("token", "routes/desktop/token.ts"),
-    route("refresh", "routes/desktop/refresh.ts"),
-    route("me", "routes/desktop/me.ts"),
-    route("usage", "routes/desktop/usage.ts"),
-    route("logout", "routes/desktop/logout.ts"),
-    route("web-session-token", "routes/desktop/web-session-token.ts"),
+  layout("routes/limits/functions.ts", [
+    route("api/functions/:name", "routes/api/functions.ts"),
+  ]),
+  layout("routes/limits/desktop.ts", [
+    ...prefix("api/desktop", [
+      route("token", "routes/desktop/token.ts"),
+      route("refresh", "routes/desktop/refresh.ts"),
+      route("me", "routes/desktop/me.ts"),
+      route("usage", "routes/desktop/usage.ts"),
+      route("logout", "routes/desktop/logout.ts"),
+      route("web-session-token", "routes/desktop/web-session-token.ts"),
+    ]),
   ]),
   route(".well-known/jwks.json", "routes/desktop/jwks.ts"),
   route("ops/error-probe", "routes/ops/error-probe.tsx"),

@@ -109,6 +109,8 @@ export const envSchema = z.object({
       .regex(/^G-[A-Z0-9]{4,20}$/, { error: "must look like G-XXXXXXXXXX" })
       .optional(),
   ),
+  /** Requests per client (IPv6 by /64) per minute to /api/desktop/* and /api/functions/*. */
+  API_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(120),
   /** Feedback messages accepted per client IP per hour. */
   FEEDBACK_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(5),
   /** smtp(s)://user:pass@host:port; unset, mail is written to DATA_DIR/mail as .eml files. */

@@ -4,6 +4,7 @@ import { getSession } from "~/.server/auth/session";
 import { env } from "~/.server/env";
 import { saveFeedback } from "~/.server/feedback/feedback.server";
 import { requestContext } from "~/.server/request-context";
+import { rateLimitClientKey } from "~/.server/security/client-key";
 import { hitRateLimit } from "~/.server/security/rate-limit.server";
 import { Field, FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
@@ -62,7 +63,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   const { clientIp, log } = context.get(requestContext);
-  const limit = await hitRateLimit(`feedback:${clientIp}`, env().FEEDBACK_RATE_LIMIT, 60 * 60);
+  const limit = await hitRateLimit(
+    `feedback:${rateLimitClientKey(clientIp)}`,
+    env().FEEDBACK_RATE_LIMIT,
+    60 * 60,
+  );
   if (!limit.allowed) {
     return data(
       {

@@ -1,5 +1,6 @@
 /** Every kind of durable job and the function that does it. */
 import { RESYNC_JOB } from "../billing/checkout.server";
+import { db } from "../db";
 import {
   FINISH_SWITCH_JOB,
   finishSwitch,
@@ -9,6 +10,7 @@ import {
 import { BILLING_MAIL_JOB, sendBillingMail } from "../billing/notify.server";
 import { resyncFromProvider } from "../billing/resync.server";
 import { PROCESS_WEBHOOK_JOB, processWebhookEvent } from "../billing/webhooks.server";
+import { PRUNE_JOB, runPrune } from "./maintenance.server";
 import { type JobHandler, PermanentJobError } from "./worker.server";
 
 function text(payload: Record<string, unknown>, key: string): string {
@@ -27,6 +29,7 @@ export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   },
   [BILLING_MAIL_JOB]: (payload) => sendBillingMail(payload),
   [FINISH_SWITCH_JOB]: (payload) => finishSwitch(payload),
+  [PRUNE_JOB]: () => runPrune(db()),
   [RETIRE_HALTED_JOB]: async (payload) => {
     await retireHalted(payload);
   },

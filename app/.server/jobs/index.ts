@@ -2,12 +2,18 @@
 import { db } from "../db";
 import type { Logger } from "../logger";
 import { jobHandlers } from "./handlers.server";
+import { schedulePrune } from "./maintenance.server";
 import { startWorker, type Worker } from "./worker.server";
 
 let worker: Worker | undefined;
 
 export function startJobWorker(log: Logger): void {
-  worker ??= startWorker({ database: db, handlers: jobHandlers, log });
+  if (worker) return;
+  worker = startWorker({ database: db, handlers: jobHandlers, log });
+  // Starts (or re-joins) the hourly prune chain; the dedupe key keeps it to one job per hour.
+  schedulePrune(db()).catch((error: unknown) =>
+    log.warn({ err: error }, "could not schedule the hourly prune"),
+  );
 }
 
 /** Work was just enqueued here: run it now rather than at the next poll. */

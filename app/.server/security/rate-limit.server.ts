@@ -1,6 +1,10 @@
 import { sql } from "drizzle-orm";
+import type { MiddlewareFunction } from "react-router";
 import { type Database, db as defaultDb } from "../db";
-import { rateLimitHits } from "../db/schema";
+import { oneTimeTokens, rateLimitHits } from "../db/schema";
+import { env } from "../env";
+import { requestContext } from "../request-context";
+import { rateLimitClientKey } from "./client-key";
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -36,4 +40,45 @@ export async function hitRateLimit(
     });
   const count = row?.count ?? 1;
   return { allowed: count <= max, count, retryAfter: Number(row?.retryAfter ?? windowSeconds) };
+}
+
+/**
+ * Removes counters whose window ended long ago and one-time tokens past their expiry: both tables
+ * only grow otherwise. Windows here are at most an hour; a day of slack keeps any in use.
+ */
+export async function pruneExpiredSecurityRows(database: Database = defaultDb()) {
+  const hits = await database
+    .delete(rateLimitHits)
+    .where(sql`${rateLimitHits.windowStart} < now() - interval '1 day'`)
+    .returning({ key: rateLimitHits.key });
+  const tokens = await database
+    .delete(oneTimeTokens)
+    .where(sql`${oneTimeTokens.expiresAt} < now() - interval '1 day'`)
+    .returning({ id: oneTimeTokens.tokenHash });
+  return { rateLimitHits: hits.length, oneTimeTokens: tokens.length };
+}
+
+/**
+ * Route middleware for an API group: `limit` requests per client (IPv6 by /64) per minute, then
+ * 429 with Retry-After. Server-side `auth.api` calls and our own endpoints skip Better Auth's
+ * limiter, so the API counts for itself, shared by every instance through the database.
+ */
+export function apiRateLimit(group: string): MiddlewareFunction<Response> {
+  return async ({ context }, next) => {
+    const { clientIp } = context.get(requestContext);
+    const result = await hitRateLimit(
+      `${group}:${rateLimitClientKey(clientIp)}`,
+      env().API_RATE_LIMIT,
+      60,
+    );
+    if (!result.allowed)
+      return Response.json(
+        { error: "rate_limited", error_description: "Too many requests. Try again shortly." },
+        {
+          status: 429,
+          headers: { "Retry-After": String(result.retryAfter), "Cache-Control": "no-store" },
+        },
+      );
+    return next();
+  };
 }

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { parseBatch, storeEvents } from "~/.server/analytics/events.server";
 import { requestContext } from "~/.server/request-context";
+import { rateLimitClientKey } from "~/.server/security/client-key";
 import { hitRateLimit } from "~/.server/security/rate-limit.server";
 import { readConsent } from "~/lib/analytics/consent";
 import type { Route } from "./+types/events";
@@ -17,7 +18,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return Response.json({ error: "no analytics consent: nothing stored" }, { status: 403 });
   }
   const { clientIp } = context.get(requestContext);
-  const limit = await hitRateLimit(`events:${clientIp}`, 120, 60);
+  const limit = await hitRateLimit(`events:${rateLimitClientKey(clientIp)}`, 120, 60);
   if (!limit.allowed) {
     return Response.json(
       { error: "too many events" },
