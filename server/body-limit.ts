@@ -5,6 +5,7 @@
  */
 import { Readable } from "node:stream";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { nulField, nulMessage } from "./nul-field";
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -156,8 +157,16 @@ export function bodyLimit(): RequestHandler {
     const declared = req.get("content-length");
     if (declared !== undefined && Number(declared) > rule.limit) return refuse(req, res, rule);
     readCapped(req, rule.limit).then(
-      (body) => {
+      async (body) => {
         if (body === TOO_LARGE) return refuse(req, res, rule);
+        const field = await nulField(body, req.get("content-type"));
+        if (field !== null) {
+          res.status(400);
+          if (rule.json)
+            res.json({ error: "invalid_request", error_description: nulMessage(field) });
+          else res.type("text/plain").send(nulMessage(field));
+          return;
+        }
         bufferedBodies.set(req, body);
         next();
       },

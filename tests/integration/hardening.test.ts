@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BROWSER_HEADERS, getWithCookies, signUpVerified } from "../support/auth";
 import { engines } from "../support/engines";
@@ -170,6 +171,93 @@ describe.each(engines())("hardening on $name", (engine) => {
       expect(await data.text()).not.toContain("boss@example.com");
       const allowed = await getWithCookies(server, "/%61dmin/users.data", boss);
       expect(allowed.status).toBe(200);
+    });
+  });
+
+  describe("bad input never 500s", () => {
+    it("refuses a NUL character in a form field with 400, naming the field", async () => {
+      const response = await fetch(`${server.url}/feedback`, {
+        method: "POST",
+        headers: {
+          ...BROWSER_HEADERS,
+          "content-type": "application/x-www-form-urlencoded",
+          origin: server.url,
+        },
+        body: new URLSearchParams({
+          email: "nul@example.com",
+          category: "bug",
+          message: "It broke\u0000 somewhere in the middle.",
+        }),
+      });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain('The field "message" contains a NUL character');
+    });
+
+    it("refuses a NUL character in a JSON body to Better Auth with 400, naming the field", async () => {
+      const response = await fetch(`${server.url}/api/auth/sign-up/email`, {
+        method: "POST",
+        headers: { ...BROWSER_HEADERS, "content-type": "application/json", origin: server.url },
+        body: JSON.stringify({ name: "Nul\u0000", email: "nul2@example.com", password: PASSWORD }),
+      });
+      expect(response.status).toBe(400);
+      expect(JSON.stringify(await response.json())).toContain('\\"name\\"');
+    });
+
+    it("does not spend a handoff token on a request that fails validation", async () => {
+      const verifier = "v".repeat(50);
+      const challenge = createHash("sha256").update(verifier).digest("base64url");
+      const handoff = await fetch(`${server.url}/api/functions/generateAuthRedirectToken`, {
+        method: "POST",
+        headers: {
+          ...BROWSER_HEADERS,
+          "content-type": "application/json",
+          origin: server.url,
+          cookie: asha,
+        },
+        body: JSON.stringify({
+          data: {
+            redirect_uri: "http://127.0.0.1:53682/callback",
+            state: "state-1234567",
+            code_challenge: challenge,
+            code_challenge_method: "S256",
+          },
+        }),
+      });
+      const { token } = ((await handoff.json()) as { result: { token: string } }).result;
+      const exchange = (deviceName: string, contentType = "application/json") =>
+        fetch(`${server.url}/api/desktop/token`, {
+          method: "POST",
+          headers: { "content-type": contentType },
+          body: JSON.stringify({
+            token,
+            code_verifier: verifier,
+            device_name: deviceName,
+            platform: "mac",
+            app_version: "1.0.0",
+          }),
+        });
+      const nul = await exchange("Asha's\u0000Mac");
+      expect(nul.status).toBe(400);
+      expect(JSON.stringify(await nul.json())).toContain("device_name");
+      const plain = await exchange("Asha's Mac", "text/plain");
+      expect(plain.status).toBe(415);
+      const good = await exchange("Asha's Mac");
+      expect(good.status).toBe(200);
+    });
+
+    it("requires application/json on the callable functions", async () => {
+      const response = await fetch(`${server.url}/api/functions/generateAuthRedirectToken`, {
+        method: "POST",
+        headers: {
+          ...BROWSER_HEADERS,
+          "content-type": "text/plain",
+          origin: server.url,
+          cookie: asha,
+        },
+        body: JSON.stringify({ data: {} }),
+      });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain("application/json");
     });
   });
 });

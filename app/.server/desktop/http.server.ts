@@ -34,6 +34,8 @@ export async function readBody<S extends z.ZodType>(
   request: Request,
   schema: S,
 ): Promise<z.output<S> | Response> {
+  if (!isJsonRequest(request))
+    return oauthError(415, "invalid_request", "send the body as application/json");
   let body: unknown;
   try {
     body = await request.json();
@@ -67,4 +69,10 @@ export function methodNotAllowed(allow: string) {
     { error: "invalid_request", error_description: `use ${allow}` },
     { status: 405, headers: { Allow: allow } },
   );
+}
+
+/** application/json (any charset) or a +json type: what the JSON endpoints accept. */
+export function isJsonRequest(request: Request): boolean {
+  const type = request.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase() ?? "";
+  return type === "application/json" || type.endsWith("+json");
 }

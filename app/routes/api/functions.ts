@@ -7,6 +7,7 @@ import {
 } from "~/.server/functions/registry.server";
 import { requestContext } from "~/.server/request-context";
 import { FUNCTION_STATUSES, type FunctionStatus } from "~/lib/functions-errors";
+import { isJsonRequest } from "~/.server/desktop/http.server";
 import type { Route } from "./+types/functions";
 
 function failure(status: FunctionStatus, message: string) {
@@ -39,6 +40,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const session = bearer || sameOriginCookieCall(request) ? await getSession(request) : null;
   if (fn.requiresUser && !session) return failure("UNAUTHENTICATED", "Not authenticated");
 
+  if (!isJsonRequest(request))
+    return failure("INVALID_ARGUMENT", "Send the request body as application/json.");
   let body: unknown;
   try {
     body = await request.json();
