@@ -10,6 +10,7 @@ import {
 } from "react-router";
 import { isBot } from "./.server/bots";
 import { logger } from "./.server/logger";
+import { isDatabaseUnavailable } from "./.server/db/outage";
 import { requestContext } from "./.server/request-context";
 import { NonceProvider } from "./lib/nonce";
 
@@ -105,5 +106,9 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   } catch {
     // No request context (called outside the custom server): the root logger still records it.
   }
-  log.error({ err: error, path: new URL(request.url).pathname }, "unhandled server error");
+  const path = new URL(request.url).pathname;
+  // An outage is one cause behind many failed requests (answered 503 by app/.server/db/outage.ts):
+  // a warning per request, not an error report each.
+  if (isDatabaseUnavailable(error)) log.warn({ err: error, path }, "database unavailable");
+  else log.error({ err: error, path }, "unhandled server error");
 };

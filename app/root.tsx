@@ -10,6 +10,7 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import { markPrivate } from "~/.server/auth/guards";
+import { retryAfterOnUnavailable, serviceUnavailableOnOutage } from "~/.server/db/outage";
 import { env } from "~/.server/env";
 import { ConsentBanner } from "~/components/ConsentBanner";
 import { Footer } from "~/components/Footer";
@@ -27,8 +28,15 @@ import stylesheet from "./app.css?url";
 
 export const DEFAULT_OG_IMAGE = "/og/og-default.jpg";
 
-/** Responses of guarded routes (app/routes/guards/*) are never stored by any cache. */
-export const middleware: Route.MiddlewareFunction[] = [markPrivate];
+/**
+ * Responses of guarded routes (app/routes/guards/*) are never stored by any cache; a failure
+ * while the database is down is a 503 page, not a 500.
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+  markPrivate,
+  retryAfterOnUnavailable,
+  serviceUnavailableOnOutage,
+];
 
 export function loader() {
   const { SITE_URL, GA_MEASUREMENT_ID } = env();
@@ -151,6 +159,25 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           ? String(error.data.message)
           : "You do not have permission to see this page.";
       return <ErrorPage title="Forbidden" message={message} />;
+    }
+    if (error.status === 503) {
+      const message =
+        typeof error.data === "object" && error.data && "message" in error.data
+          ? String(error.data.message)
+          : "The site is busy or being updated. Please try again in a minute.";
+      return (
+        <ErrorPage title="Service Unavailable" message={message}>
+          <p className="mt-6">
+            <button
+              type="button"
+              className="btn-secondary"
+              onClick={() => window.location.reload()}
+            >
+              Try again
+            </button>
+          </p>
+        </ErrorPage>
+      );
     }
     if (error.status < 500) {
       const message =

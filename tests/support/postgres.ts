@@ -28,7 +28,11 @@ export async function freePort(): Promise<number> {
 
 export interface Cluster {
   url: string;
+  /** Stops the server and deletes the cluster. */
   stop(): void;
+  /** Stops the server only (an outage): `resume()` starts it again on the same port. */
+  pause(): void;
+  resume(): void;
 }
 
 /**
@@ -64,9 +68,24 @@ export async function startCluster(bin: string): Promise<Cluster> {
   ]);
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  run("pg_ctl", ["-D", dataDir, "-o", options, "-l", path.join(dir, "server.log"), "-w", "start"]);
+  const start = () =>
+    run("pg_ctl", [
+      "-D",
+      dataDir,
+      "-o",
+      options,
+      "-l",
+      path.join(dir, "server.log"),
+      "-w",
+      "start",
+    ]);
+  start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    pause() {
+      run("pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "stop"]);
+    },
+    resume: start,
     stop() {
       try {
         run("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]);

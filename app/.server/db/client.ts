@@ -22,6 +22,8 @@ export interface OpenOptions {
   dataDir: string;
   databaseUrl?: string;
   poolMax?: number;
+  /** An idle PostgreSQL connection broke (server restarted or unreachable). */
+  onPoolError?: (error: Error) => void;
 }
 
 function redactUrl(url: string): string {
@@ -35,7 +37,15 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   if (options.databaseUrl) {
     const { Pool } = await import("pg");
     const { drizzle } = await import("drizzle-orm/node-postgres");
-    const pool = new Pool({ connectionString: options.databaseUrl, max: options.poolMax ?? 10 });
+    const pool = new Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolMax ?? 10,
+      // An unreachable server answers "unavailable" within seconds instead of hanging requests.
+      connectionTimeoutMillis: 5_000,
+    });
+    // Idle connections break when the server restarts or goes away; without a listener that
+    // error would end the process. The pool replaces them once the server is back.
+    pool.on("error", (error) => options.onPoolError?.(error));
     const db = drizzle(pool, { schema });
     await db.execute(sql`select 1`);
     return {

@@ -1,4 +1,5 @@
 import { env } from "../env";
+import { logger } from "../logger";
 import { type Database, type DatabaseHandle, migrate, openDatabase } from "./client";
 
 export type { Database };
@@ -16,6 +17,7 @@ export async function initDatabase(): Promise<DatabaseHandle> {
     dataDir: DATA_DIR,
     databaseUrl: DATABASE_URL,
     poolMax: DATABASE_POOL_MAX,
+    onPoolError: (error) => logger().warn({ err: error }, "database connection lost"),
   });
   try {
     await migrate(handle);

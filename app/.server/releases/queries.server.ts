@@ -122,8 +122,14 @@ const CACHE_MS = 30_000;
  */
 export async function latestStableCached(): Promise<ReleaseWithAssets | null> {
   const now = Date.now();
-  if (!cache || now - cache.at > CACHE_MS)
-    cache = { at: now, value: await latestRelease("stable") };
+  if (!cache || now - cache.at > CACHE_MS) {
+    try {
+      cache = { at: now, value: await latestRelease("stable") };
+    } catch (error) {
+      // The database is away: the download page keeps showing what it last knew.
+      if (!cache) throw error;
+    }
+  }
   return cache.value;
 }
 

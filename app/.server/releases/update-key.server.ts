@@ -1,10 +1,4 @@
-import {
-  createPrivateKey,
-  createPublicKey,
-  type JsonWebKey,
-  sign,
-  verify,
-} from "node:crypto";
+import { createPrivateKey, createPublicKey, type JsonWebKey, sign, verify } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { JWK } from "jose";
 import { type Database, db as defaultDb } from "../db";

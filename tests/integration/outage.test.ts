@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BROWSER_HEADERS, getWithCookies, signUpVerified } from "../support/auth";
+import { textOf } from "../support/billing";
+import { createDatabase } from "../support/engines";
+import { type Cluster, findPostgresBin, startCluster } from "../support/postgres";
+import { type RunningTestServer, startServer } from "../support/server";
+
+const bin = findPostgresBin();
+
+/**
+ * Issue 9, point 22: the PostgreSQL server stops while the site runs, then comes back. Needs the
+ * server binaries (its own cluster, so the other tests' database stays up); CI installs them.
+ */
+describe.runIf(bin || process.env.CI)("database outage on PostgreSQL", () => {
+  let cluster: Cluster;
+  let server: RunningTestServer;
+  let cookie = "";
+
+  beforeAll(async () => {
+    if (!bin) throw new Error("CI needs the PostgreSQL server binaries for the outage test.");
+    cluster = await startCluster(bin);
+    server = await startServer({ env: { DATABASE_URL: await createDatabase(cluster.url) } });
+    cookie = await signUpVerified(server, {
+      name: "Outage",
+      email: "outage@example.com",
+      password: "outage-password-1",
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    cluster?.stop();
+  });
+
+  it("answers 503 for what needs the database, keeps public pages up, and recovers by itself", async () => {
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    expect((await getWithCookies(server, "/account", cookie)).status).toBe(200);
+
+    cluster.pause();
+    try {
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
+      const account = await getWithCookies(server, "/account", cookie);
+      expect(account.status).toBe(503);
+      expect(account.headers.get("retry-after")).toBe("30");
+      const html = await account.text();
+      expect(html).toContain("<title>Service Unavailable");
+      expect(textOf(html)).toContain("try again in a minute");
+      const data = await getWithCookies(server, "/account.data", cookie);
+      expect(data.status).toBe(503);
+      for (const path of ["/", "/pricing", "/blog", "/legal/privacy", "/about"]) {
+        const page = await fetch(server.url + path, { headers: BROWSER_HEADERS });
+        expect(page.status, path).toBe(200);
+      }
+    } finally {
+      cluster.resume();
+    }
+
+    // No restart: the pool reconnects on the next request.
+    let ready = 0;
+    for (let attempt = 0; attempt < 50 && ready !== 200; attempt += 1) {
+      ready = (await fetch(`${server.url}/readyz`)).status;
+      if (ready !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(ready).toBe(200);
+    expect((await getWithCookies(server, "/account", cookie)).status).toBe(200);
+    expect(server.output()).not.toMatch(/uncaughtException|unhandledRejection/);
+  });
+});
