@@ -14,6 +14,7 @@ export default defineConfig({
       "app/**/*.test.{ts,tsx}",
       "server/**/*.test.ts",
       "scripts/**/*.test.ts",
+      "vite/**/*.test.ts",
       "tests/integration/**/*.test.ts",
     ],
     globalSetup: ["tests/support/global-setup.ts"],

@@ -1,7 +1,7 @@
 import { legalPages, posts } from "virtual:content";
 import { describe, expect, it } from "vitest";
 import { DISALLOWED_PATHS, robotsTxt, sitemapXml } from "./sitemap.server";
-import { childText, childrenNamed, parseXml } from "./xml-check";
+import { childText, childrenNamed, parseXml } from "../../../tests/support/xml";
 
 const SITE = "https://pinout.example";
 

@@ -12,7 +12,7 @@ import {
 } from "vite";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BlogPost } from "virtual:content";
-import { contentPlugin } from "../../../vite/content-plugin";
+import { contentPlugin } from "./content-plugin";
 
 const post = (title: string, date = "2026-01-01") =>
   `---\ntitle: "${title}"\ndescription: "About it."\ndate: ${date}\nauthor: "A"\ntags: ["x"]\n---\n\n## Intro\n\n\`\`\`c\nint x = 1;\n\`\`\`\n`;

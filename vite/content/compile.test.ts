@@ -6,27 +6,27 @@ import path from "node:path";
 import { transformerStyleToClass } from "@shikijs/transformers";
 import { afterEach, describe, expect, it } from "vitest";
 import { site } from "~/config/site";
-import { compileContent } from "../../../vite/content/compile";
+import { compileContent } from "./compile";
 import {
   ContentError,
   blogFrontMatterSchema,
   legalFrontMatterSchema,
   splitFrontMatter,
   validateFrontMatter,
-} from "../../../vite/content/front-matter";
+} from "./front-matter";
 import {
   countWords,
   readingMinutes,
   renderMarkdown,
   slugify,
-} from "../../../vite/content/markdown";
+} from "./markdown";
 import {
   escapeMarkdownText,
   placeholderValues,
   substitutePlaceholders,
-} from "../../../vite/content/placeholders";
+} from "./placeholders";
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 const render = (markdown: string) =>
   renderMarkdown(markdown, { file: "test.md", styleToClass: transformerStyleToClass() });
