@@ -126,6 +126,8 @@ test.describe("admin area for admins", () => {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(200);
       await expect(page.getByRole("navigation", { name: "Admin" })).toBeVisible();
+      // The dashboard's charts load after hydration: check them too, not only the page before.
+      if (path === "/admin") await expect(page.locator(".recharts-surface").first()).toBeVisible();
       await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
       await expectNoAxeViolations(page);
     }

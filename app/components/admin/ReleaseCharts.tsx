@@ -13,12 +13,12 @@ const TOOLTIP = {
 
 /**
  * Recharts draws after measuring in the browser, so this module is loaded lazily by the admin
- * dashboard only: public pages never download it, and the tables beside it carry the same numbers
- * for screen readers and before it loads.
+ * dashboard only: public pages never download it. Its keyboard layer stays on (arrow keys walk the
+ * bars with their tooltip); the table beside it carries the same numbers before it loads.
  */
 export default function ReleaseCharts({ downloads, versions }: ReleaseChartsProps) {
   return (
-    <div className="grid gap-6 lg:grid-cols-2" aria-hidden="true">
+    <div className="grid gap-6 lg:grid-cols-2">
       <figure>
         <figcaption className="mb-2 text-sm text-slate-300">Downloads per day, 30 days</figcaption>
         <div className="h-56">
