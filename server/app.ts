@@ -133,7 +133,7 @@ export function createApp(options: StartOptions, state: AppState) {
   // Sec-Fetch-Site in current browsers). Refuse any that come from another site; requests without
   // either header come from non-browser clients (the desktop app, curl), which carry no cookies
   // a forged page could borrow.
-  const siteOrigin = new URL(config.SITE_URL).origin;
+  const trustedOrigins = new Set(config.TRUSTED_ORIGINS);
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
     const origin = req.get("origin");
@@ -141,10 +141,17 @@ export function createApp(options: StartOptions, state: AppState) {
     const sameHost = origin === `${req.protocol}://${req.get("host")}`;
     if (
       fetchSite === "cross-site" ||
-      (origin !== undefined && origin !== siteOrigin && !sameHost)
+      (origin !== undefined && !trustedOrigins.has(origin) && !sameHost)
     ) {
-      res.locals.log.warn({ origin, fetchSite, path: req.path }, "cross-site request refused");
-      res.status(403).type("text/plain").send("Cross-site request refused.");
+      res.locals.log.warn(
+        { origin, fetchSite, path: req.path, trusted: config.TRUSTED_ORIGINS },
+        "cross-site request refused: if people open the site at this origin, set SITE_URL to it",
+      );
+      const message =
+        "This request came from another address than the site's own and was refused. If you opened the site at that address, ask whoever runs it to set SITE_URL to it.";
+      // The sign-in forms show an API's message; the code lets them say it in their own words.
+      if (req.path.startsWith("/api/")) res.status(403).json({ code: "INVALID_ORIGIN", message });
+      else res.status(403).type("text/plain").send(message);
       return;
     }
     next();

@@ -90,3 +90,27 @@ describe("parseEnv", () => {
     ).toBe("https://pinout.dev");
   });
 });
+
+describe("SITE_URL when it is not set", () => {
+  it("follows PORT on a loopback HOST and trusts both loopback spellings", () => {
+    const parsed = parseEnv({ PORT: "3456" });
+    expect(parsed.SITE_URL).toBe("http://localhost:3456");
+    expect(parsed.TRUSTED_ORIGINS).toEqual(["http://localhost:3456", "http://127.0.0.1:3456"]);
+  });
+
+  it("follows a non-loopback HOST", () => {
+    const parsed = parseEnv({ HOST: "192.168.1.20", PORT: "8080" });
+    expect(parsed.SITE_URL).toBe("http://192.168.1.20:8080");
+    expect(parsed.TRUSTED_ORIGINS).toEqual(["http://192.168.1.20:8080"]);
+  });
+
+  it("trusts only the origin of an explicit SITE_URL", () => {
+    const parsed = parseEnv({
+      PORT: "3456",
+      SITE_URL: "https://pinout.dev/",
+      PAYMENTS_SANDBOX_PUBLIC: "1",
+    });
+    expect(parsed.SITE_URL).toBe("https://pinout.dev");
+    expect(parsed.TRUSTED_ORIGINS).toEqual(["https://pinout.dev"]);
+  });
+});

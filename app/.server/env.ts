@@ -41,10 +41,14 @@ export const envSchema = z.object({
   NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("127.0.0.1"),
-  SITE_URL: z
-    .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
-    .default("http://localhost:3000")
-    .transform((value) => value.replace(/\/+$/, "")),
+  /** Unset: http://localhost:<PORT> (or http://<HOST>:<PORT> for a non-loopback HOST). */
+  SITE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
+      .transform((value) => value.replace(/\/+$/, ""))
+      .optional(),
+  ),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
@@ -173,8 +177,15 @@ export const envSchema = z.object({
 
 export type Env = Omit<
   z.infer<typeof envSchema>,
-  "RAZORPAY_KEY_ID" | "RAZORPAY_KEY_SECRET" | "RAZORPAY_WEBHOOK_SECRET"
+  "SITE_URL" | "RAZORPAY_KEY_ID" | "RAZORPAY_KEY_SECRET" | "RAZORPAY_WEBHOOK_SECRET"
 > & {
+  /** Always set after parsing: given, or derived from HOST and PORT. */
+  SITE_URL: string;
+  /**
+   * Origins whose browser requests are accepted (Better Auth, our cross-site check): SITE_URL's,
+   * and without an explicit SITE_URL both loopback spellings of the local port.
+   */
+  TRUSTED_ORIGINS: string[];
   /** Always set after parsing: given, or the sandbox's fixed defaults. */
   RAZORPAY_KEY_ID: string;
   RAZORPAY_KEY_SECRET: string;
@@ -213,7 +224,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       "RAZORPAY_WEBHOOK_SECRET",
     ] as const)
       if (!data[name]) problems.push(`  ${name}: required with PAYMENTS_PROVIDER=razorpay`);
-  } else if (data.SITE_URL.startsWith("https:") && !data.PAYMENTS_SANDBOX_PUBLIC) {
+  } else if (data.SITE_URL?.startsWith("https:") && !data.PAYMENTS_SANDBOX_PUBLIC) {
     problems.push(
       "  PAYMENTS_PROVIDER: the payment sandbox would let anyone on this https site get Pro without paying; set PAYMENTS_PROVIDER=razorpay with live keys, or PAYMENTS_SANDBOX_PUBLIC=1 for a deliberate public demo",
     );
@@ -221,8 +232,18 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (problems.length > 0)
     throw new EnvError(`Invalid environment configuration:\n${problems.join("\n")}`);
   const sandbox = data.PAYMENTS_PROVIDER === "sandbox";
+  const loopback = ["127.0.0.1", "localhost", "0.0.0.0", "::", "::1"].includes(data.HOST);
+  const host = loopback ? "localhost" : data.HOST.includes(":") ? `[${data.HOST}]` : data.HOST;
+  const siteUrl = data.SITE_URL ?? `http://${host}:${data.PORT}`;
+  const trusted = data.SITE_URL
+    ? [new URL(siteUrl).origin]
+    : loopback
+      ? [`http://localhost:${data.PORT}`, `http://127.0.0.1:${data.PORT}`]
+      : [new URL(siteUrl).origin];
   return {
     ...data,
+    SITE_URL: siteUrl,
+    TRUSTED_ORIGINS: trusted,
     DATA_DIR: path.resolve(data.DATA_DIR),
     RAZORPAY_KEY_ID: data.RAZORPAY_KEY_ID ?? (sandbox ? SANDBOX_KEYS.RAZORPAY_KEY_ID : ""),
     RAZORPAY_KEY_SECRET:

@@ -29,6 +29,9 @@ const MESSAGES: Record<string, string> = {
   INVALID_CODE: "That code is not right. Check the time on your phone and try again.",
   INVALID_BACKUP_CODE: "That backup code is not right, or was already used.",
   INVALID_TWO_FACTOR_COOKIE: "The sign-in took too long. Start again with your password.",
+  // The page was opened at an address the server was not configured for (SITE_URL).
+  INVALID_ORIGIN:
+    "Signing in is blocked at this address. Open the site at its usual address, or ask whoever runs it to set SITE_URL to the address you are using.",
 };
 
 function toResult(error: BetterAuthError | null): AuthResult {
@@ -38,6 +41,7 @@ function toResult(error: BetterAuthError | null): AuthResult {
   }
   const message =
     (error.code && MESSAGES[error.code]) ||
+    (/invalid origin/i.test(error.message ?? "") ? MESSAGES.INVALID_ORIGIN : undefined) ||
     error.message ||
     error.statusText ||
     "Something went wrong. Please try again.";

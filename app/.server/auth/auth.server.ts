@@ -50,7 +50,7 @@ function createAuth() {
     baseURL: config.SITE_URL,
     basePath: "/api/auth",
     secret: authSecret(),
-    trustedOrigins: [config.SITE_URL],
+    trustedOrigins: config.TRUSTED_ORIGINS,
     database: drizzleAdapter(db(), { provider: "pg", schema }),
     emailAndPassword: {
       enabled: true,

@@ -25,7 +25,7 @@ function failure(status: FunctionStatus, message: string) {
 function sameOriginCookieCall(request: Request): boolean {
   const origin = request.headers.get("origin");
   const fetchSite = request.headers.get("sec-fetch-site");
-  return origin === new URL(env().SITE_URL).origin || fetchSite === "same-origin";
+  return (origin !== null && env().TRUSTED_ORIGINS.includes(origin)) || fetchSite === "same-origin";
 }
 
 /** POST /api/functions/:name with JSON {data}: 200 {result} or {error: {status, message}}. */
