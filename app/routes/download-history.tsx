@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { renderReleaseNotes } from "~/.server/releases/notes.server";
 import { listReleases } from "~/.server/releases/queries.server";
+import { CopyableHash } from "~/components/CopyableHash";
 import { site } from "~/config/site";
 import { formatBytes, formatDate } from "~/lib/format";
 import { pageMeta } from "~/lib/meta";
@@ -75,9 +76,11 @@ export default function DownloadHistoryPage({ loaderData }: Route.ComponentProps
                       {installer.fileName}
                     </a>{" "}
                     ({PLATFORMS[installer.platform].label}, {formatBytes(installer.size)}) ·{" "}
-                    <span className="font-mono text-xs" title={installer.sha256}>
-                      SHA-256 {installer.sha256.slice(0, 16)}…
-                    </span>
+                    <span className="text-xs text-slate-400">SHA-256</span>{" "}
+                    <CopyableHash
+                      value={installer.sha256}
+                      label={`SHA-256 of ${installer.fileName}`}
+                    />
                   </li>
                 ))}
               </ul>

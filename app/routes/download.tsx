@@ -3,6 +3,7 @@ import { detectPlatform, type Platform, PLATFORMS } from "~/lib/platform";
 import { renderReleaseNotes } from "~/.server/releases/notes.server";
 import { latestStableCached } from "~/.server/releases/queries.server";
 import { installerFor } from "~/.server/releases/serve.server";
+import { CopyableHash } from "~/components/CopyableHash";
 import { site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
 import { formatBytes, formatDate } from "~/lib/format";
@@ -130,7 +131,12 @@ export default function DownloadPage({ loaderData }: Route.ComponentProps) {
                   </th>
                   <td className="px-4 py-3 font-mono text-xs">{asset.fileName}</td>
                   <td className="px-4 py-3 whitespace-nowrap">{formatBytes(asset.size)}</td>
-                  <td className="px-4 py-3 font-mono text-xs break-all">{asset.sha256}</td>
+                  <td className="px-4 py-3">
+                    <CopyableHash
+                      value={asset.sha256}
+                      label={`SHA-256 of the ${PLATFORMS[asset.platform].label} installer`}
+                    />
+                  </td>
                 </tr>
               ))}
             </tbody>

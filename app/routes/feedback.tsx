@@ -1,8 +1,9 @@
-import { useEffect, useRef } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
 import { getSession } from "~/.server/auth/session";
 import { env } from "~/.server/env";
 import { saveFeedback } from "~/.server/feedback/feedback.server";
+import { latestStableCached } from "~/.server/releases/queries.server";
 import { requestContext } from "~/.server/request-context";
 import { rateLimitClientKey } from "~/.server/security/client-key";
 import { hitRateLimit } from "~/.server/security/rate-limit.server";
@@ -35,9 +36,15 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
 
 export async function loader({ request }: Route.LoaderArgs) {
   // Only to prefill the email: the cached session is good enough.
-  const session = await getSession(request, { cached: true });
-  return { email: session?.user.email ?? "" };
+  const [session, release] = await Promise.all([
+    getSession(request, { cached: true }),
+    latestStableCached().catch(() => null),
+  ]);
+  return { email: session?.user.email ?? "", latestVersion: release?.version ?? null };
 }
+
+/** What each point of the optional rating means, read out and shown beside the number. */
+const RATING_LABELS = ["Poor", "Fair", "Good", "Very good", "Excellent"] as const;
 
 type FieldName = "email" | "category" | "message" | "rating" | "appVersion" | "os";
 type FieldErrors = Partial<Record<FieldName, string[]>>;
@@ -92,8 +99,32 @@ export default function FeedbackPage({ loaderData, actionData }: Route.Component
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting";
   const started = useRef(false);
-  const errors: FieldErrors = actionData?.errors ?? {};
+  // Checked in the browser first (the same schema), so an empty form answers at once; the
+  // server checks again.
+  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
+  const errors: FieldErrors = clientErrors ?? actionData?.errors ?? {};
   const values = actionData?.values;
+
+  function checkBeforeSending(event: FormEvent<HTMLFormElement>) {
+    const form = new FormData(event.currentTarget);
+    const parsed = feedbackSchema.safeParse(
+      Object.fromEntries(
+        (["email", "category", "message", "rating", "appVersion", "os"] as const).map((name) => [
+          name,
+          String(form.get(name) ?? ""),
+        ]),
+      ),
+    );
+    if (parsed.success) {
+      setClientErrors(null);
+      return;
+    }
+    event.preventDefault();
+    const found: FieldErrors = {};
+    for (const issue of parsed.error.issues)
+      (found[issue.path[0] as FieldName] ??= []).push(issue.message);
+    setClientErrors(found);
+  }
 
   useEffect(() => {
     if (actionData) track("form_submit", { form_name: "feedback", success: false });
@@ -123,6 +154,7 @@ export default function FeedbackPage({ loaderData, actionData }: Route.Component
           method="post"
           noValidate
           className="space-y-2"
+          onSubmit={checkBeforeSending}
           onInput={() => {
             if (!started.current) {
               started.current = true;
@@ -196,7 +228,7 @@ export default function FeedbackPage({ loaderData, actionData }: Route.Component
             <legend className="text-sm font-medium text-slate-200">
               How do you rate {site.product.name}? (optional)
             </legend>
-            <div className="mt-2 flex gap-2">
+            <div className="mt-2 flex flex-wrap gap-2">
               {[1, 2, 3, 4, 5].map((rating) => (
                 <label
                   key={rating}
@@ -210,6 +242,7 @@ export default function FeedbackPage({ loaderData, actionData }: Route.Component
                     className="accent-green-500"
                   />
                   {rating}
+                  <span className="text-xs text-slate-400">{RATING_LABELS[rating - 1]}</span>
                 </label>
               ))}
             </div>
@@ -219,7 +252,7 @@ export default function FeedbackPage({ loaderData, actionData }: Route.Component
             <Field
               label="App version (optional)"
               name="appVersion"
-              placeholder="2.1.0"
+              placeholder={loaderData.latestVersion ?? "1.0.0"}
               defaultValue={values?.appVersion ?? ""}
               errors={errors.appVersion}
             />
