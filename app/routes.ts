@@ -80,6 +80,7 @@ export default [
   route("robots.txt", "routes/seo/robots.ts"),
 
   route("api/session", "routes/api/session.ts"),
+  route("api/plan", "routes/api/plan.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/releases/latest", "routes/api/releases-latest.ts"),
   ...prefix("api/admin/releases", [
@@ -94,9 +95,7 @@ export default [
   route("releases/:version/:file", "routes/releases/file.ts"),
   route("api/events", "routes/api/events.ts"),
   route("api/webhooks/razorpay", "routes/api/webhooks-razorpay.ts"),
-  layout("routes/limits/functions.ts", [
-    route("api/functions/:name", "routes/api/functions.ts"),
-  ]),
+  layout("routes/limits/functions.ts", [route("api/functions/:name", "routes/api/functions.ts")]),
   layout("routes/limits/desktop.ts", [
     ...prefix("api/desktop", [
       route("token", "routes/desktop/token.ts"),

@@ -67,3 +67,10 @@ export function switchTarget(plan: Plan): Plan | undefined {
   if (!plan.billingCycle) return undefined;
   return paidPlanFor(plan.billingCycle === "monthly" ? "yearly" : "monthly");
 }
+
+/** The paid plan a sign-in link is on its way to (`next=/checkout?plan=pro-yearly`), if any. */
+export function planOfNext(next: string): Plan | undefined {
+  const url = new URL(next, "http://site.invalid");
+  const plan = url.searchParams.get("plan");
+  return url.pathname === "/checkout" && isPaidPlanId(plan) ? planById(plan) : undefined;
+}

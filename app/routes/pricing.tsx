@@ -1,9 +1,10 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { JsonLd } from "~/components/JsonLd";
 import { comparison, pricingFaq } from "~/config/pricing";
 import { type BillingCycle, type Plan, site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
+import { useAuth } from "~/lib/auth-state";
 import { pageMeta } from "~/lib/meta";
 import { formatInr, rupeesDecimal } from "~/lib/money";
 import { freePlan as configuredFreePlan, paidPlanFor, planLabel } from "~/lib/plans";
@@ -83,6 +84,38 @@ function Check({ value }: { value: string | boolean }) {
   );
 }
 
+/**
+ * The signed-in visitor's plan id (null when anonymous or not known yet). The page's HTML is the
+ * same for everyone; this is asked for after hydration, only when someone is signed in.
+ */
+function useCurrentPlan(): string | null {
+  const { state } = useAuth();
+  const [plan, setPlan] = useState<string | null>(null);
+  useEffect(() => {
+    if (state.status !== "signed-in") {
+      setPlan(null);
+      return;
+    }
+    const controller = new AbortController();
+    fetch("/api/plan", { signal: controller.signal })
+      .then((response) =>
+        response.ok ? (response.json() as Promise<{ plan: string | null }>) : null,
+      )
+      .then((body) => setPlan(body?.plan ?? null))
+      .catch(() => {});
+    return () => controller.abort();
+  }, [state.status]);
+  return plan;
+}
+
+function CurrentPlanBadge() {
+  return (
+    <span className="ml-2 rounded bg-sky-500/15 px-2 py-0.5 text-xs text-sky-200">
+      Your current plan
+    </span>
+  );
+}
+
 export default function PricingPage({ matches }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const cycle = cycleOf(params.get("billing"));
@@ -102,9 +135,14 @@ export default function PricingPage({ matches }: Route.ComponentProps) {
       billing_cycle: plan.billingCycle ?? cycle,
     });
   };
-  // Signed-in visitors go straight on (the auth page forwards them to `next`).
-  const signUpFor = (plan: Plan) =>
-    `/auth?view=signup&next=${encodeURIComponent(plan.billingCycle ? `/checkout?plan=${plan.id}` : "/account")}`;
+  const current = useCurrentPlan();
+  const onPro = current !== null && current !== freePlan.id;
+  const signedIn = current !== null;
+  // Signed-in visitors go straight to checkout; others sign up first and the plan travels along.
+  const signUpFor = (plan: Plan) => {
+    const next = plan.billingCycle ? `/checkout?plan=${plan.id}` : "/account";
+    return signedIn ? next : `/auth?view=signup&next=${encodeURIComponent(next)}`;
+  };
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
@@ -147,6 +185,7 @@ export default function PricingPage({ matches }: Route.ComponentProps) {
         >
           <h2 id="plan-free" className="text-xl font-semibold text-white">
             {freePlan.name}
+            {current === freePlan.id ? <CurrentPlanBadge /> : null}
           </h2>
           <p className="mt-4">
             <span className="text-4xl font-bold text-white">{formatInr(0)}</span>
@@ -162,13 +201,21 @@ export default function PricingPage({ matches }: Route.ComponentProps) {
               </li>
             ))}
           </ul>
-          <Link
-            to={signUpFor(freePlan)}
-            className="btn-secondary mt-8"
-            onClick={() => choose(freePlan)}
-          >
-            Start free
-          </Link>
+          {current === freePlan.id ? (
+            <Link to="/download" className="btn-secondary mt-8">
+              Download the app
+            </Link>
+          ) : onPro ? (
+            <p className="mt-8 text-sm text-slate-400">Everything in Free is part of your plan.</p>
+          ) : (
+            <Link
+              to={signUpFor(freePlan)}
+              className="btn-secondary mt-8"
+              onClick={() => choose(freePlan)}
+            >
+              Start free
+            </Link>
+          )}
         </section>
 
         <section
@@ -177,9 +224,13 @@ export default function PricingPage({ matches }: Route.ComponentProps) {
         >
           <h2 id="plan-pro" className="text-xl font-semibold text-white">
             {pro.name}{" "}
-            <span className="ml-2 rounded bg-green-500/15 px-2 py-0.5 text-xs text-green-300">
-              Most popular
-            </span>
+            {onPro ? (
+              <CurrentPlanBadge />
+            ) : (
+              <span className="ml-2 rounded bg-green-500/15 px-2 py-0.5 text-xs text-green-300">
+                Most popular
+              </span>
+            )}
           </h2>
           <p className="mt-4" data-testid="pro-price">
             <span className="text-4xl font-bold text-white">{formatInr(pro.pricePaise)}</span>
@@ -202,9 +253,15 @@ export default function PricingPage({ matches }: Route.ComponentProps) {
               </li>
             ))}
           </ul>
-          <Link to={signUpFor(pro)} className="btn-primary mt-8" onClick={() => choose(pro)}>
-            Choose {pro.name} {cycle}
-          </Link>
+          {onPro ? (
+            <Link to="/account/subscription" className="btn-primary mt-8">
+              Manage your subscription
+            </Link>
+          ) : (
+            <Link to={signUpFor(pro)} className="btn-primary mt-8" onClick={() => choose(pro)}>
+              {signedIn ? `Upgrade to ${pro.name} ${cycle}` : `Choose ${pro.name} ${cycle}`}
+            </Link>
+          )}
         </section>
       </div>
 

@@ -1,5 +1,7 @@
 import type { Page } from "@playwright/test";
-import { DESKTOP, MOBILE, expect, expectNoAxeViolations, test } from "./fixtures";
+import { linkFromMail } from "../support/mail";
+import { E2E_DATA_DIR } from "./env";
+import { DESKTOP, MOBILE, expect, expectNoAxeViolations, test, uniqueEmail } from "./fixtures";
 
 /** Hydrated (the navbar's own check differs between the mobile and desktop menus). */
 async function waitForHydration(page: Page) {
@@ -61,3 +63,48 @@ for (const [name, viewport] of [
     });
   });
 }
+
+test.describe("the buying path", () => {
+  test("'Choose Pro yearly' carries the plan through sign-up and email confirmation to checkout", async ({
+    page,
+  }) => {
+    const email = uniqueEmail("buyer");
+    await page.goto("/pricing?billing=yearly");
+    await waitForHydration(page);
+    await page.getByRole("link", { name: "Choose Pro yearly" }).click();
+    await expect(page).toHaveURL(/view=signup/);
+    await expect(
+      page.getByText("You are signing up for Pro (yearly), ₹6,999 / year incl. GST."),
+    ).toBeVisible();
+    await expect(page).toHaveTitle(/^Sign up/);
+    await page.getByLabel("Name").fill("Buyer");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill("buyer-password-1");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByText(`we sent a confirmation link to ${email}`)).toBeVisible();
+    await expect
+      .poll(() => {
+        try {
+          return linkFromMail(E2E_DATA_DIR, email, "/api/auth/verify-email");
+        } catch {
+          return "";
+        }
+      })
+      .not.toBe("");
+    await page.goto(linkFromMail(E2E_DATA_DIR, email, "/api/auth/verify-email"));
+    await expect(page).toHaveURL(/\/checkout\?plan=pro-yearly$/);
+    await expect(page.getByRole("heading", { name: "Subscribe to Pro (yearly)" })).toBeVisible();
+
+    // Signed in on Free, pricing marks the plan and offers the upgrade directly.
+    await page.goto("/pricing");
+    const free = page.getByRole("region", { name: /^Free/ });
+    await expect(free.getByText("Your current plan")).toBeVisible();
+    await expect(free.getByRole("link", { name: "Download the app" })).toBeVisible();
+    await expect(free.getByRole("link", { name: "Start free" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Upgrade to Pro monthly" })).toHaveAttribute(
+      "href",
+      "/checkout?plan=pro-monthly",
+    );
+    await expectNoAxeViolations(page);
+  });
+});

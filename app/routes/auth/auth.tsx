@@ -10,6 +10,7 @@ import { site } from "~/config/site";
 import { signInWithGoogle } from "~/lib/auth-client";
 import { WEB_SESSION_TOKEN_INVALID } from "~/lib/auth-messages";
 import { pageMeta } from "~/lib/meta";
+import { planLabel, planOfNext, planPriceLabel } from "~/lib/plans";
 import { safeNext } from "~/lib/safe-redirect";
 import type { Route } from "./+types/auth";
 
@@ -72,10 +73,19 @@ function AuthView({ view, google }: { view: View; google: boolean }) {
     return `/auth?${search.toString()}`;
   };
 
+  // Chosen on the pricing page: the plan travels through sign-up, the emailed link and sign-in.
+  const plan = planOfNext(next);
+  const buying = plan
+    ? `${planLabel(plan)}, ${planPriceLabel(plan)}${site.pricing.pricesIncludeGst ? " incl. GST" : " + GST"}`
+    : null;
   const lead =
     params.get("desktop") === "1"
       ? `Log in to connect the ${site.product.name} app to your account.`
-      : VIEWS[view].lead;
+      : buying && view === "signup"
+        ? `You are signing up for ${buying}. Create your account, confirm your email, then pay.`
+        : buying && view === "login"
+          ? `Log in to continue to checkout for ${buying}.`
+          : VIEWS[view].lead;
   const linkError = params.get("error");
 
   return (
