@@ -2,6 +2,21 @@ import { z } from "zod";
 
 /** The feedback form: one schema for the page and the server action. */
 export const FEEDBACK_CATEGORIES = ["bug", "feature", "billing", "other"] as const;
+export type FeedbackCategory = (typeof FEEDBACK_CATEGORIES)[number];
+
+/** How the form names each category; the admin inbox shows the same words. */
+export const FEEDBACK_CATEGORY_LABELS: Record<FeedbackCategory, string> = {
+  bug: "Something is broken",
+  feature: "Feature request",
+  billing: "Billing",
+  other: "Something else",
+};
+
+export function feedbackCategoryLabel(category: string): string {
+  return Object.hasOwn(FEEDBACK_CATEGORY_LABELS, category)
+    ? FEEDBACK_CATEGORY_LABELS[category as FeedbackCategory]
+    : category;
+}
 
 const optionalText = (max: number) =>
   z

@@ -11,16 +11,9 @@ import { Field, FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
-import { FEEDBACK_CATEGORIES, feedbackSchema } from "~/lib/feedback";
+import { FEEDBACK_CATEGORIES, FEEDBACK_CATEGORY_LABELS, feedbackSchema } from "~/lib/feedback";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/feedback";
-
-const CATEGORY_LABELS: Record<(typeof FEEDBACK_CATEGORIES)[number], string> = {
-  bug: "Something is broken",
-  feature: "Feature request",
-  billing: "Billing",
-  other: "Something else",
-};
 
 export const meta: Route.MetaFunction = () =>
   pageMeta(
@@ -192,7 +185,7 @@ export default function FeedbackPage({ loaderData, actionData }: Route.Component
               </option>
               {FEEDBACK_CATEGORIES.map((category) => (
                 <option key={category} value={category}>
-                  {CATEGORY_LABELS[category]}
+                  {FEEDBACK_CATEGORY_LABELS[category]}
                 </option>
               ))}
             </select>

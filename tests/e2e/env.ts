@@ -8,3 +8,4 @@ export const E2E_DATA_DIR = path.join(os.tmpdir(), `pinout-e2e-${E2E_PORT}`);
 export const E2E_ADMIN_EMAIL = "ops@pinout.test";
 /** A second admin, so journeys that need one can run in parallel with their own account. */
 export const E2E_RELEASES_ADMIN_EMAIL = "releases@pinout.test";
+export const E2E_POLISH_ADMIN_EMAIL = "polish@pinout.test";

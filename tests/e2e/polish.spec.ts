@@ -1,7 +1,15 @@
 import type { Page } from "@playwright/test";
 import { linkFromMail } from "../support/mail";
-import { E2E_DATA_DIR } from "./env";
-import { DESKTOP, MOBILE, expect, expectNoAxeViolations, test, uniqueEmail } from "./fixtures";
+import { E2E_DATA_DIR, E2E_POLISH_ADMIN_EMAIL } from "./env";
+import {
+  DESKTOP,
+  MOBILE,
+  expect,
+  expectNoAxeViolations,
+  signUpAndVerify,
+  test,
+  uniqueEmail,
+} from "./fixtures";
 
 /** Hydrated (the navbar's own check differs between the mobile and desktop menus). */
 async function waitForHydration(page: Page) {
@@ -105,6 +113,43 @@ test.describe("the buying path", () => {
       "href",
       "/checkout?plan=pro-monthly",
     );
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe("first sign-in and the admin inbox", () => {
+  test("a new account's overview says what to do next; the inbox uses the form's words", async ({
+    page,
+  }) => {
+    await signUpAndVerify(page, {
+      name: "Polish Admin",
+      email: E2E_POLISH_ADMIN_EMAIL,
+      password: "polish-password-1",
+    });
+    await expect(
+      page.getByRole("heading", { name: "Welcome to Pinout: two steps to get going" }),
+    ).toBeVisible();
+    await expect(page.getByRole("link", { name: "Download the app" }).first()).toBeVisible();
+    await page.setViewportSize(MOBILE);
+
+    const sent = await page.request.post("/feedback", {
+      form: {
+        email: "a-very-long-address-for-testing@subdomain.example.com",
+        category: "bug",
+        message: "The pin map of the ESP32-S3 shows GPIO 47 twice.",
+      },
+      headers: { origin: new URL(page.url()).origin },
+      maxRedirects: 0,
+    });
+    expect(sent.status()).toBe(302);
+    await page.goto("/admin");
+    const inbox = page.getByRole("region", { name: "Newest feedback" });
+    await expect(inbox.getByText("Something is broken").first()).toBeVisible();
+    await expect(inbox.getByRole("cell", { name: "bug", exact: true })).toHaveCount(0);
+    const markRead = inbox.getByRole("button", { name: /^Mark read/ }).first();
+    const box = await markRead.boundingBox();
+    // One line of text: the button did not wrap.
+    expect(box?.height ?? 100).toBeLessThan(40);
     await expectNoAxeViolations(page);
   });
 });

@@ -9,7 +9,7 @@ import {
 } from "~/.server/admin/dashboard.server";
 import { billingStats } from "~/.server/admin/billing.server";
 import { activeVersionShare, downloadsPerDay } from "~/.server/releases/stats.server";
-import { feedbackStatusSchema } from "~/lib/feedback";
+import { feedbackCategoryLabel, feedbackStatusSchema } from "~/lib/feedback";
 import { formatInr } from "~/lib/money";
 import { requireAdmin } from "~/.server/auth/session";
 import { formatDateTime } from "~/components/account/dates";
@@ -86,6 +86,16 @@ function ChartsWhenHydrated(props: React.ComponentProps<typeof ReleaseCharts>) {
       <ReleaseCharts {...props} />
     </Suspense>
   );
+}
+
+/** An address with a hidden break opportunity after "@" and each dot. */
+function breakableEmail(email: string) {
+  return email.split(/(?<=[@.])/).map((part, index) => (
+    <span key={index}>
+      {index > 0 ? <wbr /> : null}
+      {part}
+    </span>
+  ));
 }
 
 function platformLabel(platform: string): string {
@@ -247,10 +257,11 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
                     <td className={`${TD} whitespace-nowrap`}>
                       <time dateTime={item.createdAt}>{formatDateTime(item.createdAt)}</time>
                     </td>
-                    <th scope="row" className={`${TD} font-normal break-all`}>
-                      {item.email}
+                    <th scope="row" className={`${TD} max-w-56 font-normal`}>
+                      {/* Break long addresses at the @ and dots, never mid-word. */}
+                      <span className="[overflow-wrap:anywhere]">{breakableEmail(item.email)}</span>
                     </th>
-                    <td className={TD}>{item.category}</td>
+                    <td className={TD}>{feedbackCategoryLabel(item.category)}</td>
                     <td className={`${TD} tabular-nums`}>
                       {item.rating === null ? (
                         <span className="text-slate-400">none</span>
@@ -269,7 +280,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
                       </span>
                     </td>
                     <td className={TD}>
-                      <Form method="post" className="flex gap-2">
+                      <Form method="post" className="flex flex-nowrap gap-2 whitespace-nowrap">
                         <input type="hidden" name="intent" value="feedback-status" />
                         <input type="hidden" name="id" value={item.id} />
                         {item.status !== "read" ? (
