@@ -48,6 +48,28 @@ for (const [name, viewport] of [
       await expectNoAxeViolations(page);
     });
 
+    test("the blog puts posts before a wall of tags, and a post ends with a next step", async ({
+      page,
+    }) => {
+      await page.goto("/blog");
+      await waitForHydration(page);
+      const tags = page.getByRole("navigation", { name: "Filter by tag" });
+      // "All posts" and the six most used tags; the rest behind "More tags".
+      await expect(tags.getByRole("link", { includeHidden: false })).toHaveCount(7);
+      await tags.getByText(/^More tags/).click();
+      expect(await tags.getByRole("link").count()).toBeGreaterThan(7);
+      await expectNoHorizontalOverflow(page);
+      await page.getByRole("article").first().getByRole("link").first().click();
+      const next = page.getByRole("complementary", { name: /^Try Pinout/ });
+      await expect(next.getByRole("link", { name: "Download Pinout" })).toHaveAttribute(
+        "href",
+        "/download",
+      );
+      await expect(next.getByRole("link", { name: "See pricing" })).toBeVisible();
+      await expectNoHorizontalOverflow(page);
+      await expectNoAxeViolations(page);
+    });
+
     test("/feedback suggests the real latest version, labels the rating, checks before sending", async ({
       page,
     }) => {

@@ -145,3 +145,13 @@ describe("search", () => {
     expect(documents.some((document) => document.body.includes("{{"))).toBe(false);
   });
 });
+
+describe("snippets of the React pages", () => {
+  it("are sentences from the page, never its keyword list", () => {
+    const results = search("subscription");
+    const pricing = results.results.find((result) => result.url === "/pricing");
+    expect(pricing).toBeDefined();
+    expect(pricing?.snippetHtml).toContain("Plans and prices in Indian rupees");
+    expect(pricing?.snippetHtml).not.toMatch(/plans price prices/);
+  });
+});

@@ -12,7 +12,10 @@ export interface SearchDocument {
   url: string;
   title: string;
   description: string;
+  /** The text snippets are cut from. */
   body: string;
+  /** Words that find the document but are never shown (a React page's topics). */
+  keywords?: string;
   /** Publication date of a post (newer posts win ties); null for pages. */
   date: string | null;
 }
@@ -149,7 +152,9 @@ function siteDocument(page: SitePage): SearchDocument {
     url: page.path,
     title: page.title,
     description: page.description,
-    body: page.keywords,
+    // Snippets of a React page are its description, a sentence; its keywords only match.
+    body: page.description,
+    keywords: page.keywords,
     date: null,
   };
 }
@@ -176,7 +181,7 @@ export function scoreDocument(document: SearchDocument, terms: readonly string[]
   for (const term of terms) {
     const inTitle = countMatches(document.title, term);
     const inDescription = countMatches(document.description, term);
-    const inBody = countMatches(document.body, term);
+    const inBody = countMatches(document.body, term) + countMatches(document.keywords ?? "", term);
     if (inTitle + inDescription + inBody === 0) return 0;
     if (inTitle > 0) score += WEIGHTS.title;
     if (inDescription > 0) score += WEIGHTS.description;

@@ -70,20 +70,29 @@ export default function BlogIndexPage({ loaderData }: Route.ComponentProps) {
               All posts
             </Link>
           </li>
-          {tags.map((entry) => (
+          {tags.slice(0, TOP_TAGS).map((entry) => (
             <li key={entry.tag}>
-              <Link
-                to={blogListUrl(1, entry.tag)}
-                aria-current={entry.tag === tag ? "page" : undefined}
-                className={tagClass(entry.tag === tag)}
-              >
-                #{entry.tag} <span className="sr-only">(</span>
-                {entry.count}
-                <span className="sr-only"> {entry.count === 1 ? "post" : "posts"})</span>
-              </Link>
+              <TagLink entry={entry} current={tag} />
             </li>
           ))}
         </ul>
+        {tags.length > TOP_TAGS ? (
+          <details
+            className="mt-3 text-sm"
+            open={tags.slice(TOP_TAGS).some((entry) => entry.tag === tag)}
+          >
+            <summary className="cursor-pointer text-slate-300">
+              More tags ({tags.length - TOP_TAGS})
+            </summary>
+            <ul className="mt-3 flex flex-wrap gap-2">
+              {tags.slice(TOP_TAGS).map((entry) => (
+                <li key={entry.tag}>
+                  <TagLink entry={entry} current={tag} />
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
       </nav>
 
       <h2 className="sr-only">Posts</h2>
@@ -136,6 +145,29 @@ export default function BlogIndexPage({ loaderData }: Route.ComponentProps) {
         </nav>
       ) : null}
     </div>
+  );
+}
+
+/** The most used tags show at once; the rest wait behind "More tags", so posts come first. */
+const TOP_TAGS = 6;
+
+function TagLink({
+  entry,
+  current,
+}: {
+  entry: { tag: string; count: number };
+  current: string | null;
+}) {
+  return (
+    <Link
+      to={blogListUrl(1, entry.tag)}
+      aria-current={entry.tag === current ? "page" : undefined}
+      className={tagClass(entry.tag === current)}
+    >
+      #{entry.tag} <span className="sr-only">(</span>
+      {entry.count}
+      <span className="sr-only"> {entry.count === 1 ? "post" : "posts"})</span>
+    </Link>
   );
 }
 

@@ -3,6 +3,7 @@ import { Link, data } from "react-router";
 import { adjacentPosts, findPost } from "~/.server/content/blog.server";
 import { env } from "~/.server/env";
 import { PostMeta } from "~/components/content/PostMeta";
+import { site } from "~/config/site";
 import { Prose } from "~/components/content/Prose";
 import { TableOfContents } from "~/components/content/TableOfContents";
 import { TagLinks } from "~/components/content/TagLinks";
@@ -72,6 +73,25 @@ export default function BlogPostPage({ loaderData }: Route.ComponentProps) {
       </PageHeader>
       {post.toc.length > 0 ? <TableOfContents entries={post.toc} /> : null}
       <Prose html={post.html} />
+      <aside
+        aria-labelledby="try-it"
+        className="mt-12 rounded-xl border border-green-500/40 bg-green-950/30 p-6"
+      >
+        <h2 id="try-it" className="text-lg font-semibold text-white">
+          Try {site.product.name} on your own boards
+        </h2>
+        <p className="mt-2 text-slate-300">
+          Free forever on one device, for Mac and Windows. Pro adds the logic views and flashing.
+        </p>
+        <p className="mt-4 flex flex-wrap gap-3">
+          <Link className="btn-primary" to="/download">
+            Download {site.product.name}
+          </Link>
+          <Link className="btn-secondary" to="/pricing">
+            See pricing
+          </Link>
+        </p>
+      </aside>
       {previous || next ? (
         <nav
           aria-label="Previous and next posts"
