@@ -47,20 +47,23 @@ export default [
 
   guarded("auth", [
     route("login-success", "routes/auth/login-success.tsx"),
-    route("account", "routes/account/layout.tsx", [
-      index("routes/account/overview.tsx"),
-      route("usage", "routes/account/usage.tsx"),
-      route("profile", "routes/account/profile.tsx"),
-      route("security", "routes/account/security.tsx"),
-      route("security/export", "routes/account/export.ts"),
-      route("subscription", "routes/account/subscription.tsx"),
+    // The account area's sidebar also frames the billing pages (their URLs stay short).
+    layout("routes/account/layout.tsx", [
+      ...prefix("account", [
+        index("routes/account/overview.tsx"),
+        route("usage", "routes/account/usage.tsx"),
+        route("profile", "routes/account/profile.tsx"),
+        route("security", "routes/account/security.tsx"),
+        route("security/export", "routes/account/export.ts"),
+        route("subscription", "routes/account/subscription.tsx"),
+      ]),
+      route("billing", "routes/billing/billing.tsx"),
+      route("invoices", "routes/billing/invoices.tsx"),
+      route("invoices/:file", "routes/billing/invoice-pdf.ts"),
+      route("fix-subscription", "routes/billing/fix-subscription.tsx"),
     ]),
     route("checkout", "routes/billing/checkout.tsx"),
     route("checkout/complete", "routes/billing/checkout-complete.tsx"),
-    route("billing", "routes/billing/billing.tsx"),
-    route("invoices", "routes/billing/invoices.tsx"),
-    route("invoices/:file", "routes/billing/invoice-pdf.ts"),
-    route("fix-subscription", "routes/billing/fix-subscription.tsx"),
   ]),
 
   guarded("admin", [

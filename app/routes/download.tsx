@@ -105,7 +105,7 @@ export default function DownloadPage({ loaderData }: Route.ComponentProps) {
         <h2 id="files" className="text-xl font-semibold text-white">
           Files
         </h2>
-        <div className="mt-4 overflow-x-auto rounded-xl border border-slate-800">
+        <div className="mt-4 relative overflow-x-auto rounded-xl border border-slate-800">
           <table className="w-full text-left text-sm">
             <thead className="bg-slate-900 text-slate-200">
               <tr>

@@ -113,6 +113,7 @@ export default function FeedbackPage({ loaderData, actionData }: Route.Component
       return;
     }
     event.preventDefault();
+    track("form_submit", { form_name: "feedback", success: false });
     const found: FieldErrors = {};
     for (const issue of parsed.error.issues)
       (found[issue.path[0] as FieldName] ??= []).push(issue.message);

@@ -269,7 +269,7 @@ export default function PricingPage({ matches }: Route.ComponentProps) {
         <h2 id="compare" className="text-2xl font-bold text-white">
           Compare plans
         </h2>
-        <div className="mt-6 overflow-x-auto rounded-xl border border-slate-800">
+        <div className="mt-6 relative overflow-x-auto rounded-xl border border-slate-800">
           <table className="w-full text-left text-sm">
             <thead className="bg-slate-900 text-slate-200">
               <tr>

@@ -65,7 +65,9 @@ test.describe("buying Pro with the Razorpay sandbox", () => {
     await page.goto("/pricing");
     await waitForHydration(page);
     await acceptAnalytics(page);
-    await page.getByRole("link", { name: "Choose Pro monthly" }).click();
+    // Signed in on Free, the button says "Upgrade" once the page knows the visitor's plan.
+    await expect(page.getByRole("link", { name: "Upgrade to Pro monthly" })).toBeVisible();
+    await page.getByRole("link", { name: "Upgrade to Pro monthly" }).click();
     await expect(page).toHaveURL(/\/checkout\?plan=pro-monthly$/);
     await waitForHydration(page);
     await expect(page.getByRole("heading", { name: "Subscribe to Pro (monthly)" })).toBeVisible();

@@ -52,7 +52,11 @@ export function Stat({
   );
 }
 
-/** Table header cell classes shared by the admin tables. */
+/**
+ * Table header cell classes shared by the admin tables. Wrap a table in
+ * `relative overflow-x-auto`: "relative" keeps its visually hidden labels (absolutely positioned)
+ * inside the scrolling box, or they widen the whole page on a phone.
+ */
 export const TH = "py-2 pr-4 text-left text-sm font-medium text-slate-300";
 export const TD = "py-2 pr-4 align-top text-sm text-slate-200";
 

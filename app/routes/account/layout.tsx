@@ -1,7 +1,8 @@
-import { NavLink, Outlet } from "react-router";
+import { Outlet } from "react-router";
 import { requireSession } from "~/.server/auth/session";
 import { billingBanner } from "~/.server/billing/overview.server";
 import { BillingBanner } from "~/components/billing/BillingBanner";
+import { SectionNav } from "~/components/SectionNav";
 import { SignOutButton } from "~/components/SignOutButton";
 import type { Route } from "./+types/layout";
 
@@ -11,6 +12,8 @@ const SECTIONS = [
   { to: "/account/profile", label: "Profile", end: false },
   { to: "/account/security", label: "Security", end: false },
   { to: "/account/subscription", label: "Subscription", end: false },
+  { to: "/billing", label: "Billing", end: false },
+  { to: "/invoices", label: "Invoices", end: false },
 ] as const;
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -22,27 +25,13 @@ export async function loader({ context }: Route.LoaderArgs) {
 export default function AccountLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-10 sm:px-6 md:flex-row">
-      <nav aria-label="Account" className="md:w-48">
-        <ul className="flex gap-2 overflow-x-auto md:flex-col">
-          {SECTIONS.map((section) => (
-            <li key={section.to}>
-              <NavLink
-                to={section.to}
-                end={section.end}
-                className={({ isActive }) =>
-                  `block rounded-md px-3 py-2 text-sm ${isActive ? "bg-slate-800 text-green-400" : "text-slate-300 hover:bg-slate-900"}`
-                }
-              >
-                {section.label}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
+      <div className="md:w-48">
+        <SectionNav label="Account" sections={SECTIONS} />
         <div className="mt-6 hidden md:block">
           <SignOutButton />
         </div>
-      </nav>
-      <div className="flex-1 space-y-6">
+      </div>
+      <div className="min-w-0 flex-1 space-y-6">
         <BillingBanner banner={loaderData.banner} />
         <Outlet />
       </div>

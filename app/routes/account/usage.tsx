@@ -46,7 +46,7 @@ export default function UsagePage({ loaderData }: Route.ComponentProps) {
           </Section>
 
           <Section id="usage-per-device" title="Per device">
-            <div className="overflow-x-auto">
+            <div className="relative overflow-x-auto">
               <table className="w-full text-left text-sm">
                 <caption className="sr-only">
                   Usage per device and feature over the last {days} days

@@ -245,7 +245,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
         {feedback.length === 0 ? (
           <p className="text-slate-300">No feedback yet.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full">
               <caption className="sr-only">The ten newest feedback messages</caption>
               <HeaderRow

@@ -383,7 +383,7 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
             {billing.payments.length === 0 ? (
               <p className="text-slate-300">No payments.</p>
             ) : (
-              <div className="overflow-x-auto">
+              <div className="relative overflow-x-auto">
                 <table className="w-full">
                   <caption className="sr-only">Payments of this customer</caption>
                   <HeaderRow
@@ -546,7 +546,7 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
             {billing.events.length === 0 ? (
               <p className="text-slate-300">No events.</p>
             ) : (
-              <div className="overflow-x-auto">
+              <div className="relative overflow-x-auto">
                 <table className="w-full">
                   <caption className="sr-only">
                     Webhook events of this customer’s subscriptions
@@ -598,7 +598,7 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
             {billing.audit.length === 0 ? (
               <p className="text-slate-300">Nothing yet.</p>
             ) : (
-              <div className="overflow-x-auto">
+              <div className="relative overflow-x-auto">
                 <table className="w-full">
                   <caption className="sr-only">Admin actions on this customer</caption>
                   <HeaderRow

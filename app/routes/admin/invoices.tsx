@@ -47,7 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 const SELECT =
-  "mt-1 block rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100 focus:border-green-400 focus:outline-none";
+  "mt-1 block rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100 focus:border-green-400 focus:outline-none max-w-full";
 
 export default function AdminInvoicesPage({ loaderData }: Route.ComponentProps) {
   const { filter, totals, rows, exportQuery } = loaderData;
@@ -81,7 +81,7 @@ export default function AdminInvoicesPage({ loaderData }: Route.ComponentProps) 
             <option value="b2c">B2C</option>
           </select>
         </div>
-        <div>
+        <div className="min-w-0 max-w-full">
           <label htmlFor="filter-state" className="block text-sm text-slate-200">
             Place of supply
           </label>
@@ -131,7 +131,7 @@ export default function AdminInvoicesPage({ loaderData }: Route.ComponentProps) 
         {rows.length === 0 ? (
           <p className="text-slate-300">Nothing issued in this period.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full">
               <caption className="sr-only">Invoices and credit notes</caption>
               <HeaderRow

@@ -1,5 +1,6 @@
-import { Link, NavLink, Outlet } from "react-router";
+import { Outlet } from "react-router";
 import { LogoMark } from "~/components/Logo";
+import { SectionNav } from "~/components/SectionNav";
 import { site } from "~/config/site";
 
 const SECTIONS = [
@@ -20,33 +21,15 @@ export default function AdminLayout() {
           <LogoMark className="h-6 w-6" />
           <span>{site.product.name} admin</span>
         </div>
-        <nav aria-label="Admin">
-          <ul className="flex gap-1 overflow-x-auto px-2 pb-3 md:flex-col">
-            {SECTIONS.map((section) => (
-              <li key={section.to}>
-                <NavLink
-                  to={section.to}
-                  end={section.end}
-                  className={({ isActive }) =>
-                    `block rounded-md px-3 py-2 text-sm ${isActive ? "bg-slate-800 text-green-400" : "text-slate-300 hover:bg-slate-800"}`
-                  }
-                >
-                  {section.label}
-                </NavLink>
-              </li>
-            ))}
-            <li>
-              <Link
-                to="/"
-                className="block rounded-md px-3 py-2 text-sm text-slate-400 hover:bg-slate-800"
-              >
-                Back to site
-              </Link>
-            </li>
-          </ul>
-        </nav>
+        <SectionNav
+          label="Admin"
+          sections={SECTIONS}
+          extra={{ to: "/", label: "Back to site" }}
+          className="px-2 pb-3"
+        />
       </aside>
-      <main id="main" tabIndex={-1} className="flex-1 outline-none">
+      {/* min-w-0: a wide table scrolls inside the page, it does not widen the page. */}
+      <main id="main" tabIndex={-1} className="min-w-0 flex-1 outline-none">
         <Outlet />
       </main>
     </div>

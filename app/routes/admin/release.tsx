@@ -285,7 +285,7 @@ export default function ReleasePage({ loaderData }: Route.ComponentProps) {
         {release.files.length === 0 ? (
           <p className="text-sm text-slate-300">No files yet.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full">
               <HeaderRow
                 columns={["File", "Platform", "Arch", "Kind", "Size", "Signed", "SHA-256"]}

@@ -151,7 +151,7 @@ export default function ReleasesPage({ loaderData }: Route.ComponentProps) {
         {releases.length === 0 ? (
           <p className="text-sm text-slate-300">No releases yet: create the first one below.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full">
               <HeaderRow
                 columns={[

@@ -114,7 +114,7 @@ export default function SubscriptionsPage({ loaderData }: Route.ComponentProps) 
         {rows.length === 0 ? (
           <p className="text-slate-300">No subscription matches.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full">
               <caption className="sr-only">Subscriptions</caption>
               <HeaderRow

@@ -110,7 +110,7 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
             {list.q ? "No user matches that search." : "Nobody has signed up yet."}
           </p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full">
               <caption className="sr-only">Users, page {list.page}</caption>
               <HeaderRow

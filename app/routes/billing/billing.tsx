@@ -5,7 +5,6 @@ import { billingProfileOf, saveBillingProfile } from "~/.server/billing/billing-
 import { billingOverview } from "~/.server/billing/overview.server";
 import { paymentsConfig } from "~/.server/billing/provider.server";
 import { done, formAction } from "~/.server/forms/action.server";
-import { BillingBanner } from "~/components/billing/BillingBanner";
 import { billingDefaults, BillingDetailsFields } from "~/components/billing/BillingDetailsFields";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { FormMessage, SubmitButton } from "~/components/forms";
@@ -54,13 +53,12 @@ export default function BillingPage({ loaderData, actionData }: Route.ComponentP
   const busy = useNavigation().state !== "idle";
   const errors = actionData && "errors" in actionData ? (actionData.errors ?? {}) : {};
   return (
-    <div className="mx-auto max-w-3xl space-y-6 px-4 py-10 sm:px-6">
+    <div className="space-y-6">
       <PageHeader title="Billing" lead="Payment method and the details on your tax invoices.">
         <div className="mt-3">
           <TestModeBadge show={testMode && sub !== null} />
         </div>
       </PageHeader>
-      <BillingBanner banner={overview.banner} />
 
       <section
         aria-labelledby="method-heading"

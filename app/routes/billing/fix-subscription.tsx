@@ -6,7 +6,6 @@ import { billingOverview } from "~/.server/billing/overview.server";
 import { resyncFromProvider } from "~/.server/billing/resync.server";
 import { primarySubscription, subscriptionsOf } from "~/.server/billing/subscriptions.server";
 import { done, formAction, refuse } from "~/.server/forms/action.server";
-import { BillingBanner } from "~/components/billing/BillingBanner";
 import { ComparisonTable } from "~/components/billing/ComparisonTable";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
@@ -46,12 +45,11 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
   const sub = overview.subscription;
   const busy = useNavigation().state !== "idle";
   return (
-    <div className="mx-auto max-w-3xl space-y-6 px-4 py-10 sm:px-6">
+    <div className="space-y-6">
       <PageHeader
         title="Fix subscription"
         lead="What we have on record beside what Razorpay says, and the next step."
       />
-      <BillingBanner banner={overview.banner} />
       {actionData?.message ? (
         <FormMessage tone={actionData.ok ? "success" : "error"} message={actionData.message} />
       ) : null}

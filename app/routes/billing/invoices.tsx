@@ -40,7 +40,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export default function InvoicesPage({ loaderData }: Route.ComponentProps) {
   const { documents } = loaderData;
   return (
-    <div className="mx-auto max-w-4xl px-4 py-10 sm:px-6">
+    <div>
       <PageHeader
         title="Invoices"
         lead="A GST tax invoice for every payment, and a credit note for every refund. Download them as PDF."
@@ -53,7 +53,7 @@ export default function InvoicesPage({ loaderData }: Route.ComponentProps) {
           </Link>
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-slate-800 bg-slate-900">
+        <div className="relative overflow-x-auto rounded-xl border border-slate-800 bg-slate-900">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Your invoices and credit notes</caption>
             <thead>
