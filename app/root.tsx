@@ -6,7 +6,9 @@ import {
   Scripts,
   ScrollRestoration,
   isRouteErrorResponse,
+  Link,
   useLocation,
+  useRouteError,
   useRouteLoaderData,
 } from "react-router";
 import { markPrivate } from "~/.server/auth/guards";
@@ -54,9 +56,12 @@ export const links: Route.LinksFunction = () => [
 export const meta: Route.MetaFunction = ({ error }) =>
   error ? [] : pageMeta(site.product.name, site.product.description);
 
-/** Paths under /admin have their own layout: no site navbar or footer there. */
-export function hasSiteChrome(pathname: string): boolean {
-  return !pathname.startsWith("/admin");
+/**
+ * Paths under /admin have their own layout: no site navbar or footer there. Error pages always
+ * have them (a non-admin's 403 under /admin must still lead somewhere).
+ */
+export function hasSiteChrome(pathname: string, error?: unknown): boolean {
+  return (error !== undefined && error !== null) || !pathname.startsWith("/admin");
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -64,7 +69,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const location = useLocation();
   const data = useRouteLoaderData<typeof loader>("root");
   const siteUrl = data?.siteUrl;
-  const chrome = hasSiteChrome(location.pathname);
+  const chrome = hasSiteChrome(location.pathname, useRouteError());
   const canonical = siteUrl
     ? `${siteUrl}${location.pathname === "/" ? "/" : location.pathname}`
     : undefined;
@@ -125,17 +130,21 @@ export default function App() {
 
 function ErrorPage({
   title,
+  heading = title,
   message,
   children,
 }: {
+  /** The tab title (with the site name), as the spec names the page. */
   title: string;
+  /** What the page says at the top, when it should say more than its title. */
+  heading?: string;
   message: string;
   children?: ReactNode;
 }) {
   return (
     <div className="prose-page text-center">
-      <title>{title}</title>
-      <h1 className="text-3xl font-bold text-white">{title}</h1>
+      <title>{`${title} | ${site.product.name}`}</title>
+      <h1 className="text-3xl font-bold text-white">{heading}</h1>
       <p className="mt-4 text-slate-300">{message}</p>
       {children}
       <p className="mt-8">
@@ -151,7 +160,25 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const location = useLocation();
   if (isRouteErrorResponse(error)) {
     if (error.status === 404) {
-      return <ErrorPage title="Page Not Found" message={`Page not found: ${location.pathname}`} />;
+      return (
+        <ErrorPage
+          title="Page Not Found"
+          heading="This page does not exist"
+          message={`Page not found: ${location.pathname}`}
+        >
+          <p className="mt-2 text-slate-400">
+            The link may have a typo, or the page has moved. Try the{" "}
+            <Link className="link" to="/search">
+              search
+            </Link>{" "}
+            or the{" "}
+            <Link className="link" to="/blog">
+              blog
+            </Link>
+            .
+          </p>
+        </ErrorPage>
+      );
     }
     if (error.status === 403) {
       const message =

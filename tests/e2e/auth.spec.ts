@@ -101,14 +101,16 @@ test("resets a forgotten password by email", async ({ page }) => {
 
 test.describe("admin area for non-admins", () => {
   test.use({ allowConsoleErrors: /status of 403/ });
-  test("a signed-in non-admin gets 403, with the admin layout and no site navbar", async ({
+  test("a signed-in non-admin gets 403 inside the site's own header and footer", async ({
     page,
   }) => {
     await signUpAndVerify(page, { name: "Kiran", email: uniqueEmail("kiran"), password: PASSWORD });
     const response = await page.goto("/admin/users");
     expect(response?.status()).toBe(403);
-    await expect(page).toHaveTitle("Forbidden");
-    await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
+    await expect(page).toHaveTitle("Forbidden | Pinout");
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+    await expect(page.getByRole("contentinfo")).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Admin" })).toHaveCount(0);
   });
 });
 

@@ -7,8 +7,8 @@ test.describe("error pages", () => {
   test("an unknown path shows the 404 page", async ({ page }) => {
     const response = await page.goto("/no-such-page");
     expect(response?.status()).toBe(404);
-    await expect(page).toHaveTitle("Page Not Found");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page Not Found");
+    await expect(page).toHaveTitle("Page Not Found | Pinout");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("This page does not exist");
     await expect(page.getByText("Page not found: /no-such-page")).toBeVisible();
     await expectNoAxeViolations(page);
   });
@@ -24,14 +24,14 @@ test.describe("error pages", () => {
       document.querySelector("main")?.append(link);
     });
     await page.locator("#broken-link").click();
-    await expect(page).toHaveTitle("Page Not Found");
+    await expect(page).toHaveTitle("Page Not Found | Pinout");
     await expect(page.getByText("Page not found: /blog/no-such-post")).toBeVisible();
   });
 
   test("a server error shows the 500 page without details", async ({ page }) => {
     const response = await page.goto("/ops/error-probe");
     expect(response?.status()).toBe(500);
-    await expect(page).toHaveTitle("Internal Server Error");
+    await expect(page).toHaveTitle("Internal Server Error | Pinout");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Internal Server Error");
     await expect(page.locator("body")).not.toContainText("deliberate failure");
     await expectNoAxeViolations(page);

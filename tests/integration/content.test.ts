@@ -84,7 +84,7 @@ describe("blog, legal pages, search, feeds and sitemap over HTTP", () => {
   it("answers an unknown post with the 404 page", async () => {
     const response = await get("/blog/no-such-post");
     expect(response.status).toBe(404);
-    expect(titleOf(await response.text())).toBe("Page Not Found");
+    expect(titleOf(await response.text())).toBe("Page Not Found | Pinout");
   });
 
   it("serves RSS and Atom with their content types and one entry per post", async () => {
@@ -92,7 +92,7 @@ describe("blog, legal pages, search, feeds and sitemap over HTTP", () => {
     expect(rss.status).toBe(200);
     expect(rss.headers.get("content-type")).toBe("application/rss+xml; charset=utf-8");
     const rssText = await rss.text();
-    expect(rssText.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    expect(rssText.startsWith('<?xml version="1.0" encoding="utf-8"?>')).toBe(true);
     expect(rssText.match(/<item>/g)).toHaveLength(POST_COUNT);
     expect(rssText).toContain(`<link>${server.url}/blog/welcome-to-pinout-blog</link>`);
 

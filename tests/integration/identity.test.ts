@@ -104,7 +104,7 @@ describe.each(engines())("identity on $name", (engine) => {
     ]) {
       const response = await getWithCookies(server, path, cookie);
       expect(response.status, path).toBe(403);
-      expect(titleOf(await response.text())).toBe("Forbidden");
+      expect(titleOf(await response.text())).toBe("Forbidden | Pinout");
     }
 
     const boss = await signUpVerified(server, {

@@ -75,14 +75,14 @@ describe.each(engines())("the site on $name", (engine) => {
     const response = await get("/no-such-page");
     expect(response.status).toBe(404);
     const html = await response.text();
-    expect(titleOf(html)).toBe("Page Not Found");
+    expect(titleOf(html)).toBe("Page Not Found | Pinout");
     expect(html).toContain("Page not found: /no-such-page");
   });
 
   it("gives curl the 404 page too (a person at a terminal, not a crawler)", async () => {
     const response = await get("/no-such-page", { headers: { "user-agent": "curl/8.5.0" } });
     expect(response.status).toBe(404);
-    expect(titleOf(await response.text())).toBe("Page Not Found");
+    expect(titleOf(await response.text())).toBe("Page Not Found | Pinout");
   });
 
   it("gives bots the status with a short plain-text body", async () => {
@@ -105,7 +105,7 @@ describe.each(engines())("the site on $name", (engine) => {
     expect(response.status).toBe(500);
     expect(response.headers.get("x-request-id")).toBe("probe-request-0001");
     const html = await response.text();
-    expect(titleOf(html)).toBe("Internal Server Error");
+    expect(titleOf(html)).toBe("Internal Server Error | Pinout");
     expect(html).not.toContain("deliberate failure");
     expect(html).not.toMatch(/at .*\.js:\d+/);
     await expect
