@@ -13,8 +13,10 @@ export function Field({ label, name, errors, hint, className, ...input }: FieldP
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const invalid = Boolean(errors?.length);
+  // While an error shows, it replaces the hint: both usually say the same thing.
+  const showHint = Boolean(hint) && !invalid;
   const describedBy =
-    [hint ? hintId : null, invalid ? errorId : null].filter(Boolean).join(" ") || undefined;
+    [showHint ? hintId : null, invalid ? errorId : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className={className}>
       <label htmlFor={id} className="block text-sm font-medium text-slate-200">
@@ -30,7 +32,7 @@ export function Field({ label, name, errors, hint, className, ...input }: FieldP
         }`}
         {...input}
       />
-      {hint ? (
+      {showHint ? (
         <p id={hintId} className="mt-1 text-xs text-slate-400">
           {hint}
         </p>

@@ -94,6 +94,21 @@ for (const [name, viewport] of [
   });
 }
 
+test.describe("sign-up form", () => {
+  test("says a password rule once: the error replaces the hint", async ({ page }) => {
+    await page.goto("/auth?view=signup");
+    await page.waitForLoadState("networkidle");
+    await expect(page).toHaveTitle(/^Sign up/);
+    await expect(page.getByText("At least 8 characters.", { exact: true })).toBeVisible();
+    await page.getByLabel("Name").fill("Short");
+    await page.getByLabel("Email").fill("short@example.com");
+    await page.getByLabel("Password").fill("short");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByText("At least 8 characters.", { exact: true })).toHaveCount(0);
+  });
+});
+
 test.describe("the buying path", () => {
   test("'Choose Pro yearly' carries the plan through sign-up and email confirmation to checkout", async ({
     page,
