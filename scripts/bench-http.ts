@@ -1,0 +1,220 @@
+/**
+ * npm run bench:http — throughput and latency of the production server, on this machine, in one
+ * run (issue 12's table): a plain node:http server serving the captured bytes of `/` (the
+ * ceiling), /healthz, /robots.txt, the public pages, and the signed-in pages (a user signed in
+ * through the real API), 20 connections for 10 s each with autocannon; then a 60 s mixed run at
+ * 50 connections. Prints a table and writes bench/results/http.md. Embedded database; with
+ * BENCH_DATABASE_URL set, PostgreSQL too. A measurement, never a test.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const MIXED_DURATION = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
+const PUBLIC = ["/", "/pricing", "/download", "/blog/welcome-to-pinout-blog", "/legal/terms"];
+const PRIVATE = ["/account", "/account/usage", "/billing"];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+async function startSite(databaseUrl?: string) {
+  if (!fs.existsSync(path.join(ROOT, "build", "server", "index.js"))) {
+    const build = spawn("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
+    await new Promise((resolve) => build.once("exit", resolve));
+  }
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-bench-"));
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      PORT: String(port),
+      SITE_URL: url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      AUTH_RATE_LIMIT: "10000",
+      API_RATE_LIMIT: "100000",
+      ...(databaseUrl
+        ? {
+            DATABASE_URL: databaseUrl,
+            BETTER_AUTH_SECRET: "bench-secret-0123456789abcdef0123456789",
+          }
+        : {}),
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return { url, dataDir, pid: child.pid ?? 0, child };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  child.kill("SIGKILL");
+  throw new Error("the server did not become ready");
+}
+
+/** Signs a user up and in through the real API (the verification link from the .eml outbox). */
+async function signIn(url: string, dataDir: string): Promise<string> {
+  const email = `bench-${Date.now()}@example.com`;
+  const headers = { "content-type": "application/json", origin: url };
+  await fetch(`${url}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ name: "Bench", email, password: "bench-password-1" }),
+  });
+  const mailDir = path.join(dataDir, "mail");
+  for (let i = 0; i < 40 && !fs.existsSync(mailDir); i++)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  const mail = fs
+    .readdirSync(mailDir)
+    .map((file) => fs.readFileSync(path.join(mailDir, file), "utf8").replace(/=\r?\n/g, ""))
+    .find((text) => text.includes(email));
+  const link = /https?:\/\/[^\s"<>]+verify-email[^\s"<>]+/
+    .exec(mail ?? "")?.[0]
+    ?.replace(/=3D/g, "=");
+  if (!link) throw new Error("no verification mail");
+  const verified = await fetch(link, { redirect: "manual" });
+  const cookie = verified.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  if (!cookie.includes("session_token")) throw new Error("sign-in failed");
+  return cookie;
+}
+
+interface Row {
+  target: string;
+  requests: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  ratio?: number;
+}
+
+async function measure(
+  target: string,
+  url: string,
+  headers: Record<string, string> = {},
+  connections = 20,
+  duration = DURATION,
+): Promise<Row> {
+  const result = await autocannon({ url, connections, duration, headers });
+  return {
+    target,
+    requests: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+function rssMb(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+async function runEngine(label: string, databaseUrl?: string): Promise<string[]> {
+  const startedAt = Date.now();
+  const site = await startSite(databaseUrl);
+  const coldStartMs = Date.now() - startedAt;
+  const cookie = await signIn(site.url, site.dataDir);
+  const rssAtRest = rssMb(site.pid);
+
+  // The ceiling: the same bytes as `/`, from a bare node:http server in this process.
+  const home = Buffer.from(await (await fetch(`${site.url}/`)).arrayBuffer());
+  const ceiling = http.createServer((_req, res) => {
+    res.writeHead(200, {
+      "content-type": "text/html; charset=utf-8",
+      "content-length": home.length,
+    });
+    res.end(home);
+  });
+  await new Promise<void>((resolve) => ceiling.listen(0, "127.0.0.1", resolve));
+  const ceilingPort = (ceiling.address() as net.AddressInfo).port;
+
+  const rows: Row[] = [];
+  rows.push(
+    await measure("plain node:http, bytes of / (ceiling)", `http://127.0.0.1:${ceilingPort}/`),
+  );
+  ceiling.close();
+  rows.push(await measure("/healthz", `${site.url}/healthz`));
+  rows.push(await measure("/robots.txt", `${site.url}/robots.txt`));
+  for (const page of PUBLIC) rows.push(await measure(page, `${site.url}${page}`));
+  for (const page of PRIVATE)
+    rows.push(await measure(`${page} (signed in)`, `${site.url}${page}`, { cookie }));
+  const rssUnderLoad = rssMb(site.pid);
+  const ceilingRate = rows[0]?.requests ?? 1;
+  for (const row of rows) row.ratio = row.requests / ceilingRate;
+
+  // Mixed: public and signed-in pages at once, 50 connections.
+  const mixed = await autocannon({
+    url: site.url,
+    connections: 50,
+    duration: MIXED_DURATION,
+    requests: [
+      ...PUBLIC.map((page) => ({ method: "GET" as const, path: page })),
+      ...PRIVATE.map((page) => ({ method: "GET" as const, path: page, headers: { cookie } })),
+    ],
+  });
+  site.child.kill("SIGTERM");
+
+  const lines = [
+    `## ${label}`,
+    "",
+    "| target | req/s | p50 ms | p99 ms | errors | × ceiling |",
+    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ...rows.map(
+      (row) =>
+        `| ${row.target} | ${row.requests} | ${row.p50} | ${row.p99} | ${row.errors} | ${(row.ratio ?? 0).toFixed(3)} |`,
+    ),
+    "",
+    `Mixed run (${MIXED_DURATION} s, 50 connections, public + signed-in): ${Math.round(mixed.requests.average)} req/s, p99 ${mixed.latency.p99} ms, errors ${mixed.errors + mixed.non2xx}.`,
+    "",
+    `Cold start to ready: ${coldStartMs} ms. Server RSS: ${rssAtRest} MB at rest, ${rssUnderLoad} MB after the single-target runs.`,
+    "",
+  ];
+  console.log(lines.join("\n"));
+  return lines;
+}
+
+async function main() {
+  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, Node ${process.version}`;
+  const sections = [
+    "# HTTP benchmark",
+    "",
+    `Machine: ${machine}. Load generator on the same machine (autocannon, ${DURATION} s per target, 20 connections). Written by \`npm run bench:http\` on ${new Date().toISOString()}.`,
+    "",
+    ...(await runEngine("Embedded database (PGlite)")),
+  ];
+  if (process.env.BENCH_DATABASE_URL)
+    sections.push(...(await runEngine("PostgreSQL", process.env.BENCH_DATABASE_URL)));
+  fs.mkdirSync(path.join(ROOT, "bench", "results"), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, "bench", "results", "http.md"), sections.join("\n"));
+  console.log("wrote bench/results/http.md");
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
