@@ -6,7 +6,8 @@ import { installerFor } from "~/.server/releases/serve.server";
 import { CopyableHash } from "~/components/CopyableHash";
 import { site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
-import { formatBytes, formatDate } from "~/lib/format";
+import { formatBytes } from "~/lib/format";
+import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/download";
 

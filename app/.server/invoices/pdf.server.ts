@@ -3,6 +3,7 @@
  * Everything is real text in an embedded DejaVu font, so the ₹ sign prints and the document
  * stays searchable and selectable; nothing is fetched over the network.
  */
+import { formatDate } from "~/lib/dates";
 import { createRequire } from "node:module";
 import PDFDocument from "pdfkit";
 import { site } from "~/config/site";
@@ -48,20 +49,11 @@ export function formatRupees(paise: number): string {
   return rupees.format(paise / 100);
 }
 
-const dateIn = (timeZone: string) =>
-  new Intl.DateTimeFormat("en-IN", { timeZone, day: "numeric", month: "short", year: "numeric" });
-const indiaDate = dateIn("Asia/Kolkata");
-const utcDate = dateIn("UTC");
+/** An issue timestamp is an instant: the calendar date in India, where it is issued. */
+const formatIssued = (iso: string) => formatDate(iso);
 
-/** An issue timestamp is an instant: show the calendar date in India, where it is issued. */
-function formatIssued(iso: string): string {
-  return indiaDate.format(new Date(iso));
-}
-
-/** A period bound is a plain date (YYYY-MM-DD): read and print it in UTC so the day never shifts. */
-function formatPlain(isoDate: string): string {
-  return utcDate.format(new Date(`${isoDate.slice(0, 10)}T00:00:00Z`));
-}
+/** A period bound is a plain date (YYYY-MM-DD): printed as that day, never shifted. */
+const formatPlain = (isoDate: string) => formatDate(isoDate.slice(0, 10));
 
 function stateLine(party: Party): string | null {
   return party.stateName && party.stateCode

@@ -1,6 +1,6 @@
 /** The billing messages: payment received or failed, halted, cancelled, plan change, reminder. */
 import { site } from "~/config/site";
-import { formatDate } from "~/lib/format";
+import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
 import type { MailMessage } from "./mailer";
 import { hello, render } from "./templates";

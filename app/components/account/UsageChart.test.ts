@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDateTime, formatDay } from "./dates";
+import { formatDateTime, formatDay } from "~/lib/dates";
 import { describeUsage, niceCeiling } from "./UsageChart";
 
 describe("usage chart", () => {

@@ -1,4 +1,4 @@
-import { formatDay, formatDayWithYear } from "./dates";
+import { formatDate, formatDay } from "~/lib/dates";
 
 export interface ChartDay {
   day: string;
@@ -22,7 +22,7 @@ export function describeUsage(days: readonly ChartDay[]): string {
   if (!first || !last) return "No usage to show.";
   const total = days.reduce((sum, entry) => sum + entry.total, 0);
   const active = days.filter((entry) => entry.total > 0);
-  const range = `${formatDay(first.day)} to ${formatDayWithYear(last.day)}`;
+  const range = `${formatDay(first.day)} to ${formatDate(last.day)}`;
   if (total === 0) return `Usage per day, ${range}: no usage.`;
   const busiest = active.reduce((best, entry) => (entry.total > best.total ? entry : best));
   return (
@@ -135,7 +135,7 @@ export function UsageChart({ days }: { days: readonly ChartDay[] }) {
             {days.map((entry) => (
               <tr key={entry.day} className="border-b border-slate-800/60">
                 <th scope="row" className="py-1 pr-4 font-normal">
-                  {formatDayWithYear(entry.day)}
+                  {formatDate(entry.day)}
                 </th>
                 <td className="py-1 text-right tabular-nums">
                   {entry.total.toLocaleString("en-IN")}

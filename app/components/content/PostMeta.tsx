@@ -1,4 +1,5 @@
-import { formatDate, formatReadingTime } from "./format";
+import { formatReadingTime } from "./format";
+import { formatDate } from "~/lib/dates";
 
 /** Date, reading time and (on the post page) author of a post, on one line. */
 export function PostMeta({
@@ -18,7 +19,7 @@ export function PostMeta({
           <span aria-hidden="true">·</span>
         </>
       ) : null}
-      <time dateTime={date}>{formatDate(date)}</time>
+      <time dateTime={date}>{formatDate(date, "long")}</time>
       <span aria-hidden="true">·</span>
       <span>{formatReadingTime(readingMinutes)}</span>
     </p>

@@ -1,29 +1,3 @@
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-
-/**
- * "2026-08-11" → "11 August 2026". Written out by hand rather than with Intl: the server's and the
- * browser's locale data can differ, and any difference is a hydration mismatch.
- */
-export function formatDate(isoDate: string): string {
-  const [year, month, day] = isoDate.split("-").map(Number);
-  const name = MONTHS[(month ?? 1) - 1];
-  if (!year || !name || !day) return isoDate;
-  return `${day} ${name} ${year}`;
-}
-
 export function formatReadingTime(minutes: number): string {
   return `${minutes} min read`;
 }

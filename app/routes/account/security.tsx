@@ -14,7 +14,7 @@ import { Field, FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { TwoFactorSettings } from "~/components/TwoFactorSettings";
 import { passwordSchema } from "~/lib/auth-forms";
-import { formatDate } from "~/lib/format";
+import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/security";
 import { Section } from "~/components/Section";

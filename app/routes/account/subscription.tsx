@@ -12,7 +12,7 @@ import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { track } from "~/lib/analytics/client";
-import { formatDate } from "~/lib/format";
+import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
 import { findPlan, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { USAGE_DAYS, usageReport } from "~/.server/account/usage.server";
 import { requireSession } from "~/.server/auth/session";
-import { formatDateTime } from "~/components/account/dates";
+import { formatDateTime } from "~/lib/dates";
 import { UsageChart } from "~/components/account/UsageChart";
 import { PageHeader } from "~/components/PageHeader";
 import { isPlatform, PLATFORMS } from "~/lib/platform";

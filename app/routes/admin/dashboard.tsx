@@ -12,7 +12,7 @@ import { activeVersionShare, downloadsPerDay } from "~/.server/releases/stats.se
 import { feedbackCategoryLabel, feedbackStatusSchema } from "~/lib/feedback";
 import { formatInr } from "~/lib/money";
 import { requireAdmin } from "~/.server/auth/session";
-import { formatDateTime } from "~/components/account/dates";
+import { formatDateTime } from "~/lib/dates";
 import { AdminPage, AdminSection, Stat, TD, HeaderRow } from "~/components/admin/AdminUi";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";

@@ -8,7 +8,7 @@ import {
 } from "~/.server/invoices/queries.server";
 import { AdminPage, AdminSection, HeaderRow, Stat, TD } from "~/components/admin/AdminUi";
 import { PageHeader } from "~/components/PageHeader";
-import { formatDate } from "~/lib/format";
+import { formatDate } from "~/lib/dates";
 import { BILLING_STATES, stateByCode } from "~/lib/gst";
 import { formatInr } from "~/lib/money";
 import { pageMeta } from "~/lib/meta";

@@ -17,7 +17,8 @@ import { uploadLimitBytes } from "~/.server/releases/storage/index.server";
 import { AdminPage, AdminSection, HeaderRow, TD } from "~/components/admin/AdminUi";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
-import { formatBytes, formatDate } from "~/lib/format";
+import { formatBytes } from "~/lib/format";
+import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/release";
 

@@ -18,7 +18,7 @@ import { versionSchema } from "~/.server/releases/versions";
 import { AdminPage, AdminSection, HeaderRow, TD } from "~/components/admin/AdminUi";
 import { Field, FormMessage, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
-import { formatDate } from "~/lib/format";
+import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { PLATFORMS, type Platform } from "~/lib/platform";
 import type { Route } from "./+types/releases";

@@ -11,7 +11,7 @@ import { statusText } from "~/.server/billing/overview.server";
 import { AdminPage, AdminSection, HeaderRow, Stat, TD } from "~/components/admin/AdminUi";
 import { PageHeader } from "~/components/PageHeader";
 import { SUBSCRIPTION_STATUSES } from "~/.server/db/schema";
-import { formatDate } from "~/lib/format";
+import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
 import { PAID_PLAN_IDS, planLabel } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";

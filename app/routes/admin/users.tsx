@@ -7,7 +7,7 @@ import {
   searchUsers,
 } from "~/.server/admin/users.server";
 import { requireAdmin } from "~/.server/auth/session";
-import { formatDate } from "~/lib/format";
+import { formatDate } from "~/lib/dates";
 import { AdminPage, AdminSection, TD, HeaderRow } from "~/components/admin/AdminUi";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";

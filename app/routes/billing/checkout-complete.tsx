@@ -6,7 +6,7 @@ import { subscriptionByProviderId } from "~/.server/billing/subscriptions.server
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { track } from "~/lib/analytics/client";
-import { formatDate } from "~/lib/format";
+import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
 import { findPlan, planLabel } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";

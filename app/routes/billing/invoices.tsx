@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { requireSession } from "~/.server/auth/session";
 import { documentOf, invoicesOfUser } from "~/.server/invoices/queries.server";
 import { PageHeader } from "~/components/PageHeader";
-import { formatDate } from "~/lib/format";
+import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/invoices";

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { listLegalPages } from "~/.server/content/legal.server";
-import { formatDate } from "~/components/content/format";
+import { formatDate } from "~/lib/dates";
 import { PageHeader } from "~/components/PageHeader";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/index";
@@ -27,7 +27,7 @@ export default function LegalIndexPage({ loaderData }: Route.ComponentProps) {
             </h2>
             <p className="mt-2 text-slate-300">{page.description}</p>
             <p className="mt-2 text-sm text-slate-300">
-              Last updated <time dateTime={page.updated}>{formatDate(page.updated)}</time>
+              Last updated <time dateTime={page.updated}>{formatDate(page.updated, "long")}</time>
             </p>
           </li>
         ))}

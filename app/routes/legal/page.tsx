@@ -1,7 +1,7 @@
 import { Link, data } from "react-router";
 import { getLegalPage } from "~/.server/content/legal.server";
 import { Prose } from "~/components/content/Prose";
-import { formatDate } from "~/components/content/format";
+import { formatDate } from "~/lib/dates";
 import { PageHeader } from "~/components/PageHeader";
 import { pageMeta } from "~/lib/meta";
 import contentStyles from "~/styles/content.css?url";
@@ -36,7 +36,7 @@ export default function LegalPage({ loaderData }: Route.ComponentProps) {
       </p>
       <PageHeader title={page.title} lead={page.description}>
         <p className="mt-3 text-sm text-slate-300">
-          Last updated <time dateTime={page.updated}>{formatDate(page.updated)}</time>
+          Last updated <time dateTime={page.updated}>{formatDate(page.updated, "long")}</time>
         </p>
       </PageHeader>
       <Prose html={page.html} />
