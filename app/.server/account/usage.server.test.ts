@@ -1,6 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertUser, openTestDatabase, type TestDatabase } from "../admin/test-database";
+import {
+  insertUser,
+  openTestDatabase,
+  type TestDatabase,
+} from "../../../tests/support/test-database";
 import { desktopDevices, desktopUsageEvents } from "../db/schema";
 import {
   addDays,

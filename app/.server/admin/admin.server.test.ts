@@ -17,7 +17,11 @@ import {
   setFeedbackStatus,
 } from "./dashboard.server";
 import { planDistribution, planShares } from "./plans.server";
-import { insertUser, openTestDatabase, type TestDatabase } from "./test-database";
+import {
+  insertUser,
+  openTestDatabase,
+  type TestDatabase,
+} from "../../../tests/support/test-database";
 import {
   changeUserRole,
   escapeLike,

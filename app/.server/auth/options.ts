@@ -9,6 +9,15 @@ import { site } from "~/config/site";
  */
 export const authSchemaOptions = {
   rateLimit: { enabled: true, storage: "database" },
+  session: {
+    // Set only by our server (input: false: a client that sends them gets 400). A browser opened
+    // from the desktop app carries the device's id, and must confirm its password before
+    // sensitive actions (docs/decisions/0018); stepUpAt is when it last did.
+    additionalFields: {
+      desktopDeviceId: { type: "string", required: false, input: false, index: true },
+      stepUpAt: { type: "date", required: false, input: false },
+    },
+  },
   plugins: [
     admin({ defaultRole: "user", adminRoles: ["admin"] }),
     // TOTP (RFC 6238) with backup codes; the sign-in page asks for a code when it is on.

@@ -9,7 +9,11 @@ import {
   type FakeRazorpay,
   startFakeRazorpay,
 } from "../../../tests/support/fake-razorpay";
-import { insertUser, openTestDatabase, type TestDatabase } from "../admin/test-database";
+import {
+  insertUser,
+  openTestDatabase,
+  type TestDatabase,
+} from "../../../tests/support/test-database";
 import { adminRefund } from "../admin/billing.server";
 import { auditLog, jobs, payments, subscriptions, webhookEvents } from "../db/schema";
 import {

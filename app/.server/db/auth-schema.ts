@@ -35,8 +35,13 @@ export const session = pgTable(
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
     impersonatedBy: text("impersonated_by"),
+    desktopDeviceId: text("desktop_device_id"),
+    stepUpAt: timestamp("step_up_at"),
   },
-  (table) => [index("session_userId_idx").on(table.userId)],
+  (table) => [
+    index("session_userId_idx").on(table.userId),
+    index("session_desktopDeviceId_idx").on(table.desktopDeviceId),
+  ],
 );
 
 export const account = pgTable(

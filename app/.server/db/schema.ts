@@ -227,14 +227,22 @@ export type ReleaseChannel = (typeof RELEASE_CHANNELS)[number];
 export type AssetKind = (typeof ASSET_KINDS)[number];
 
 /**
- * Single-use tokens of the desktop handoff, stored only as SHA-256 hashes. `desktop_handoff`:
- * web → app (bound to a PKCE challenge and redirect URI); `web_session`: app → web sign-in.
+ * Single-use tokens, stored only as SHA-256 hashes. `desktop_handoff`: web → app (bound to a PKCE
+ * challenge and redirect URI); `web_session`: app → web sign-in (names the device);
+ * `delete_account`: the emailed link that confirms deleting an account without a password.
  */
+export const ONE_TIME_TOKEN_PURPOSES = [
+  "desktop_handoff",
+  "web_session",
+  "delete_account",
+] as const;
+export type OneTimeTokenPurpose = (typeof ONE_TIME_TOKEN_PURPOSES)[number];
+
 export const oneTimeTokens = pgTable(
   "one_time_tokens",
   {
     tokenHash: text("token_hash").primaryKey(),
-    purpose: text("purpose", { enum: ["desktop_handoff", "web_session"] }).notNull(),
+    purpose: text("purpose", { enum: ONE_TIME_TOKEN_PURPOSES }).notNull(),
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -246,7 +254,7 @@ export const oneTimeTokens = pgTable(
   (table) => [
     check(
       "one_time_tokens_purpose_check",
-      sql`${table.purpose} in ('desktop_handoff', 'web_session')`,
+      sql`${table.purpose} in ('desktop_handoff', 'web_session', 'delete_account')`,
     ),
     index("one_time_tokens_user_idx").on(table.userId),
   ],

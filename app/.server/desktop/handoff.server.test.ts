@@ -1,6 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertUser, openTestDatabase, type TestDatabase } from "../admin/test-database";
+import {
+  insertUser,
+  openTestDatabase,
+  type TestDatabase,
+} from "../../../tests/support/test-database";
 import { oneTimeTokens } from "../db/schema";
 import { hashToken } from "../security/tokens";
 import { burnToken, issueWebSessionToken, peekWebSessionToken } from "./handoff.server";

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { isAllowedDesktopRedirect } from "~/lib/desktop-redirect";
 import { type Database, db as defaultDb } from "../db";
 import { oneTimeTokens, user as users } from "../db/schema";
+import { burnOneTimeToken, issueOneTimeToken } from "../security/one-time-tokens";
 import { hashToken, PKCE_CHALLENGE, randomToken } from "../security/tokens";
 
 export const HANDOFF_TTL_MS = 5 * 60 * 1000;
@@ -78,44 +79,47 @@ export async function handoffDestination(
   return row ? (row.payload as HandoffPayload) : null;
 }
 
+type TokenPayloads = {
+  desktop_handoff: HandoffPayload;
+  web_session: WebSessionPayload;
+};
+
 /**
  * Marks a token used and returns it, whether or not it was still valid: the first attempt burns
  * it, so a guessed or intercepted token gets exactly one try.
  */
-export async function burnToken(
+export async function burnToken<P extends keyof TokenPayloads>(
   token: string,
-  purpose: "desktop_handoff" | "web_session",
+  purpose: P,
   database: Database = defaultDb(),
 ) {
-  const [row] = await database
-    .update(oneTimeTokens)
-    .set({ usedAt: new Date() })
-    .where(
-      and(
-        eq(oneTimeTokens.tokenHash, hashToken(token)),
-        eq(oneTimeTokens.purpose, purpose),
-        isNull(oneTimeTokens.usedAt),
-      ),
-    )
-    .returning();
-  if (!row) return { ok: false as const, reason: "unknown or already used" };
-  if (row.expiresAt.getTime() <= Date.now()) return { ok: false as const, reason: "expired" };
-  return { ok: true as const, userId: row.userId, payload: row.payload as HandoffPayload };
+  const burnt = await burnOneTimeToken(database, token, purpose);
+  if (!burnt.ok) return burnt;
+  // Written only by this module, for this purpose (the row's purpose is part of the match).
+  return { ok: true as const, userId: burnt.userId, payload: burnt.payload as TokenPayloads[P] };
 }
 
-/** App → web: a token (2 minutes, single use) that signs the browser in as the app's user. */
+/** What a web-session token knows: the device that asked for it, whose browser session it opens. */
+export interface WebSessionPayload {
+  deviceId: string;
+}
+
+/**
+ * App → web: a token (2 minutes, single use) that signs the browser in as the app's user. The
+ * session it opens is marked with the device (docs/decisions/0018).
+ */
 export async function issueWebSessionToken(
   userId: string,
+  deviceId: string,
   database: Database = defaultDb(),
 ): Promise<string> {
-  const token = randomToken();
-  await database.insert(oneTimeTokens).values({
-    tokenHash: hashToken(token),
+  const payload: WebSessionPayload = { deviceId };
+  return issueOneTimeToken(database, {
     purpose: "web_session",
     userId,
-    expiresAt: new Date(Date.now() + WEB_SESSION_TTL_MS),
+    ttlMs: WEB_SESSION_TTL_MS,
+    payload: { ...payload },
   });
-  return token;
 }
 
 /**

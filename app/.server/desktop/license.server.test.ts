@@ -2,7 +2,7 @@ import { createLocalJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Entitlement } from "../billing/entitlement.server";
 import { signingKeys } from "../db/schema";
-import { openTestDatabase, type TestDatabase } from "../admin/test-database";
+import { openTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
 import {
   jwks,
   OFFLINE_GRACE_SECONDS,

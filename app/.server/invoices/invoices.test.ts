@@ -5,7 +5,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDatabase } from "../../../tests/support/engines";
-import { insertUser, openTestDatabase } from "../admin/test-database";
+import { insertUser, openTestDatabase } from "../../../tests/support/test-database";
 import { type Database, migrate, openDatabase } from "../db/client";
 import { billingProfiles, invoices, user as users } from "../db/schema";
 import { issueCreditNoteForRefund, issueInvoiceForPayment, reissueWithBuyer } from "./issue.server";

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openTestDatabase, type TestDatabase } from "../admin/test-database";
+import { openTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
 import { jobs } from "../db/schema";
 import { claimDueJobs, enqueueJob, retryDelaySeconds } from "./queue.server";
 import { PermanentJobError, runDueJobs } from "./worker.server";

@@ -1,6 +1,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertUser, openTestDatabase, type TestDatabase } from "../admin/test-database";
+import {
+  insertUser,
+  openTestDatabase,
+  type TestDatabase,
+} from "../../../tests/support/test-database";
 import { oneTimeTokens, rateLimitHits } from "../db/schema";
 import { pruneExpiredSecurityRows } from "./rate-limit.server";
 

@@ -5,8 +5,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Database, type DatabaseHandle, migrate, openDatabase } from "../db/client";
-import { user as users } from "../db/schema";
+import { type Database, type DatabaseHandle, migrate, openDatabase } from "~/.server/db/client";
+import { user as users } from "~/.server/db/schema";
 
 export interface TestDatabase {
   db: Database;
