@@ -92,10 +92,7 @@ function useCurrentPlan(): string | null {
   const { state } = useAuth();
   const [plan, setPlan] = useState<string | null>(null);
   useEffect(() => {
-    if (state.status !== "signed-in") {
-      setPlan(null);
-      return;
-    }
+    if (state.status !== "signed-in") return;
     const controller = new AbortController();
     fetch("/api/plan", { signal: controller.signal })
       .then((response) =>
@@ -105,7 +102,7 @@ function useCurrentPlan(): string | null {
       .catch(() => {});
     return () => controller.abort();
   }, [state.status]);
-  return plan;
+  return state.status === "signed-in" ? plan : null;
 }
 
 function CurrentPlanBadge() {

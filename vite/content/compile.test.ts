@@ -14,17 +14,8 @@ import {
   splitFrontMatter,
   validateFrontMatter,
 } from "./front-matter";
-import {
-  countWords,
-  readingMinutes,
-  renderMarkdown,
-  slugify,
-} from "./markdown";
-import {
-  escapeMarkdownText,
-  placeholderValues,
-  substitutePlaceholders,
-} from "./placeholders";
+import { countWords, readingMinutes, renderMarkdown, slugify } from "./markdown";
+import { escapeMarkdownText, placeholderValues, substitutePlaceholders } from "./placeholders";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 

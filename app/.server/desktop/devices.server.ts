@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { entitlementFor } from "../billing/entitlement.server";
 import { type Database, db as defaultDb } from "../db";
@@ -6,8 +6,10 @@ import {
   desktopDevices,
   desktopRefreshTokens,
   desktopUsageEvents,
+  session as sessions,
   user as users,
 } from "../db/schema";
+import type { Executor } from "../jobs/queue.server";
 import { logger } from "../logger";
 import { sendMail } from "../mail/mailer";
 import { newDesktopSignInMessage } from "../mail/templates";
@@ -233,11 +235,14 @@ export async function authenticateDevice(
   return row;
 }
 
-/** Signs a device out: its access and refresh tokens stop working at once. */
+/**
+ * Signs a device out: its access and refresh tokens stop working at once, and so do the browser
+ * sessions it opened (app → web), which would otherwise outlive it.
+ */
 export async function revokeDevice(
   deviceId: string,
   userId: string | null,
-  database: Database = defaultDb(),
+  database: Executor = defaultDb(),
 ) {
   const owner = userId ? eq(desktopDevices.userId, userId) : sql`true`;
   const rows = await database
@@ -245,7 +250,43 @@ export async function revokeDevice(
     .set({ revokedAt: new Date() })
     .where(and(eq(desktopDevices.id, deviceId), owner, isNull(desktopDevices.revokedAt)))
     .returning({ id: desktopDevices.id });
+  await endSessionsOpenedBy(
+    rows.map((row) => row.id),
+    database,
+  );
   return rows.length > 0;
+}
+
+/**
+ * Signs out every desktop device of a user (after a password reset or change), except the one
+ * the change was made from, if any. Returns how many were signed out.
+ */
+export async function revokeAllDevices(
+  userId: string,
+  exceptDeviceId: string | null = null,
+  database: Executor = defaultDb(),
+): Promise<number> {
+  const rows = await database
+    .update(desktopDevices)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        eq(desktopDevices.userId, userId),
+        isNull(desktopDevices.revokedAt),
+        exceptDeviceId ? ne(desktopDevices.id, exceptDeviceId) : undefined,
+      ),
+    )
+    .returning({ id: desktopDevices.id });
+  await endSessionsOpenedBy(
+    rows.map((row) => row.id),
+    database,
+  );
+  return rows.length;
+}
+
+async function endSessionsOpenedBy(deviceIds: string[], database: Executor): Promise<void> {
+  if (deviceIds.length === 0) return;
+  await database.delete(sessions).where(inArray(sessions.desktopDeviceId, deviceIds));
 }
 
 export async function listDevices(userId: string, database: Database = defaultDb()) {

@@ -1,4 +1,5 @@
 /** Every kind of durable job and the function that does it. */
+import { ACCOUNT_MAIL_JOB, sendAccountMail } from "../account/security-mail.server";
 import { RESYNC_JOB } from "../billing/checkout.server";
 import { db } from "../db";
 import {
@@ -28,6 +29,7 @@ export const jobHandlers: Readonly<Record<string, JobHandler>> = {
     await resyncFromProvider(text(payload, "providerSubscriptionId"));
   },
   [BILLING_MAIL_JOB]: (payload) => sendBillingMail(payload),
+  [ACCOUNT_MAIL_JOB]: (payload) => sendAccountMail(payload),
   [FINISH_SWITCH_JOB]: (payload) => finishSwitch(payload),
   [PRUNE_JOB]: () => runPrune(db()),
   [RETIRE_HALTED_JOB]: async (payload) => {

@@ -113,3 +113,43 @@ export function accountDeletedMessage(input: { to: string; name: string }): Mail
     ],
   });
 }
+
+/** To the address in use now, before an email change is applied: a stolen session cannot hide it. */
+export function confirmEmailChangeMessage(input: {
+  to: string;
+  name: string;
+  newEmail: string;
+  url: string;
+}): MailMessage {
+  return render({
+    to: input.to,
+    subject: `Confirm the new email address of your ${site.product.name} account`,
+    greeting: hello(input.name),
+    paragraphs: [
+      `Someone asked to change the email address of your account from ${input.to} to ${input.newEmail}.`,
+      `If it was you, confirm here. We then send a last link to ${input.newEmail}, and the change is made when you open that one.`,
+    ],
+    action: { label: "Confirm the change", url: input.url },
+    footnote: `The link expires in 1 hour. If it was not you, do not open it: change your password and write to ${site.company.supportEmail}.`,
+  });
+}
+
+/** For an account without a password: the link is the proof that the owner wants it deleted. */
+export function confirmAccountDeletionMessage(input: {
+  to: string;
+  name: string;
+  url: string;
+}): MailMessage {
+  return render({
+    to: input.to,
+    subject: `Confirm deleting your ${site.product.name} account`,
+    greeting: hello(input.name),
+    paragraphs: [
+      "Someone asked to delete your account. If it was you, open this link in the browser where you are signed in, and confirm.",
+      "Deleting erases your profile, devices, usage and messages, and cannot be undone.",
+    ],
+    action: { label: "Delete my account", url: input.url },
+    footnote:
+      "The link expires in 1 hour and works once. If you did not ask, ignore this message: your account stays as it is.",
+  });
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { isSealed, openJwk, sealJwk } from "./key-vault";
+import { isSealed, openJwk, openSecret, sealJwk, sealSecret } from "./key-vault";
 
 describe("signing keys at rest", () => {
   const key = randomBytes(32);
@@ -25,5 +25,25 @@ describe("signing keys at rest", () => {
 
   it("reads rows written before sealing as they are", () => {
     expect(openJwk(jwk, key)).toEqual(jwk);
+  });
+});
+
+describe("queued secrets at rest", () => {
+  const key = randomBytes(32);
+
+  it("seals a link so the stored form does not contain it, and opens it again", () => {
+    const link = "https://example.com/api/auth/verify-email?token=secret-token-value";
+    const sealed = sealSecret(link, key);
+    expect(JSON.stringify(sealed)).not.toContain("secret-token-value");
+    expect(openSecret(sealed, key)).toBe(link);
+  });
+
+  it("refuses plain text, another key and tampering", () => {
+    expect(() => openSecret("https://example.com/plain", key)).toThrow();
+    const sealed = sealSecret("value", key);
+    expect(() => openSecret(sealed, randomBytes(32))).toThrow();
+    expect(() =>
+      openSecret({ ...sealed, tag: Buffer.alloc(16).toString("base64") }, key),
+    ).toThrow();
   });
 });

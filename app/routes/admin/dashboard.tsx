@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useSyncExternalStore } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
 import {
@@ -77,9 +77,15 @@ const STATUS_CLASSES: Record<z.infer<typeof feedbackStatusSchema>, string> = {
 /** Loaded on the admin dashboard only, after hydration (recharts measures in the browser). */
 const ReleaseCharts = lazy(() => import("~/components/admin/ReleaseCharts"));
 
+const noSubscription = () => () => {};
+
 function ChartsWhenHydrated(props: React.ComponentProps<typeof ReleaseCharts>) {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  // False on the server and during hydration, true after: recharts only ever renders in the browser.
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   if (!hydrated) return <div className="h-56" />;
   return (
     <Suspense fallback={<div className="h-56" />}>

@@ -11,7 +11,7 @@ import type { Route } from "./+types/invoices-export";
 
 /** /admin/invoices/gstr1.csv and /admin/invoices/documents.zip for a month (?month=2026-11). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { user } = requireAdmin(context);
+  requireAdmin(context);
   const filter = parseInvoiceFilter(new URL(request.url).searchParams);
   const rows = await invoicesInPeriod(filter);
   if (params.file === "gstr1.csv") {

@@ -9,7 +9,7 @@ import type { Route } from "./+types/web-session-token";
 export async function action({ request }: Route.ActionArgs) {
   const found = await requireDevice(request);
   if (found instanceof Response) return found;
-  const token = await issueWebSessionToken(found.user.id);
+  const token = await issueWebSessionToken(found.user.id, found.device.id);
   return json({ token, expires_in: WEB_SESSION_TTL_MS / 1000 });
 }
 
