@@ -6,68 +6,26 @@
  * 50 connections. Prints a table and writes bench/results/http.md. Embedded database; with
  * BENCH_DATABASE_URL set, PostgreSQL too. A measurement, never a test.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
+import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-
-const ROOT = path.resolve(import.meta.dirname, "..");
+import { ROOT, startBenchSite } from "./lib/bench-site";
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const MIXED_DURATION = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 const PUBLIC = ["/", "/pricing", "/download", "/blog/welcome-to-pinout-blog", "/legal/terms"];
 const PRIVATE = ["/account", "/account/usage", "/billing"];
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
 async function startSite(databaseUrl?: string) {
-  if (!fs.existsSync(path.join(ROOT, "build", "server", "index.js"))) {
-    const build = spawn("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
-    await new Promise((resolve) => build.once("exit", resolve));
-  }
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-bench-"));
-  const child = spawn(process.execPath, ["server.js"], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: "production",
-      PORT: String(port),
-      SITE_URL: url,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      AUTH_RATE_LIMIT: "10000",
-      API_RATE_LIMIT: "100000",
-      ...(databaseUrl
-        ? {
-            DATABASE_URL: databaseUrl,
-            BETTER_AUTH_SECRET: "bench-secret-0123456789abcdef0123456789",
-          }
-        : {}),
-    },
-    stdio: ["ignore", "ignore", "inherit"],
+  return startBenchSite({
+    AUTH_RATE_LIMIT: "10000",
+    API_RATE_LIMIT: "100000",
+    ...(databaseUrl
+      ? { DATABASE_URL: databaseUrl, BETTER_AUTH_SECRET: "bench-secret-0123456789abcdef0123456789" }
+      : {}),
   });
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return { url, dataDir, pid: child.pid ?? 0, child };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  child.kill("SIGKILL");
-  throw new Error("the server did not become ready");
 }
 
 /** Signs a user up and in through the real API (the verification link from the .eml outbox). */
@@ -139,7 +97,7 @@ async function runEngine(label: string, databaseUrl?: string): Promise<string[]>
   const site = await startSite(databaseUrl);
   const coldStartMs = Date.now() - startedAt;
   const cookie = await signIn(site.url, site.dataDir);
-  const rssAtRest = rssMb(site.pid);
+  const rssAtRest = rssMb(site.child.pid ?? 0);
 
   // The ceiling: the same bytes as `/`, from a bare node:http server in this process.
   const home = Buffer.from(await (await fetch(`${site.url}/`)).arrayBuffer());
@@ -163,7 +121,7 @@ async function runEngine(label: string, databaseUrl?: string): Promise<string[]>
   for (const page of PUBLIC) rows.push(await measure(page, `${site.url}${page}`));
   for (const page of PRIVATE)
     rows.push(await measure(`${page} (signed in)`, `${site.url}${page}`, { cookie }));
-  const rssUnderLoad = rssMb(site.pid);
+  const rssUnderLoad = rssMb(site.child.pid ?? 0);
   const ceilingRate = rows[0]?.requests ?? 1;
   for (const row of rows) row.ratio = row.requests / ceilingRate;
 
@@ -177,7 +135,7 @@ async function runEngine(label: string, databaseUrl?: string): Promise<string[]>
       ...PRIVATE.map((page) => ({ method: "GET" as const, path: page, headers: { cookie } })),
     ],
   });
-  site.child.kill("SIGTERM");
+  site.stop();
 
   const lines = [
     `## ${label}`,

@@ -4,15 +4,13 @@
  * writes it to bench/results/lighthouse.md (+ .json). A measurement, not a test: it never fails on
  * a score. Needs `npm run build` first and Chromium (/usr/bin/chromium or CHROME_PATH).
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { ROOT, startBenchSite } from "./lib/bench-site";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const PAGES = [
   "/",
   "/pricing",
@@ -23,44 +21,10 @@ const PAGES = [
 ];
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
 async function startSite() {
   if (!fs.existsSync(path.join(ROOT, "build", "server", "index.js")))
     throw new Error("run `npm run build` first");
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-bench-"));
-  const child = spawn(process.execPath, ["server.js"], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: "production",
-      PORT: String(port),
-      SITE_URL: url,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-    },
-    stdio: "inherit",
-  });
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return { url, stop: () => child.kill("SIGTERM") };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  child.kill("SIGKILL");
-  throw new Error("the server did not become ready");
+  return startBenchSite();
 }
 
 interface Row {

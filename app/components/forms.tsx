@@ -89,3 +89,29 @@ export function SubmitButton({
     </button>
   );
 }
+
+type NamedFieldProps = Omit<FieldProps, "label" | "name"> & { label?: string; name?: string };
+
+/** The email field of the sign-in forms. */
+export function EmailField({ label = "Email", name = "email", ...rest }: NamedFieldProps) {
+  return <Field label={label} name={name} type="email" autoComplete="email" required {...rest} />;
+}
+
+/** A password field: `current-password` to sign in, `new-password` to choose one. */
+export function PasswordField({
+  label = "Password",
+  name = "password",
+  autoComplete = "current-password",
+  ...rest
+}: NamedFieldProps) {
+  return (
+    <Field
+      label={label}
+      name={name}
+      type="password"
+      autoComplete={autoComplete}
+      required
+      {...rest}
+    />
+  );
+}

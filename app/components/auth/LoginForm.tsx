@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { Field, FormMessage, SubmitButton } from "~/components/forms";
+import { EmailField, Field, FormMessage, PasswordField, SubmitButton } from "~/components/forms";
 import { codeSchema, signInSchema } from "~/lib/auth-forms";
 import { signIn, verifyBackupCode, verifyTotp } from "~/lib/auth-client";
 import { useAuth } from "~/lib/auth-state";
@@ -80,22 +80,8 @@ export function LoginForm({ next, forgotLink }: { next: string; forgotLink: stri
             )
           }
         >
-          <Field
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            errors={errors.email}
-          />
-          <Field
-            label="Password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            errors={errors.password}
-          />
+          <EmailField errors={errors.email} />
+          <PasswordField errors={errors.password} />
           <div className="flex items-center justify-between pb-2 text-sm">
             <Link to={forgotLink} className="link">
               Forgot password?

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { Field, FormMessage, SubmitButton } from "~/components/forms";
+import { EmailField, FormMessage, PasswordField, SubmitButton } from "~/components/forms";
 import { forgotSchema, resetSchema } from "~/lib/auth-forms";
 import { requestPasswordReset, resetPassword } from "~/lib/auth-client";
 import { useAuthForm } from "./useAuthForm";
@@ -32,14 +32,7 @@ export function ForgotPasswordForm() {
           )
         }
       >
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          errors={errors.email}
-        />
+        <EmailField errors={errors.email} />
         <SubmitButton pending={pending} label="Email me a reset link" pendingLabel="Sending…" />
       </form>
     </>
@@ -76,20 +69,11 @@ export function ResetPasswordForm({
           )
         }
       >
-        <Field
-          label="New password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          errors={errors.password}
-        />
-        <Field
+        <PasswordField label="New password" autoComplete="new-password" errors={errors.password} />
+        <PasswordField
           label="Repeat the new password"
           name="confirm"
-          type="password"
           autoComplete="new-password"
-          required
           errors={errors.confirm}
         />
         <SubmitButton pending={pending} label="Save new password" pendingLabel="Saving…" />

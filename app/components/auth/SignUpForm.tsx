@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { Field, FormMessage, SubmitButton } from "~/components/forms";
+import { EmailField, Field, FormMessage, PasswordField, SubmitButton } from "~/components/forms";
 import { signUpSchema } from "~/lib/auth-forms";
 import { signUp } from "~/lib/auth-client";
 import { useAuthForm } from "./useAuthForm";
@@ -33,21 +33,10 @@ export function SignUpForm({ next }: { next: string }) {
         }
       >
         <Field label="Name" name="name" autoComplete="name" required errors={errors.name} />
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          errors={errors.email}
-        />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
+        <EmailField errors={errors.email} />
+        <PasswordField
           autoComplete="new-password"
           hint="At least 8 characters."
-          required
           errors={errors.password}
         />
         <p className="pb-2 text-xs text-slate-400">

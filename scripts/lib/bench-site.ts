@@ -1,0 +1,62 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+export const ROOT = path.resolve(import.meta.dirname, "..", "..");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+export interface BenchSite {
+  url: string;
+  dataDir: string;
+  child: ChildProcess;
+  stop(): void;
+}
+
+/**
+ * The production build served by the real server on a fresh data folder, for the benchmarks:
+ * builds first if there is no build, resolves once /readyz answers.
+ */
+export async function startBenchSite(env: Record<string, string> = {}): Promise<BenchSite> {
+  if (!fs.existsSync(path.join(ROOT, "build", "server", "index.js"))) {
+    const build = spawn("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
+    await new Promise((resolve) => build.once("exit", resolve));
+  }
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-bench-"));
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      PORT: String(port),
+      SITE_URL: url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${url}/readyz`)).ok)
+        return { url, dataDir, child, stop: () => child.kill("SIGTERM") };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  child.kill("SIGKILL");
+  throw new Error("the server did not become ready");
+}
