@@ -5,18 +5,18 @@ import * as schema from "../db/schema";
 import { env } from "../env";
 import { logger } from "../logger";
 import { sendMail } from "../mail/mailer";
-import {
-  accountDeletedMessage,
-  passwordChangedMessage,
-  resetPasswordMessage,
-  verifyEmailMessage,
-} from "../mail/templates";
+import { accountDeletedMessage, resetPasswordMessage, verifyEmailMessage } from "../mail/templates";
 import { eraseUserData } from "../account/erase.server";
+import { afterPasswordChange } from "../account/password-changed.server";
+import { queueAccountMail } from "../account/security-mail.server";
+import { kickJobs } from "../jobs";
+import { hashToken } from "../security/tokens";
 import { cancelEverythingFor } from "../billing/manage.server";
 import { bearer } from "better-auth/plugins";
 import { dataDirSecret } from "../security/data-dir-secret";
 import { desktopWebSession } from "./desktop-plugin";
 import { authSchemaOptions } from "./options";
+import { sensitiveActions } from "./sensitive-plugin";
 
 /** The header our server sets to the client IP it trusts; any copy sent by a client is dropped. */
 import { CLIENT_IP_HEADER } from "./client-ip";
@@ -37,14 +37,17 @@ function createAuth() {
   const limit = { window: 60, max: config.AUTH_RATE_LIMIT };
   return betterAuth({
     ...authSchemaOptions,
-    // Neither adds tables: bearer reads "Authorization: Bearer <signed session token>" (callable
-    // functions from non-browser clients); desktopWebSession is the app → web sign-in.
+    // None adds tables: bearer reads "Authorization: Bearer <signed session token>" (callable
+    // functions from non-browser clients); desktopWebSession is the app → web sign-in;
+    // sensitiveActions keeps server-only endpoints off HTTP and asks desktop-opened browsers to
+    // confirm their password first (docs/decisions/0018).
     // requireSignature: a bearer token must carry the cookie's HMAC, so the raw token of a
     // leaked `session` row is not a credential.
     plugins: [
       ...authSchemaOptions.plugins,
       bearer({ requireSignature: true }),
       desktopWebSession(),
+      sensitiveActions(),
     ],
     appName: "Pinout",
     baseURL: config.SITE_URL,
@@ -62,8 +65,9 @@ function createAuth() {
       sendResetPassword: async ({ user, url }) => {
         await sendMail(resetPasswordMessage({ to: user.email, name: user.name, url }));
       },
+      // Whoever held a desktop device before the reset (a thief, say) is out with the old password.
       onPasswordReset: async ({ user }) => {
-        await sendMail(passwordChangedMessage({ to: user.email, name: user.name }));
+        await afterPasswordChange(user.id, null);
       },
     },
     emailVerification: {
@@ -76,8 +80,23 @@ function createAuth() {
       },
     },
     user: {
-      // The new address gets a verification link; the email changes only when it is opened.
-      changeEmail: { enabled: true },
+      // The old address confirms first, then the new one gets a verification link, and the email
+      // changes only when that is opened. Our server checks the password before asking
+      // (change-email.server.ts); the endpoint is not reachable over HTTP.
+      changeEmail: {
+        enabled: true,
+        sendChangeEmailConfirmation: async ({ user, newEmail, url, token }) => {
+          await queueAccountMail(db(), {
+            template: "confirm-email-change",
+            userId: user.id,
+            dedupe: hashToken(token),
+            to: user.email,
+            newEmail,
+            url,
+          });
+          kickJobs();
+        },
+      },
       deleteUser: {
         enabled: true,
         // Personal data outside Better Auth's own tables goes with the account (DPDP Act s.12).
@@ -100,6 +119,7 @@ function createAuth() {
           }
         : {},
     session: {
+      ...authSchemaOptions.session,
       expiresIn: 60 * 60 * 24 * 30,
       updateAge: 60 * 60 * 24,
       // A signed copy of the session in a short-lived cookie: most requests skip the database.

@@ -24,6 +24,14 @@ export function refuse(intent: string, message: string, status = 400) {
   return data<FormResult>({ intent, ok: false, message }, { status });
 }
 
+/** A refusal that belongs to one field (a wrong password): shown under it, and above the form. */
+export function refuseField(intent: string, field: string, message: string, status = 400) {
+  return data<FormResult>(
+    { intent, ok: false, message, errors: { [field]: [message] } },
+    { status },
+  );
+}
+
 type Args = { request: Request; context: Readonly<RouterContextProvider> };
 
 export async function formAction<S extends z.ZodType, R>(

@@ -3,12 +3,12 @@
  * database holds no usable link.
  */
 import { and, eq, isNull } from "drizzle-orm";
-import type { Database } from "../db";
 import { type OneTimeTokenPurpose, oneTimeTokens } from "../db/schema";
+import type { Executor } from "../jobs/queue.server";
 import { hashToken, randomToken } from "./tokens";
 
 export async function issueOneTimeToken(
-  database: Database,
+  database: Executor,
   input: {
     purpose: OneTimeTokenPurpose;
     userId: string;
@@ -36,7 +36,7 @@ export type BurnResult =
  * it, so a guessed or intercepted token gets exactly one try.
  */
 export async function burnOneTimeToken(
-  database: Database,
+  database: Executor,
   token: string,
   purpose: OneTimeTokenPurpose,
 ): Promise<BurnResult> {

@@ -1,18 +1,28 @@
-import { data, Form, useNavigation, useSearchParams } from "react-router";
+import { Form, useNavigation, useSearchParams } from "react-router";
 import { z } from "zod";
-import { requestEmailChange, updateName } from "~/.server/account/account.server";
+import { updateName } from "~/.server/account/account.server";
+import { changeEmailSchema, requestEmailChange } from "~/.server/account/change-email.server";
+import { hasPassword } from "~/.server/account/session-origin.server";
+import { confirmIdentity, stepUpSchema, stepUpState } from "~/.server/account/step-up.server";
 import { requireSession } from "~/.server/auth/session";
-import { Field, FormMessage } from "~/components/forms";
+import { done, formAction, refuse } from "~/.server/forms/action.server";
+import { answerFor } from "~/components/account/form-answer";
+import { StepUpForm } from "~/components/account/StepUpForm";
+import { EmailField, Field, FormMessage, PasswordField } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
-import { emailSchema } from "~/lib/auth-forms";
+import { Section } from "~/components/Section";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/profile";
 
 export const meta: Route.MetaFunction = () => pageMeta("Profile", "Your name and email address.");
 
-export function loader({ context }: Route.LoaderArgs) {
-  const { user } = requireSession(context);
-  return { name: user.name, email: user.email };
+export async function loader({ context }: Route.LoaderArgs) {
+  const session = requireSession(context);
+  const [withPassword, stepUp] = await Promise.all([
+    hasPassword(session.user.id),
+    stepUpState(session),
+  ]);
+  return { name: session.user.name, email: session.user.email, hasPassword: withPassword, stepUp };
 }
 
 const schema = z.discriminatedUnion("intent", [
@@ -24,60 +34,66 @@ const schema = z.discriminatedUnion("intent", [
       .min(1, { error: "Enter your name." })
       .max(100, { error: "Use at most 100 characters." }),
   }),
-  z.object({ intent: z.literal("change-email"), email: emailSchema }),
+  changeEmailSchema,
+  stepUpSchema,
 ]);
 
-type Result = { intent: string; ok: boolean; message: string; errors?: Record<string, string[]> };
+export async function action(args: Route.ActionArgs) {
+  const { request } = args;
+  return formAction(args, schema, async (input, session) => {
+    switch (input.intent) {
+      case "update-name": {
+        const outcome = await updateName(request, input.name);
+        return outcome.ok
+          ? done(input.intent, outcome.message)
+          : refuse(input.intent, outcome.message);
+      }
+      case "change-email":
+        return requestEmailChange(request, session, input);
+      case "step-up":
+        return confirmIdentity(request, session, input);
+    }
+  });
+}
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = requireSession(context);
-  const values = Object.fromEntries(await request.formData());
-  const parsed = schema.safeParse(values);
-  const intent = typeof values.intent === "string" ? values.intent : "form";
-  if (!parsed.success) {
-    const errors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues)
-      (errors[String(issue.path[0])] ??= []).push(issue.message);
-    return data<Result>({ intent, ok: false, message: "", errors }, { status: 400 });
-  }
-  if (parsed.data.intent === "update-name") {
-    const outcome = await updateName(request, parsed.data.name);
-    return data<Result>({ intent, ...outcome }, { status: outcome.ok ? 200 : 400 });
-  }
-  if (parsed.data.email.toLowerCase() === user.email.toLowerCase()) {
-    return data<Result>(
-      { intent, ok: false, message: "That is already your email address." },
-      { status: 400 },
-    );
-  }
-  const outcome = await requestEmailChange(request, parsed.data.email);
-  return data<Result>({ intent, ...outcome }, { status: outcome.ok ? 200 : 400 });
+/**
+ * Both links of an email change land here with `?email=confirmed&to=<new address>`: the first
+ * (from the old address) before the change, the second once it is made.
+ */
+function emailChangeNotice(params: URLSearchParams, email: string) {
+  if (params.get("error"))
+    return {
+      tone: "error" as const,
+      message: "This link has expired or was already used. Ask for a new one below.",
+    };
+  const state = params.get("email");
+  const to = params.get("to");
+  if (state === "changed" || (state === "confirmed" && to?.toLowerCase() === email.toLowerCase()))
+    return { tone: "success" as const, message: `Your email address is now ${email}.` };
+  if (state === "confirmed" && to)
+    return {
+      tone: "success" as const,
+      message: `Thank you. Now open the link we sent to ${to} to finish the change.`,
+    };
+  return null;
 }
 
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const busy = useNavigation().state !== "idle";
-  const result = (intent: string) => (actionData?.intent === intent ? actionData : null);
-  const errors = actionData?.errors ?? {};
-  const name = result("update-name");
-  const email = result("change-email");
+  const name = answerFor(actionData, "update-name");
+  const email = answerFor(actionData, "change-email");
+  const notice = emailChangeNotice(params, loaderData.email);
   return (
     <div className="space-y-6">
       <PageHeader title="Profile" lead="How we address you, and where we write to you." />
-      {params.get("email") === "changed" ? (
-        <FormMessage tone="success" message={`Your email address is now ${loaderData.email}.`} />
-      ) : null}
-      <section
-        aria-labelledby="name-heading"
-        className="rounded-xl border border-slate-800 bg-slate-900 p-6"
-      >
-        <h2 id="name-heading" className="text-lg font-semibold text-white">
-          Name
-        </h2>
+      {notice ? <FormMessage tone={notice.tone} message={notice.message} /> : null}
+      <StepUpForm state={loaderData.stepUp} answer={answerFor(actionData, "step-up")} busy={busy} />
+      <Section id="name-heading" title="Name">
         {name?.message ? (
           <FormMessage tone={name.ok ? "success" : "error"} message={name.message} />
         ) : null}
-        <Form method="post" className="mt-4 max-w-md space-y-2" noValidate>
+        <Form method="post" className="max-w-md space-y-2" noValidate>
           <input type="hidden" name="intent" value="update-name" />
           <Field
             label="Name"
@@ -85,42 +101,38 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
             autoComplete="name"
             defaultValue={loaderData.name}
             required
-            errors={errors.name}
+            errors={name?.errors?.name}
           />
           <button type="submit" className="btn-primary" disabled={busy}>
             Save name
           </button>
         </Form>
-      </section>
-      <section
-        aria-labelledby="email-heading"
-        className="rounded-xl border border-slate-800 bg-slate-900 p-6"
-      >
-        <h2 id="email-heading" className="text-lg font-semibold text-white">
-          Email address
-        </h2>
-        <p className="mt-2 text-slate-300">
-          Now: <strong className="text-white">{loaderData.email}</strong>. A new address must be
-          confirmed from a link we send to it.
+      </Section>
+      <Section id="email-heading" title="Email address">
+        <p className="text-slate-300">
+          Now: <strong className="text-white">{loaderData.email}</strong>. To change it, confirm
+          from a link we send to this address, then from a link we send to the new one.
         </p>
         {email?.message ? (
-          <FormMessage tone={email.ok ? "success" : "error"} message={email.message} />
+          <div className="mt-4">
+            <FormMessage tone={email.ok ? "success" : "error"} message={email.message} />
+          </div>
         ) : null}
         <Form method="post" className="mt-4 max-w-md space-y-2" noValidate>
           <input type="hidden" name="intent" value="change-email" />
-          <Field
-            label="New email address"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            errors={errors.email}
-          />
+          <EmailField label="New email address" errors={email?.errors?.email} />
+          {loaderData.hasPassword ? (
+            <PasswordField label="Your password" errors={email?.errors?.password} />
+          ) : (
+            <p className="text-sm text-slate-400">
+              You sign in with Google: this works within 10 minutes of signing in.
+            </p>
+          )}
           <button type="submit" className="btn-secondary" disabled={busy}>
             Send confirmation link
           </button>
         </Form>
-      </section>
+      </Section>
     </div>
   );
 }

@@ -1,0 +1,67 @@
+import { Form } from "react-router";
+import { FormMessage } from "~/components/forms";
+import { Section } from "~/components/Section";
+import { formatDate } from "~/lib/dates";
+import { describeBrowser } from "./describe-browser";
+import type { FormAnswer } from "./form-answer";
+
+export interface BrowserSessionRow {
+  id: string;
+  createdAt: string;
+  userAgent: string | null;
+  ipAddress: string | null;
+  current: boolean;
+}
+
+/** The browsers signed in to the account: sign out one, or all but this one. */
+export function BrowserSessions({
+  browsers,
+  answer,
+  busy,
+}: {
+  browsers: BrowserSessionRow[];
+  answer: FormAnswer | null;
+  busy: boolean;
+}) {
+  return (
+    <Section id="browsers" title="Browser sessions">
+      {answer ? (
+        <FormMessage tone={answer.ok ? "success" : "error"} message={answer.message} />
+      ) : null}
+      <ul className="divide-y divide-slate-800">
+        {browsers.map((browser) => (
+          <li key={browser.id} className="flex items-center justify-between gap-4 py-3">
+            <div>
+              <p className="font-medium text-white">
+                {describeBrowser(browser.userAgent)}{" "}
+                {browser.current ? (
+                  <span className="ml-2 text-sm text-green-400">(this browser)</span>
+                ) : null}
+              </p>
+              <p className="text-sm text-slate-400">
+                {browser.ipAddress ?? "unknown address"} · since {formatDate(browser.createdAt)}
+              </p>
+            </div>
+            {browser.current ? null : (
+              <Form method="post">
+                <input type="hidden" name="intent" value="revoke-session" />
+                <input type="hidden" name="sessionId" value={browser.id} />
+                <button type="submit" className="btn-secondary" disabled={busy}>
+                  Sign out
+                </button>
+              </Form>
+            )}
+          </li>
+        ))}
+      </ul>
+      {browsers.length > 1 ? (
+        <Form method="post" className="mt-4">
+          <input type="hidden" name="intent" value="revoke-other-sessions" />
+          <button type="submit" className="btn-secondary" disabled={busy}>
+            Sign out everywhere else
+          </button>
+        </Form>
+      ) : null}
+    </Section>
+  );
+}

@@ -1,0 +1,61 @@
+import { Form } from "react-router";
+import { FormMessage } from "~/components/forms";
+import { Section } from "~/components/Section";
+import { formatDate } from "~/lib/dates";
+import type { FormAnswer } from "./form-answer";
+
+export interface DesktopDeviceRow {
+  id: string;
+  name: string;
+  platform: string;
+  appVersion: string;
+  lastSeenAt: string;
+}
+
+/** The desktop apps signed in to the account, each with its own "Sign out". */
+export function DesktopDevices({
+  devices,
+  answer,
+  busy,
+}: {
+  devices: DesktopDeviceRow[];
+  answer: FormAnswer | null;
+  busy: boolean;
+}) {
+  return (
+    <Section id="devices" title="Desktop devices">
+      {answer ? (
+        <FormMessage tone={answer.ok ? "success" : "error"} message={answer.message} />
+      ) : null}
+      {devices.length === 0 ? (
+        <p className="text-slate-300">No desktop app is signed in to your account.</p>
+      ) : (
+        <ul className="divide-y divide-slate-800">
+          {devices.map((device) => (
+            <li key={device.id} className="flex items-center justify-between gap-4 py-3">
+              <div>
+                <p className="font-medium text-white">{device.name}</p>
+                <p className="text-sm text-slate-400">
+                  {device.platform === "mac" ? "macOS" : "Windows"} · app {device.appVersion} · last
+                  seen {formatDate(device.lastSeenAt)}
+                </p>
+              </div>
+              <Form method="post">
+                <input type="hidden" name="intent" value="revoke-device" />
+                <input type="hidden" name="deviceId" value={device.id} />
+                <button
+                  type="submit"
+                  className="btn-secondary"
+                  disabled={busy}
+                  aria-label={`Sign out ${device.name}`}
+                >
+                  Sign out
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}

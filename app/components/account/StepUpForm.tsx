@@ -1,0 +1,65 @@
+import { Form } from "react-router";
+import { Field, FormMessage, PasswordField, SubmitButton } from "~/components/forms";
+import { Section } from "~/components/Section";
+import type { FormAnswer } from "./form-answer";
+
+export type StepUpState =
+  { required: false } | { required: true; hasPassword: boolean; twoFactor: boolean };
+
+/**
+ * "Confirm it's you": shown in a browser that the desktop app signed in, which never entered a
+ * password. Sensitive actions wait for it (docs/decisions/0018).
+ */
+export function StepUpForm({
+  state,
+  answer,
+  busy,
+}: {
+  state: StepUpState;
+  answer: FormAnswer | null;
+  busy: boolean;
+}) {
+  if (!state.required)
+    return answer?.ok ? <FormMessage tone="success" message={answer.message} /> : null;
+  const errors = answer?.errors ?? {};
+  return (
+    <Section id="step-up" title="Confirm it's you">
+      <p className="text-slate-300">
+        This browser was signed in from the desktop app. Before you change your email, password or
+        two-factor settings, sign out browsers or devices, or delete your account, confirm it is
+        you.
+      </p>
+      {answer ? (
+        <div className="mt-4">
+          <FormMessage tone={answer.ok ? "success" : "error"} message={answer.message} />
+        </div>
+      ) : null}
+      {state.hasPassword ? (
+        <Form method="post" className="mt-4 max-w-md space-y-2" noValidate>
+          <input type="hidden" name="intent" value="step-up" />
+          <PasswordField label="Your password" errors={errors.password} />
+          {state.twoFactor ? (
+            <Field
+              label="Code from your authenticator app"
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              required
+              errors={errors.code}
+            />
+          ) : null}
+          <SubmitButton
+            pending={busy}
+            label="Confirm"
+            pendingLabel="Checking…"
+            className="btn-primary"
+          />
+        </Form>
+      ) : (
+        <p className="mt-4 text-slate-300">
+          This account has no password. Sign out, then sign in again with Google to do this.
+        </p>
+      )}
+    </Section>
+  );
+}
