@@ -3,6 +3,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { contentPlugin } from "./vite/content-plugin";
+import { routeModuleReloadPlugin } from "./vite/route-module-reload";
 
 // React Router builds the client and the server in one process and may evaluate this file more
 // than once; keeping the id in process.env gives both bundles the same build id.
@@ -21,5 +22,5 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   resolve: { tsconfigPaths: true },
   server: { port: 3000 },
-  plugins: [tailwindcss(), contentPlugin(), reactRouter()],
+  plugins: [tailwindcss(), contentPlugin(), routeModuleReloadPlugin(), reactRouter()],
 }));

@@ -22,6 +22,7 @@ import { VersionToast } from "~/components/VersionToast";
 import { site } from "~/config/site";
 import { AnalyticsProvider } from "~/lib/analytics/provider";
 import { AuthProvider } from "~/lib/auth-state";
+import { isChunkLoadError } from "~/lib/chunk-reload";
 import { pageMeta } from "~/lib/meta";
 import { useNonce } from "~/lib/nonce";
 import { siteStructuredData } from "~/lib/structured-data";
@@ -218,6 +219,21 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         />
       );
     }
+  }
+  if (isChunkLoadError(error)) {
+    // A route module failed to load and the page already reloaded for it moments ago.
+    return (
+      <ErrorPage
+        title="Page Failed to Load"
+        message="Part of this page could not be downloaded. The connection may have dropped, or a new version of the site was just published."
+      >
+        <p className="mt-6">
+          <button type="button" className="btn-secondary" onClick={() => window.location.reload()}>
+            Reload
+          </button>
+        </p>
+      </ErrorPage>
+    );
   }
   const showStack = import.meta.env.DEV && error instanceof Error;
   return (

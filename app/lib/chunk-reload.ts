@@ -44,3 +44,37 @@ export function reloadForChunkError(): boolean {
   if (allowed) window.location.reload();
   return allowed;
 }
+
+interface PendingNavigation {
+  state: { navigation: { location?: { pathname: string; search: string; hash: string } } };
+}
+
+/** Where a client navigation in progress is going (React Router's router, framework mode). */
+function pendingNavigationHref(): string | null {
+  const router = (window as unknown as { __reactRouterDataRouter?: PendingNavigation })
+    .__reactRouterDataRouter;
+  const target = router?.state.navigation.location;
+  return target ? target.pathname + target.search + target.hash : null;
+}
+
+/**
+ * React Router's own reload when a route module fails to load during a navigation, routed
+ * through the guard (vite/route-module-reload.ts patches the call). The first failure reloads the
+ * page (a new deploy: the reload brings the new build). If this path already reloaded within the
+ * window, the navigation is finished by the server instead (a full page load of the target), so
+ * a click never reloads the same page over and over and never ends on an empty page.
+ */
+export function handleRouteModuleLoadFailure(error: unknown): Promise<never> {
+  if (reloadForChunkError()) {
+    // The page is going away; the navigation never finishes.
+    return new Promise<never>(() => {});
+  }
+  const target = pendingNavigationHref();
+  const here = window.location.pathname + window.location.search + window.location.hash;
+  if (target !== null && target !== here) {
+    window.location.assign(target);
+    return new Promise<never>(() => {});
+  }
+  // No navigation to finish (a revalidation): the error boundary offers a reload.
+  throw error instanceof Error ? error : new Error(String(error));
+}

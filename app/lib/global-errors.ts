@@ -1,5 +1,16 @@
 import { track } from "./analytics/client";
-import { isChunkLoadError, reloadForChunkError } from "./chunk-reload";
+import {
+  handleRouteModuleLoadFailure,
+  isChunkLoadError,
+  reloadForChunkError,
+} from "./chunk-reload";
+
+declare global {
+  interface Window {
+    /** Called by React Router when a route module fails to load (vite/route-module-reload.ts). */
+    __routeModuleLoadFailed?: (error: unknown) => Promise<never>;
+  }
+}
 
 function describe(reason: unknown): string {
   if (reason instanceof Error) return `${reason.name}: ${reason.message}`.slice(0, 500);
@@ -8,6 +19,7 @@ function describe(reason: unknown): string {
 
 /** Reports uncaught errors and rejections to analytics, and recovers from stale code chunks. */
 export function installGlobalErrorHandlers(): void {
+  window.__routeModuleLoadFailed = handleRouteModuleLoadFailure;
   window.addEventListener("vite:preloadError", (event) => {
     if (reloadForChunkError()) event.preventDefault();
   });

@@ -1,6 +1,9 @@
 import { expect, test, waitForHydration } from "./fixtures";
 
-test.use({ allowConsoleErrors: /Failed to load resource|missing-chunk/ });
+test.use({
+  allowConsoleErrors:
+    /Failed to load resource|missing-chunk|Error loading route module|Failed to fetch dynamically imported module/,
+});
 
 test("a failed code-chunk load reloads the page once per path within 10 s", async ({ page }) => {
   await page.goto("/pricing");
@@ -20,4 +23,40 @@ test("a failed code-chunk load reloads the page once per path within 10 s", asyn
   await failChunk();
   await page.waitForTimeout(1_500);
   expect(loads).toBe(1);
+});
+
+test("a route module that fails to load during navigation goes through the same guard", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await waitForHydration(page);
+  const moduleUrl = await page.evaluate(
+    () =>
+      (
+        window as unknown as {
+          __reactRouterManifest: { routes: Record<string, { module: string }> };
+        }
+      ).__reactRouterManifest.routes["routes/pricing"].module,
+  );
+  expect(moduleUrl).toMatch(/^\/assets\/.+\.js$/);
+  // As after a deploy: the tab asks for a route module the server no longer has.
+  await page.route(`**${moduleUrl}`, (route) => route.fulfill({ status: 404, body: "gone" }));
+  let loads = 0;
+  page.on("load", () => (loads += 1));
+  const nav = page.getByRole("navigation", { name: "Main" });
+
+  await nav.getByRole("link", { name: "Pricing" }).click();
+  await expect.poll(() => loads).toBe(1);
+  await expect(page).toHaveURL(/\/$/);
+  await waitForHydration(page);
+
+  // Within 10 s of that reload the page does not reload again: the server finishes the
+  // navigation with a full page load of /pricing instead.
+  await nav.getByRole("link", { name: "Pricing" }).click();
+  await expect(page).toHaveURL(/\/pricing$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(/pric|plan/i);
+  await expect.poll(() => loads).toBe(2);
+  expect(
+    await page.evaluate(() => window.sessionStorage.getItem("chunk-reload:/pricing")),
+  ).toBeNull();
 });
