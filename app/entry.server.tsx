@@ -1,6 +1,5 @@
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
-import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
+import { Writable } from "node:stream";
+import { renderToPipeableStream } from "react-dom/server";
 import {
   type EntryContext,
   type HandleErrorFunction,
@@ -12,7 +11,7 @@ import { isBot } from "./.server/bots";
 import { logger } from "./.server/logger";
 import { isDatabaseUnavailable } from "./.server/db/outage";
 import { requestContext } from "./.server/request-context";
-import { NonceProvider } from "./lib/nonce";
+import { inlineScriptHashes } from "./.server/http/inline-scripts";
 
 export const streamTimeout = 5_000;
 
@@ -30,6 +29,11 @@ function botErrorResponse(status: number, headers: Headers): Response {
   return new Response(`${status} ${text}\n`, { status, headers });
 }
 
+/**
+ * Renders the whole document before answering (decision record 0022): the Content-Security-Policy
+ * lists the hash of each inline script the page carries, so the header depends only on the bytes,
+ * and a public page's response is the same for every visitor and can be cached and shared.
+ */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -45,51 +49,46 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
 
-  const { cspNonce } = loadContext.get(requestContext);
+  const { contentSecurityPolicy, log } = loadContext.get(requestContext);
 
   return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
-    // Bots wait for all content so they index the full page.
-    const readyOption: keyof RenderToPipeableStreamOptions =
-      bot || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
-    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(
-      () => abort(),
-      streamTimeout + 1000,
-    );
-
+    let shellReady = false;
+    const timeoutId = setTimeout(() => abort(), streamTimeout + 1000);
     const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={cspNonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={cspNonce} />
-      </NonceProvider>,
+      <ServerRouter context={routerContext} url={request.url} />,
       {
-        nonce: cspNonce,
-        [readyOption]() {
-          shellRendered = true;
-          const body = new PassThrough({
+        onShellReady() {
+          shellReady = true;
+        },
+        onAllReady() {
+          const chunks: Buffer[] = [];
+          const sink = new Writable({
+            write(chunk: Buffer, _encoding, callback) {
+              chunks.push(chunk);
+              callback();
+            },
             final(callback) {
               clearTimeout(timeoutId);
-              timeoutId = undefined;
+              const html = Buffer.concat(chunks).toString("utf8");
+              responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+              responseHeaders.set(
+                "Content-Security-Policy",
+                contentSecurityPolicy(inlineScriptHashes(html)),
+              );
+              resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
               callback();
             },
           });
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(body);
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
+          pipe(sink);
         },
         onShellError(error: unknown) {
+          clearTimeout(timeoutId);
           reject(error);
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          // Errors before the shell reject and are logged by handleError.
-          if (shellRendered) {
-            loadContext.get(requestContext).log.error({ err: error }, "error while streaming");
-          }
+          // Errors in the shell reject and are logged by handleError; these are in boundaries.
+          if (shellReady) log.error({ err: error }, "error while rendering");
         },
       },
     );

@@ -24,7 +24,6 @@ import { AnalyticsProvider } from "~/lib/analytics/provider";
 import { AuthProvider } from "~/lib/auth-state";
 import { isChunkLoadError } from "~/lib/chunk-reload";
 import { pageMeta } from "~/lib/meta";
-import { useNonce } from "~/lib/nonce";
 import { siteStructuredData } from "~/lib/structured-data";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
@@ -66,7 +65,6 @@ export function hasSiteChrome(pathname: string, error?: unknown): boolean {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  const nonce = useNonce();
   const location = useLocation();
   const data = useRouteLoaderData<typeof loader>("root");
   const siteUrl = data?.siteUrl;
@@ -118,8 +116,8 @@ export function Layout({ children }: { children: ReactNode }) {
             {chrome ? <ConsentBanner /> : null}
           </AnalyticsProvider>
         </AuthProvider>
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <ScrollRestoration />
+        <Scripts />
       </body>
     </html>
   );

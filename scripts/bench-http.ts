@@ -7,8 +7,7 @@
  * BENCH_DATABASE_URL set, PostgreSQL too. A measurement, never a test.
  */
 import fs from "node:fs";
-import http from "node:http";
-import type net from "node:net";
+import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -92,6 +91,33 @@ function rssMb(pid: number): number {
   }
 }
 
+const CEILING_SERVER = `
+const http = require("node:http");
+const chunks = [];
+process.stdin.on("data", (chunk) => chunks.push(chunk));
+process.stdin.on("end", () => {
+  const body = Buffer.concat(chunks);
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-length": body.length });
+    res.end(body);
+  });
+  server.listen(0, "127.0.0.1", () => console.log(server.address().port));
+});
+`;
+
+/** A plain node:http server answering every request with `body`, in a child process. */
+async function startCeiling(body: Buffer): Promise<{ port: number; stop(): void }> {
+  const child = spawn(process.execPath, ["-e", CEILING_SERVER], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  child.stdin.end(body);
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.once("data", (data: Buffer) => resolve(Number(String(data).trim())));
+    child.once("exit", () => reject(new Error("the ceiling server stopped")));
+  });
+  return { port, stop: () => child.kill("SIGTERM") };
+}
+
 async function runEngine(label: string, databaseUrl?: string): Promise<string[]> {
   const startedAt = Date.now();
   const site = await startSite(databaseUrl);
@@ -99,23 +125,17 @@ async function runEngine(label: string, databaseUrl?: string): Promise<string[]>
   const cookie = await signIn(site.url, site.dataDir);
   const rssAtRest = rssMb(site.child.pid ?? 0);
 
-  // The ceiling: the same bytes as `/`, from a bare node:http server in this process.
+  // The ceiling: the same bytes as `/` from a bare node:http server in its own process (as the
+  // site is), so it does not share an event loop with the load generator.
   const home = Buffer.from(await (await fetch(`${site.url}/`)).arrayBuffer());
-  const ceiling = http.createServer((_req, res) => {
-    res.writeHead(200, {
-      "content-type": "text/html; charset=utf-8",
-      "content-length": home.length,
-    });
-    res.end(home);
-  });
-  await new Promise<void>((resolve) => ceiling.listen(0, "127.0.0.1", resolve));
-  const ceilingPort = (ceiling.address() as net.AddressInfo).port;
+  const ceiling = await startCeiling(home);
+  const ceilingPort = ceiling.port;
 
   const rows: Row[] = [];
   rows.push(
     await measure("plain node:http, bytes of / (ceiling)", `http://127.0.0.1:${ceilingPort}/`),
   );
-  ceiling.close();
+  ceiling.stop();
   rows.push(await measure("/healthz", `${site.url}/healthz`));
   rows.push(await measure("/robots.txt", `${site.url}/robots.txt`));
   for (const page of PUBLIC) rows.push(await measure(page, `${site.url}${page}`));

@@ -3,7 +3,7 @@
  * Bundled with the routes into build/server/index.js (see vite.config.ts) and started by
  * server.js; in development server.js loads it through Vite instead.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,12 +25,14 @@ import { CLIENT_IP_HEADER } from "~/.server/auth/client-ip";
 import { requestContext } from "~/.server/request-context";
 import { bodyLimit, withBufferedBody } from "./body-limit";
 import { createRazorpaySandbox } from "./razorpay-sandbox";
-import { securityHeaders } from "./security-headers";
+import proxyAddr from "proxy-addr";
+import { publicContentGeneration } from "~/.server/http/public-content";
+import { createPublicCache, type PublicCache } from "./public-cache";
+import { contentSecurityPolicy, securityHeaders } from "./security-headers";
 
 declare module "express-serve-static-core" {
   interface Locals {
     requestId: string;
-    cspNonce: string;
     log: Logger;
   }
 }
@@ -68,12 +70,41 @@ export interface AppState {
   closeSandbox?: () => Promise<void>;
 }
 
-export function createApp(options: StartOptions, state: AppState) {
+/** A valid X-Request-Id from the client (a proxy's), else a new one. */
+export function requestIdOf(req: http.IncomingMessage): string {
+  const incoming = req.headers["x-request-id"];
+  return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/**
+ * The headers every response carries, computed once. The Content-Security-Policy is apart: an
+ * HTML page's lists its inline scripts' hashes (app/entry.server.tsx); anything else gets the base
+ * policy.
+ */
+export function siteSecurityHeaders() {
+  const config = env();
+  const options = {
+    https: config.SITE_URL.startsWith("https:"),
+    development: config.NODE_ENV === "development",
+    googleAnalytics: Boolean(config.GA_MEASUREMENT_ID),
+    razorpayCheckout: config.PAYMENTS_PROVIDER === "razorpay",
+  };
+  const { "Content-Security-Policy": basePolicy = "", ...headers } = securityHeaders(options);
+  return {
+    headers,
+    basePolicy,
+    pagePolicy: (scriptHashes: readonly string[]) =>
+      contentSecurityPolicy({ ...options, scriptHashes }),
+  };
+}
+
+export function createApp(options: StartOptions, state: AppState, cache?: PublicCache) {
   const config = env();
   const log = logger();
-  const development = config.NODE_ENV === "development";
-  const https = config.SITE_URL.startsWith("https:");
   const app = express();
+  const security = siteSecurityHeaders();
+  const baseHeaders = Object.entries(security.headers);
+  baseHeaders.push(["Content-Security-Policy", security.basePolicy]);
 
   app.disable("x-powered-by");
   // false, a hop count or a list of trusted proxy addresses: req.ip comes from the socket unless
@@ -81,27 +112,15 @@ export function createApp(options: StartOptions, state: AppState) {
   app.set("trust proxy", config.TRUST_PROXY);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const incoming = req.get("x-request-id");
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdOf(req);
     const started = process.hrtime.bigint();
     res.locals.requestId = requestId;
-    res.locals.cspNonce = randomBytes(16).toString("base64");
     res.locals.log = log.child({ reqId: requestId });
     // Every request, not only /api/auth: Better Auth reads this header wherever the server
     // passes request headers to it (desktop sign-in, account actions).
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "";
     res.setHeader("X-Request-Id", requestId);
-    for (const [name, value] of Object.entries(
-      securityHeaders({
-        nonce: res.locals.cspNonce,
-        https,
-        development,
-        googleAnalytics: Boolean(config.GA_MEASUREMENT_ID),
-        razorpayCheckout: config.PAYMENTS_PROVIDER === "razorpay",
-      }),
-    )) {
-      res.setHeader(name, value);
-    }
+    for (const [name, value] of baseHeaders) res.setHeader(name, value);
     // Keep-alive connections must not outlive a shutdown.
     if (state.shuttingDown) res.setHeader("Connection", "close");
     res.on("finish", () => {
@@ -219,7 +238,7 @@ export function createApp(options: StartOptions, state: AppState) {
       const context = new RouterContextProvider();
       context.set(requestContext, {
         requestId: res.locals.requestId,
-        cspNonce: res.locals.cspNonce,
+        contentSecurityPolicy: security.pagePolicy,
         clientIp: req.ip ?? req.socket.remoteAddress ?? "",
         log: res.locals.log,
       });
@@ -229,6 +248,21 @@ export function createApp(options: StartOptions, state: AppState) {
   // Every body React Router reads is capped (server/body-limit.ts). Nothing above reads bodies
   // except the payment sandbox, whose express.json caps its own at 64 KB.
   app.use(bodyLimit());
+  // React Router appends its own headers: an HTML page brings the CSP with its scripts' hashes
+  // (which must not be intersected with a second policy); anything else it answers gets the
+  // base policy back just before the head is sent.
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    const { basePolicy } = security;
+    res.removeHeader("Content-Security-Policy");
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: Response, ...args: Parameters<Response["writeHead"]>) {
+      if (!this.hasHeader("Content-Security-Policy"))
+        this.setHeader("Content-Security-Policy", basePolicy);
+      return writeHead.apply(this, args);
+    } as Response["writeHead"];
+    next();
+  });
+  if (cache) app.use(cache.capture);
   app.all("/{*path}", (req, res, next) => handleRequest(withBufferedBody(req), res, next));
 
   app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
@@ -267,8 +301,31 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   if (hashed > 0) log.info({ files: hashed }, "recorded the SHA-512 of earlier release files");
 
   const state: AppState = { shuttingDown: false };
-  const app = createApp(options, state);
-  const server = http.createServer(app);
+  // Vite's dev server serves changing code: no shared cache in development.
+  const cache = options.vite
+    ? undefined
+    : createPublicCache({
+        baseHeaders: siteSecurityHeaders().headers,
+        generation: publicContentGeneration,
+        requestId: requestIdOf,
+        buildId: __BUILD_ID__,
+        closing: () => state.shuttingDown,
+        onHit: (req, status) => {
+          if (!log.isLevelEnabled("info")) return;
+          // The same line as every other request (without the query), answered from memory.
+          const path = (req.url ?? "/").split("?", 1)[0];
+          log.info(
+            { method: req.method, path, status, ms: 0, ip: clientIpOf(req), cache: "hit" },
+            "request",
+          );
+        },
+      });
+  const app = createApp(options, state, cache);
+  const clientIpOf = (req: http.IncomingMessage) =>
+    proxyAddr(req, app.get("trust proxy fn") as (address: string, hop: number) => boolean);
+  const server = http.createServer((req, res) => {
+    if (!cache?.serve(req, res)) app(req, res);
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

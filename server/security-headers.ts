@@ -1,5 +1,10 @@
 export interface SecurityHeaderOptions {
-  nonce: string;
+  /**
+   * `sha256-…` sources of the page's inline scripts (decision record 0022): an HTML page's
+   * policy allows exactly its own inline scripts, so the same bytes carry the same header and can
+   * be cached and shared. Other responses have none.
+   */
+  scriptHashes?: readonly string[];
   /** https sites also get HSTS and upgrade-insecure-requests. */
   https: boolean;
   /** Vite's dev server needs eval and a websocket for hot reloading; production never does. */
@@ -17,9 +22,9 @@ const RAZORPAY_CONNECT = ["https://api.razorpay.com", "https://lumberjack.razorp
 const GA_SCRIPT = "https://www.googletagmanager.com";
 const GA_CONNECT = ["https://*.google-analytics.com", "https://*.analytics.google.com", GA_SCRIPT];
 
-/** The Content-Security-Policy: scripts only from this origin or carrying the request's nonce. */
+/** The Content-Security-Policy: scripts only from this origin, or inline ones whose hash it lists. */
 export function contentSecurityPolicy({
-  nonce,
+  scriptHashes = [],
   https,
   development,
   googleAnalytics = false,
@@ -31,7 +36,7 @@ export function contentSecurityPolicy({
     "default-src": ["'self'"],
     "script-src": [
       "'self'",
-      `'nonce-${nonce}'`,
+      ...scriptHashes.map((hash) => `'${hash}'`),
       ...(ga ? [GA_SCRIPT] : []),
       ...(rzp ? [RAZORPAY_SCRIPT] : []),
       ...(development ? ["'unsafe-eval'"] : []),

@@ -3,8 +3,12 @@ import { PageHeader } from "~/components/PageHeader";
 import { site } from "~/config/site";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/about";
+import { publicPageHeaders } from "~/lib/cache-control";
 
 const LEAD = `${site.company.legalName} makes ${site.product.name}, a desktop workbench for embedded developers.`;
+
+/** The same for every visitor: cached and shared (app/lib/cache-control.ts). */
+export const headers = publicPageHeaders;
 
 export const meta: Route.MetaFunction = () => pageMeta("About us", LEAD);
 

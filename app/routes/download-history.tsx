@@ -8,6 +8,10 @@ import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { PLATFORMS } from "~/lib/platform";
 import type { Route } from "./+types/download-history";
+import { publicPageHeaders } from "~/lib/cache-control";
+
+/** The same for every visitor: cached and shared (app/lib/cache-control.ts). */
+export const headers = publicPageHeaders;
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("All releases", `Every published version of ${site.product.name}, with its notes.`);

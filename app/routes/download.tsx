@@ -10,14 +10,13 @@ import { formatBytes } from "~/lib/format";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/download";
+import { publicPlatformPageHeaders } from "~/lib/cache-control";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Download", `Download ${site.product.name} for Mac (.dmg) or Windows (.exe).`);
 
-/** Ask Chromium for the platform hint, and keep caches from mixing pages for different systems. */
-export function headers() {
-  return { "Accept-CH": "Sec-CH-UA-Platform", Vary: "Sec-CH-UA-Platform, User-Agent" };
-}
+/** The same for every visitor on one platform: cached and shared per platform. */
+export const headers = publicPlatformPageHeaders;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const detected = detectPlatform(request.headers);

@@ -6,13 +6,13 @@ import { site } from "~/config/site";
 import { pageMeta } from "~/lib/meta";
 import { detectPlatform } from "~/lib/platform";
 import type { Route } from "./+types/home";
+import { publicPlatformPageHeaders } from "~/lib/cache-control";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta(`${site.product.name}: ${site.product.tagline}`, site.product.description);
 
-export function headers() {
-  return { "Accept-CH": "Sec-CH-UA-Platform", Vary: "Sec-CH-UA-Platform, User-Agent" };
-}
+/** The same for every visitor on one platform: cached and shared per platform. */
+export const headers = publicPlatformPageHeaders;
 
 /** Only the visitor's platform, for the label of the Download button: no database, no session. */
 export function loader({ request }: Route.LoaderArgs) {

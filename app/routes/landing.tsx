@@ -4,6 +4,10 @@ import { landing } from "~/config/marketing";
 import { site } from "~/config/site";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/landing";
+import { publicPageHeaders } from "~/lib/cache-control";
+
+/** The same for every visitor: cached and shared (app/lib/cache-control.ts). */
+export const headers = publicPageHeaders;
 
 export const meta: Route.MetaFunction = () => pageMeta(landing.headline, landing.lead);
 

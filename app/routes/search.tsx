@@ -5,6 +5,7 @@ import { type SearchKind, search } from "~/.server/content/search.server";
 import { PageHeader } from "~/components/PageHeader";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/search";
+import { publicPageHeaders } from "~/lib/cache-control";
 
 const KIND_LABELS: Record<SearchKind, string> = { post: "Blog post", legal: "Legal", page: "Page" };
 
@@ -21,6 +22,9 @@ export function loader({ request }: Route.LoaderArgs) {
     })),
   };
 }
+
+/** The same for every visitor: cached and shared (app/lib/cache-control.ts). */
+export const headers = publicPageHeaders;
 
 export const meta: Route.MetaFunction = () => [
   ...pageMeta("Search", "Search the blog and the site."),

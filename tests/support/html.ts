@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 /** Small readers for server-rendered HTML, enough for assertions without a DOM. */
 export function titleOf(html: string): string | undefined {
   return /<title>([^<]*)<\/title>/.exec(html)?.[1];
@@ -16,16 +17,11 @@ export function jsonLd(html: string): unknown[] {
   );
 }
 
-export function scriptNonces(html: string): string[] {
-  return [
-    ...html.matchAll(/<script(?![^>]*type="application\/ld\+json")[^>]*\snonce="([^"]*)"/g),
-  ].map((match) => match[1] ?? "");
-}
-
-export function inlineScriptsWithoutNonce(html: string): number {
-  return [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].filter(
-    (match) => !/\snonce="/.test(match[1] ?? ""),
-  ).length;
+/** The CSP sources (`sha256-…`) of the inline scripts a page runs (JSON-LD data excepted). */
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
+    .filter(([, attributes = ""]) => !/\bsrc=|application\/ld\+json/.test(attributes))
+    .map(([, , body = ""]) => `sha256-${createHash("sha256").update(body).digest("base64")}`);
 }
 
 export const BROWSER_UA =

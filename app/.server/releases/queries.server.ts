@@ -8,6 +8,7 @@ import {
   releases,
 } from "../db/schema";
 import { channelsOf, type ReleaseWithAssets } from "./feeds/select";
+import { publicContentChanged } from "~/.server/http/public-content";
 import { compareVersionsDesc } from "./versions";
 
 export type { ReleaseWithAssets } from "./feeds/select";
@@ -135,4 +136,5 @@ export async function latestStableCached(): Promise<ReleaseWithAssets | null> {
 
 export function forgetLatestRelease(): void {
   cache = undefined;
+  publicContentChanged();
 }

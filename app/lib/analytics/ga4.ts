@@ -12,7 +12,7 @@ declare global {
  * measurement id and the visitor consented. Our page_view events are forwarded, so GA's own
  * automatic page views are off.
  */
-export function loadGa4(measurementId: string, nonce?: string): Sink {
+export function loadGa4(measurementId: string): Sink {
   if (!window.gtag) {
     window.dataLayer = window.dataLayer ?? [];
     window.gtag = function gtag() {
@@ -25,7 +25,6 @@ export function loadGa4(measurementId: string, nonce?: string): Sink {
     const script = document.createElement("script");
     script.async = true;
     script.src = `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(measurementId)}`;
-    if (nonce) script.nonce = nonce;
     document.head.append(script);
   }
   return (name, params) => window.gtag?.("event", name, params);

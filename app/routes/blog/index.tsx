@@ -6,6 +6,7 @@ import { blogListUrl } from "~/components/content/format";
 import { PageHeader } from "~/components/PageHeader";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/index";
+import { publicPageHeaders } from "~/lib/cache-control";
 
 const LEAD = "Notes on embedded development and product news.";
 
@@ -22,6 +23,9 @@ function listingTitle(tag: string | null, page: number): string {
   const base = tag ? `Posts tagged “${tag}”` : "Blog";
   return page > 1 ? `${base}, page ${page}` : base;
 }
+
+/** The same for every visitor: cached and shared (app/lib/cache-control.ts). */
+export const headers = publicPageHeaders;
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return pageMeta("Blog", LEAD);

@@ -10,10 +10,10 @@ import { TagLinks } from "~/components/content/TagLinks";
 import { blogPostingStructuredData } from "~/components/content/structured-data";
 import { PageHeader } from "~/components/PageHeader";
 import { pageMeta } from "~/lib/meta";
-import { useNonce } from "~/lib/nonce";
 import { jsonLdString } from "~/lib/structured-data";
 import contentStyles from "~/styles/content.css?url";
 import type { Route } from "./+types/post";
+import { publicPageHeaders } from "~/lib/cache-control";
 
 /** Short posts read fine without a table of contents. */
 const TOC_MIN_SECTIONS = 4;
@@ -43,6 +43,9 @@ export function loader({ params }: Route.LoaderArgs) {
   };
 }
 
+/** The same for every visitor: cached and shared (app/lib/cache-control.ts). */
+export const headers = publicPageHeaders;
+
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return [];
   const { post } = loaderData;
@@ -57,7 +60,6 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
 
 export default function BlogPostPage({ loaderData }: Route.ComponentProps) {
   const { post, previous, next, siteUrl } = loaderData;
-  const nonce = useNonce();
   return (
     <article className="prose-page">
       <p className="mb-6 text-sm">
@@ -127,7 +129,6 @@ export default function BlogPostPage({ loaderData }: Route.ComponentProps) {
       ) : null}
       <script
         type="application/ld+json"
-        nonce={nonce}
         // JSON-LD is data, not code; jsonLdString escapes "<" so it cannot end the element.
         dangerouslySetInnerHTML={{
           __html: jsonLdString(blogPostingStructuredData(post, siteUrl)),

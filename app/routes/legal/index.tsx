@@ -4,12 +4,16 @@ import { formatDate } from "~/lib/dates";
 import { PageHeader } from "~/components/PageHeader";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/index";
+import { publicPageHeaders } from "~/lib/cache-control";
 
 const LEAD = "Terms, privacy, refunds, shipping, cookies and contact details.";
 
 export function loader() {
   return { pages: listLegalPages() };
 }
+
+/** The same for every visitor: cached and shared (app/lib/cache-control.ts). */
+export const headers = publicPageHeaders;
 
 export const meta: Route.MetaFunction = () => pageMeta("Legal", LEAD);
 

@@ -7,6 +7,7 @@ import { pageMeta } from "~/lib/meta";
 import contentStyles from "~/styles/content.css?url";
 import type { Route } from "./+types/page";
 import { CookieSettings } from "~/components/CookieSettings";
+import { publicPageHeaders } from "~/lib/cache-control";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: contentStyles }];
 
@@ -21,6 +22,9 @@ export function loader({ params }: Route.LoaderArgs) {
     html: page.html,
   };
 }
+
+/** The same for every visitor: cached and shared (app/lib/cache-control.ts). */
+export const headers = publicPageHeaders;
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData ? pageMeta(loaderData.title, loaderData.description) : [];

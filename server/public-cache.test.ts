@@ -1,0 +1,167 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  cacheKeyOf,
+  createPublicCache,
+  MAX_ENTRIES,
+  pickEncoding,
+  sharedMaxAge,
+} from "./public-cache";
+
+describe("what the shared cache may store", () => {
+  it("keys plain paths, drops tracking parameters, refuses any other query", () => {
+    expect(cacheKeyOf("/pricing")).toBe("/pricing");
+    expect(cacheKeyOf("/pricing?utm_source=x&utm_medium=y&gclid=1")).toBe("/pricing");
+    expect(cacheKeyOf("/pricing?billing=yearly")).toBeNull();
+    expect(cacheKeyOf("/search?q=pins")).toBeNull();
+    expect(cacheKeyOf("/pricing.data?_routes=routes%2Fpricing")).toBe(
+      "/pricing.data?_routes=routes%2Fpricing",
+    );
+    expect(cacheKeyOf("/pricing?_routes=x")).toBeNull();
+    // Encoded, upper-case or doubled paths render the same page under endless names: never stored.
+    for (const odd of ["/%61bout", "/ABOUT", "//about", "/a b", "/about?"]) {
+      expect(cacheKeyOf(odd)).toBe(odd === "/about?" ? "/about" : null);
+    }
+  });
+
+  it("never keys a URL with a non-tracking parameter (property)", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z][a-z0-9_]{0,10}$/), fc.string(), (name, value) => {
+        fc.pre(!/^(utm_[a-z_]+|gclid|fbclid|msclkid|ref)$/.test(name));
+        expect(cacheKeyOf(`/pricing?${name}=${encodeURIComponent(value)}`)).toBeNull();
+      }),
+    );
+  });
+
+  it("reads the shared max-age of public responses only", () => {
+    expect(sharedMaxAge("public, max-age=0, s-maxage=30")).toBe(30);
+    expect(sharedMaxAge("public, max-age=3600")).toBe(3600);
+    expect(sharedMaxAge("public, max-age=0")).toBeNull();
+    expect(sharedMaxAge("private, no-store")).toBeNull();
+    expect(sharedMaxAge("public, no-store, max-age=60")).toBeNull();
+    expect(sharedMaxAge("max-age=60")).toBeNull();
+    expect(sharedMaxAge("")).toBeNull();
+  });
+
+  it("picks brotli, then gzip, then identity, honouring q=0", () => {
+    expect(pickEncoding("gzip, deflate, br, zstd")).toBe("br");
+    expect(pickEncoding("gzip")).toBe("gzip");
+    expect(pickEncoding("br;q=0, gzip;q=0.5")).toBe("gzip");
+    expect(pickEncoding("*")).toBe("br");
+    expect(pickEncoding("identity")).toBe("identity");
+    expect(pickEncoding(undefined)).toBe("identity");
+  });
+});
+
+describe("the shared cache in front of an app", () => {
+  let server: http.Server | undefined;
+  afterEach(() => server?.close());
+
+  async function setUp(cacheControl = "public, max-age=0, s-maxage=30") {
+    let renders = 0;
+    let clock = 1_000_000;
+    let generation = 0;
+    const cache = createPublicCache({
+      baseHeaders: { "X-Frame-Options": "DENY" },
+      generation: () => generation,
+      requestId: () => "req-1",
+      buildId: "build-a",
+      now: () => clock,
+    });
+    const app = express();
+    app.use(cache.capture);
+    app.get("/{*path}", (req, res) => {
+      renders += 1;
+      if (req.path === "/cookie") res.setHeader("Set-Cookie", "a=b");
+      if (req.path === "/vary-cookie") res.setHeader("Vary", "Cookie");
+      if (req.path === "/platform") res.setHeader("Vary", "User-Agent");
+      res.setHeader("Cache-Control", req.path === "/private" ? "private, no-store" : cacheControl);
+      res.type("html").send(`<p>${req.path} ${req.get("user-agent") ?? ""} render ${renders}</p>`);
+    });
+    server = http.createServer((req, res) => {
+      if (!cache.serve(req, res)) app(req, res);
+    });
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const get = async (path: string, headers: Record<string, string> = {}) => {
+      const response = await fetch(url + path, { headers });
+      return { response, text: await response.text() };
+    };
+    return {
+      get,
+      cache,
+      renders: () => renders,
+      advance: (ms: number) => (clock += ms),
+      bump: () => (generation += 1),
+    };
+  }
+
+  it("renders once, then answers from memory with an ETag, a 304 and the base headers", async () => {
+    const site = await setUp();
+    const first = await site.get("/pricing");
+    const second = await site.get("/pricing");
+    expect(site.renders()).toBe(1);
+    expect(second.text).toBe(first.text);
+    const etag = second.response.headers.get("etag") ?? "";
+    expect(etag).toMatch(/^W\/"/);
+    expect(second.response.headers.get("x-frame-options")).toBe("DENY");
+    expect(second.response.headers.get("x-request-id")).toBe("req-1");
+    expect(second.response.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=30");
+    const notModified = await site.get("/pricing", { "if-none-match": etag });
+    expect(notModified.response.status).toBe(304);
+    expect(site.renders()).toBe(1);
+  });
+
+  it("serves a stale page while one request renders the next, and forgets on a content change", async () => {
+    const site = await setUp();
+    await site.get("/download");
+    site.advance(31_000);
+    const revalidating = await site.get("/download");
+    expect(revalidating.text).toContain("render 2");
+    expect((await site.get("/download")).text).toContain("render 2");
+    site.bump();
+    expect((await site.get("/download")).text).toContain("render 3");
+    expect((await site.get("/download")).text).toContain("render 3");
+    expect(site.renders()).toBe(3);
+  });
+
+  it("stores nothing personal: cookies, Authorization, Set-Cookie, private pages, other Vary", async () => {
+    const site = await setUp();
+    await site.get("/mine", { cookie: "session=1" });
+    await site.get("/mine", { authorization: "Bearer x" });
+    await site.get("/cookie");
+    await site.get("/private");
+    await site.get("/vary-cookie");
+    expect(site.cache.size()).toBe(0);
+    // The anonymous page is shared with signed-in visitors: it has nothing of theirs.
+    await site.get("/pricing");
+    const signedIn = await site.get("/pricing", { cookie: "session=1" });
+    expect(signedIn.text).toContain("render 6");
+    expect(site.renders()).toBe(6);
+  });
+
+  it("keeps one variant per platform when the page varies by User-Agent", async () => {
+    const site = await setUp();
+    const mac = { "user-agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0)" };
+    const windows = { "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64)" };
+    const macPage = await site.get("/platform", mac);
+    const windowsPage = await site.get("/platform", windows);
+    expect(windowsPage.text).not.toBe(macPage.text);
+    expect((await site.get("/platform", mac)).text).toBe(macPage.text);
+    expect((await site.get("/platform", windows)).text).toBe(windowsPage.text);
+    expect(site.renders()).toBe(2);
+    expect(windowsPage.response.headers.get("vary")).toBe("User-Agent");
+    expect((await site.get("/platform", windows)).response.headers.get("vary")).toBe(
+      "Sec-CH-UA-Platform, User-Agent, Accept-Encoding",
+    );
+  });
+
+  it("holds at most MAX_ENTRIES paths", async () => {
+    const site = await setUp();
+    for (let i = 0; i < MAX_ENTRIES + 20; i++) await site.get(`/page-${i}`);
+    expect(site.cache.size()).toBe(MAX_ENTRIES);
+  });
+});
