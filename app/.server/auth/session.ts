@@ -1,4 +1,8 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { type RouterContextProvider, createContext, data } from "react-router";
+import { db } from "../db";
+import { session as sessions, user as users } from "../db/auth-schema";
 import { env } from "../env";
 import { auth } from "./auth.server";
 
@@ -40,6 +44,10 @@ export async function getSession(
   request: Request,
   options: { cached?: boolean } = {},
 ): Promise<Session | null> {
+  if (!options.cached) {
+    const checked = await sessionFromCookie(request.headers);
+    if (checked !== undefined) return checked;
+  }
   const result = await auth().api.getSession({
     headers: request.headers,
     query: { disableCookieCache: !options.cached },
@@ -54,6 +62,89 @@ export async function getSession(
       name: user.name,
       emailVerified: user.emailVerified,
       role: roleOf(user),
+    },
+  };
+}
+
+interface CookieSettings {
+  name: string;
+  secret: string;
+  expiresInMs: number;
+  updateAgeMs: number;
+}
+
+let cookieSettings: Promise<CookieSettings> | undefined;
+
+function settings(): Promise<CookieSettings> {
+  cookieSettings ??= auth().$context.then((context) => ({
+    name: context.authCookies.sessionToken.name,
+    secret: context.secret,
+    expiresInMs: context.sessionConfig.expiresIn * 1000,
+    updateAgeMs: context.sessionConfig.updateAge * 1000,
+  }));
+  return cookieSettings;
+}
+
+function cookieValue(header: string, name: string): string | null {
+  for (const part of header.split(";")) {
+    const index = part.indexOf("=");
+    if (index !== -1 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim();
+  }
+  return null;
+}
+
+/**
+ * The common case of `getSession` in one indexed query (decision record 0023): the session cookie
+ * Better Auth signed (HMAC-SHA256 of the token with its secret, checked in constant time), then the
+ * session row joined with its user, still checked against the database on every call.
+ * `undefined` hands the request to Better Auth: a bearer token, or a session due for its daily
+ * renewal (which writes the new expiry).
+ */
+export async function sessionFromCookie(headers: Headers): Promise<Session | null | undefined> {
+  if (headers.has("authorization")) return undefined;
+  const { name, secret, expiresInMs, updateAgeMs } = await settings();
+  const raw = cookieValue(headers.get("cookie") ?? "", name);
+  if (raw === null) return null;
+  let signed: string;
+  try {
+    signed = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  const dot = signed.lastIndexOf(".");
+  if (dot <= 0) return null;
+  const token = signed.slice(0, dot);
+  const given = Buffer.from(signed.slice(dot + 1), "base64");
+  const expected = createHmac("sha256", secret).update(token).digest();
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+
+  const [row] = await db()
+    .select({
+      id: sessions.id,
+      expiresAt: sessions.expiresAt,
+      userId: users.id,
+      email: users.email,
+      name: users.name,
+      emailVerified: users.emailVerified,
+      role: users.role,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.token, token))
+    .limit(1);
+  if (!row) return null;
+  const expiresAt = row.expiresAt.getTime();
+  const now = Date.now();
+  if (expiresAt <= now) return undefined; // Better Auth deletes it and clears the cookie
+  if (expiresAt - expiresInMs + updateAgeMs <= now) return undefined;
+  return {
+    id: row.id,
+    user: {
+      id: row.userId,
+      email: row.email,
+      name: row.name,
+      emailVerified: row.emailVerified,
+      role: roleOf(row),
     },
   };
 }

@@ -1,0 +1,116 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authPost, BROWSER_HEADERS, cookiesFrom, signUpVerified } from "../support/auth";
+import { engines } from "../support/engines";
+import { type RunningTestServer, startServer } from "../support/server";
+
+const PASSWORD = "session-check-password-1";
+const COOKIE = "better-auth.session_token";
+
+/** The session cookie with its value replaced. */
+function withToken(cookies: string, value: string): string {
+  return cookies.replace(new RegExp(`${COOKIE}=[^;]*`), `${COOKIE}=${value}`);
+}
+
+function tokenOf(cookies: string): string {
+  return decodeURIComponent(new RegExp(`${COOKIE}=([^;]*)`).exec(cookies)?.[1] ?? "");
+}
+
+describe.each(engines())("the session check on $name", (engine) => {
+  let server: RunningTestServer;
+  let databaseUrl: string | undefined;
+  const who = async (cookie: string) => {
+    const response = await fetch(`${server.url}/api/session`, {
+      headers: { ...BROWSER_HEADERS, cookie },
+    });
+    return ((await response.json()) as { user: { email: string } | null }).user?.email ?? null;
+  };
+
+  beforeAll(async () => {
+    databaseUrl = await engine.freshDatabaseUrl();
+    server = await startServer({ env: { DATABASE_URL: databaseUrl } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("accepts the cookie Better Auth signed, and nothing forged from it", async () => {
+    const cookies = await signUpVerified(server, {
+      name: "Sid",
+      email: "sid@example.com",
+      password: PASSWORD,
+    });
+    // Only the session token: the short-lived cookie cache must not be what answers.
+    const session = `${COOKIE}=${encodeURIComponent(tokenOf(cookies))}`;
+    expect(await who(session)).toBe("sid@example.com");
+    expect(await (await getPage("/account", session)).status).toBe(200);
+
+    const [token = "", signature = ""] = tokenOf(cookies).split(".");
+    const flipped = signature.startsWith("A") ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
+    for (const forged of [
+      token, // unsigned
+      `${token}.${flipped}`, // wrong signature
+      `${token}.${signature.slice(0, 20)}`, // truncated signature
+      `x${token}.${signature}`, // another token with this signature
+      "%E0%A4%A", // not even percent-encoding
+    ]) {
+      expect(await who(withToken(session, encodeURIComponent(forged)))).toBeNull();
+      expect(
+        (await getPage("/account", withToken(session, encodeURIComponent(forged)))).status,
+      ).toBe(302);
+    }
+  });
+
+  it("refuses a session at once after it is signed out elsewhere", async () => {
+    const cookies = await signUpVerified(server, {
+      name: "Out",
+      email: "out@example.com",
+      password: PASSWORD,
+    });
+    const session = `${COOKIE}=${encodeURIComponent(tokenOf(cookies))}`;
+    expect(await who(session)).toBe("out@example.com");
+    const signOut = await authPost(server, "/sign-out", {}, { cookie: cookies });
+    expect(signOut.status).toBe(200);
+    expect(await who(session)).toBeNull();
+    expect(cookiesFrom(signOut)).not.toContain(tokenOf(cookies));
+  });
+
+  it("still renews a session due for it (Better Auth writes the new expiry)", async (context) => {
+    if (!databaseUrl) {
+      // The embedded database belongs to the running server; the PostgreSQL run checks renewal.
+      context.skip();
+    }
+    const cookies = await signUpVerified(server, {
+      name: "Renew",
+      email: "renew@example.com",
+      password: PASSWORD,
+    });
+    const token = tokenOf(cookies).split(".")[0] ?? "";
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      // 28 of 30 days left: older than the one-day update age, so due for renewal.
+      await client.query(
+        "update session set expires_at = now() at time zone 'utc' + interval '28 days' where token = $1",
+        [token],
+      );
+      expect(await who(`${COOKIE}=${encodeURIComponent(tokenOf(cookies))}`)).toBe(
+        "renew@example.com",
+      );
+      const { rows } = await client.query<{ days: number }>(
+        "select extract(epoch from (expires_at - now() at time zone 'utc')) / 86400 as days from session where token = $1",
+        [token],
+      );
+      expect(Number(rows[0]?.days)).toBeGreaterThan(29.9);
+    } finally {
+      await client.end();
+    }
+  });
+
+  function getPage(path: string, cookie: string) {
+    return fetch(server.url + path, {
+      redirect: "manual",
+      headers: { ...BROWSER_HEADERS, cookie },
+    });
+  }
+});
