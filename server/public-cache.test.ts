@@ -27,6 +27,14 @@ describe("what the shared cache may store", () => {
     }
   });
 
+  it("decides at once on long paths that are not plain (no backtracking)", () => {
+    const path = `/_sandbox/razorpay/checkout/subscriptions/${"abcdefgh".repeat(8)}X`;
+    expect(cacheKeyOf(path)).toBeNull();
+    expect(cacheKeyOf(`/${"a".repeat(5_000)}/B`)).toBeNull();
+    // The pattern this replaced backtracked exponentially here and never returned (the test's
+    // time-out catches that; the event loop of the whole server was stuck on it).
+  });
+
   it("never keys a URL with a non-tracking parameter (property)", () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[a-z][a-z0-9_]{0,10}$/), fc.string(), (name, value) => {

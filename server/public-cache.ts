@@ -27,7 +27,8 @@ const brotli = promisify(zlib.brotliCompress);
 
 export const MAX_TTL_MS = 30_000;
 export const MAX_ENTRIES = 500;
-const PLAIN_PATH = /^\/(?:[a-z0-9._~-]+\/?)*$/;
+// One character class, no nested quantifiers: a long path must never make the match backtrack.
+const PLAIN_PATH = /^\/[a-z0-9._~/-]*$/;
 const TRACKING_PARAM = /^(utm_[a-z_]+|gclid|fbclid|msclkid|ref)$/;
 const PLATFORM_VARY = new Set(["user-agent", "sec-ch-ua-platform"]);
 const PLATFORM_VARY_HEADER = "Sec-CH-UA-Platform, User-Agent";

@@ -3,7 +3,11 @@ import { contentSecurityPolicy, securityHeaders } from "./security-headers";
 
 describe("security headers", () => {
   it("allow scripts only from this origin or inline ones with a listed hash", () => {
-    const csp = contentSecurityPolicy({ scriptHashes: ["sha256-abc"], https: false, development: false });
+    const csp = contentSecurityPolicy({
+      scriptHashes: ["sha256-abc"],
+      https: false,
+      development: false,
+    });
     expect(csp).toContain("script-src 'self' 'sha256-abc'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain("unsafe");
