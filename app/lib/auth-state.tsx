@@ -7,6 +7,7 @@ import {
   useMemo,
   useState,
 } from "react";
+import { http } from "./http";
 
 export interface AuthUser {
   id: string;
@@ -32,7 +33,7 @@ const AuthContext = createContext<AuthContextValue>({
 });
 
 async function fetchSession(): Promise<AuthState> {
-  const response = await fetch("/api/session", {
+  const response = await http("/api/session", {
     credentials: "same-origin",
     headers: { Accept: "application/json" },
     cache: "no-store",

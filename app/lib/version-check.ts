@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { http } from "./http";
 
 export const FIRST_CHECK_DELAY_MS = 1_000;
 export const CHECK_INTERVAL_MS = 10 * 60 * 1_000;
@@ -9,7 +10,7 @@ interface VersionInfo {
 }
 
 async function fetchServerVersion(): Promise<VersionInfo | null> {
-  const response = await fetch("/version.json", {
+  const response = await http("/version.json", {
     cache: "no-store",
     headers: { Accept: "application/json" },
   });

@@ -5,10 +5,15 @@ import { comparison, pricingFaq } from "~/config/pricing";
 import { type BillingCycle, type Plan, site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
 import { useAuth } from "~/lib/auth-state";
+import { http } from "~/lib/http";
 import { pageMeta } from "~/lib/meta";
 import { formatInr, rupeesDecimal } from "~/lib/money";
 import { freePlan as configuredFreePlan, paidPlanFor, planLabel } from "~/lib/plans";
 import type { Route } from "./+types/pricing";
+import { publicPageHeaders } from "~/lib/cache-control";
+
+/** The same for every visitor: cached and shared (app/lib/cache-control.ts). */
+export const headers = publicPageHeaders;
 
 export const meta: Route.MetaFunction = () =>
   pageMeta(
@@ -94,7 +99,7 @@ function useCurrentPlan(): string | null {
   useEffect(() => {
     if (state.status !== "signed-in") return;
     const controller = new AbortController();
-    fetch("/api/plan", { signal: controller.signal })
+    http("/api/plan", { signal: controller.signal })
       .then((response) =>
         response.ok ? (response.json() as Promise<{ plan: string | null }>) : null,
       )

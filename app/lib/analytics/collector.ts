@@ -1,3 +1,4 @@
+import { http } from "../http";
 import type { EventName } from "./catalogue";
 import type { Sink } from "./client";
 
@@ -39,7 +40,8 @@ export function createCollector(endpoint = "/api/events"): { sink: Sink; stop():
     queue = [];
     const blob = new Blob([body], { type: "application/json" });
     if (!navigator.sendBeacon?.(endpoint, blob)) {
-      void fetch(endpoint, {
+      // A POST: http() never repeats it, so an event is never counted twice.
+      void http(endpoint, {
         method: "POST",
         body,
         keepalive: true,
