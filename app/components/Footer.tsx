@@ -1,6 +1,6 @@
-import { Link } from "react-router";
 import { site } from "~/config/site";
 import { LEGAL_PAGES } from "~/lib/legal-pages";
+import { PrefetchLink } from "~/lib/prefetch";
 
 export function Footer() {
   const { company, product, social } = site;
@@ -24,29 +24,29 @@ export function Footer() {
           <h2 className="text-sm font-semibold text-white">Product</h2>
           <ul className="mt-3 space-y-2 text-sm">
             <li>
-              <Link className="text-slate-400 hover:text-white" to="/pricing">
+              <PrefetchLink className="text-slate-400 hover:text-white" to="/pricing">
                 Pricing
-              </Link>
+              </PrefetchLink>
             </li>
             <li>
-              <Link className="text-slate-400 hover:text-white" to="/download">
+              <PrefetchLink className="text-slate-400 hover:text-white" to="/download">
                 Download
-              </Link>
+              </PrefetchLink>
             </li>
             <li>
-              <Link className="text-slate-400 hover:text-white" to="/about">
+              <PrefetchLink className="text-slate-400 hover:text-white" to="/about">
                 About us
-              </Link>
+              </PrefetchLink>
             </li>
             <li>
-              <Link className="text-slate-400 hover:text-white" to="/blog">
+              <PrefetchLink className="text-slate-400 hover:text-white" to="/blog">
                 Blog
-              </Link>
+              </PrefetchLink>
             </li>
             <li>
-              <Link className="text-slate-400 hover:text-white" to="/feedback">
+              <PrefetchLink className="text-slate-400 hover:text-white" to="/feedback">
                 Feedback
-              </Link>
+              </PrefetchLink>
             </li>
             <li>
               <a
@@ -63,9 +63,12 @@ export function Footer() {
           <ul className="mt-3 space-y-2 text-sm">
             {LEGAL_PAGES.map((page) => (
               <li key={page.slug}>
-                <Link className="text-slate-400 hover:text-white" to={`/legal/${page.slug}`}>
+                <PrefetchLink
+                  className="text-slate-400 hover:text-white"
+                  to={`/legal/${page.slug}`}
+                >
                   {page.title}
-                </Link>
+                </PrefetchLink>
               </li>
             ))}
           </ul>

@@ -1,14 +1,46 @@
-import { useId, useState } from "react";
-import { Form, Link, NavLink, useLocation } from "react-router";
+import { useId, useState, useSyncExternalStore } from "react";
+import { Form, Link, useLocation } from "react-router";
 import { site } from "~/config/site";
 import { useAuth } from "~/lib/auth-state";
+import { browserPlatform, type DetectedPlatform } from "~/lib/platform";
+import { PrefetchLink, PrefetchNavLink } from "~/lib/prefetch";
 import { LogoMark } from "./Logo";
 
 const MAIN_LINKS = [
   { to: "/", label: "Home", end: true },
   { to: "/pricing", label: "Pricing", end: false },
+  // Not `end`: a post (/blog/:slug) is part of the blog.
+  { to: "/blog", label: "Blog", end: false },
   { to: "/feedback", label: "Feedback", end: false },
 ] as const;
+
+const DOWNLOAD_LABEL: Record<DetectedPlatform, string> = {
+  mac: "Download for Mac",
+  windows: "Download for Windows",
+  other: "Download",
+};
+
+const neverChanges = () => () => {};
+
+/**
+ * The visitor's system, read in the browser: public pages are the same cached bytes for everyone,
+ * so the server renders (and hydration starts from) "other", then the browser's answer replaces it.
+ */
+function useBrowserPlatform(): DetectedPlatform {
+  return useSyncExternalStore(
+    neverChanges,
+    () => browserPlatform(),
+    (): DetectedPlatform => "other",
+  );
+}
+
+/** /auth shows the log-in form for any other view (viewOf in app/routes/auth/auth.tsx). */
+const NOT_LOG_IN_VIEWS = new Set(["signup", "forgot", "reset"]);
+
+function onLogInView({ pathname, search }: { pathname: string; search: string }): boolean {
+  const view = new URLSearchParams(search).get("view") ?? "";
+  return /^\/auth\/?$/i.test(pathname) && !NOT_LOG_IN_VIEWS.has(view);
+}
 
 function linkClass({ isActive }: { isActive: boolean }) {
   return `rounded-md px-3 py-2 text-sm font-medium transition-colors ${
@@ -16,22 +48,31 @@ function linkClass({ isActive }: { isActive: boolean }) {
   }`;
 }
 
-/** "Log in" once we know nobody is signed in; "Account" once we know someone is; nothing while loading. */
+/**
+ * "Log in" once we know nobody is signed in; "Account" once we know someone is; nothing while
+ * loading. "Log in" is the current page on the log-in form only, not on sign-up or a reset.
+ */
 function AuthLink({ mobile }: { mobile: boolean }) {
   const { state } = useAuth();
+  const location = useLocation();
   const className = mobile ? mobileLinkClass : linkClass;
   if (state.status === "signed-in") {
     return (
-      <NavLink to="/account" className={className}>
+      <PrefetchNavLink to="/account" className={className}>
         Account
-      </NavLink>
+      </PrefetchNavLink>
     );
   }
   if (state.status === "signed-out") {
+    const current = onLogInView(location);
     return (
-      <NavLink to="/auth" className={className}>
+      <PrefetchLink
+        to="/auth"
+        aria-current={current ? "page" : undefined}
+        className={className({ isActive: current })}
+      >
         Log in
-      </NavLink>
+      </PrefetchLink>
     );
   }
   return null;
@@ -46,6 +87,8 @@ function mobileLinkClass({ isActive }: { isActive: boolean }) {
 export function Navbar() {
   const location = useLocation();
   const menuId = useId();
+  const mobileSearchId = useId();
+  const platform = useBrowserPlatform();
   // The menu stays open only on the location it was opened at: any navigation closes it.
   const [openedAt, setOpenedAt] = useState<string | null>(null);
   const open = openedAt === location.key;
@@ -63,11 +106,29 @@ export function Navbar() {
 
         <div className="hidden items-center gap-1 md:flex">
           {MAIN_LINKS.map((link) => (
-            <NavLink key={link.to} to={link.to} end={link.end} className={linkClass}>
+            <PrefetchNavLink key={link.to} to={link.to} end={link.end} className={linkClass}>
               {link.label}
-            </NavLink>
+            </PrefetchNavLink>
           ))}
           <AuthLink mobile={false} />
+          {/* Between md and lg the search field does not fit: the search page is one tap away. */}
+          <PrefetchLink
+            to="/search"
+            aria-label="Search"
+            className="ml-1 inline-flex items-center justify-center rounded-md p-2 text-slate-300 hover:text-white lg:hidden"
+          >
+            <svg
+              viewBox="0 0 24 24"
+              className="h-5 w-5"
+              aria-hidden="true"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+            >
+              <circle cx="11" cy="11" r="7" />
+              <path d="M20 20l-3.5-3.5" />
+            </svg>
+          </PrefetchLink>
           <Form
             action="/search"
             method="get"
@@ -86,9 +147,9 @@ export function Navbar() {
               className="w-36 rounded-md border border-slate-700 bg-slate-900 px-3 py-1.5 text-sm text-slate-100 placeholder:text-slate-400 focus:w-48 focus:border-green-400 focus:outline-none"
             />
           </Form>
-          <Link to="/download" className="btn-primary ml-2">
+          <PrefetchLink to="/download" className="btn-primary ml-2">
             Download
-          </Link>
+          </PrefetchLink>
         </div>
 
         <button
@@ -117,19 +178,36 @@ export function Navbar() {
         hidden={!open}
         className="border-t border-slate-800 px-4 pb-4 pt-2 md:hidden"
       >
+        <Form action="/search" method="get" role="search" aria-label="Site search" className="mb-2">
+          <label htmlFor={mobileSearchId} className="sr-only">
+            Search the site
+          </label>
+          <div className="flex gap-2">
+            <input
+              id={mobileSearchId}
+              type="search"
+              name="q"
+              placeholder="Search"
+              className="min-w-0 flex-1 rounded-md border border-slate-700 bg-slate-900 px-3 py-2 text-base text-slate-100 placeholder:text-slate-400 focus:border-green-400 focus:outline-none"
+            />
+            <button type="submit" className="btn-secondary">
+              Search
+            </button>
+          </div>
+        </Form>
         <nav aria-label="Mobile" className="flex flex-col gap-1">
           {MAIN_LINKS.map((link) => (
-            <NavLink key={link.to} to={link.to} end={link.end} className={mobileLinkClass}>
+            <PrefetchNavLink key={link.to} to={link.to} end={link.end} className={mobileLinkClass}>
               {link.label}
-            </NavLink>
+            </PrefetchNavLink>
           ))}
-          <NavLink to="/legal" className={mobileLinkClass}>
+          <PrefetchNavLink to="/legal" className={mobileLinkClass}>
             Legal
-          </NavLink>
+          </PrefetchNavLink>
           <AuthLink mobile />
-          <Link to="/download" className="btn-primary mt-2 w-full">
-            Download for Mac
-          </Link>
+          <PrefetchLink to="/download" className="btn-primary mt-2 w-full">
+            {DOWNLOAD_LABEL[platform]}
+          </PrefetchLink>
         </nav>
       </div>
     </header>

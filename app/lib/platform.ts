@@ -22,19 +22,43 @@ export function isPlatform(value: string | undefined): value is Platform {
 }
 
 /**
- * The visitor's operating system: User-Agent Client Hints first (Chromium sends
- * Sec-CH-UA-Platform by default), then the User-Agent string. Phones and Linux are "other".
+ * One set of rules for the server (request headers) and the browser (navigator): a
+ * User-Agent Client Hints platform ("macOS", "Windows", …) wins over the User-Agent string.
+ * Phones, tablets and Linux are "other".
  */
-export function detectPlatform(headers: Headers): DetectedPlatform {
-  const hint = headers.get("sec-ch-ua-platform")?.replace(/"/g, "").trim().toLowerCase();
-  if (hint) {
-    if (hint === "macos") return "mac";
-    if (hint === "windows") return "windows";
+export function classifyPlatform(
+  hint: string | null | undefined,
+  userAgent: string,
+): DetectedPlatform {
+  const platform = hint?.replace(/"/g, "").trim().toLowerCase();
+  if (platform) {
+    if (platform === "macos") return "mac";
+    if (platform === "windows") return "windows";
     return "other";
   }
-  const ua = headers.get("user-agent") ?? "";
-  if (/iPhone|iPad|iPod|Android/i.test(ua)) return "other";
-  if (/Macintosh|Mac OS X/i.test(ua)) return "mac";
-  if (/Windows NT/i.test(ua)) return "windows";
+  if (/iPhone|iPad|iPod|Android/i.test(userAgent)) return "other";
+  if (/Macintosh|Mac OS X/i.test(userAgent)) return "mac";
+  if (/Windows NT/i.test(userAgent)) return "windows";
   return "other";
+}
+
+/** The visitor's operating system from the request (Chromium sends Sec-CH-UA-Platform by default). */
+export function detectPlatform(headers: Headers): DetectedPlatform {
+  return classifyPlatform(headers.get("sec-ch-ua-platform"), headers.get("user-agent") ?? "");
+}
+
+/** What `browserPlatform` reads: `userAgentData` is Chromium-only, so not in the DOM types. */
+export interface NavigatorLike {
+  userAgent: string;
+  userAgentData?: { platform?: string };
+}
+
+/**
+ * The same answer in the browser, for pages served as identical bytes to everyone (the server
+ * cannot tailor them). Call it only where `navigator` exists.
+ */
+export function browserPlatform(
+  nav: NavigatorLike = navigator as Navigator & NavigatorLike,
+): DetectedPlatform {
+  return classifyPlatform(nav.userAgentData?.platform, nav.userAgent);
 }
