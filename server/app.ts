@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
+import expressStaticGzip from "express-static-gzip";
 import { RouterContextProvider } from "react-router";
 import type { ViteDevServer } from "vite";
 import { env } from "~/.server/env";
@@ -219,13 +220,15 @@ export function createApp(options: StartOptions, state: AppState, cache?: Public
   } else {
     const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
     // Vite fingerprints every file under /assets, so a name never changes content.
+    // The brotli and gzip copies written at build time (scripts/compress-assets.ts) are sent as
+    // they are; the compression middleware leaves a response that already has an encoding alone.
     app.use(
       "/assets",
-      express.static(path.join(clientDir, "assets"), {
-        immutable: true,
-        maxAge: "1y",
-        fallthrough: false,
+      expressStaticGzip(path.join(clientDir, "assets"), {
+        enableBrotli: true,
+        orderPreference: ["br", "gz"],
         index: false,
+        serveStatic: { immutable: true, maxAge: "1y", fallthrough: false, index: false },
       }),
     );
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));

@@ -93,6 +93,26 @@ describe.each(engines())("the shared cache of public pages on $name", (engine) =
     expect(Buffer.from(await raw.arrayBuffer()).equals(body)).toBe(true);
   });
 
+  it("sends code as the brotli or gzip copy made at build time", async () => {
+    const html = await (await get("/")).text();
+    const script = /\/assets\/entry\.client-[\w-]+\.js/.exec(html)?.[0] ?? "";
+    expect(script).not.toBe("");
+    const plain = await get(script, { "accept-encoding": "identity" });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    const bytes = Buffer.from(await plain.arrayBuffer());
+    for (const [accept, encoding] of [
+      ["gzip, deflate, br, zstd", "br"],
+      ["gzip", "gzip"],
+    ]) {
+      const response = await get(script, { "accept-encoding": accept ?? "" });
+      expect(response.headers.get("content-encoding")).toBe(encoding);
+      expect(Number(response.headers.get("content-length"))).toBeLessThan(bytes.length / 2);
+      expect(response.headers.get("cache-control")).toContain("immutable");
+      // fetch decodes the body: the same code either way.
+      expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true);
+    }
+  });
+
   it("keeps one variant per platform where the page differs by platform", async () => {
     const mac = await (await get("/", { "user-agent": MAC_UA })).text();
     const windows = await (await get("/", { "user-agent": WINDOWS_UA })).text();
