@@ -12,19 +12,36 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { ROOT, startBenchSite } from "./lib/bench-site";
+import { summariseProfile } from "./lib/cpu-profile";
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const MIXED_DURATION = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
-const PUBLIC = ["/", "/pricing", "/download", "/blog/welcome-to-pinout-blog", "/legal/terms"];
+const PUBLIC = [
+  "/",
+  "/landing",
+  "/pricing",
+  "/download",
+  "/blog",
+  "/blog/welcome-to-pinout-blog",
+  "/legal/terms",
+  "/about",
+  "/search",
+];
 const PRIVATE = ["/account", "/account/usage", "/billing"];
 
-async function startSite(databaseUrl?: string) {
-  return startBenchSite({
-    AUTH_RATE_LIMIT: "10000",
-    API_RATE_LIMIT: "100000",
-    ...(databaseUrl
-      ? { DATABASE_URL: databaseUrl, BETTER_AUTH_SECRET: "bench-secret-0123456789abcdef0123456789" }
-      : {}),
-  });
+async function startSite(databaseUrl?: string, dataDir?: string, nodeArgs?: string[]) {
+  return startBenchSite(
+    {
+      AUTH_RATE_LIMIT: "10000",
+      API_RATE_LIMIT: "100000",
+      ...(databaseUrl
+        ? {
+            DATABASE_URL: databaseUrl,
+            BETTER_AUTH_SECRET: "bench-secret-0123456789abcdef0123456789",
+          }
+        : {}),
+    },
+    { dataDir, nodeArgs },
+  );
 }
 
 /** Signs a user up and in through the real API (the verification link from the .eml outbox). */
@@ -155,7 +172,31 @@ async function runEngine(label: string, databaseUrl?: string): Promise<string[]>
       ...PRIVATE.map((page) => ({ method: "GET" as const, path: page, headers: { cookie } })),
     ],
   });
-  site.stop();
+  await site.stop();
+  // Restart on the same data folder: what a deploy or a crash costs.
+  const restartedAt = Date.now();
+  const again = await startSite(databaseUrl, site.dataDir);
+  const restartMs = Date.now() - restartedAt;
+  await again.stop();
+
+  // Where a signed-in request's time goes: the same server under node --cpu-prof, /account only.
+  const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-cpuprof-"));
+  const profiled = await startSite(databaseUrl, site.dataDir, [
+    "--cpu-prof",
+    `--cpu-prof-dir=${profileDir}`,
+  ]);
+  const profiledCookie = await signIn(profiled.url, profiled.dataDir);
+  await autocannon({
+    url: `${profiled.url}/account`,
+    connections: 20,
+    duration: DURATION,
+    headers: { cookie: profiledCookie },
+  });
+  await profiled.stop();
+  const profileFile = fs.readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"));
+  const breakdown = profileFile
+    ? summariseProfile(path.join(profileDir, profileFile))
+    : ["(no profile written)", ""];
 
   const lines = [
     `## ${label}`,
@@ -169,7 +210,10 @@ async function runEngine(label: string, databaseUrl?: string): Promise<string[]>
     "",
     `Mixed run (${MIXED_DURATION} s, 50 connections, public + signed-in): ${Math.round(mixed.requests.average)} req/s, p99 ${mixed.latency.p99} ms, errors ${mixed.errors + mixed.non2xx}.`,
     "",
-    `Cold start to ready: ${coldStartMs} ms. Server RSS: ${rssAtRest} MB at rest, ${rssUnderLoad} MB after the single-target runs.`,
+    `### Where /account's time goes (node --cpu-prof, ${DURATION} s at 20 connections)`,
+    "",
+    ...breakdown,
+    `Cold start on an empty data folder to ready: ${coldStartMs} ms; restart on the same folder: ${restartMs} ms. Server RSS: ${rssAtRest} MB at rest, ${rssUnderLoad} MB after the single-target runs.`,
     "",
   ];
   console.log(lines.join("\n"));

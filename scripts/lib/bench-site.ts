@@ -20,22 +20,26 @@ export interface BenchSite {
   url: string;
   dataDir: string;
   child: ChildProcess;
-  stop(): void;
+  /** Stops the server; resolves once it exited. */
+  stop(): Promise<void>;
 }
 
 /**
  * The production build served by the real server on a fresh data folder, for the benchmarks:
  * builds first if there is no build, resolves once /readyz answers.
  */
-export async function startBenchSite(env: Record<string, string> = {}): Promise<BenchSite> {
+export async function startBenchSite(
+  env: Record<string, string> = {},
+  options: { dataDir?: string; nodeArgs?: string[] } = {},
+): Promise<BenchSite> {
   if (!fs.existsSync(path.join(ROOT, "build", "server", "index.js"))) {
     const build = spawn("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
     await new Promise((resolve) => build.once("exit", resolve));
   }
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-bench-"));
-  const child = spawn(process.execPath, ["server.js"], {
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "pinout-bench-"));
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "server.js"], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
@@ -51,7 +55,17 @@ export async function startBenchSite(env: Record<string, string> = {}): Promise<
   for (let i = 0; i < 240; i++) {
     try {
       if ((await fetch(`${url}/readyz`)).ok)
-        return { url, dataDir, child, stop: () => child.kill("SIGTERM") };
+        return {
+          url,
+          dataDir,
+          child,
+          stop: () =>
+            new Promise<void>((resolve) => {
+              if (child.exitCode !== null) return resolve();
+              child.once("exit", () => resolve());
+              child.kill("SIGTERM");
+            }),
+        };
     } catch {
       // not listening yet
     }
