@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   cacheKeyOf,
   createPublicCache,
+  MAX_BODY_BYTES,
   MAX_ENTRIES,
   pickEncoding,
   sharedMaxAge,
@@ -86,6 +87,16 @@ describe("the shared cache in front of an app", () => {
       if (req.path === "/cookie") res.setHeader("Set-Cookie", "a=b");
       if (req.path === "/vary-cookie") res.setHeader("Vary", "Cookie");
       if (req.path === "/platform") res.setHeader("Vary", "User-Agent");
+      if (req.path === "/file.dmg") {
+        res.setHeader("Cache-Control", cacheControl);
+        res.type("application/octet-stream").send(Buffer.alloc(10, 1));
+        return;
+      }
+      if (req.path === "/big") {
+        res.setHeader("Cache-Control", cacheControl);
+        res.type("html").send("x".repeat(MAX_BODY_BYTES + 1));
+        return;
+      }
       res.setHeader("Cache-Control", req.path === "/private" ? "private, no-store" : cacheControl);
       res.type("html").send(`<p>${req.path} ${req.get("user-agent") ?? ""} render ${renders}</p>`);
     });
@@ -143,12 +154,18 @@ describe("the shared cache in front of an app", () => {
     await site.get("/cookie");
     await site.get("/private");
     await site.get("/vary-cookie");
+    // Files and oversized bodies are not documents to share from memory; ranges go to the app.
+    await site.get("/file.dmg");
+    await site.get("/big");
+    await site.get("/ranged", { range: "bytes=0-3" });
     expect(site.cache.size()).toBe(0);
     // The anonymous page is shared with signed-in visitors: it has nothing of theirs.
     await site.get("/pricing");
     const signedIn = await site.get("/pricing", { cookie: "session=1" });
-    expect(signedIn.text).toContain("render 6");
-    expect(site.renders()).toBe(6);
+    expect(signedIn.text).toContain("render 9");
+    expect(site.renders()).toBe(9);
+    await site.get("/pricing", { range: "bytes=0-3" });
+    expect(site.renders()).toBe(10);
   });
 
   it("keeps one variant per platform when the page varies by User-Agent", async () => {

@@ -5,7 +5,8 @@
  * weak ETag and 304s. This is what a CDN in front of the site would do; doing it here keeps one
  * process fast on its own.
  *
- * What may be stored: a 200 to a GET without cookies or Authorization, no Set-Cookie, at a path of
+ * What may be stored: a 200 document (HTML, data, text, JSON, XML; no attachment, at most 1 MB)
+ * to a GET without cookies, Authorization or Range, no Set-Cookie, at a path of
  * plain characters with no query other than tracking parameters (and React Router's `_routes` on
  * `.data` requests), varying at most by the visitor's platform (a `Vary` naming User-Agent or
  * Sec-CH-UA-Platform: three variants, keyed by `detectPlatform`). Anything else passes through.
@@ -31,6 +32,11 @@ export const MAX_ENTRIES = 500;
 const PLAIN_PATH = /^\/[a-z0-9._~/-]*$/;
 const TRACKING_PARAM = /^(utm_[a-z_]+|gclid|fbclid|msclkid|ref)$/;
 const PLATFORM_VARY = new Set(["user-agent", "sec-ch-ua-platform"]);
+// Documents, not files: installers and PDFs are downloads (counted, ranged, large) and stay with
+// the app; so does anything over MAX_BODY_BYTES.
+const STORABLE_TYPE =
+  /^(text\/(html|plain|x-script|xml|css)|application\/(json|xml|rss\+xml|atom\+xml|manifest\+json))\b/i;
+export const MAX_BODY_BYTES = 1024 * 1024;
 const PLATFORM_VARY_HEADER = "Sec-CH-UA-Platform, User-Agent";
 // Headers of the stored response that belong to one request, not to the content.
 const PER_REQUEST = new Set([
@@ -200,6 +206,7 @@ export function createPublicCache(options: PublicCacheOptions): PublicCache {
   return {
     serve(req, res) {
       if (req.method !== "GET" && req.method !== "HEAD") return false;
+      if (req.headers.range !== undefined) return false;
       const key = req.url === undefined ? null : cacheKeyOf(req.url);
       if (key === null) return false;
       const entry = lookup(req, key);
@@ -235,17 +242,23 @@ export function createPublicCache(options: PublicCacheOptions): PublicCache {
     },
 
     capture(req, res, next) {
-      const key = req.method === "GET" && !personal(req) ? cacheKeyOf(req.originalUrl) : null;
+      const key =
+        req.method === "GET" && !personal(req) && req.headers.range === undefined
+          ? cacheKeyOf(req.originalUrl)
+          : null;
       if (key === null) return next();
       const chunks: Buffer[] = [];
       // Decided at the first byte, once the status and headers are set: most responses are not
       // public and are not copied at all.
       let storable: boolean | undefined;
+      let size = 0;
       const write = res.write.bind(res) as (...args: unknown[]) => boolean;
       const end = res.end.bind(res) as (...args: unknown[]) => Response;
       const keep = (chunk: unknown, encoding: unknown) => {
         storable ??=
           res.statusCode === 200 &&
+          !res.hasHeader("content-disposition") &&
+          STORABLE_TYPE.test(String(res.getHeader("content-type") ?? "")) &&
           sharedMaxAge(String(res.getHeader("cache-control") ?? "")) !== null;
         if (!storable) return;
         if (typeof chunk === "string")
@@ -256,6 +269,11 @@ export function createPublicCache(options: PublicCacheOptions): PublicCache {
             ),
           );
         else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+        size += chunks.at(-1)?.length ?? 0;
+        if (size > MAX_BODY_BYTES) {
+          storable = false;
+          chunks.length = 0;
+        }
       };
       res.write = ((chunk: unknown, ...rest: unknown[]) => {
         keep(chunk, rest[0]);
