@@ -69,6 +69,8 @@ async function main() {
         onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
       });
       if (!result) throw new Error(`no result for ${page}`);
+      if (result.lhr.runtimeError)
+        console.warn(`${page}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
       const { categories, audits } = result.lhr;
       const requests =
         (

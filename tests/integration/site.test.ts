@@ -165,6 +165,13 @@ describe.each(engines())("the site on $name", (engine) => {
     expect(json.headers.get("content-security-policy")).toContain("script-src 'self';");
   });
 
+  it("announces the page's modules at low priority, so the first paint does not wait for them", async () => {
+    const html = await (await get("/pricing")).text();
+    const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]*>/g)].map((m) => m[0]);
+    expect(preloads.length).toBeGreaterThan(3);
+    for (const link of preloads) expect(link).toContain('fetchPriority="low"');
+  });
+
   it("describes the organisation and the site search in JSON-LD, with social tags", async () => {
     const html = await (await get("/")).text();
     const graph = (jsonLd(html)[0] as { "@graph": Record<string, unknown>[] })["@graph"];
