@@ -1,5 +1,5 @@
 /**
- * npm run bench:lighthouse — Lighthouse 12 (mobile, its default) on the key public pages of the
+ * npm run bench:lighthouse — Lighthouse 12 (mobile, its default) on every public page of the
  * production build, served by the real server on a fresh embedded database. Prints a table and
  * writes it to bench/results/lighthouse.md (+ .json). A measurement, not a test: it never fails on
  * a score. Needs `npm run build` first and Chromium (/usr/bin/chromium or CHROME_PATH).
@@ -14,11 +14,14 @@ import { ROOT, startBenchSite } from "./lib/bench-site";
 
 const PAGES = [
   "/",
+  "/landing",
   "/pricing",
   "/download",
   "/blog",
   "/blog/welcome-to-pinout-blog",
   "/legal/terms",
+  "/about",
+  "/search",
 ];
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 

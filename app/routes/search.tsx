@@ -26,10 +26,11 @@ export function loader({ request }: Route.LoaderArgs) {
 /** The same for every visitor: cached and shared (app/lib/cache-control.ts). */
 export const headers = publicPageHeaders;
 
-export const meta: Route.MetaFunction = () => [
+export const meta: Route.MetaFunction = ({ loaderData }) => [
   ...pageMeta("Search", "Search the blog and the site."),
-  // Result pages are endless variations of pages crawlers can reach directly.
-  { name: "robots", content: "noindex, follow" },
+  // Result pages are endless variations of pages crawlers can reach directly; the empty search
+  // page itself is the site's search entry (the WebSite SearchAction in the JSON-LD points here).
+  ...(loaderData?.query ? [{ name: "robots", content: "noindex, follow" }] : []),
 ];
 
 export default function SearchPage({ loaderData }: Route.ComponentProps) {

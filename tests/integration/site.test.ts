@@ -165,6 +165,13 @@ describe.each(engines())("the site on $name", (engine) => {
     expect(json.headers.get("content-security-policy")).toContain("script-src 'self';");
   });
 
+  it("lets crawlers index the search page but not its result pages", async () => {
+    const robots = async (path: string) =>
+      metaContent(await (await get(path)).text(), "robots") ?? null;
+    expect(await robots("/search")).toBeNull();
+    expect(await robots("/search?q=pins")).toBe("noindex, follow");
+  });
+
   it("announces the page's modules at low priority, so the first paint does not wait for them", async () => {
     const html = await (await get("/pricing")).text();
     const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]*>/g)].map((m) => m[0]);
