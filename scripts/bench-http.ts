@@ -11,21 +11,11 @@ import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { ROOT, startBenchSite } from "./lib/bench-site";
+import { PUBLIC_PAGES, ROOT, startBenchSite } from "./lib/bench-site";
 import { summariseProfile } from "./lib/cpu-profile";
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const MIXED_DURATION = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
-const PUBLIC = [
-  "/",
-  "/landing",
-  "/pricing",
-  "/download",
-  "/blog",
-  "/blog/welcome-to-pinout-blog",
-  "/legal/terms",
-  "/about",
-  "/search",
-];
+const PUBLIC = PUBLIC_PAGES;
 const PRIVATE = ["/account", "/account/usage", "/billing"];
 
 async function startSite(databaseUrl?: string, dataDir?: string, nodeArgs?: string[]) {

@@ -10,19 +10,9 @@ import { gzipSync } from "node:zlib";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { ROOT, startBenchSite } from "./lib/bench-site";
+import { PUBLIC_PAGES, ROOT, startBenchSite } from "./lib/bench-site";
 
-const PAGES = [
-  "/",
-  "/landing",
-  "/pricing",
-  "/download",
-  "/blog",
-  "/blog/welcome-to-pinout-blog",
-  "/legal/terms",
-  "/about",
-  "/search",
-];
+const PAGES = PUBLIC_PAGES;
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 
 async function startSite() {

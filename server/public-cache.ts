@@ -9,7 +9,7 @@
  * to a GET without cookies, Authorization or Range, no Set-Cookie, at a path of
  * plain characters with no query other than tracking parameters (and React Router's `_routes` on
  * `.data` requests), varying at most by the visitor's platform (a `Vary` naming User-Agent or
- * Sec-CH-UA-Platform: three variants, keyed by `detectPlatform`). Anything else passes through.
+ * Sec-CH-UA-Platform: three variants, keyed by `classifyPlatform`). Anything else passes through.
  *
  * Freshness: a generation number the app bumps when public content changes in this process
  * (`publicContentChanged`: a release published, paused, pulled) makes every stored page a miss at
@@ -21,7 +21,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
-import { detectPlatform } from "~/lib/platform";
+import { classifyPlatform } from "~/lib/platform";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -143,12 +143,8 @@ export function pickEncoding(accept: string | undefined): "br" | "gzip" | "ident
 }
 
 function platformOf(req: IncomingMessage): string {
-  const headers = new Headers();
-  const ua = req.headers["user-agent"];
   const hint = req.headers["sec-ch-ua-platform"];
-  if (ua) headers.set("user-agent", ua);
-  if (typeof hint === "string") headers.set("sec-ch-ua-platform", hint);
-  return detectPlatform(headers);
+  return classifyPlatform(typeof hint === "string" ? hint : null, req.headers["user-agent"] ?? "");
 }
 
 function personal(req: IncomingMessage): boolean {

@@ -6,6 +6,19 @@ import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
+/** Every public page of issue 12: the same for everyone, served from the shared cache. */
+export const PUBLIC_PAGES = [
+  "/",
+  "/landing",
+  "/pricing",
+  "/download",
+  "/blog",
+  "/blog/welcome-to-pinout-blog",
+  "/legal/terms",
+  "/about",
+  "/search",
+];
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = net.createServer();

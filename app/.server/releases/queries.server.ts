@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
+import { publicContentChanged } from "../http/public-content";
 import {
   type Release,
   type ReleaseChannel,
@@ -8,7 +9,6 @@ import {
   releases,
 } from "../db/schema";
 import { channelsOf, type ReleaseWithAssets } from "./feeds/select";
-import { publicContentChanged } from "~/.server/http/public-content";
 import { compareVersionsDesc } from "./versions";
 
 export type { ReleaseWithAssets } from "./feeds/select";
