@@ -1,5 +1,7 @@
 // Starts the site: `npm start` (production build) or `npm run dev` (Vite, hot reload).
-// Everything but process wiring lives in server/app.ts.
+// Everything but process wiring lives in server/app.ts; with WEB_CONCURRENCY > 1 this process is
+// the primary of that many workers (server/cluster.ts), each of which runs this file again.
+import cluster from "node:cluster";
 import { existsSync } from "node:fs";
 
 process.env.NODE_ENV ??= "production";
@@ -44,10 +46,18 @@ function stop(signal) {
 // Installed before anything opens, so a signal during start-up still releases the database lock.
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);
+// A worker is asked to stop by its primary with a message: Ctrl-C also sends it SIGINT directly,
+// and a second signal would end it at once.
+process.on("message", (/** @type {unknown} */ message) => {
+  if (message === "pinout:shutdown" && !stopRequested) stop("SIGTERM");
+});
 
 try {
   const { mod, options } = await load();
-  running = await mod.start(options);
+  running =
+    cluster.isPrimary && mod.serverProcesses(options) > 1
+      ? await mod.startPrimary()
+      : await mod.start(options);
   if (stopRequested) {
     const signal = stopRequested;
     stopRequested = undefined;

@@ -4,7 +4,8 @@
  * ceiling), /healthz, /robots.txt, the public pages, and the signed-in pages (a user signed in
  * through the real API), 20 connections for 10 s each with autocannon; then a 60 s mixed run at
  * 50 connections. Prints a table and writes bench/results/http.md. Embedded database; with
- * BENCH_DATABASE_URL set, PostgreSQL too. A measurement, never a test.
+ * BENCH_DATABASE_URL set, PostgreSQL too, where the signed-in pages and the mixed run are measured
+ * again with one server process per core (WEB_CONCURRENCY). A measurement, never a test.
  */
 import fs from "node:fs";
 import { spawn } from "node:child_process";
@@ -18,11 +19,17 @@ const MIXED_DURATION = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 const PUBLIC = PUBLIC_PAGES;
 const PRIVATE = ["/account", "/account/usage", "/billing"];
 
-async function startSite(databaseUrl?: string, dataDir?: string, nodeArgs?: string[]) {
+async function startSite(
+  databaseUrl?: string,
+  dataDir?: string,
+  nodeArgs?: string[],
+  processes = 1,
+) {
   return startBenchSite(
     {
       AUTH_RATE_LIMIT: "10000",
       API_RATE_LIMIT: "100000",
+      WEB_CONCURRENCY: String(processes),
       ...(databaseUrl
         ? {
             DATABASE_URL: databaseUrl,
@@ -163,6 +170,44 @@ async function runEngine(label: string, databaseUrl?: string): Promise<string[]>
     ],
   });
   await site.stop();
+
+  // PostgreSQL only: one server process per core (WEB_CONCURRENCY), the signed-in pages again.
+  const cores = os.cpus().length;
+  const several: Row[] = [];
+  let severalMixed: autocannon.Result | undefined;
+  if (databaseUrl && cores > 1) {
+    const pooled = await startSite(databaseUrl, undefined, [], cores);
+    const pooledCookie = await signIn(pooled.url, pooled.dataDir);
+    // Every worker warm before measuring.
+    await autocannon({
+      url: `${pooled.url}/account`,
+      connections: 4,
+      duration: 2,
+      headers: { cookie: pooledCookie },
+    });
+    for (const page of PRIVATE)
+      several.push(
+        await measure(`${page} (signed in, ${cores} processes)`, `${pooled.url}${page}`, {
+          cookie: pooledCookie,
+        }),
+      );
+    severalMixed = await autocannon({
+      url: pooled.url,
+      connections: 50,
+      duration: MIXED_DURATION,
+      requests: [
+        ...PUBLIC.map((page) => ({ method: "GET" as const, path: page })),
+        ...PRIVATE.map((page) => ({
+          method: "GET" as const,
+          path: page,
+          headers: { cookie: pooledCookie },
+        })),
+      ],
+    });
+    await pooled.stop();
+    for (const row of several) row.ratio = row.requests / ceilingRate;
+  }
+
   // Restart on the same data folder: what a deploy or a crash costs.
   const restartedAt = Date.now();
   const again = await startSite(databaseUrl, site.dataDir);
@@ -193,12 +238,18 @@ async function runEngine(label: string, databaseUrl?: string): Promise<string[]>
     "",
     "| target | req/s | p50 ms | p99 ms | errors | × ceiling |",
     "| --- | ---: | ---: | ---: | ---: | ---: |",
-    ...rows.map(
+    ...[...rows, ...several].map(
       (row) =>
         `| ${row.target} | ${row.requests} | ${row.p50} | ${row.p99} | ${row.errors} | ${(row.ratio ?? 0).toFixed(3)} |`,
     ),
     "",
     `Mixed run (${MIXED_DURATION} s, 50 connections, public + signed-in): ${Math.round(mixed.requests.average)} req/s, p99 ${mixed.latency.p99} ms, errors ${mixed.errors + mixed.non2xx}.`,
+    ...(severalMixed
+      ? [
+          "",
+          `Mixed run with ${cores} processes (WEB_CONCURRENCY=${cores}): ${Math.round(severalMixed.requests.average)} req/s, p99 ${severalMixed.latency.p99} ms, errors ${severalMixed.errors + severalMixed.non2xx}.`,
+        ]
+      : []),
     "",
     `### Where /account's time goes (node --cpu-prof, ${DURATION} s at 20 connections)`,
     "",

@@ -12,7 +12,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import expressStaticGzip from "express-static-gzip";
 import proxyAddr from "proxy-addr";
-import { RouterContextProvider } from "react-router";
+import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { env } from "~/.server/env";
 import { checkReadiness } from "~/.server/db/client";
@@ -25,9 +25,10 @@ import { startJobWorker, stopJobWorker } from "~/.server/jobs";
 import { logger, type Logger } from "~/.server/logger";
 import { CLIENT_IP_HEADER } from "~/.server/auth/client-ip";
 import { requestContext } from "~/.server/request-context";
-import { publicContentGeneration } from "~/.server/http/public-content";
+import { followPublicContentChanges, publicContentGeneration } from "~/.server/http/public-content";
 import { bodyLimit, withBufferedBody } from "./body-limit";
 import { createRazorpaySandbox } from "./razorpay-sandbox";
+import { type Primary, startWorkers } from "./cluster";
 import { createPublicCache, type PublicCache } from "./public-cache";
 import { contentSecurityPolicy, securityHeaders } from "./security-headers";
 
@@ -99,7 +100,24 @@ export function siteSecurityHeaders() {
   };
 }
 
-export function createApp(options: StartOptions, state: AppState, cache?: PublicCache) {
+/**
+ * The server build React Router serves. In production it is resolved once: given a function,
+ * React Router re-derives its route tables and static handler on every request (about a tenth of
+ * a signed-in page's CPU); in development the function lets Vite serve changed routes.
+ */
+type BuildSource = ServerBuild | (() => Promise<ServerBuild>);
+
+async function serverBuild(options: StartOptions): Promise<BuildSource> {
+  const load = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+  return options.vite ? load : await load();
+}
+
+export function createApp(
+  options: StartOptions,
+  state: AppState,
+  build: BuildSource,
+  cache?: PublicCache,
+) {
   const config = env();
   const log = logger();
   const app = express();
@@ -235,7 +253,7 @@ export function createApp(options: StartOptions, state: AppState, cache?: Public
   }
 
   const handleRequest = createRequestHandler({
-    build: () => import("virtual:react-router/server-build"),
+    build,
     mode: config.NODE_ENV === "production" ? "production" : "development",
     getLoadContext(req, res) {
       const context = new RouterContextProvider();
@@ -291,6 +309,19 @@ function selfUrlOf(state: AppState): string {
   return state.selfUrl ?? "";
 }
 
+/**
+ * How many server processes to run (WEB_CONCURRENCY, validated with the rest of the environment):
+ * server.js forks that many workers through `startPrimary` when it is more than one.
+ */
+export function serverProcesses(options: StartOptions = {}): number {
+  return options.vite ? 1 : env().WEB_CONCURRENCY;
+}
+
+/** The primary of several server processes (server/cluster.ts): it forks, watches and stops them. */
+export function startPrimary(): Promise<Primary> {
+  return startWorkers(env().WEB_CONCURRENCY, logger());
+}
+
 /** Opens the database, applies migrations, then listens; resolves once the port is bound. */
 export async function start(options: StartOptions = {}): Promise<RunningServer> {
   const config = env();
@@ -302,6 +333,9 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   if (sealed > 0) log.info({ keys: sealed }, "encrypted signing keys stored in plain text");
   const hashed = await backfillFileHashes();
   if (hashed > 0) log.info({ files: hashed }, "recorded the SHA-512 of earlier release files");
+
+  // Releases published by another instance, a worker beside this one or the CLI show at once.
+  const unfollow = await followPublicContentChanges(handle);
 
   const state: AppState = { shuttingDown: false };
   // Vite's dev server serves changing code: no shared cache in development.
@@ -323,7 +357,7 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
           );
         },
       });
-  const app = createApp(options, state, cache);
+  const app = createApp(options, state, await serverBuild(options), cache);
   const clientIpOf = (req: http.IncomingMessage) =>
     proxyAddr(req, app.get("trust proxy fn") as (address: string, hop: number) => boolean);
   const server = http.createServer((req, res) => {
@@ -369,7 +403,7 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
       });
       clearInterval(idleSweep);
       clearTimeout(force);
-      await Promise.all([stopJobWorker(), state.closeSandbox?.()]);
+      await Promise.all([stopJobWorker(), state.closeSandbox?.(), unfollow()]);
       await closeDatabase();
       log.info("stopped");
     })();

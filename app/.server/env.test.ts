@@ -89,6 +89,19 @@ describe("parseEnv", () => {
       parseEnv({ SITE_URL: "https://pinout.dev/", PAYMENTS_SANDBOX_PUBLIC: "1" }).SITE_URL,
     ).toBe("https://pinout.dev");
   });
+
+  it("runs one process unless told otherwise, and several only on PostgreSQL", () => {
+    expect(parseEnv({}).WEB_CONCURRENCY).toBe(1);
+    expect(() => parseEnv({ WEB_CONCURRENCY: "2" })).toThrow(/WEB_CONCURRENCY: .*DATABASE_URL/);
+    expect(
+      parseEnv({
+        WEB_CONCURRENCY: "2",
+        DATABASE_URL: "postgres://localhost/pinout",
+        BETTER_AUTH_SECRET: "a-secret-of-at-least-thirty-two-characters",
+      }).WEB_CONCURRENCY,
+    ).toBe(2);
+    expect(() => parseEnv({ WEB_CONCURRENCY: "0" })).toThrow(/WEB_CONCURRENCY:/);
+  });
 });
 
 describe("SITE_URL when it is not set", () => {

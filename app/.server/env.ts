@@ -157,6 +157,11 @@ export const envSchema = z.object({
   ),
   /** `1` allows the sandbox on an https SITE_URL: a deliberate public demo that sells nothing. */
   PAYMENTS_SANDBOX_PUBLIC: flag,
+  /**
+   * Server processes sharing the port (node:cluster), one per core at most: a process renders one
+   * page at a time. More than one needs DATABASE_URL, since the embedded database belongs to one.
+   */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** Run the background job worker (webhooks, mail, reminders) in this process. */
   JOBS_WORKER: flag.default(true),
   /** Largest release file an upload may send, in MB (installers are a few hundred MB). */
@@ -217,6 +222,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     );
   }
   const problems: string[] = [];
+  if (data.WEB_CONCURRENCY > 1 && !data.DATABASE_URL)
+    problems.push(
+      "  WEB_CONCURRENCY: more than one process needs DATABASE_URL (the embedded database belongs to one process)",
+    );
   if (data.PAYMENTS_PROVIDER === "razorpay") {
     for (const name of [
       "RAZORPAY_KEY_ID",

@@ -2,9 +2,32 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
-import { engines } from "../support/engines";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { createDatabase, engines } from "../support/engines";
 import { checkReadiness, type DatabaseHandle, migrate, openDatabase } from "~/.server/db/client";
+
+const postgresUrl = inject("postgresUrl");
+
+describe.runIf(postgresUrl)("migrations from several processes at once", () => {
+  it("take turns: every migration is applied once and none fails", async () => {
+    const databaseUrl = await createDatabase(postgresUrl);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-db-"));
+    const handles = await Promise.all(
+      [1, 2, 3].map(() => openDatabase({ dataDir, databaseUrl, poolMax: 1 })),
+    );
+    try {
+      await Promise.all(handles.map((handle) => migrate(handle)));
+      for (const handle of handles)
+        expect(await checkReadiness(handle)).toMatchObject({ ok: true });
+      const applied = (await handles[0]!.db.execute(
+        sql`select count(*)::int as count, count(distinct hash)::int as hashes from drizzle.__drizzle_migrations`,
+      )) as unknown as { rows: { count: number; hashes: number }[] };
+      expect(applied.rows[0]!.count).toBe(applied.rows[0]!.hashes);
+    } finally {
+      await Promise.all(handles.map((handle) => handle.close()));
+    }
+  });
+});
 
 describe.each(engines())("database on $name", (engine) => {
   let handle: DatabaseHandle | undefined;

@@ -16,7 +16,26 @@ export interface DatabaseHandle {
   /** Where the data lives: the PGlite folder, or the server URL without its password. */
   location: string;
   close(): Promise<void>;
+  /**
+   * Runs `task` while no other process runs one under the same `key`. PostgreSQL: an advisory
+   * lock on a connection of its own (outside the pool, so even a pool of one cannot deadlock).
+   * PGlite: the task runs as it is, the data folder's lock already keeps other processes out.
+   */
+  exclusively<T>(key: number, task: () => Promise<T>): Promise<T>;
+  /**
+   * Calls `onMessage` with the payload of every NOTIFY on `channel` (a lowercase identifier), from
+   * any process on this database, and with `null` after a lost connection came back (notices may
+   * have been missed meanwhile). Resolves to a function that stops listening.
+   */
+  listen(
+    channel: string,
+    onMessage: (payload: string | null) => void,
+  ): Promise<() => Promise<void>>;
 }
+
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+/** A lost listening connection is opened again after this pause. */
+const RELISTEN_DELAY_MS = 1_000;
 
 export interface OpenOptions {
   dataDir: string;
@@ -35,7 +54,7 @@ function redactUrl(url: string): string {
 /** Opens the database the environment names: PostgreSQL when a URL is given, else PGlite. */
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const { Pool } = await import("pg");
+    const { Client, Pool } = await import("pg");
     const { drizzle } = await import("drizzle-orm/node-postgres");
     const pool = new Pool({
       connectionString: options.databaseUrl,
@@ -53,6 +72,61 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       engine: "postgres",
       location: redactUrl(options.databaseUrl),
       close: () => pool.end(),
+      async exclusively(key, task) {
+        const client = new Client({ connectionString: options.databaseUrl });
+        // A connection lost while locked releases the lock; the task's own queries report it.
+        client.on("error", () => {});
+        await client.connect();
+        try {
+          await client.query("select pg_advisory_lock($1)", [key]);
+          return await task();
+        } finally {
+          // Ending the session releases the lock, also when the task failed.
+          await client.end();
+        }
+      },
+      async listen(channel, onMessage) {
+        if (!CHANNEL_NAME.test(channel)) throw new Error(`not a channel name: ${channel}`);
+        let stopped = false;
+        let current: InstanceType<typeof Client> | undefined;
+        let retry: NodeJS.Timeout | undefined;
+        // LISTEN belongs to a session, so it needs a connection of its own, kept open.
+        const connect = async (again: boolean) => {
+          const client = new Client({ connectionString: options.databaseUrl });
+          client.on("error", () => {});
+          client.on("notification", (notice) => {
+            if (notice.channel === channel) onMessage(notice.payload ?? "");
+          });
+          try {
+            await client.connect();
+            await client.query(`listen ${channel}`);
+          } catch (error) {
+            await client.end().catch(() => {});
+            throw error;
+          }
+          if (stopped) return void (await client.end());
+          current = client;
+          client.on("end", () => {
+            current = undefined;
+            if (!stopped) retry = setTimeout(reconnect, RELISTEN_DELAY_MS);
+          });
+          if (again) onMessage(null);
+        };
+        const reconnect = () => {
+          if (stopped) return;
+          connect(true).catch(() => {
+            retry = setTimeout(reconnect, RELISTEN_DELAY_MS);
+          });
+        };
+        await connect(false).catch(() => {
+          retry = setTimeout(reconnect, RELISTEN_DELAY_MS);
+        });
+        return async () => {
+          stopped = true;
+          clearTimeout(retry);
+          await current?.end().catch(() => {});
+        };
+      },
     };
   }
   const dbPath = path.join(options.dataDir, "db");
@@ -69,6 +143,12 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       db,
       engine: "pglite",
       location: dbPath,
+      exclusively: (_key, task) => task(),
+      listen: async (channel, onMessage) => {
+        if (!CHANNEL_NAME.test(channel)) throw new Error(`not a channel name: ${channel}`);
+        const unlisten = await client.listen(channel, (payload) => onMessage(payload));
+        return () => unlisten();
+      },
       close: async () => {
         try {
           await client.close();
@@ -105,12 +185,21 @@ function journalEntries(folder: string): number {
   return journal.entries.length;
 }
 
-/** Applies every pending migration. Both migrators run each migration in a transaction. */
+/** Any fixed number: the advisory lock that lets one process at a time migrate a database. */
+const MIGRATION_LOCK = 0x70696e6f;
+
+/**
+ * Applies every pending migration. Both migrators run each migration in a transaction. On
+ * PostgreSQL, processes starting together (instances, or the workers of WEB_CONCURRENCY) take
+ * turns: the first migrates while the others wait on an advisory lock, then find nothing to do.
+ */
 export async function migrate(handle: DatabaseHandle): Promise<void> {
   const folder = migrationsFolder();
   if (handle.engine === "postgres") {
     const { migrate: run } = await import("drizzle-orm/node-postgres/migrator");
-    await run(handle.db as Parameters<typeof run>[0], { migrationsFolder: folder });
+    await handle.exclusively(MIGRATION_LOCK, () =>
+      run(handle.db as Parameters<typeof run>[0], { migrationsFolder: folder }),
+    );
   } else {
     const { migrate: run } = await import("drizzle-orm/pglite/migrator");
     await run(handle.db as Parameters<typeof run>[0], { migrationsFolder: folder });

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { type Database, db as defaultDb } from "../db";
 import { type ReleaseAsset, RELEASE_CHANNELS, releaseAssets, releases } from "../db/schema";
 import { roleOfFile, sanitizeFileName } from "./files";
-import { findReleaseById, forgetLatestRelease, type ReleaseWithAssets } from "./queries.server";
+import { findReleaseById, releasesChanged, type ReleaseWithAssets } from "./queries.server";
 import { HashingCounter } from "./storage/hashing";
 import { releaseStorage, uploadLimitBytes } from "./storage/index.server";
 import { archFromFileName, isArch } from "./targets";
@@ -222,7 +222,7 @@ export async function publishDraft(
     .update(releases)
     .set({ status: "published", publishedAt: new Date(), rolloutPercent: rollout })
     .where(and(eq(releases.id, release.id), eq(releases.status, "draft")));
-  forgetLatestRelease();
+  await releasesChanged(database);
 }
 
 export const rolloutSchema = z.object({
@@ -248,7 +248,7 @@ export async function updateRelease(
       throw new ReleaseError("rollout must be a whole percentage from 0 to 100");
   }
   await database.update(releases).set(change).where(eq(releases.id, release.id));
-  forgetLatestRelease();
+  await releasesChanged(database);
 }
 
 /** Deletes a draft and its stored files (published releases are pulled, never deleted). */

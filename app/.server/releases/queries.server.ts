@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
-import { publicContentChanged } from "../http/public-content";
+import { onPublicContentChange, publicContentChanged } from "../http/public-content";
 import {
   type Release,
   type ReleaseChannel,
@@ -118,8 +118,8 @@ const CACHE_MS = 30_000;
 
 /**
  * The latest stable release, remembered for 30 s: the download page is public and busy. A change
- * made in this process forgets it at once (`forgetLatestRelease`); another instance's change shows
- * within 30 s.
+ * made in any process on the database forgets it at once (`releasesChanged`, and the notice
+ * followed in app/.server/http/public-content.ts).
  */
 export async function latestStableCached(): Promise<ReleaseWithAssets | null> {
   const now = Date.now();
@@ -134,7 +134,11 @@ export async function latestStableCached(): Promise<ReleaseWithAssets | null> {
   return cache.value;
 }
 
-export function forgetLatestRelease(): void {
+onPublicContentChange(() => {
   cache = undefined;
-  publicContentChanged();
+});
+
+/** After a release change is committed: every process forgets what it remembered of releases. */
+export function releasesChanged(database: Database = defaultDb()): Promise<void> {
+  return publicContentChanged(database);
 }
