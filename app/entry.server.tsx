@@ -12,6 +12,7 @@ import { logger } from "./.server/logger";
 import { isDatabaseUnavailable } from "./.server/db/outage";
 import { requestContext } from "./.server/request-context";
 import { inlineScriptHashes } from "./.server/http/inline-scripts";
+import { deferHydration } from "./.server/http/deferred-hydration";
 
 export const streamTimeout = 5_000;
 
@@ -27,19 +28,6 @@ function botErrorResponse(status: number, headers: Headers): Response {
           : "Error";
   headers.set("Content-Type", "text/plain; charset=utf-8");
   return new Response(`${status} ${text}\n`, { status, headers });
-}
-
-/**
- * React Router announces every module of the page as a modulepreload in the head; at the
- * browser's default (high) priority they share the first round trips with the stylesheet and
- * hold back the first paint. Low priority keeps the early start and lets the page paint first
- * (the code still arrives before the page is used).
- */
-export function lowPriorityModulePreloads(html: string): string {
-  return html.replaceAll(
-    '<link rel="modulepreload" href=',
-    '<link rel="modulepreload" fetchPriority="low" href=',
-  );
 }
 
 /**
@@ -82,12 +70,15 @@ export default function handleRequest(
             },
             final(callback) {
               clearTimeout(timeoutId);
-              const html = lowPriorityModulePreloads(Buffer.concat(chunks).toString("utf8"));
+              const rendered = Buffer.concat(chunks).toString("utf8");
+              const html = deferHydration(rendered);
+              // The held module script keeps its text (and hash) from the rendered document.
+              const hashes = new Set([
+                ...inlineScriptHashes(rendered),
+                ...inlineScriptHashes(html),
+              ]);
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-              responseHeaders.set(
-                "Content-Security-Policy",
-                contentSecurityPolicy(inlineScriptHashes(html)),
-              );
+              responseHeaders.set("Content-Security-Policy", contentSecurityPolicy([...hashes]));
               resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
               callback();
             },

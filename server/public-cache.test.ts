@@ -168,6 +168,22 @@ describe("the shared cache in front of an app", () => {
     expect(site.renders()).toBe(10);
   });
 
+  it("stores a page rendered for a visitor whose only cookie is their analytics choice", async () => {
+    const site = await setUp();
+    // A signed-in visitor's render is never stored…
+    await site.get("/pricing", { cookie: "consent=granted; session=1" });
+    await site.get("/pricing", { cookie: "session=1; consent=denied" });
+    expect(site.cache.size()).toBe(0);
+    // …but the analytics choice is not read while rendering, so that page is everyone's.
+    const first = await site.get("/pricing", { cookie: " consent=granted ;" });
+    expect(site.cache.size()).toBe(1);
+    for (const cookie of [undefined, "consent=denied", "consent=granted; session=1"]) {
+      const answered = await site.get("/pricing", cookie ? { cookie } : {});
+      expect(answered.text).toBe(first.text);
+    }
+    expect(site.renders()).toBe(3);
+  });
+
   it("keeps one variant per platform when the page varies by User-Agent", async () => {
     const site = await setUp();
     const mac = { "user-agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0)" };

@@ -6,21 +6,22 @@
  * process fast on its own.
  *
  * What may be stored: a 200 document (HTML, data, text, JSON, XML; no attachment, at most 1 MB)
- * to a GET without cookies, Authorization or Range, no Set-Cookie, at a path of
+ * to a GET without cookies (but the analytics choice), Authorization or Range, no Set-Cookie, at a path of
  * plain characters with no query other than tracking parameters (and React Router's `_routes` on
  * `.data` requests), varying at most by the visitor's platform (a `Vary` naming User-Agent or
  * Sec-CH-UA-Platform: three variants, keyed by `classifyPlatform`). Anything else passes through.
  *
- * Freshness: a generation number the app bumps when public content changes in this process
- * (`publicContentChanged`: a release published, paused, pulled) makes every stored page a miss at
- * once. Past the response's shared max-age (at most 30 s, the bound on another instance's change
- * showing here), the stored page is still served while one request renders its replacement.
+ * Freshness: a generation number bumped when public content changes in any process on the database
+ * (`publicContentChanged` and its NOTIFY: a release published, paused, pulled) makes every stored
+ * page a miss at once. Past the response's shared max-age (at most 30 s, the bound should a notice
+ * be lost), the stored page is still served while one request renders its replacement.
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
+import { CONSENT_COOKIE } from "~/lib/analytics/consent";
 import { classifyPlatform } from "~/lib/platform";
 
 const gzip = promisify(zlib.gzip);
@@ -147,8 +148,20 @@ function platformOf(req: IncomingMessage): string {
   return classifyPlatform(typeof hint === "string" ? hint : null, req.headers["user-agent"] ?? "");
 }
 
+/**
+ * The analytics choice is read only in the browser and by POST /api/events, never while a page
+ * renders, so a visitor who answered the banner still gets the shared bytes.
+ */
+const NON_PERSONAL_COOKIES: ReadonlySet<string> = new Set([CONSENT_COOKIE]);
+
 function personal(req: IncomingMessage): boolean {
-  return req.headers.cookie !== undefined || req.headers.authorization !== undefined;
+  if (req.headers.authorization !== undefined) return true;
+  const cookies = req.headers.cookie;
+  if (cookies === undefined) return false;
+  return cookies.split(";").some((cookie) => {
+    const name = cookie.split("=", 1)[0]?.trim() ?? "";
+    return name !== "" && !NON_PERSONAL_COOKIES.has(name);
+  });
 }
 
 function matchesEtag(header: string | undefined, etag: string): boolean {

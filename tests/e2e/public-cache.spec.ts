@@ -30,3 +30,21 @@ test("a public page served from the shared cache runs under its CSP and hydrates
     await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
   ).toEqual([]);
 });
+
+test("a page's scripts start loading only after its first paint, and it still hydrates", async ({
+  page,
+}) => {
+  await page.goto("/legal/terms");
+  await waitForHydration(page);
+  const timing = await page.evaluate(() => {
+    const paint = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1;
+    const scripts = performance
+      .getEntriesByType("resource")
+      .filter((entry) => new URL(entry.name).pathname.endsWith(".js"))
+      .map((entry) => entry.startTime);
+    return { paint, scripts };
+  });
+  expect(timing.paint).toBeGreaterThan(0);
+  expect(timing.scripts.length).toBeGreaterThan(3);
+  for (const start of timing.scripts) expect(start).toBeGreaterThanOrEqual(timing.paint);
+});

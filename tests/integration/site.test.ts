@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { engines } from "../support/engines";
 import {
@@ -172,11 +173,22 @@ describe.each(engines())("the site on $name", (engine) => {
     expect(await robots("/search?q=pins")).toBe("noindex, follow");
   });
 
-  it("announces the page's modules at low priority, so the first paint does not wait for them", async () => {
-    const html = await (await get("/pricing")).text();
-    const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]*>/g)].map((m) => m[0]);
+  it("holds the page's modules until after the first paint, with the CSP allowing them", async () => {
+    const response = await get("/pricing");
+    const html = await response.text();
+    expect(html).not.toMatch(/<link rel="modulepreload"/);
+    expect(html).not.toMatch(/<script type="module"/);
+    const held =
+      /<script type="text\/x-held-module" id="held-hydration" data-preload="([^"]+)">([\s\S]*?)<\/script>/.exec(
+        html,
+      );
+    const preloads = held?.[1]?.split(" ") ?? [];
     expect(preloads.length).toBeGreaterThan(3);
-    for (const link of preloads) expect(link).toContain('fetchPriority="low"');
+    for (const href of preloads) expect(href).toMatch(/^\/assets\/[\w.-]+\.js$/);
+    expect(held?.[2]).toContain('import("/assets/entry.client-');
+    const policy = response.headers.get("content-security-policy") ?? "";
+    const sha = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+    expect(policy).toContain(sha(held?.[2] ?? ""));
   });
 
   it("describes the organisation and the site search in JSON-LD, with social tags", async () => {
