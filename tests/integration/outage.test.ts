@@ -1,6 +1,7 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BROWSER_HEADERS, getWithCookies, signUpVerified } from "../support/auth";
-import { textOf } from "../support/billing";
+import { eventually, textOf } from "../support/billing";
 import { createDatabase } from "../support/engines";
 import { type Cluster, findPostgresBin, startCluster } from "../support/postgres";
 import { type RunningTestServer, startServer } from "../support/server";
@@ -15,11 +16,13 @@ describe.runIf(bin || process.env.CI)("database outage on PostgreSQL", () => {
   let cluster: Cluster;
   let server: RunningTestServer;
   let cookie = "";
+  let databaseUrl = "";
 
   beforeAll(async () => {
     if (!bin) throw new Error("CI needs the PostgreSQL server binaries for the outage test.");
     cluster = await startCluster(bin);
-    server = await startServer({ env: { DATABASE_URL: await createDatabase(cluster.url) } });
+    databaseUrl = await createDatabase(cluster.url);
+    server = await startServer({ env: { DATABASE_URL: databaseUrl } });
     cookie = await signUpVerified(server, {
       name: "Outage",
       email: "outage@example.com",
@@ -63,5 +66,26 @@ describe.runIf(bin || process.env.CI)("database outage on PostgreSQL", () => {
     expect(ready).toBe(200);
     expect((await getWithCookies(server, "/account", cookie)).status).toBe(200);
     expect(server.output()).not.toMatch(/uncaughtException|unhandledRejection/);
+  });
+
+  it("follows other processes' content changes again once the database is back", async () => {
+    // The shared cache answers with an ETag; a page rendered anew has none.
+    const rendered = async () =>
+      (await fetch(`${server.url}/pricing`, { headers: BROWSER_HEADERS })).headers.get("etag") ===
+      null;
+    const announce = new pg.Client({ connectionString: databaseUrl });
+    await announce.connect();
+    try {
+      // Back from the outage, the listener's new connection forgets what may have been missed.
+      await eventually(rendered, 10_000, "a render after the reconnection");
+      // Stored again (the copy is kept a moment after the response is sent).
+      await eventually(async () => !(await rendered()), 5_000, "the page stored again");
+      expect(await rendered()).toBe(false);
+      // What a release published by another instance announces.
+      await announce.query("select pg_notify('pinout_public_content', 'another-process')");
+      await eventually(rendered, 5_000, "a render after the notice");
+    } finally {
+      await announce.end();
+    }
   });
 });
