@@ -19,6 +19,19 @@ const MIXED_DURATION = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 const PUBLIC = PUBLIC_PAGES;
 const PRIVATE = ["/account", "/account/usage", "/billing"];
 
+/**
+ * Several processes need the real Razorpay (the sandbox lives in one process); the pages measured
+ * read only the database, so test keys and an address nobody answers will do.
+ */
+const RAZORPAY_UNUSED = {
+  PAYMENTS_PROVIDER: "razorpay",
+  RAZORPAY_KEY_ID: "rzp_test_benchmark000000",
+  RAZORPAY_KEY_SECRET: "benchmark-key-secret",
+  RAZORPAY_WEBHOOK_SECRET: "benchmark-webhook-secret",
+  RAZORPAY_API_URL: "http://127.0.0.1:9",
+  RAZORPAY_CHECKOUT_URL: "http://127.0.0.1:9/checkout.js",
+};
+
 async function startSite(
   databaseUrl?: string,
   dataDir?: string,
@@ -30,6 +43,7 @@ async function startSite(
       AUTH_RATE_LIMIT: "10000",
       API_RATE_LIMIT: "100000",
       WEB_CONCURRENCY: String(processes),
+      ...(processes > 1 ? RAZORPAY_UNUSED : {}),
       ...(databaseUrl
         ? {
             DATABASE_URL: databaseUrl,

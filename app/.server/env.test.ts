@@ -90,14 +90,22 @@ describe("parseEnv", () => {
     ).toBe("https://pinout.dev");
   });
 
-  it("runs one process unless told otherwise, and several only on PostgreSQL", () => {
+  it("runs one process unless told otherwise, and several only on PostgreSQL with Razorpay", () => {
     expect(parseEnv({}).WEB_CONCURRENCY).toBe(1);
     expect(() => parseEnv({ WEB_CONCURRENCY: "2" })).toThrow(/WEB_CONCURRENCY: .*DATABASE_URL/);
+    const postgres = {
+      WEB_CONCURRENCY: "2",
+      DATABASE_URL: "postgres://localhost/pinout",
+      BETTER_AUTH_SECRET: "a-secret-of-at-least-thirty-two-characters",
+    };
+    expect(() => parseEnv(postgres)).toThrow(/WEB_CONCURRENCY: .*PAYMENTS_PROVIDER=razorpay/);
     expect(
       parseEnv({
-        WEB_CONCURRENCY: "2",
-        DATABASE_URL: "postgres://localhost/pinout",
-        BETTER_AUTH_SECRET: "a-secret-of-at-least-thirty-two-characters",
+        ...postgres,
+        PAYMENTS_PROVIDER: "razorpay",
+        RAZORPAY_KEY_ID: "rzp_test_abcdef123456",
+        RAZORPAY_KEY_SECRET: "a-key-secret",
+        RAZORPAY_WEBHOOK_SECRET: "webhook-secret",
       }).WEB_CONCURRENCY,
     ).toBe(2);
     expect(() => parseEnv({ WEB_CONCURRENCY: "0" })).toThrow(/WEB_CONCURRENCY:/);

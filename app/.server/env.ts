@@ -159,7 +159,8 @@ export const envSchema = z.object({
   PAYMENTS_SANDBOX_PUBLIC: flag,
   /**
    * Server processes sharing the port (node:cluster), one per core at most: a process renders one
-   * page at a time. More than one needs DATABASE_URL, since the embedded database belongs to one.
+   * page at a time. More than one needs DATABASE_URL and the real Razorpay: the embedded database
+   * and the payment sandbox each belong to one process.
    */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** Run the background job worker (webhooks, mail, reminders) in this process. */
@@ -225,6 +226,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (data.WEB_CONCURRENCY > 1 && !data.DATABASE_URL)
     problems.push(
       "  WEB_CONCURRENCY: more than one process needs DATABASE_URL (the embedded database belongs to one process)",
+    );
+  if (data.WEB_CONCURRENCY > 1 && data.PAYMENTS_PROVIDER === "sandbox")
+    problems.push(
+      "  WEB_CONCURRENCY: more than one process needs PAYMENTS_PROVIDER=razorpay (the payment sandbox keeps its state in one process)",
     );
   if (data.PAYMENTS_PROVIDER === "razorpay") {
     for (const name of [

@@ -13,6 +13,7 @@ import { BROWSER_HEADERS, signUpVerified } from "../support/auth";
 import { eventually, postForm } from "../support/billing";
 import { runScript } from "../support/cli";
 import { createDatabase } from "../support/engines";
+import { FAKE_KEYS, type FakeRazorpay, startFakeRazorpay } from "../support/fake-razorpay";
 import { type RunningTestServer, startServer } from "../support/server";
 
 const postgresUrl = inject("postgresUrl");
@@ -45,11 +46,19 @@ function childPids(pid: number): number[] {
 describe.runIf(postgresUrl)("several processes on one PostgreSQL", () => {
   let servers: RunningTestServer[] = [];
   let pooled: RunningTestServer;
+  let fake: FakeRazorpay;
 
   beforeAll(async () => {
+    // Several processes need the real provider's contract (the sandbox lives in one process).
+    fake = await startFakeRazorpay();
     const env = {
       DATABASE_URL: await createDatabase(postgresUrl),
       ADMIN_EMAILS: "ops@example.com",
+      PAYMENTS_PROVIDER: "razorpay",
+      RAZORPAY_API_URL: fake.url,
+      RAZORPAY_KEY_ID: FAKE_KEYS.keyId,
+      RAZORPAY_KEY_SECRET: FAKE_KEYS.keySecret,
+      RAZORPAY_WEBHOOK_SECRET: FAKE_KEYS.webhookSecret,
     };
     // All at once on an empty database: they take turns to migrate (an advisory lock).
     servers = await Promise.all([
@@ -66,6 +75,7 @@ describe.runIf(postgresUrl)("several processes on one PostgreSQL", () => {
   });
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop()));
+    await fake?.close();
   });
 
   it("starts every process on an empty database at the same time", async () => {
