@@ -27,9 +27,11 @@ export const RELEASE_SCRIPT =
   "var done=false;" +
   "function run(){if(done)return;done=true;" +
   'var hrefs=(held.getAttribute("data-preload")||"").split(" ");' +
+  "var links=document.createDocumentFragment();" +
   "for(var i=0;i<hrefs.length;i++){if(!hrefs[i])continue;" +
   'var link=document.createElement("link");link.rel="modulepreload";link.href=hrefs[i];' +
-  "document.head.appendChild(link)}" +
+  "links.appendChild(link)}" +
+  "document.head.appendChild(links);" +
   'var script=document.createElement("script");script.type="module";' +
   "script.textContent=held.textContent;held.replaceWith(script)}" +
   "function soon(){setTimeout(run,0)}" +
