@@ -1,4 +1,4 @@
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import { findPlan, freePlan, type Plan } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
 import { entitlementGrants, subscriptions } from "../db/schema";
@@ -90,24 +90,41 @@ export async function entitlementFor(
 ): Promise<Entitlement> {
   const database = options.database ?? defaultDb();
   const now = options.now ?? new Date();
-  const [subs, grants] = await Promise.all([
-    database
-      .select({
-        planId: subscriptions.planId,
-        status: subscriptions.status,
-        currentEnd: subscriptions.currentEnd,
-        chargeAt: subscriptions.chargeAt,
-      })
-      .from(subscriptions)
-      .where(eq(subscriptions.userId, userId)),
-    database
-      .select({
-        planId: entitlementGrants.planId,
-        startsAt: entitlementGrants.startsAt,
-        endsAt: entitlementGrants.endsAt,
-      })
-      .from(entitlementGrants)
-      .where(and(eq(entitlementGrants.userId, userId), gt(entitlementGrants.endsAt, now))),
-  ]);
+  // One round trip for both sources: the embedded database runs queries one at a time on the
+  // server's own thread (about a millisecond each), and this check runs on every account page
+  // and desktop API call. Grants carry no status; their start and end use the same two columns.
+  const rows = await database
+    .select({
+      grant: sql<boolean>`false`,
+      planId: subscriptions.planId,
+      status: sql<string>`${subscriptions.status}`,
+      first: subscriptions.currentEnd,
+      second: subscriptions.chargeAt,
+    })
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, userId))
+    .unionAll(
+      database
+        .select({
+          grant: sql<boolean>`true`,
+          planId: entitlementGrants.planId,
+          status: sql<string>`''`,
+          first: entitlementGrants.startsAt,
+          second: entitlementGrants.endsAt,
+        })
+        .from(entitlementGrants)
+        .where(and(eq(entitlementGrants.userId, userId), gt(entitlementGrants.endsAt, now))),
+    );
+  const subs = rows
+    .filter((row) => !row.grant)
+    .map(({ planId, status, first, second }) => ({
+      planId,
+      status,
+      currentEnd: first,
+      chargeAt: second,
+    }));
+  const grants = rows.flatMap(({ grant, planId, first, second }) =>
+    grant && first && second ? [{ planId, startsAt: first, endsAt: second }] : [],
+  );
   return decideEntitlement({ subscriptions: subs, grants }, now);
 }
