@@ -1,4 +1,4 @@
-import { DESKTOP, expectNoAxeViolations, MOBILE, test } from "./fixtures";
+import { DESKTOP, expectNoAxeViolations, MOBILE, test, waitForHydration } from "./fixtures";
 
 /** Every page that renders for an anonymous visitor. */
 const PAGES = [
@@ -39,6 +39,7 @@ test.describe("accessibility at mobile width", () => {
   test.use({ viewport: MOBILE });
   test("the home page with the menu open has no axe violations", async ({ page }) => {
     await page.goto("/");
+    await waitForHydration(page);
     await page.getByRole("button", { name: "Open menu" }).click();
     await expectNoAxeViolations(page);
   });

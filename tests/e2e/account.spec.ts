@@ -63,6 +63,7 @@ test("change the password, and sign out the other browser", async ({ page, brows
   await expect(other).toHaveURL(/\/account$/);
 
   await page.goto("/account/security");
+  await waitForHydration(page);
   await expect(page.getByText("Chrome on Windows")).toBeVisible();
   await page.getByRole("button", { name: "Sign out everywhere else" }).click();
   await expect(page.getByText("Every other browser session was signed out.")).toBeVisible();
@@ -85,6 +86,7 @@ test.describe("deleting the account", () => {
     const email = uniqueEmail("bye");
     await signUpAndVerify(page, { name: "Bela", email, password: PASSWORD });
     await page.goto("/account/security");
+    await waitForHydration(page);
     await page.getByLabel("Your password, to confirm").fill(PASSWORD);
     await page.getByRole("button", { name: "Delete my account" }).click();
     await expect(page).toHaveURL(/\/\?account=deleted$/);
@@ -102,6 +104,7 @@ test("profile: rename, and change the email address: password, a link to the old
   const newEmail = uniqueEmail("prof-new");
   await signUpAndVerify(page, { name: "Priya", email, password: PASSWORD });
   await page.goto("/account/profile");
+  await waitForHydration(page);
   await page.getByRole("textbox", { name: "Name", exact: true }).fill("Priya Nair");
   await page.getByRole("button", { name: "Save name" }).click();
   await expect(page.getByText("Your name was saved.")).toBeVisible();

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { BASE_URL } from "./env";
-import { expect, signUpAndVerify, test, uniqueEmail } from "./fixtures";
+import { expect, signUpAndVerify, test, uniqueEmail, waitForHydration } from "./fixtures";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -76,6 +76,7 @@ test("the desktop app signs in through the site, then the site signs out the dev
   await fresh.close();
 
   await page.goto("/account/security");
+  await waitForHydration(page);
   await expect(page.getByText("E2E MacBook")).toBeVisible();
   await page.getByRole("button", { name: "Sign out E2E MacBook" }).click();
   await expect(page.getByText("The device was signed out.")).toBeVisible();

@@ -57,13 +57,15 @@ export async function fakeSignedIn(page: Page) {
 
 /**
  * Resolves once React has hydrated the page: the navbar's session check only runs in the browser,
- * so "Log in" or "Account" appears only after hydration.
+ * so "Log in" or "Account" appears only after hydration (in the desktop navbar, hidden at mobile
+ * width but there all the same). A page's scripts start after its first paint (decision 0026), so
+ * a test that presses a button right after `goto` must wait for this first.
  */
 export async function waitForHydration(page: Page) {
   await expect(
     page
-      .getByRole("navigation", { name: "Main" })
-      .getByRole("link", { name: /^(Log in|Account)$/ }),
+      .getByRole("navigation", { name: "Main", includeHidden: true })
+      .getByRole("link", { name: /^(Log in|Account)$/, includeHidden: true }),
   ).toBeAttached();
 }
 

@@ -1,4 +1,4 @@
-import { DESKTOP, expect, fakeSignedIn, MOBILE, test } from "./fixtures";
+import { DESKTOP, expect, fakeSignedIn, MOBILE, test, waitForHydration } from "./fixtures";
 
 test.describe("navbar at desktop width", () => {
   test.use({ viewport: DESKTOP });
@@ -47,6 +47,7 @@ test.describe("navbar at desktop width", () => {
 
   test("marks the current page and navigates without a full reload", async ({ page }) => {
     await page.goto("/");
+    await waitForHydration(page);
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
     const nav = page.getByRole("navigation", { name: "Main" });
     await nav.getByRole("link", { name: "Pricing" }).click();
@@ -72,6 +73,7 @@ test.describe("navbar at mobile width", () => {
 
   test("hides the links behind a menu that toggles open and closed", async ({ page }) => {
     await page.goto("/");
+    await waitForHydration(page);
     const toggle = page.getByRole("button", { name: "Open menu" });
     await expect(toggle).toHaveAttribute("aria-expanded", "false");
     const menu = page.getByRole("navigation", { name: "Mobile" });
@@ -102,6 +104,7 @@ test.describe("navbar at mobile width", () => {
 
   test("closes the menu on navigation", async ({ page }) => {
     await page.goto("/");
+    await waitForHydration(page);
     await page.getByRole("button", { name: "Open menu" }).click();
     const menu = page.getByRole("navigation", { name: "Mobile" });
     await menu.getByRole("link", { name: "Feedback" }).click();
@@ -116,6 +119,7 @@ test.describe("navbar at mobile width", () => {
   test("shows Account instead of Log in when signed in", async ({ page }) => {
     await fakeSignedIn(page);
     await page.goto("/");
+    await waitForHydration(page);
     await page.getByRole("button", { name: "Open menu" }).click();
     const menu = page.getByRole("navigation", { name: "Mobile" });
     await expect(menu.getByRole("link", { name: "Account" })).toHaveAttribute("href", "/account");
