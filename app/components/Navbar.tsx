@@ -1,4 +1,12 @@
-import { useId, useState, useSyncExternalStore } from "react";
+import {
+  type ToggleEvent,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from "react";
 import { Form, Link, useLocation } from "react-router";
 import { site } from "~/config/site";
 import { useAuth } from "~/lib/auth-state";
@@ -84,14 +92,69 @@ function mobileLinkClass({ isActive }: { isActive: boolean }) {
   }`;
 }
 
-export function Navbar() {
+/** Whether this browser has the Popover API (Baseline 2024); the menu falls back to React state. */
+function supportsPopover(): boolean {
+  return typeof HTMLElement !== "undefined" && "showPopover" in HTMLElement.prototype;
+}
+
+function isPopoverOpen(element: HTMLElement): boolean {
+  return supportsPopover() && element.matches(":popover-open");
+}
+
+/**
+ * The mobile menu is a popover the button opens with `popovertarget`: it works before the page's
+ * scripts have started (decision record 0026: they start after the first paint), closes on Escape
+ * and on a tap outside, and sits above the consent banner. React follows its state from the
+ * `toggle` event, closes it on navigation, and opens it itself where the Popover API is missing.
+ */
+function useMobileMenu() {
   const location = useLocation();
+  const menuRef = useRef<HTMLDivElement | null>(null);
+  const [open, setOpen] = useState(false);
+  const hydrated = useSyncExternalStore(
+    neverChanges,
+    () => true,
+    () => false,
+  );
+
+  // It may have been opened before React took over.
+  const attachMenu = useCallback((menu: HTMLDivElement | null) => {
+    menuRef.current = menu;
+    if (menu && isPopoverOpen(menu)) setOpen(true);
+  }, []);
+
+  // Any navigation closes it (the key changes on every navigation, even to the same path); the
+  // first render is no navigation, and the menu may already be open.
+  const shownAt = useRef(location.key);
+  useEffect(() => {
+    if (shownAt.current === location.key) return;
+    shownAt.current = location.key;
+    const menu = menuRef.current;
+    if (menu && isPopoverOpen(menu)) menu.hidePopover();
+    else setOpen(false);
+  }, [location.key]);
+
+  return {
+    open,
+    attachMenu,
+    /** The popover toggles itself; only without the Popover API does the click do the work. */
+    onToggleClick: () => {
+      if (!supportsPopover()) setOpen((wasOpen) => !wasOpen);
+    },
+    onMenuToggle: (event: ToggleEvent<HTMLDivElement>) => setOpen(event.newState === "open"),
+    /**
+     * Before hydration the browser itself tells assistive technology whether a popover is
+     * expanded; a fixed `aria-expanded="false"` from the server would contradict it.
+     */
+    expanded: hydrated ? open : undefined,
+  };
+}
+
+export function Navbar() {
   const menuId = useId();
   const mobileSearchId = useId();
   const platform = useBrowserPlatform();
-  // The menu stays open only on the location it was opened at: any navigation closes it.
-  const [openedAt, setOpenedAt] = useState<string | null>(null);
-  const open = openedAt === location.key;
+  const { open, attachMenu, onToggleClick, onMenuToggle, expanded } = useMobileMenu();
 
   return (
     <header className="sticky top-0 z-40 border-b border-slate-800 bg-slate-950/90 backdrop-blur">
@@ -155,9 +218,10 @@ export function Navbar() {
         <button
           type="button"
           className="inline-flex items-center justify-center rounded-md p-2 text-slate-200 hover:bg-slate-800 md:hidden"
-          aria-expanded={open}
+          popoverTarget={menuId}
+          aria-expanded={expanded}
           aria-controls={menuId}
-          onClick={() => setOpenedAt(open ? null : location.key)}
+          onClick={onToggleClick}
         >
           <span className="sr-only">{open ? "Close menu" : "Open menu"}</span>
           <svg
@@ -175,8 +239,11 @@ export function Navbar() {
 
       <div
         id={menuId}
-        hidden={!open}
-        className="border-t border-slate-800 px-4 pb-4 pt-2 md:hidden"
+        ref={attachMenu}
+        popover="auto"
+        onToggle={onMenuToggle}
+        data-open={open ? "" : undefined}
+        className="mobile-menu fixed inset-x-0 top-16 bottom-auto m-0 max-h-[calc(100dvh-4rem)] w-full overflow-y-auto border-x-0 border-y border-slate-800 shadow-xl shadow-black/40 bg-slate-950 px-4 pb-4 pt-2 text-slate-100 md:hidden"
       >
         <Form action="/search" method="get" role="search" aria-label="Site search" className="mb-2">
           <label htmlFor={mobileSearchId} className="sr-only">

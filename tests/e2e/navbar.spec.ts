@@ -116,6 +116,48 @@ test.describe("navbar at mobile width", () => {
     );
   });
 
+  test("the menu works before the page's scripts have run, and React takes it over open", async ({
+    page,
+  }) => {
+    // Scripts start after the first paint (decision record 0026): hold them to act before then.
+    let releaseScripts = () => {};
+    const held = new Promise<void>((resolve) => (releaseScripts = resolve));
+    await page.route(/\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/");
+    expect(await page.evaluate(() => "__reactRouterRouteModules" in window)).toBe(false);
+
+    const toggle = page.getByRole("button", { name: "Open menu" });
+    const menu = page.getByRole("navigation", { name: "Mobile" });
+    await expect(menu).toBeHidden();
+    await toggle.click();
+    await expect(menu.getByRole("link", { name: "Pricing" })).toBeVisible();
+    // The browser, not a stale attribute from the server, says whether it is expanded.
+    await expect(toggle).not.toHaveAttribute("aria-expanded", /.*/);
+    await page.keyboard.press("Escape");
+    await expect(menu).toBeHidden();
+
+    await toggle.click();
+    await expect(menu).toBeVisible();
+    releaseScripts();
+    await waitForHydration(page);
+    await expect(page.getByRole("button", { name: "Close menu" })).toHaveAttribute(
+      "aria-expanded",
+      "true",
+    );
+    await expect(menu).toBeVisible();
+    // A tap outside closes it, and React follows.
+    const panel = await menu.locator("xpath=..").boundingBox();
+    await page.mouse.click(20, (panel?.y ?? 0) + (panel?.height ?? 0) + 40);
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole("button", { name: "Open menu" })).toHaveAttribute(
+      "aria-expanded",
+      "false",
+    );
+  });
+
   test("shows Account instead of Log in when signed in", async ({ page }) => {
     await fakeSignedIn(page);
     await page.goto("/");
@@ -124,5 +166,20 @@ test.describe("navbar at mobile width", () => {
     const menu = page.getByRole("navigation", { name: "Mobile" });
     await expect(menu.getByRole("link", { name: "Account" })).toHaveAttribute("href", "/account");
     await expect(menu.getByRole("link", { name: "Log in" })).toHaveCount(0);
+  });
+});
+
+test.describe("navbar at mobile width without JavaScript", () => {
+  test.use({ viewport: MOBILE, javaScriptEnabled: false });
+
+  test("the menu opens, and its links are ordinary links", async ({ page }) => {
+    await page.goto("/");
+    const menu = page.getByRole("navigation", { name: "Mobile" });
+    await expect(menu).toBeHidden();
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await menu.getByRole("link", { name: "Pricing" }).click();
+    await expect(page).toHaveURL(/\/pricing$/);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(menu).toBeHidden();
   });
 });
