@@ -3,29 +3,34 @@ import { useNavigate } from "react-router";
 import { signOut } from "~/lib/auth-client";
 import { useAuth } from "~/lib/auth-state";
 
+/**
+ * A form that posts to /auth/sign-out, so signing out works before the page's scripts have started
+ * (decision record 0026) and without JavaScript; once React runs, it signs out in place, shows a
+ * failure beside the button, and updates the navbar before leaving.
+ */
 export function SignOutButton({ className = "btn-secondary" }: { className?: string }) {
   const navigate = useNavigate();
   const { refresh } = useAuth();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   return (
-    <div>
-      <button
-        type="button"
-        className={className}
-        disabled={pending}
-        onClick={async () => {
-          setPending(true);
-          const result = await signOut();
-          setPending(false);
-          if (!result.ok) {
-            setError(result.message);
-            return;
-          }
-          await refresh();
-          await navigate("/", { replace: true });
-        }}
-      >
+    <form
+      method="post"
+      action="/auth/sign-out"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        setPending(true);
+        const result = await signOut();
+        setPending(false);
+        if (!result.ok) {
+          setError(result.message);
+          return;
+        }
+        await refresh();
+        await navigate("/", { replace: true });
+      }}
+    >
+      <button type="submit" className={className} disabled={pending}>
         {pending ? "Signing out…" : "Sign out"}
       </button>
       {error ? (
@@ -33,6 +38,6 @@ export function SignOutButton({ className = "btn-secondary" }: { className?: str
           {error}
         </p>
       ) : null}
-    </div>
+    </form>
   );
 }

@@ -32,6 +32,30 @@ test("sign up, verify by email, see the account, sign out, log back in", async (
   await expect(page).toHaveURL(/\/account$/);
 });
 
+test("Sign out works before the page's scripts have run", async ({ page }) => {
+  const email = uniqueEmail("sita");
+  await signUpAndVerify(page, { name: "Sita", email, password: PASSWORD });
+  // Scripts start after the first paint (decision record 0026): hold them to act before then.
+  let releaseScripts = () => {};
+  const held = new Promise<void>((resolve) => (releaseScripts = resolve));
+  await page.route(/\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.reload();
+  expect(await page.evaluate(() => "__reactRouterRouteModules" in window)).toBe(false);
+
+  await page.getByRole("button", { name: "Sign out" }).first().click();
+  await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+  await page.goto("/account");
+  await expect(page).toHaveURL("/auth?next=%2Faccount");
+  releaseScripts();
+  await waitForHydration(page);
+  await expect(
+    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Log in" }),
+  ).toBeVisible();
+});
+
 test.describe("a failed sign-in", () => {
   test.use({ allowConsoleErrors: /status of 401/ });
   test("shows the failure next to the form, and every field error", async ({ page }) => {

@@ -91,6 +91,46 @@ describe.each(engines())("identity on $name", (engine) => {
     expect(account.status).toBe(302);
   });
 
+  it("signs out with a plain form post, as the button does before scripts run", async () => {
+    const signIn = await authPost(server, "/sign-in/email", {
+      email: "maya@example.com",
+      password: PASSWORD,
+    });
+    const cookie = cookiesFrom(signIn);
+    const postSignOut = (origin: string) =>
+      fetch(`${server.url}/auth/sign-out`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          ...BROWSER_HEADERS,
+          "content-type": "application/x-www-form-urlencoded",
+          origin,
+          cookie,
+        },
+        body: "",
+      });
+
+    // A state change is never a GET, and another site cannot post it.
+    const get = await getWithCookies(server, "/auth/sign-out", cookie);
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
+    expect((await postSignOut("https://evil.example")).status).toBe(403);
+    expect((await getWithCookies(server, "/account", cookie)).status).toBe(200);
+
+    const signOut = await postSignOut(server.url);
+    expect(signOut.status).toBe(303);
+    expect(signOut.headers.get("location")).toBe("/");
+    expect(signOut.headers.get("cache-control")).toBe("private, no-store");
+    expect(cookiesFrom(signOut, cookie)).not.toContain("session_token");
+    // The session itself ended, not just the cookie: the old cookie no longer opens the account.
+    expect((await getWithCookies(server, "/account", cookie)).status).toBe(302);
+
+    // Signing out again, already signed out, still lands on the home page.
+    const again = await postSignOut(server.url);
+    expect(again.status).toBe(303);
+    expect(again.headers.get("location")).toBe("/");
+  });
+
   it("refuses signed-in non-admins on admin pages with 403, and admits ADMIN_EMAILS", async () => {
     const signIn = await authPost(server, "/sign-in/email", {
       email: "maya@example.com",
