@@ -12,6 +12,7 @@ import { site } from "~/config/site";
 import { useAuth } from "~/lib/auth-state";
 import { browserPlatform, type DetectedPlatform } from "~/lib/platform";
 import { PrefetchLink, PrefetchNavLink } from "~/lib/prefetch";
+import { useHydrated } from "~/lib/use-hydrated";
 import { LogoMark } from "./Logo";
 
 const MAIN_LINKS = [
@@ -111,11 +112,7 @@ function useMobileMenu() {
   const location = useLocation();
   const menuRef = useRef<HTMLDivElement | null>(null);
   const [open, setOpen] = useState(false);
-  const hydrated = useSyncExternalStore(
-    neverChanges,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
 
   // It may have been opened before React took over.
   const attachMenu = useCallback((menu: HTMLDivElement | null) => {

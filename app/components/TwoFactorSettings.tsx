@@ -2,7 +2,7 @@ import { type FormEvent, useState } from "react";
 import { useRevalidator } from "react-router";
 import { renderSVG } from "uqr";
 import { disableTwoFactor, enableTwoFactor, verifyTotp } from "~/lib/auth-client";
-import { Field, FormMessage } from "./forms";
+import { Field, FormMessage, ScriptForm, SubmitButton } from "./forms";
 
 function secretOf(totpURI: string): string {
   return new URL(totpURI).searchParams.get("secret") ?? "";
@@ -36,7 +36,7 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
           Two-factor authentication is on: signing in asks for a code from your authenticator app.
         </p>
         {message ? <FormMessage tone={message.tone} message={message.text} /> : null}
-        <form
+        <ScriptForm
           className="max-w-md space-y-2"
           onSubmit={async (event) => {
             event.preventDefault();
@@ -54,10 +54,13 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
             autoComplete="current-password"
             required
           />
-          <button type="submit" className="btn-secondary" disabled={pending}>
-            Turn off two-factor authentication
-          </button>
-        </form>
+          <SubmitButton
+            pending={pending}
+            label="Turn off two-factor authentication"
+            pendingLabel="Turning off…"
+            className="btn-secondary"
+          />
+        </ScriptForm>
       </div>
     );
   }
@@ -94,7 +97,7 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
           </ul>
         </div>
         {message ? <FormMessage tone={message.tone} message={message.text} /> : null}
-        <form
+        <ScriptForm
           className="max-w-md space-y-2"
           onSubmit={async (event) => {
             event.preventDefault();
@@ -113,10 +116,13 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
             autoComplete="one-time-code"
             required
           />
-          <button type="submit" className="btn-primary" disabled={pending}>
-            Turn on
-          </button>
-        </form>
+          <SubmitButton
+            pending={pending}
+            label="Turn on"
+            pendingLabel="Turning on…"
+            className="btn-primary"
+          />
+        </ScriptForm>
       </div>
     );
   }
@@ -127,7 +133,7 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
         Add a code from an authenticator app to your password when you sign in.
       </p>
       {message ? <FormMessage tone={message.tone} message={message.text} /> : null}
-      <form
+      <ScriptForm
         className="max-w-md space-y-2"
         onSubmit={async (event) => {
           event.preventDefault();
@@ -149,10 +155,13 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
           autoComplete="current-password"
           required
         />
-        <button type="submit" className="btn-primary" disabled={pending}>
-          Set up two-factor authentication
-        </button>
-      </form>
+        <SubmitButton
+          pending={pending}
+          label="Set up two-factor authentication"
+          pendingLabel="Setting up…"
+          className="btn-primary"
+        />
+      </ScriptForm>
     </div>
   );
 }

@@ -1,4 +1,11 @@
-import { type InputHTMLAttributes, useId } from "react";
+import {
+  createContext,
+  type FormHTMLAttributes,
+  type InputHTMLAttributes,
+  useContext,
+  useId,
+} from "react";
+import { useHydrated } from "~/lib/use-hydrated";
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
@@ -71,7 +78,28 @@ export function FormMessage({
   );
 }
 
-/** The form's submit button: disabled with a "…ing" label while the request runs. */
+const ScriptOnly = createContext(false);
+
+/**
+ * A form that only works with JavaScript: its submit handler calls the auth API from the browser.
+ * Until React has hydrated the page its submit button is disabled, which also stops Enter from
+ * submitting it: natively, a form without a method would send its fields, passwords included, in
+ * the page's URL. It is a POST all the same, should anything else submit it.
+ */
+export function ScriptForm({ children, ...form }: FormHTMLAttributes<HTMLFormElement>) {
+  return (
+    <ScriptOnly.Provider value={true}>
+      <form method="post" {...form}>
+        {children}
+      </form>
+    </ScriptOnly.Provider>
+  );
+}
+
+/**
+ * The form's submit button: disabled with a "…ing" label while the request runs, and in a
+ * `ScriptForm` until the page's scripts run.
+ */
 export function SubmitButton({
   pending,
   label,
@@ -83,8 +111,11 @@ export function SubmitButton({
   pendingLabel: string;
   className?: string;
 }) {
+  const needsScript = useContext(ScriptOnly);
+  const hydrated = useHydrated();
+  const disabled = pending || (needsScript && !hydrated);
   return (
-    <button type="submit" className={className} disabled={pending} aria-disabled={pending}>
+    <button type="submit" className={className} disabled={disabled} aria-disabled={disabled}>
       {pending ? pendingLabel : label}
     </button>
   );

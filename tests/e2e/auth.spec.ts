@@ -71,6 +71,39 @@ test.describe("a failed sign-in", () => {
     await expect(page.getByRole("alert")).toHaveText("The email or password is not right.");
     await expectNoAxeViolations(page);
   });
+
+  test("before the scripts run, the form waits: Enter never sends the password in the address", async ({
+    page,
+  }) => {
+    const documents: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "document") documents.push(request.url());
+    });
+    // Scripts start after the first paint (decision record 0026): hold them to act before then.
+    let releaseScripts = () => {};
+    const held = new Promise<void>((resolve) => (releaseScripts = resolve));
+    await page.route(/\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/auth?view=signup");
+    await expect(page.getByRole("button", { name: "Create account" })).toBeDisabled();
+    await page.goto("/auth");
+    const logIn = page.getByRole("button", { name: "Log in" });
+    await expect(logIn).toBeDisabled();
+    await page.getByLabel("Email").fill("nobody@example.com");
+    await page.getByLabel("Password").fill("not-the-password");
+    await page.getByLabel("Password").press("Enter");
+
+    releaseScripts();
+    await waitForHydration(page);
+    // No navigation happened: the fields still hold what was typed, and no address carried it.
+    await expect(page.getByLabel("Password")).toHaveValue("not-the-password");
+    expect(documents.filter((url) => url.includes("password"))).toEqual([]);
+    await expect(logIn).toBeEnabled();
+    await logIn.click();
+    await expect(page.getByRole("alert")).toHaveText("The email or password is not right.");
+  });
 });
 
 test("ignores a ?next= that leaves the site", async ({ page }) => {

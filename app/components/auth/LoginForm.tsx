@@ -1,6 +1,13 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { EmailField, Field, FormMessage, PasswordField, SubmitButton } from "~/components/forms";
+import {
+  EmailField,
+  Field,
+  FormMessage,
+  PasswordField,
+  ScriptForm,
+  SubmitButton,
+} from "~/components/forms";
 import { codeSchema, signInSchema } from "~/lib/auth-forms";
 import { signIn, verifyBackupCode, verifyTotp } from "~/lib/auth-client";
 import { useAuth } from "~/lib/auth-state";
@@ -22,7 +29,7 @@ export function LoginForm({ next, forgotLink }: { next: string; forgotLink: stri
     <>
       {message ? <FormMessage tone={message.tone} message={message.text} /> : null}
       {secondFactor ? (
-        <form
+        <ScriptForm
           noValidate
           className="space-y-2"
           onSubmit={(event) =>
@@ -60,9 +67,9 @@ export function LoginForm({ next, forgotLink }: { next: string; forgotLink: stri
               ? "Use a backup code instead"
               : "Use the authenticator app instead"}
           </button>
-        </form>
+        </ScriptForm>
       ) : (
-        <form
+        <ScriptForm
           noValidate
           className="space-y-2"
           onSubmit={(event) =>
@@ -88,7 +95,7 @@ export function LoginForm({ next, forgotLink }: { next: string; forgotLink: stri
             </Link>
           </div>
           <SubmitButton pending={pending} label="Log in" pendingLabel="Logging in…" />
-        </form>
+        </ScriptForm>
       )}
     </>
   );

@@ -1,6 +1,12 @@
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { EmailField, FormMessage, PasswordField, SubmitButton } from "~/components/forms";
+import {
+  EmailField,
+  FormMessage,
+  PasswordField,
+  ScriptForm,
+  SubmitButton,
+} from "~/components/forms";
 import { forgotSchema, resetSchema } from "~/lib/auth-forms";
 import { requestPasswordReset, resetPassword } from "~/lib/auth-client";
 import { useAuthForm } from "./useAuthForm";
@@ -20,7 +26,7 @@ export function ForgotPasswordForm() {
   return (
     <>
       {message ? <FormMessage tone={message.tone} message={message.text} /> : null}
-      <form
+      <ScriptForm
         noValidate
         className="space-y-2"
         onSubmit={(event) =>
@@ -34,7 +40,7 @@ export function ForgotPasswordForm() {
       >
         <EmailField errors={errors.email} />
         <SubmitButton pending={pending} label="Email me a reset link" pendingLabel="Sending…" />
-      </form>
+      </ScriptForm>
     </>
   );
 }
@@ -55,7 +61,7 @@ export function ResetPasswordForm({
   return (
     <>
       {message ? <FormMessage tone={message.tone} message={message.text} /> : null}
-      <form
+      <ScriptForm
         noValidate
         className="space-y-2"
         onSubmit={(event) =>
@@ -77,7 +83,7 @@ export function ResetPasswordForm({
           errors={errors.confirm}
         />
         <SubmitButton pending={pending} label="Save new password" pendingLabel="Saving…" />
-      </form>
+      </ScriptForm>
     </>
   );
 }

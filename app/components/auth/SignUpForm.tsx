@@ -1,6 +1,13 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { EmailField, Field, FormMessage, PasswordField, SubmitButton } from "~/components/forms";
+import {
+  EmailField,
+  Field,
+  FormMessage,
+  PasswordField,
+  ScriptForm,
+  SubmitButton,
+} from "~/components/forms";
 import { signUpSchema } from "~/lib/auth-forms";
 import { signUp } from "~/lib/auth-client";
 import { useAuthForm } from "./useAuthForm";
@@ -20,7 +27,7 @@ export function SignUpForm({ next }: { next: string }) {
   return (
     <>
       {message ? <FormMessage tone={message.tone} message={message.text} /> : null}
-      <form
+      <ScriptForm
         noValidate
         className="space-y-2"
         onSubmit={(event) =>
@@ -51,7 +58,7 @@ export function SignUpForm({ next }: { next: string }) {
           .
         </p>
         <SubmitButton pending={pending} label="Create account" pendingLabel="Creating account…" />
-      </form>
+      </ScriptForm>
     </>
   );
 }
