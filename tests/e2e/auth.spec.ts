@@ -1,6 +1,7 @@
 import { E2E_ADMIN_EMAIL } from "./env";
 import {
   expect,
+  holdScripts,
   expectNoAxeViolations,
   signUpAndVerify,
   test,
@@ -35,13 +36,7 @@ test("sign up, verify by email, see the account, sign out, log back in", async (
 test("Sign out works before the page's scripts have run", async ({ page }) => {
   const email = uniqueEmail("sita");
   await signUpAndVerify(page, { name: "Sita", email, password: PASSWORD });
-  // Scripts start after the first paint (decision record 0026): hold them to act before then.
-  let releaseScripts = () => {};
-  const held = new Promise<void>((resolve) => (releaseScripts = resolve));
-  await page.route(/\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const releaseScripts = await holdScripts(page);
   await page.reload();
   expect(await page.evaluate(() => "__reactRouterRouteModules" in window)).toBe(false);
 
@@ -79,13 +74,7 @@ test.describe("a failed sign-in", () => {
     page.on("request", (request) => {
       if (request.resourceType() === "document") documents.push(request.url());
     });
-    // Scripts start after the first paint (decision record 0026): hold them to act before then.
-    let releaseScripts = () => {};
-    const held = new Promise<void>((resolve) => (releaseScripts = resolve));
-    await page.route(/\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const releaseScripts = await holdScripts(page);
     await page.goto("/auth?view=signup");
     await expect(page.getByRole("button", { name: "Create account" })).toBeDisabled();
     await page.goto("/auth");

@@ -69,6 +69,20 @@ export async function waitForHydration(page: Page) {
   ).toBeAttached();
 }
 
+/**
+ * Holds every script request until the returned function is called: scripts start after the first
+ * paint (decision record 0026), and this is how a test acts in the moment before hydration.
+ */
+export async function holdScripts(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 /** Signs up through the real page, opens the verification link from the outbox: signed in. */
 export async function signUpAndVerify(
   page: Page,

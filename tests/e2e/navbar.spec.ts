@@ -1,4 +1,12 @@
-import { DESKTOP, expect, fakeSignedIn, MOBILE, test, waitForHydration } from "./fixtures";
+import {
+  DESKTOP,
+  expect,
+  fakeSignedIn,
+  holdScripts,
+  MOBILE,
+  test,
+  waitForHydration,
+} from "./fixtures";
 
 test.describe("navbar at desktop width", () => {
   test.use({ viewport: DESKTOP });
@@ -119,13 +127,7 @@ test.describe("navbar at mobile width", () => {
   test("the menu works before the page's scripts have run, and React takes it over open", async ({
     page,
   }) => {
-    // Scripts start after the first paint (decision record 0026): hold them to act before then.
-    let releaseScripts = () => {};
-    const held = new Promise<void>((resolve) => (releaseScripts = resolve));
-    await page.route(/\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const releaseScripts = await holdScripts(page);
     await page.goto("/");
     expect(await page.evaluate(() => "__reactRouterRouteModules" in window)).toBe(false);
 

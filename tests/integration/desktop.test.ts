@@ -1,7 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BROWSER_HEADERS, cookiesFrom, getWithCookies, signUpVerified } from "../support/auth";
+import {
+  BROWSER_HEADERS,
+  cookiesFrom,
+  formPost,
+  getWithCookies,
+  signUpVerified,
+} from "../support/auth";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import { type RunningTestServer, startServer } from "../support/server";
@@ -45,18 +51,7 @@ describe.each(engines())("desktop handoff and API on $name", (engine) => {
     next: string,
     headers: Record<string, string> = {},
     origin = server.url,
-  ) =>
-    fetch(`${server.url}/login-via`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        ...BROWSER_HEADERS,
-        "content-type": "application/x-www-form-urlencoded",
-        origin,
-        ...headers,
-      },
-      body: new URLSearchParams({ token, next }),
-    });
+  ) => formPost(server, "/login-via", { token, next }, { origin, ...headers });
 
   async function handoffToken(challenge: string, redirectUri = "http://127.0.0.1:53682/callback") {
     const response = await call(
@@ -387,17 +382,12 @@ describe.each(engines())("desktop handoff and API on $name", (engine) => {
       const security = await (await getWithCookies(server, "/account/security", cookie)).text();
       const deviceId = /name="deviceId" value="([0-9a-f-]{36})"/.exec(security)?.[1];
       expect(deviceId).toBeTruthy();
-      const revoke = await fetch(`${server.url}/account/security`, {
-        method: "POST",
-        redirect: "manual",
-        headers: {
-          ...BROWSER_HEADERS,
-          cookie,
-          origin: server.url,
-          "content-type": "application/x-www-form-urlencoded",
-        },
-        body: new URLSearchParams({ intent: "revoke-device", deviceId: deviceId! }),
-      });
+      const revoke = await formPost(
+        server,
+        "/account/security",
+        { intent: "revoke-device", deviceId: deviceId! },
+        { cookie },
+      );
       expect(revoke.status).toBe(200);
       expect((await me(device.access_token)).status).toBe(401);
     });

@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  authPost,
-  BROWSER_HEADERS,
-  cookiesFrom,
-  getWithCookies,
-  signUpVerified,
-} from "../support/auth";
+import { authPost, cookiesFrom, formPost, getWithCookies, signUpVerified } from "../support/auth";
 import { eventually } from "../support/billing";
 import { engines } from "../support/engines";
 import { titleOf } from "../support/html";
@@ -98,17 +92,7 @@ describe.each(engines())("identity on $name", (engine) => {
     });
     const cookie = cookiesFrom(signIn);
     const postSignOut = (origin: string) =>
-      fetch(`${server.url}/auth/sign-out`, {
-        method: "POST",
-        redirect: "manual",
-        headers: {
-          ...BROWSER_HEADERS,
-          "content-type": "application/x-www-form-urlencoded",
-          origin,
-          cookie,
-        },
-        body: "",
-      });
+      formPost(server, "/auth/sign-out", {}, { origin, cookie });
 
     // A state change is never a GET, and another site cannot post it.
     const get = await getWithCookies(server, "/auth/sign-out", cookie);
@@ -211,34 +195,15 @@ describe.each(engines())("identity on $name", (engine) => {
       email: "gone@example.com",
       password: PASSWORD,
     });
-    const feedback = await fetch(`${server.url}/feedback`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        ...BROWSER_HEADERS,
-        cookie,
-        origin: server.url,
-        "content-type": "application/x-www-form-urlencoded",
-      },
-      body: new URLSearchParams({
-        email: "gone@example.com",
-        category: "other",
-        message: "Please remember me for a while.",
-      }),
-    });
+    const feedback = await formPost(
+      server,
+      "/feedback",
+      { email: "gone@example.com", category: "other", message: "Please remember me for a while." },
+      { cookie },
+    );
     expect(feedback.status).toBe(302);
     const form = (fields: Record<string, string>) =>
-      fetch(`${server.url}/account/security`, {
-        method: "POST",
-        redirect: "manual",
-        headers: {
-          ...BROWSER_HEADERS,
-          cookie,
-          origin: server.url,
-          "content-type": "application/x-www-form-urlencoded",
-        },
-        body: new URLSearchParams(fields),
-      });
+      formPost(server, "/account/security", fields, { cookie });
     const wrong = await form({ intent: "delete-account", password: "not-my-password" });
     expect(wrong.status).toBe(400);
     const deleted = await form({ intent: "delete-account", password: PASSWORD });

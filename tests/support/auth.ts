@@ -26,6 +26,26 @@ export function authPost(
   });
 }
 
+/** Posts a form the way a browser does without JavaScript (same origin unless told otherwise). */
+export function formPost(
+  server: RunningTestServer,
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
+  return fetch(server.url + path, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      ...BROWSER_HEADERS,
+      "content-type": "application/x-www-form-urlencoded",
+      origin: server.url,
+      ...headers,
+    },
+    body: new URLSearchParams(fields),
+  });
+}
+
 /** The cookie header to send back, from a response's Set-Cookie lines. */
 export function cookiesFrom(response: Response, previous = ""): string {
   const jar = new Map(
