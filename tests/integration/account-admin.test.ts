@@ -5,6 +5,7 @@ import {
   BROWSER_HEADERS,
   cookiesFrom,
   getWithCookies,
+  postForm,
   signUpVerified,
 } from "../support/auth";
 import { textOf } from "../support/billing";
@@ -57,18 +58,6 @@ describe.each(engines())("account and admin pages on $name", (engine) => {
     const response = await getWithCookies(server, path, cookie);
     return { status: response.status, html: await response.text() };
   };
-  const postForm = (path: string, cookie: string, fields: Record<string, string>) =>
-    fetch(`${server.url}${path}`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        ...BROWSER_HEADERS,
-        "content-type": "application/x-www-form-urlencoded",
-        origin: server.url,
-        cookie,
-      },
-      body: new URLSearchParams(fields),
-    });
   const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${server.url}${path}`, {
       method: "POST",
@@ -213,7 +202,7 @@ describe.each(engines())("account and admin pages on $name", (engine) => {
 
   it("changes a role through the users form, and refuses to demote yourself", async () => {
     const ashaId = await userIdOf("asha@example.com");
-    const promoted = await postForm("/admin/users", boss, {
+    const promoted = await postForm(server, "/admin/users", boss, {
       intent: "set-role",
       userId: ashaId,
       role: "admin",
@@ -224,7 +213,7 @@ describe.each(engines())("account and admin pages on $name", (engine) => {
     const ashaAdmin = await signIn("asha@example.com");
     expect((await page("/admin", ashaAdmin)).status).toBe(200);
 
-    const demoted = await postForm("/admin/users", boss, {
+    const demoted = await postForm(server, "/admin/users", boss, {
       intent: "set-role",
       userId: ashaId,
       role: "user",
@@ -233,7 +222,7 @@ describe.each(engines())("account and admin pages on $name", (engine) => {
     expect(textOf(await demoted.text())).toContain("asha@example.com is now user.");
     expect((await page("/admin", await signIn("asha@example.com"))).status).toBe(403);
 
-    const self = await postForm("/admin/users", boss, {
+    const self = await postForm(server, "/admin/users", boss, {
       intent: "set-role",
       userId: await userIdOf("boss@example.com"),
       role: "user",
@@ -242,13 +231,13 @@ describe.each(engines())("account and admin pages on $name", (engine) => {
     expect(textOf(await self.text())).toContain("You cannot remove your own admin role");
     expect((await page("/admin", boss)).status).toBe(200);
 
-    const bad = await postForm("/admin/users", boss, {
+    const bad = await postForm(server, "/admin/users", boss, {
       intent: "set-role",
       userId: ashaId,
       role: "owner",
     });
     expect(bad.status).toBe(400);
-    const unknown = await postForm("/admin/users", boss, {
+    const unknown = await postForm(server, "/admin/users", boss, {
       intent: "set-role",
       userId: "no-such-user",
       role: "admin",
@@ -256,7 +245,7 @@ describe.each(engines())("account and admin pages on $name", (engine) => {
     expect(unknown.status).toBe(404);
 
     // A normal user cannot post to the form at all.
-    const refused = await postForm("/admin/users", asha, {
+    const refused = await postForm(server, "/admin/users", asha, {
       intent: "set-role",
       userId: ashaId,
       role: "admin",
@@ -287,7 +276,7 @@ describe.each(engines())("account and admin pages on $name", (engine) => {
     expect(textOf(before.html)).toMatch(/maker@ ?example\. ?com Feature request 5 of 5/);
     const id = hiddenValue(before.html, "id");
 
-    const marked = await postForm("/admin", boss, {
+    const marked = await postForm(server, "/admin", boss, {
       intent: "feedback-status",
       id,
       status: "read",
@@ -297,7 +286,7 @@ describe.each(engines())("account and admin pages on $name", (engine) => {
     expect(after).toContain("The message is marked read.");
     expect(after).toMatch(/New feedback 0/);
 
-    const invalid = await postForm("/admin", boss, {
+    const invalid = await postForm(server, "/admin", boss, {
       intent: "feedback-status",
       id,
       status: "deleted",
@@ -317,7 +306,7 @@ describe.each(engines())("account and admin pages on $name", (engine) => {
     expect(text).toContain("Asha MacBook");
     expect(await deviceStatus()).toBe(200);
 
-    const signedOut = await postForm(path, boss, {
+    const signedOut = await postForm(server, path, boss, {
       intent: "revoke-device",
       userId: hiddenValue(found.html, "userId"),
       deviceId: hiddenValue(found.html, "deviceId"),

@@ -9,16 +9,10 @@ import {
   BROWSER_HEADERS,
   cookiesFrom,
   getWithCookies,
+  postForm,
   signUpVerified,
 } from "../support/auth";
-import {
-  eventually,
-  postForm,
-  sandboxPay,
-  signInDevice,
-  startCheckout,
-  textOf,
-} from "../support/billing";
+import { eventually, sandboxPay, signInDevice, startCheckout, textOf } from "../support/billing";
 import { engines } from "../support/engines";
 import { linkFromMail, readOutbox } from "../support/mail";
 import { freePort } from "../support/postgres";
@@ -71,15 +65,9 @@ describe.each(engines())("account takeover chain on $name", (engine) => {
     });
     expect(issued.status).toBe(200);
     const { token } = (await issued.json()) as { token: string };
-    const confirmed = await fetch(`${server.url}/login-via`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        ...BROWSER_HEADERS,
-        "content-type": "application/x-www-form-urlencoded",
-        origin: server.url,
-      },
-      body: new URLSearchParams({ token, next: "/account/security" }),
+    const confirmed = await postForm(server, "/login-via", "", {
+      token,
+      next: "/account/security",
     });
     expect(confirmed.status).toBe(302);
     const browser = cookiesFrom(confirmed);

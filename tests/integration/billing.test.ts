@@ -3,11 +3,10 @@
  * dunning, cancellation, webhooks (signatures, duplicates), crash recovery and the admin actions.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cookiesFrom, authPost, getWithCookies, signUpVerified } from "../support/auth";
+import { authPost, cookiesFrom, getWithCookies, postForm, signUpVerified } from "../support/auth";
 import {
   DETAILS,
   eventually,
-  postForm,
   postWebhook,
   SANDBOX,
   sandboxCharge,

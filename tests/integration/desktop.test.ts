@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   BROWSER_HEADERS,
   cookiesFrom,
-  formPost,
   getWithCookies,
+  postForm,
   signUpVerified,
 } from "../support/auth";
 import { engines } from "../support/engines";
@@ -51,7 +51,7 @@ describe.each(engines())("desktop handoff and API on $name", (engine) => {
     next: string,
     headers: Record<string, string> = {},
     origin = server.url,
-  ) => formPost(server, "/login-via", { token, next }, { origin, ...headers });
+  ) => postForm(server, "/login-via", "", { token, next }, { origin, ...headers });
 
   async function handoffToken(challenge: string, redirectUri = "http://127.0.0.1:53682/callback") {
     const response = await call(
@@ -382,12 +382,10 @@ describe.each(engines())("desktop handoff and API on $name", (engine) => {
       const security = await (await getWithCookies(server, "/account/security", cookie)).text();
       const deviceId = /name="deviceId" value="([0-9a-f-]{36})"/.exec(security)?.[1];
       expect(deviceId).toBeTruthy();
-      const revoke = await formPost(
-        server,
-        "/account/security",
-        { intent: "revoke-device", deviceId: deviceId! },
-        { cookie },
-      );
+      const revoke = await postForm(server, "/account/security", cookie, {
+        intent: "revoke-device",
+        deviceId: deviceId!,
+      });
       expect(revoke.status).toBe(200);
       expect((await me(device.access_token)).status).toBe(401);
     });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BROWSER_HEADERS } from "../support/auth";
+import { BROWSER_HEADERS, postForm } from "../support/auth";
 import { engines } from "../support/engines";
 import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
 
@@ -17,17 +17,7 @@ describe.each(engines())("feedback on $name", (engine) => {
   let databaseUrl: string | undefined;
   let server: RunningTestServer;
   const post = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}/feedback`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        ...BROWSER_HEADERS,
-        "content-type": "application/x-www-form-urlencoded",
-        origin: server.url,
-        ...headers,
-      },
-      body: new URLSearchParams(fields),
-    });
+    postForm(server, "/feedback", "", fields, headers);
 
   beforeAll(async () => {
     databaseUrl = await engine.freshDatabaseUrl();

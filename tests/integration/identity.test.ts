@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authPost, cookiesFrom, formPost, getWithCookies, signUpVerified } from "../support/auth";
+import { authPost, cookiesFrom, getWithCookies, postForm, signUpVerified } from "../support/auth";
 import { eventually } from "../support/billing";
 import { engines } from "../support/engines";
 import { titleOf } from "../support/html";
@@ -92,7 +92,7 @@ describe.each(engines())("identity on $name", (engine) => {
     });
     const cookie = cookiesFrom(signIn);
     const postSignOut = (origin: string) =>
-      formPost(server, "/auth/sign-out", {}, { origin, cookie });
+      postForm(server, "/auth/sign-out", cookie, {}, { origin });
 
     // A state change is never a GET, and another site cannot post it.
     const get = await getWithCookies(server, "/auth/sign-out", cookie);
@@ -195,15 +195,14 @@ describe.each(engines())("identity on $name", (engine) => {
       email: "gone@example.com",
       password: PASSWORD,
     });
-    const feedback = await formPost(
-      server,
-      "/feedback",
-      { email: "gone@example.com", category: "other", message: "Please remember me for a while." },
-      { cookie },
-    );
+    const feedback = await postForm(server, "/feedback", cookie, {
+      email: "gone@example.com",
+      category: "other",
+      message: "Please remember me for a while.",
+    });
     expect(feedback.status).toBe(302);
     const form = (fields: Record<string, string>) =>
-      formPost(server, "/account/security", fields, { cookie });
+      postForm(server, "/account/security", cookie, fields);
     const wrong = await form({ intent: "delete-account", password: "not-my-password" });
     expect(wrong.status).toBe(400);
     const deleted = await form({ intent: "delete-account", password: PASSWORD });

@@ -5,8 +5,7 @@ import path from "node:path";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { signUpVerified } from "../support/auth";
-import { postForm } from "../support/billing";
+import { postForm, signUpVerified } from "../support/auth";
 import { runScript } from "../support/cli";
 import { type RunningTestServer, startServer } from "../support/server";
 

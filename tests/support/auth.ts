@@ -26,10 +26,14 @@ export function authPost(
   });
 }
 
-/** Posts a form the way a browser does without JavaScript (same origin unless told otherwise). */
-export function formPost(
+/**
+ * Posts a form the way a browser does without JavaScript: same origin, with the given cookie
+ * ("" for none); `headers` may override either, as a cross-site page would.
+ */
+export function postForm(
   server: RunningTestServer,
   path: string,
+  cookie: string,
   fields: Record<string, string>,
   headers: Record<string, string> = {},
 ) {
@@ -40,6 +44,7 @@ export function formPost(
       ...BROWSER_HEADERS,
       "content-type": "application/x-www-form-urlencoded",
       origin: server.url,
+      ...(cookie ? { cookie } : {}),
       ...headers,
     },
     body: new URLSearchParams(fields),

@@ -1,6 +1,6 @@
 /** Billing through HTTP the way a browser does it, plus signed webhooks, for integration tests. */
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import { BROWSER_HEADERS } from "./auth";
+import { BROWSER_HEADERS, postForm } from "./auth";
 import type { RunningTestServer } from "./server";
 
 /** The sandbox's fixed, documented keys (app/.server/env.ts SANDBOX_KEYS). */
@@ -31,25 +31,6 @@ export function textOf(html: string): string {
     .replace(/&gt;/g, ">")
     .replace(/&amp;/g, "&")
     .replace(/\s+/g, " ");
-}
-
-export function postForm(
-  server: RunningTestServer,
-  path: string,
-  cookie: string,
-  fields: Record<string, string>,
-) {
-  return fetch(`${server.url}${path}`, {
-    method: "POST",
-    redirect: "manual",
-    headers: {
-      ...BROWSER_HEADERS,
-      "content-type": "application/x-www-form-urlencoded",
-      origin: server.url,
-      cookie,
-    },
-    body: new URLSearchParams(fields),
-  });
 }
 
 /** Starts checkout as the page's form does (the .data request), returning the subscription id. */
