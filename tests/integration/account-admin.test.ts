@@ -254,20 +254,11 @@ describe.each(engines())("account and admin pages on $name", (engine) => {
   });
 
   it("lists new feedback on the dashboard and marks it read", async () => {
-    const sent = await fetch(`${server.url}/feedback`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        ...BROWSER_HEADERS,
-        "content-type": "application/x-www-form-urlencoded",
-        origin: server.url,
-      },
-      body: new URLSearchParams({
-        email: "maker@example.com",
-        category: "feature",
-        message: "Please add an I2C bus decoder to the logic view.",
-        rating: "5",
-      }),
+    const sent = await postForm(server, "/feedback", "", {
+      email: "maker@example.com",
+      category: "feature",
+      message: "Please add an I2C bus decoder to the logic view.",
+      rating: "5",
     });
     expect(sent.status).toBe(302);
 
