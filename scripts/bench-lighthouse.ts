@@ -36,6 +36,27 @@ interface Row {
   jsKbGzip: number;
 }
 
+type RunnerResult = NonNullable<Awaited<ReturnType<typeof lighthouse>>>;
+
+/**
+ * One Lighthouse run, retried when Lighthouse itself fails to record the page (it says "Please
+ * run Lighthouse again", e.g. NO_NAVSTART on a busy machine): that is not the page's score.
+ */
+async function audit(url: string, port: number, attempts = 3): Promise<RunnerResult> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await lighthouse(url, {
+      port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
+    });
+    if (!result) throw new Error(`no result for ${url}`);
+    const failure = result.lhr.runtimeError;
+    if (!failure || attempt >= attempts) return result;
+    console.warn(`${url}: ${failure.code}, running it again`);
+  }
+}
+
 async function main() {
   const site = await startSite();
   const chrome = await chromeLauncher.launch({
@@ -52,18 +73,16 @@ async function main() {
       "--disable-dev-shm-usage",
     ],
   });
-  const rows: Row[] = [];
+  const rows: (Row | { page: string; error: string })[] = [];
   try {
     for (const page of PAGES) {
-      const result = await lighthouse(`${site.url}${page}`, {
-        port: chrome.port,
-        output: "json",
-        logLevel: "error",
-        onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
-      });
-      if (!result) throw new Error(`no result for ${page}`);
-      if (result.lhr.runtimeError)
-        console.warn(`${page}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
+      const result = await audit(`${site.url}${page}`, chrome.port);
+      if (result.lhr.runtimeError) {
+        // A failed trace has no scores: a row of zeros would read as a measurement.
+        rows.push({ page, error: result.lhr.runtimeError.code });
+        console.warn(`${page}: not measured (${result.lhr.runtimeError.code})`);
+        continue;
+      }
       const { categories, audits } = result.lhr;
       const requests =
         (
@@ -105,9 +124,10 @@ async function main() {
     "",
     header,
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-    ...rows.map(
-      (row) =>
-        `| ${row.page} | ${row.performance} | ${row.accessibility} | ${row.bestPractices} | ${row.seo} | ${row.lcpMs} | ${row.tbtMs} | ${row.cls} | ${row.jsKbTransferred} | ${row.jsKbGzip} |`,
+    ...rows.map((row) =>
+      "error" in row
+        ? `| ${row.page} | not measured: Lighthouse failed (${row.error}) three times |||||||||`
+        : `| ${row.page} | ${row.performance} | ${row.accessibility} | ${row.bestPractices} | ${row.seo} | ${row.lcpMs} | ${row.tbtMs} | ${row.cls} | ${row.jsKbTransferred} | ${row.jsKbGzip} |`,
     ),
     "",
     "Target: 100 in every category on every page, and at most 100 KB of gzipped JS on `/`.",
