@@ -91,6 +91,11 @@ export function ScriptForm({ children, ...form }: FormHTMLAttributes<HTMLFormEle
     <ScriptOnly.Provider value={true}>
       <form method="post" {...form}>
         {children}
+        <noscript>
+          <p className="mt-2 text-sm text-slate-300">
+            This form needs JavaScript, which is turned off in this browser.
+          </p>
+        </noscript>
       </form>
     </ScriptOnly.Provider>
   );

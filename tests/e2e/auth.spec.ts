@@ -95,6 +95,19 @@ test.describe("a failed sign-in", () => {
   });
 });
 
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  test("the log-in form cannot be sent, and says it needs JavaScript", async ({ page }) => {
+    const response = await page.goto("/auth");
+    await expect(page.getByRole("button", { name: "Log in" })).toBeDisabled();
+    // Chromium with scripts switched off by Playwright does not show <noscript>, as a browser with
+    // JavaScript turned off does: the note is checked in the page's markup.
+    expect(await response?.text()).toMatch(
+      /<noscript><p[^>]*>This form needs JavaScript, which is turned off in this browser\.<\/p><\/noscript><\/form>/,
+    );
+  });
+});
+
 test("ignores a ?next= that leaves the site", async ({ page }) => {
   const email = uniqueEmail("nina");
   await signUpAndVerify(page, { name: "Nina", email, password: PASSWORD });
