@@ -171,6 +171,42 @@ test.describe("navbar at mobile width", () => {
   });
 });
 
+test.describe("navbar at mobile width in a browser without the Popover API", () => {
+  test.use({ viewport: MOBILE });
+
+  test("React opens and closes the menu itself", async ({ page }) => {
+    // Safari before 17 and Chrome before 114 have no popover methods and ignore the attribute:
+    // the methods are removed, and the attribute is taken out of the page as served.
+    await page.addInitScript(() => {
+      for (const name of ["showPopover", "hidePopover", "togglePopover"])
+        delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name];
+    });
+    await page.route("/", async (route) => {
+      const response = await route.fetch();
+      const html = await response.text();
+      expect(html).toContain(' popover="auto"');
+      await route.fulfill({ response, body: html.replace(' popover="auto"', "") });
+    });
+    await page.goto("/");
+    await waitForHydration(page);
+    const menu = page.getByRole("navigation", { name: "Mobile" });
+    await expect(menu).toBeHidden();
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(page.getByRole("button", { name: "Close menu" })).toHaveAttribute(
+      "aria-expanded",
+      "true",
+    );
+    await expect(menu.getByRole("link", { name: "Pricing" })).toBeVisible();
+    await menu.getByRole("link", { name: "Feedback" }).click();
+    await expect(page).toHaveURL(/\/feedback$/);
+    await expect(menu).toBeHidden();
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(menu).toBeVisible();
+    await page.getByRole("button", { name: "Close menu" }).click();
+    await expect(menu).toBeHidden();
+  });
+});
+
 test.describe("navbar at mobile width without JavaScript", () => {
   test.use({ viewport: MOBILE, javaScriptEnabled: false });
 
