@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -21,12 +22,46 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** The pid a lock file names: 0 when it names none (damaged), null when there is no file. */
 function readOwner(lockPath: string): number | null {
+  let text: string;
   try {
-    const pid = Number.parseInt(fs.readFileSync(lockPath, "utf8").trim(), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
+    text = fs.readFileSync(lockPath, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+  const pid = Number.parseInt(text.trim(), 10);
+  return Number.isInteger(pid) && pid > 0 ? pid : 0;
+}
+
+/**
+ * Creates the lock file with our pid already in it, or returns false when one exists. The file is
+ * written under another name and hard-linked into place (link fails if the name exists), so no
+ * other process ever sees it empty: an empty lock file would look damaged, hence stale, and be
+ * removed while its owner was still writing it. Where hard links are refused, an exclusive create.
+ */
+function createLockFile(lockPath: string): boolean {
+  const draft = `${lockPath}.${process.pid}.${randomBytes(6).toString("hex")}`;
+  fs.writeFileSync(draft, `${process.pid}\n`, { mode: 0o600 });
+  try {
+    fs.linkSync(draft, lockPath);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return false;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV") throw error;
+  } finally {
+    fs.rmSync(draft, { force: true });
+  }
+  try {
+    const fd = fs.openSync(lockPath, "wx", 0o600);
+    fs.writeSync(fd, `${process.pid}\n`);
+    fs.closeSync(fd);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
   }
 }
 
@@ -41,7 +76,7 @@ const TAKEOVER_STALE_MS = 10_000;
  * under a takeover directory that only one process can create (mkdir is atomic), after checking
  * again that the lock is still the stale one that was seen.
  */
-function removeStaleLock(lockPath: string, staleOwner: number | null): boolean {
+function removeStaleLock(lockPath: string, staleOwner: number): boolean {
   const takeover = `${lockPath}.takeover`;
   try {
     fs.mkdirSync(takeover);
@@ -72,10 +107,7 @@ export function acquireDirectoryLock(dbPath: string): () => void {
   const lockPath = `${dbPath}.lock`;
   fs.mkdirSync(path.dirname(lockPath), { recursive: true });
   for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = fs.openSync(lockPath, "wx", 0o600);
-      fs.writeSync(fd, `${process.pid}\n`);
-      fs.closeSync(fd);
+    if (createLockFile(lockPath)) {
       held.add(lockPath);
       let released = false;
       const release = () => {
@@ -87,14 +119,14 @@ export function acquireDirectoryLock(dbPath: string): () => void {
       // A crash still leaves the file; the next start sees a dead pid and takes it over.
       process.once("exit", release);
       return release;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const owner = readOwner(lockPath);
-      if (owner === process.pid && held.has(lockPath)) throw new DatabaseLockedError(dbPath, owner);
-      if (owner !== null && owner !== process.pid && isAlive(owner))
-        throw new DatabaseLockedError(dbPath, owner);
-      removeStaleLock(lockPath, owner);
     }
+    const owner = readOwner(lockPath);
+    // Released between our attempt and this look: try again.
+    if (owner === null) continue;
+    if (owner === process.pid && held.has(lockPath)) throw new DatabaseLockedError(dbPath, owner);
+    if (owner !== 0 && owner !== process.pid && isAlive(owner))
+      throw new DatabaseLockedError(dbPath, owner);
+    removeStaleLock(lockPath, owner);
   }
   throw new DatabaseLockedError(dbPath, readOwner(lockPath) ?? 0);
 }
