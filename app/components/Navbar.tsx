@@ -1,12 +1,4 @@
-import {
-  type ToggleEvent,
-  useCallback,
-  useEffect,
-  useId,
-  useRef,
-  useState,
-  useSyncExternalStore,
-} from "react";
+import { type ToggleEvent, useCallback, useEffect, useId, useRef, useState } from "react";
 import { Form, Link, useLocation } from "react-router";
 import { site } from "~/config/site";
 import { useAuth } from "~/lib/auth-state";
@@ -29,18 +21,12 @@ const DOWNLOAD_LABEL: Record<DetectedPlatform, string> = {
   other: "Download",
 };
 
-const neverChanges = () => () => {};
-
 /**
  * The visitor's system, read in the browser: public pages are the same cached bytes for everyone,
  * so the server renders (and hydration starts from) "other", then the browser's answer replaces it.
  */
 function useBrowserPlatform(): DetectedPlatform {
-  return useSyncExternalStore(
-    neverChanges,
-    () => browserPlatform(),
-    (): DetectedPlatform => "other",
-  );
+  return useHydrated() ? browserPlatform() : "other";
 }
 
 /** /auth shows the log-in form for any other view (viewOf in app/routes/auth/auth.tsx). */

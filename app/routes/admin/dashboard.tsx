@@ -1,4 +1,4 @@
-import { lazy, Suspense, useSyncExternalStore } from "react";
+import { lazy, Suspense } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
 import {
@@ -13,6 +13,7 @@ import { feedbackCategoryLabel, feedbackStatusSchema } from "~/lib/feedback";
 import { formatInr } from "~/lib/money";
 import { requireAdmin } from "~/.server/auth/session";
 import { formatDateTime } from "~/lib/dates";
+import { useHydrated } from "~/lib/use-hydrated";
 import { AdminPage, AdminSection, Stat, TD, HeaderRow } from "~/components/admin/AdminUi";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
@@ -77,15 +78,9 @@ const STATUS_CLASSES: Record<z.infer<typeof feedbackStatusSchema>, string> = {
 /** Loaded on the admin dashboard only, after hydration (recharts measures in the browser). */
 const ReleaseCharts = lazy(() => import("~/components/admin/ReleaseCharts"));
 
-const noSubscription = () => () => {};
-
 function ChartsWhenHydrated(props: React.ComponentProps<typeof ReleaseCharts>) {
-  // False on the server and during hydration, true after: recharts only ever renders in the browser.
-  const hydrated = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  // Recharts only ever renders in the browser.
+  const hydrated = useHydrated();
   if (!hydrated) return <div className="h-56" />;
   return (
     <Suspense fallback={<div className="h-56" />}>
