@@ -289,7 +289,8 @@ describe.each(engines())("account takeover chain on $name", (engine) => {
         { stepUpAt: new Date().toISOString(), desktopDeviceId: null },
         { cookie: browser },
       );
-      expect(forged.status).toBe(400);
+      // Not on the HTTP allow-list at all (decision 0028).
+      expect(forged.status).toBe(404);
       expect(
         (await postForm(server, "/account/security", browser, { intent: "revoke-other-sessions" }))
           .status,

@@ -16,6 +16,7 @@ import { bearer } from "better-auth/plugins";
 import { dataDirSecret } from "../security/data-dir-secret";
 import { desktopWebSession } from "./desktop-plugin";
 import { authSchemaOptions } from "./options";
+import { refuseUnlistedHttpEndpoints } from "./http-endpoints";
 import { sensitiveActions } from "./sensitive-plugin";
 
 /** The header our server sets to the client IP it trusts; any copy sent by a client is dropped. */
@@ -32,23 +33,31 @@ function authSecret(): string {
   return BETTER_AUTH_SECRET ?? dataDirSecret(DATA_DIR, "auth-secret");
 }
 
+/**
+ * Every plugin of the running instance (tests enumerate their endpoints against the HTTP
+ * allow-list). None adds tables: bearer reads "Authorization: Bearer <signed session token>"
+ * (callable functions from non-browser clients); desktopWebSession is the app → web sign-in;
+ * sensitiveActions asks desktop-opened browsers to confirm their password first (decision 0018).
+ * requireSignature: a bearer token must carry the cookie's HMAC, so the raw token of a leaked
+ * `session` row is not a credential.
+ */
+export function authPlugins() {
+  return [
+    ...authSchemaOptions.plugins,
+    bearer({ requireSignature: true }),
+    desktopWebSession(),
+    sensitiveActions(),
+  ];
+}
+
 function createAuth() {
   const config = env();
   const limit = { window: 60, max: config.AUTH_RATE_LIMIT };
   return betterAuth({
     ...authSchemaOptions,
-    // None adds tables: bearer reads "Authorization: Bearer <signed session token>" (callable
-    // functions from non-browser clients); desktopWebSession is the app → web sign-in;
-    // sensitiveActions keeps server-only endpoints off HTTP and asks desktop-opened browsers to
-    // confirm their password first (docs/decisions/0018).
-    // requireSignature: a bearer token must carry the cookie's HMAC, so the raw token of a
-    // leaked `session` row is not a credential.
-    plugins: [
-      ...authSchemaOptions.plugins,
-      bearer({ requireSignature: true }),
-      desktopWebSession(),
-      sensitiveActions(),
-    ],
+    plugins: authPlugins(),
+    // Over HTTP, only the endpoints browsers and the desktop app call (decision 0028).
+    hooks: { before: refuseUnlistedHttpEndpoints },
     appName: "Pinout",
     baseURL: config.SITE_URL,
     basePath: "/api/auth",

@@ -4,10 +4,10 @@ import { sessionOrigin } from "../account/session-origin.server";
 import { needsStepUp, STEP_UP_REQUIRED_MESSAGE } from "../account/sensitive-rules";
 
 /**
- * Endpoints only our own server may call (`auth().api.*`, after its own checks: the password,
- * "Confirm it's you", the attempt limit, the confirmation mail to the old address). Over HTTP
- * they would skip all of that: `/delete-user` deletes a fresh session's account without any
- * password, and `/change-email` without one.
+ * Endpoints only our own server calls (`auth().api.*`, after its own checks: the password,
+ * "Confirm it's you", the attempt limit, the confirmation mail to the old address). They are not
+ * on the HTTP allow-list (http-endpoints.ts), so over HTTP they answer 404; the step-up rule
+ * below still holds for them as a second line.
  */
 export const SERVER_ONLY_PATHS: ReadonlySet<string> = new Set([
   "/change-email",
@@ -46,13 +46,6 @@ export function sensitiveActions() {
     id: "sensitive-actions",
     hooks: {
       before: [
-        {
-          // A router call carries the HTTP request; `auth().api.*` from our server does not.
-          matcher: (ctx) => SERVER_ONLY_PATHS.has(ctx.path ?? "") && ctx.request !== undefined,
-          handler: createAuthMiddleware(async () => {
-            throw new APIError("NOT_FOUND", { message: "Not found" });
-          }),
-        },
         {
           matcher: (ctx) => STEP_UP_PATHS.has(ctx.path ?? ""),
           handler: createAuthMiddleware(async (ctx) => {
