@@ -16,6 +16,10 @@ export const ATTEMPT_LIMIT = { max: 5, windowSeconds: 15 * 60 } as const;
 export const STEP_UP_REQUIRED_MESSAGE =
   "Confirm your password first: this browser was signed in from the desktop app.";
 
+/** Admin actions (roles, refunds, grants, tokens, releases…) from a desktop-opened browser. */
+export const ADMIN_STEP_UP_REQUIRED_MESSAGE =
+  "Confirm your password first: this browser was signed in from the desktop app. Confirm it on your account's Security page (/account/security), then try again.";
+
 export const SIGN_IN_AGAIN_FOR_EMAIL_MESSAGE = "Sign in again to change your email.";
 
 /** What the session row says about how this browser signed in. */

@@ -5,7 +5,7 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
 import { account as accounts, session as sessions } from "../db/schema";
-import type { SessionOrigin } from "./sensitive-rules";
+import { needsStepUp, type SessionOrigin } from "./sensitive-rules";
 
 export async function sessionOrigin(
   sessionId: string,
@@ -20,6 +20,18 @@ export async function sessionOrigin(
     .from(sessions)
     .where(eq(sessions.id, sessionId));
   return row ?? null;
+}
+
+/**
+ * Whether this session must "Confirm it's you" before a sensitive action: a browser opened from
+ * the desktop app that has not confirmed in the last 10 minutes, or a session whose row is gone.
+ */
+export async function stepUpPending(
+  sessionId: string,
+  database: Database = defaultDb(),
+): Promise<boolean> {
+  const origin = await sessionOrigin(sessionId, database);
+  return !origin || needsStepUp(origin);
 }
 
 /** "Confirm it's you" succeeded in this session: sensitive actions may follow for a while. */

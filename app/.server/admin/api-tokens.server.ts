@@ -2,6 +2,8 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
 import { adminApiTokens, user as users } from "../db/schema";
 import { getSession, roleOf } from "../auth/session";
+import { isReadOnlyMethod } from "../auth/guards";
+import { stepUpPending } from "../account/session-origin.server";
 import { hashToken, randomToken } from "../security/tokens";
 
 /** Admin API tokens start with this, so a leaked one is recognisable (secret scanners, logs). */
@@ -55,7 +57,7 @@ export async function revokeAdminToken(id: string, database: Database = defaultD
 export async function adminCaller(
   request: Request,
   database: Database = defaultDb(),
-): Promise<AdminCaller | "forbidden" | null> {
+): Promise<AdminCaller | "forbidden" | "step-up" | null> {
   const header = request.headers.get("authorization") ?? "";
   const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
   if (bearer?.startsWith(ADMIN_TOKEN_PREFIX)) {
@@ -76,5 +78,7 @@ export async function adminCaller(
   const session = await getSession(request);
   if (!session) return null;
   if (session.user.role !== "admin") return "forbidden";
+  // A desktop-opened browser changes nothing here before "Confirm it's you" (as on the pages).
+  if (!isReadOnlyMethod(request.method) && (await stepUpPending(session.id))) return "step-up";
   return { userId: session.user.id, email: session.user.email, via: "session" };
 }

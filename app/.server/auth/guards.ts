@@ -1,4 +1,6 @@
 import { createContext, data, redirect, type MiddlewareFunction } from "react-router";
+import { ADMIN_STEP_UP_REQUIRED_MESSAGE } from "../account/sensitive-rules";
+import { stepUpPending } from "../account/session-origin.server";
 import { getSession, sessionContext, type Session } from "./session";
 
 export class UnknownGuardError extends Error {
@@ -38,6 +40,31 @@ export const guards = {
 } as const;
 
 export type GuardName = keyof typeof guards;
+
+/** Methods that only read: everything else is an action that changes something. */
+export function isReadOnlyMethod(method: string): boolean {
+  return method === "GET" || method === "HEAD" || method === "OPTIONS";
+}
+
+/**
+ * Every admin action (roles, refunds, grants, replays, publishing tokens, releases) from a browser
+ * opened from the desktop app waits for "Confirm it's you", as sensitive account actions do
+ * (decision 0018): a stolen device token must not carry admin power. Reading stays open.
+ */
+export async function requireAdminStepUp(session: Session, method: string): Promise<void> {
+  if (isReadOnlyMethod(method)) return;
+  if (await stepUpPending(session.id)) {
+    throw data(
+      { message: ADMIN_STEP_UP_REQUIRED_MESSAGE },
+      { status: 403, headers: { "Cache-Control": PRIVATE_NO_STORE } },
+    );
+  }
+}
+
+/** What a guard checks beyond its rule, for requests that change something. */
+const actionChecks: Partial<Record<GuardName, typeof requireAdminStepUp>> = {
+  admin: requireAdminStepUp,
+};
 
 export const GUARD_NAMES = Object.keys(guards) as GuardName[];
 
@@ -83,11 +110,14 @@ export const markPrivate: MiddlewareFunction<Response> = async ({ context }, nex
  * session it reads is the one loaders get from `requireSession(context)`.
  */
 export function guardMiddleware(name: string): MiddlewareFunction<Response> {
-  const guard = guards[assertGuardName(name)];
+  const guardName = assertGuardName(name);
+  const guard = guards[guardName];
+  const actionCheck = actionChecks[guardName];
   return async ({ request, context }, next) => {
     context.set(guardedContext, true);
     const session = await getSession(request);
     guard({ session, url: new URL(request.url) });
+    if (session && actionCheck) await actionCheck(session, request.method);
     context.set(sessionContext, session);
     return next();
   };

@@ -1,4 +1,5 @@
 import { adminCaller, type AdminCaller } from "../admin/api-tokens.server";
+import { ADMIN_STEP_UP_REQUIRED_MESSAGE } from "../account/sensitive-rules";
 import { ReleaseError } from "./manage.server";
 import { UploadTooLargeError } from "./storage/index.server";
 
@@ -14,6 +15,7 @@ export async function requireAdminApi(request: Request): Promise<AdminCaller | R
   if (caller === null)
     return apiError(401, "Sign in as an administrator or send an admin API token.");
   if (caller === "forbidden") return apiError(403, "This API is for administrators.");
+  if (caller === "step-up") return apiError(403, ADMIN_STEP_UP_REQUIRED_MESSAGE);
   return caller;
 }
 

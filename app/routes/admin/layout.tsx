@@ -1,7 +1,10 @@
-import { Outlet } from "react-router";
+import { Link, Outlet } from "react-router";
+import { stepUpPending } from "~/.server/account/session-origin.server";
+import { requireAdmin } from "~/.server/auth/session";
 import { LogoMark } from "~/components/Logo";
 import { SectionNav } from "~/components/SectionNav";
 import { site } from "~/config/site";
+import type { Route } from "./+types/layout";
 
 const SECTIONS = [
   { to: "/admin", label: "Overview", end: true },
@@ -12,8 +15,14 @@ const SECTIONS = [
   { to: "/admin-fix-subscription", label: "Fix subscription", end: false },
 ] as const;
 
+/** Whether this browser (opened from the desktop app) must confirm it's you before any change. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const session = requireAdmin(context);
+  return { confirmFirst: await stepUpPending(session.id) };
+}
+
 /** The admin area's own chrome: the site navbar never shows under /admin. */
-export default function AdminLayout() {
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="flex min-h-screen flex-col md:flex-row">
       <aside className="border-b border-slate-800 bg-slate-900 md:w-60 md:border-b-0 md:border-r">
@@ -30,6 +39,19 @@ export default function AdminLayout() {
       </aside>
       {/* min-w-0: a wide table scrolls inside the page, it does not widen the page. */}
       <main id="main" tabIndex={-1} className="min-w-0 flex-1 outline-none">
+        {loaderData.confirmFirst ? (
+          <p
+            role="status"
+            className="border-b border-amber-500/40 bg-amber-500/10 px-4 py-3 text-sm text-amber-100"
+          >
+            This browser was signed in from the desktop app: you can look around, but changes here
+            wait until you{" "}
+            <Link to="/account/security" className="font-medium text-white underline">
+              confirm it&apos;s you on the Security page
+            </Link>
+            .
+          </p>
+        ) : null}
         <Outlet />
       </main>
     </div>
