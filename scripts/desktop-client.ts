@@ -150,6 +150,8 @@ async function login() {
     state,
     code_challenge: challenge,
     code_challenge_method: "S256",
+    device_name: values["device-name"],
+    platform: values.platform,
   }).toString();
   console.log("Open this address in your browser to sign in:");
   console.log(`OPEN ${url.toString()}`);

@@ -3,7 +3,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { BASE_URL } from "./env";
-import { expect, signUpAndVerify, test, uniqueEmail, waitForHydration } from "./fixtures";
+import { createHash, randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  expect,
+  expectNoAxeViolations,
+  signUpAndVerify,
+  test,
+  uniqueEmail,
+  waitForHydration,
+} from "./fixtures";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -48,7 +58,13 @@ test("the desktop app signs in through the site, then the site signs out the dev
 
   const login = desktopClient(["login", "--device-name", "E2E MacBook"], stateFile);
   await page.goto(await login.opened);
-  // /login-via asks for a token, /login-success hands it to the app's loopback listener.
+  // /login-via says which app asks and waits for the click; then /login-success hands the token
+  // to the app's loopback listener.
+  await expect(page.getByText("E2E MacBook (Mac)", { exact: false })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page
+    .getByRole("button", { name: `Connect the Pinout app on this computer to ${email}` })
+    .click();
   await expect(page.getByRole("heading", { name: "You are signed in to the app." })).toBeVisible();
   expect(await login.exited).toBe(0);
   expect(login.output()).toContain('"plan": "free"');
@@ -83,6 +99,67 @@ test("the desktop app signs in through the site, then the site signs out the dev
   const after = desktopClient(["me"], stateFile);
   expect(await after.exited).toBe(1);
   expect(after.output()).toContain("me: 401");
+});
+
+test("opening a handoff link sends nothing to the loopback port until the person presses Connect", async ({
+  page,
+}) => {
+  const email = uniqueEmail("loop");
+  await signUpAndVerify(page, { name: "Loop Back", email, password: "desktop-handoff-78" });
+
+  // Whatever listens on the port the link names (the real app, or anything else on the machine).
+  const received: string[] = [];
+  const listener = http.createServer((req, res) => {
+    received.push(req.url ?? "");
+    res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>app</title>");
+  });
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  const port = (listener.address() as AddressInfo).port;
+  try {
+    const verifier = randomBytes(32).toString("base64url");
+    const challenge = createHash("sha256").update(verifier).digest("base64url");
+    const query = new URLSearchParams({
+      client: "desktop",
+      redirect_uri: `http://127.0.0.1:${port}/cb`,
+      state: "state-loopback-1",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      device_name: "<b>Asha's</b> laptop",
+      platform: "windows",
+    });
+    await page.goto(`/login-via?${query}`);
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { name: "Connect the Pinout app?" })).toBeVisible();
+    // The device name is text, never markup.
+    await expect(page.getByText("<b>Asha's</b> laptop (Windows)", { exact: false })).toBeVisible();
+    // Some time for any script that would hand the token over by itself.
+    await page.waitForTimeout(1500);
+    expect(received).toEqual([]);
+    expect(page.url()).toContain("/login-via?");
+
+    await page
+      .getByRole("button", { name: `Connect the Pinout app on this computer to ${email}` })
+      .click();
+    await expect.poll(() => received.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    const callback = new URL(received[0]!, `http://127.0.0.1:${port}`);
+    expect(callback.pathname).toBe("/cb");
+    expect(callback.searchParams.get("state")).toBe("state-loopback-1");
+    const token = callback.searchParams.get("token") ?? "";
+    // The app completes the handoff with its verifier.
+    const exchanged = await page.request.post("/api/desktop/token", {
+      data: {
+        token,
+        code_verifier: verifier,
+        device_name: "Asha's laptop",
+        platform: "windows",
+        app_version: "2.1.0",
+      },
+    });
+    expect(exchanged.status()).toBe(200);
+    expect(((await exchanged.json()) as { user: { email: string } }).user.email).toBe(email);
+  } finally {
+    await new Promise((resolve) => listener.close(resolve));
+  }
 });
 
 test.describe("a bad handoff request", () => {

@@ -20,6 +20,10 @@ export const desktopLoginSchema = z.object({
     error: "code_challenge must be an S256 challenge (43 base64url characters)",
   }),
   code_challenge_method: z.literal("S256", { error: "code_challenge_method must be S256" }),
+  // Shown on the confirmation page ("… on Asha's MacBook (Mac)"), so the person can tell which
+  // app asks; optional for apps that do not send them.
+  device_name: z.string().trim().min(1).max(100).optional(),
+  platform: z.enum(["mac", "windows"]).optional(),
 });
 
 export type DesktopLoginRequest = z.infer<typeof desktopLoginSchema>;

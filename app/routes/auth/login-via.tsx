@@ -1,4 +1,3 @@
-import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect } from "react-router";
 import { auth } from "~/.server/auth/auth.server";
 import { PRIVATE_NO_STORE } from "~/.server/auth/guards";
@@ -10,9 +9,7 @@ import {
   issueHandoffToken,
   peekWebSessionToken,
 } from "~/.server/desktop/handoff.server";
-import { FormMessage } from "~/components/forms";
 import { site } from "~/config/site";
-import { callFunction, extractToken } from "~/lib/functions-client";
 import { pageMeta } from "~/lib/meta";
 import { safeNext } from "~/lib/safe-redirect";
 import type { Route } from "./+types/login-via";
@@ -43,12 +40,13 @@ function webTokenRefused(next: string) {
 }
 
 /**
- * Both directions of the desktop handoff:
+ * Both directions of the desktop handoff, each completed only by a POST from the page:
  * - `?token=&next=` (app → web): a single-use token from the app signs this browser in, once the
  *   visitor confirms with a POST. A GET only shows whose token it is, so a link planted on another
  *   site cannot sign a browser into someone else's account (login CSRF).
  * - `?client=desktop&redirect_uri=&state=&code_challenge=&code_challenge_method=S256` (web → app):
- *   the signed-in user gets a single-use token for the app, via /login-success.
+ *   the signed-in user presses "Connect …", then gets a single-use token for the app, via
+ *   /login-success.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -85,9 +83,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /**
- * App → web: "Continue as …" posts the token here and only now is it spent. Web → app: without
- * JavaScript the "Continue" button posts here (with the app's query) and the token is issued on the
- * server.
+ * App → web: "Continue as …" posts the token here and only now is it spent. Web → app: "Connect …"
+ * posts here (with the app's query) and only now is the app's token issued.
  */
 export async function action({ request }: Route.ActionArgs) {
   const url = new URL(request.url);
@@ -168,34 +165,42 @@ function ContinueAsPage({
 
 type Handoff = Omit<DesktopLoginRequest, "client">;
 
-/** Web → app: issues the app's token for the signed-in user, then hands over via /login-success. */
+const PLATFORM_LABELS = { mac: "Mac", windows: "Windows" } as const;
+
+/**
+ * Web → app: the token is issued only when the person presses the button (a POST), never on
+ * opening the page: a link opened by someone signed in must not hand their account to whatever
+ * listens on the loopback port it names. The page says which app and computer ask.
+ */
 function ToAppPage({ handoff, email }: { handoff: Handoff; email: string }) {
-  const [error, setError] = useState<string | null>(null);
-  const started = useRef(false);
-
-  useEffect(() => {
-    if (started.current) return;
-    started.current = true;
-    callFunction("generateAuthRedirectToken", handoff)
-      .then((response) => window.location.assign(successUrl(extractToken(response))))
-      .catch((failure: unknown) =>
-        setError(failure instanceof Error ? failure.message : String(failure)),
-      );
-  }, [handoff]);
-
+  const name = site.product.name;
+  const device = handoff.device_name
+    ? handoff.platform
+      ? `${handoff.device_name} (${PLATFORM_LABELS[handoff.platform]})`
+      : handoff.device_name
+    : null;
   return (
     <div className="prose-page">
-      <h1 className="text-3xl font-bold text-white">Signing in to the {site.product.name} app</h1>
+      <h1 className="text-3xl font-bold text-white">{`Connect the ${name} app?`}</h1>
       <p className="mt-4 text-slate-300">
-        Connecting the app to <strong className="text-white">{email}</strong>…
+        {device
+          ? `The ${name} app on ${device} asks to sign in to your account, `
+          : `A ${name} app on this computer asks to sign in to your account, `}
+        <strong className="text-white">{email}</strong>.
       </p>
-      <div className="mt-6 space-y-4">
-        {error ? <FormMessage tone="error" message={error} /> : null}
-        <Form method="post">
+      <p className="mt-2 text-slate-400">
+        {`Continue only if you just chose "Sign in" in the app. If you did not, close this page: nothing is shared until you press the button.`}
+      </p>
+      <div className="mt-6 flex flex-wrap gap-3">
+        {/* A plain form post: it works the moment the page is visible, with or without scripts. */}
+        <Form method="post" reloadDocument>
           <button type="submit" className="btn-primary">
-            Continue to the app
+            {`Connect the ${name} app on this computer to ${email}`}
           </button>
         </Form>
+        <a href="/account" className="btn-secondary">
+          Cancel
+        </a>
       </div>
     </div>
   );
