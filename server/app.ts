@@ -26,7 +26,15 @@ import { logger, type Logger } from "~/.server/logger";
 import { CLIENT_IP_HEADER } from "~/.server/auth/client-ip";
 import { requestContext } from "~/.server/request-context";
 import { followPublicContentChanges, publicContentGeneration } from "~/.server/http/public-content";
-import { bodyLimit, withBufferedBody } from "./body-limit";
+import {
+  bodyLimit,
+  type BodyRules,
+  bodyRules,
+  declaredLength,
+  refuseTooLarge,
+  withBufferedBody,
+} from "./body-limit";
+import { hasDotSegment } from "./route-rules";
 import { createRazorpaySandbox } from "./razorpay-sandbox";
 import { type Primary, startWorkers } from "./cluster";
 import { createPublicCache, type PublicCache } from "./public-cache";
@@ -116,6 +124,7 @@ export function createApp(
   options: StartOptions,
   state: AppState,
   build: BuildSource,
+  rules: BodyRules,
   cache?: PublicCache,
 ) {
   const config = env();
@@ -268,7 +277,7 @@ export function createApp(
   });
   // Every body React Router reads is capped (server/body-limit.ts). Nothing above reads bodies
   // except the payment sandbox, whose express.json caps its own at 64 KB.
-  app.use(bodyLimit());
+  app.use(bodyLimit(rules));
   // React Router appends its own headers: an HTML page brings the CSP with its scripts' hashes
   // (which must not be intersected with a second policy); anything else it answers gets the
   // base policy back just before the head is sent.
@@ -303,6 +312,26 @@ export function createApp(
   });
 
   return app;
+}
+
+/**
+ * 400 for a path with dot segments, before anything looks at it: the cache, the body caps and the
+ * logs would read it as spelt, React Router as resolved (issue 25: a webhook prefix followed by
+ * `/../../desktop/token` reached the desktop API uncapped).
+ */
+function refuseDotSegments(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  if (!hasDotSegment(req.url ?? "/")) return false;
+  const message = "Bad request: the path has dot segments (. or ..). Ask for the resolved path.";
+  res.writeHead(400, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(message),
+    "Cache-Control": "no-store",
+    Connection: "close",
+  });
+  res.end(message);
+  // Whatever body follows is not read: the connection closes after the answer.
+  req.resume();
+  return true;
 }
 
 function selfUrlOf(state: AppState): string {
@@ -357,11 +386,31 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
           );
         },
       });
-  const app = createApp(options, state, await serverBuild(options), cache);
+  const build = await serverBuild(options);
+  const rules = bodyRules(build);
+  const app = createApp(options, state, build, rules, cache);
   const clientIpOf = (req: http.IncomingMessage) =>
     proxyAddr(req, app.get("trust proxy fn") as (address: string, hop: number) => boolean);
-  const server = http.createServer((req, res) => {
+  const serve = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (refuseDotSegments(req, res)) return;
     if (!cache?.serve(req, res)) app(req, res);
+  };
+  const server = http.createServer(serve);
+  // `Expect: 100-continue`: a body over its cap is refused before the client sends it (Node would
+  // otherwise answer 100 Continue itself and the client would send it all).
+  server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (refuseDotSegments(req, res)) return;
+    rules.ruleFor(req).then(
+      (rule) => {
+        if (rule && declaredLength(req) > rule.limit) return refuseTooLarge(req, res, rule, true);
+        res.writeContinue();
+        serve(req, res);
+      },
+      (error: unknown) => {
+        log.error({ err: error }, "body rule lookup failed");
+        res.writeHead(500, { Connection: "close" }).end();
+      },
+    );
   });
 
   await new Promise<void>((resolve, reject) => {

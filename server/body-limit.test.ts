@@ -6,9 +6,9 @@ import express from "express";
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
-  BODY_LIMIT_EXEMPT_PREFIXES,
   bodyLimit,
   bodyRuleFor,
+  bodyRules,
   FORM_BODY_LIMIT,
   JSON_BODY_LIMIT,
   OTHER_BODY_LIMIT,
@@ -22,34 +22,46 @@ let reached: { path: string; bytes: number }[] = [];
  * A one-route React Router build behind the real express adapter, wired as server/app.ts wires
  * it: the action echoes the size and hash of the body it read, and the fields of a form.
  */
+const echo = {
+  async action({ request }: { request: Request }) {
+    const path = new URL(request.url).pathname;
+    const type = request.headers.get("content-type") ?? "";
+    if (type.startsWith("application/x-www-form-urlencoded")) {
+      const form = await request.formData();
+      const fields = Object.fromEntries([...form].map(([k, v]) => [k, String(v).length]));
+      reached.push({ path, bytes: -1 });
+      return Response.json({ fields });
+    }
+    const bytes = Buffer.from(await request.arrayBuffer());
+    reached.push({ path, bytes: bytes.length });
+    return Response.json({
+      bytes: bytes.length,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      text: bytes.length < 200 ? bytes.toString("utf8") : undefined,
+    });
+  },
+};
+
+/** The webhook's own cap in app/routes/api/webhooks-razorpay.ts. */
+const WEBHOOK_LIMIT = 256 * 1024;
+
 const build = {
   entry: { module: { default: () => new Response("no documents here", { status: 500 }) } },
   routes: {
     root: { id: "root", path: "", module: {} },
-    echo: {
-      id: "echo",
+    webhook: {
+      id: "webhook",
       parentId: "root",
-      path: "*",
-      module: {
-        async action({ request }: { request: Request }) {
-          const path = new URL(request.url).pathname;
-          const type = request.headers.get("content-type") ?? "";
-          if (type.startsWith("application/x-www-form-urlencoded")) {
-            const form = await request.formData();
-            const fields = Object.fromEntries([...form].map(([k, v]) => [k, String(v).length]));
-            reached.push({ path, bytes: -1 });
-            return Response.json({ fields });
-          }
-          const bytes = Buffer.from(await request.arrayBuffer());
-          reached.push({ path, bytes: bytes.length });
-          return Response.json({
-            bytes: bytes.length,
-            sha256: createHash("sha256").update(bytes).digest("hex"),
-            text: bytes.length < 200 ? bytes.toString("utf8") : undefined,
-          });
-        },
-      },
+      path: "api/webhooks/razorpay",
+      module: { ...echo, handle: { body: { limit: WEBHOOK_LIMIT } } },
     },
+    upload: {
+      id: "upload",
+      parentId: "root",
+      path: "api/admin/releases/:id/files/:name",
+      module: { ...echo, handle: { body: "streamed" } },
+    },
+    echo: { id: "echo", parentId: "root", path: "*", module: echo },
   },
   assets: { routes: {}, entry: { module: "", imports: [] }, url: "", version: "test" },
   publicPath: "/",
@@ -68,7 +80,7 @@ let base = "";
 beforeAll(async () => {
   const app = express();
   const handleRequest = createRequestHandler({ build, mode: "production" });
-  app.use(bodyLimit());
+  app.use(bodyLimit(bodyRules(build)));
   app.all("/{*path}", (req, res, next) => handleRequest(withBufferedBody(req), res, next));
   server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -124,14 +136,50 @@ describe("bodyRuleFor", () => {
     expect(bodyRuleFor("/feedback", undefined)?.limit).toBe(OTHER_BODY_LIMIT);
   });
 
-  it("leaves the paths that cap their own bodies alone, in their exact spelling only", () => {
-    for (const prefix of BODY_LIMIT_EXEMPT_PREFIXES) expect(bodyRuleFor(prefix, "")).toBeNull();
-    expect(bodyRuleFor("/api/admin/releases/r1/files/app.dmg", "")).toBeNull();
-    // The release forms and JSON API are capped; only the file upload streams uncapped here.
-    expect(bodyRuleFor("/admin/releases.data", "multipart/form-data")).not.toBeNull();
-    expect(bodyRuleFor("/api/admin/releases", "application/json")?.limit).toBe(JSON_BODY_LIMIT);
-    expect(bodyRuleFor("/API/admin/releases/r1/files/app.dmg", "")).not.toBeNull();
-    expect(bodyRuleFor("/admin/users", "multipart/form-data")).not.toBeNull();
+  it("takes a route's own cap, or leaves a streamed route alone", () => {
+    expect(bodyRuleFor("/api/webhooks/razorpay", "application/json", { limit: 10 })).toEqual({
+      limit: 10,
+      json: true,
+    });
+    expect(bodyRuleFor("/upload", "text/plain", { limit: 10 })).toEqual({
+      limit: 10,
+      json: false,
+    });
+    expect(bodyRuleFor("/api/admin/releases/r1/files/app.dmg", "", "streamed")).toBeNull();
+  });
+});
+
+describe("bodyRules (the route React Router matches decides)", () => {
+  const ruleOf = (url: string, type = "application/octet-stream") =>
+    bodyRules(build).ruleFor({ url, headers: { "content-type": type } } as http.IncomingMessage);
+
+  it("finds the routes that cap or stream their own bodies, by React Router's matching", async () => {
+    expect(await ruleOf("/api/webhooks/razorpay")).toEqual({ limit: WEBHOOK_LIMIT, json: true });
+    // React Router matches case-insensitively and decoded: so do the caps.
+    expect(await ruleOf("/API/Webhooks/Razorpay")).toEqual({ limit: WEBHOOK_LIMIT, json: true });
+    expect(await ruleOf("/api/%77ebhooks/razorpay")).toEqual({ limit: WEBHOOK_LIMIT, json: true });
+    expect(await ruleOf("/api/admin/releases/r1/files/app.dmg")).toBeNull();
+    expect(await ruleOf("/api/admin/releases/r1/files/app.dmg?arch=x64")).toBeNull();
+  });
+
+  it("caps everything else by content type, whatever the path starts with", async () => {
+    // A prefix is not a route: the webhook's cap is its own path's only.
+    expect(await ruleOf("/api/webhooks/razorpay/extra")).toEqual({
+      limit: JSON_BODY_LIMIT,
+      json: true,
+    });
+    expect(await ruleOf("/api/webhooks/razorpay/../../desktop/token")).toEqual({
+      limit: JSON_BODY_LIMIT,
+      json: true,
+    });
+    expect(await ruleOf("/api/admin/releases/r1/files")).toEqual({
+      limit: JSON_BODY_LIMIT,
+      json: true,
+    });
+    expect(await ruleOf("/admin/releases.data", "multipart/form-data")).toEqual({
+      limit: FORM_BODY_LIMIT,
+      json: false,
+    });
   });
 });
 
@@ -198,16 +246,65 @@ describe("bodyLimit in front of React Router", () => {
     expect(reached).toEqual([]);
   });
 
-  it("does not cap the exempt paths", async () => {
+  it("caps the webhook at its own limit and streams release uploads uncapped", async () => {
     const big = Buffer.alloc(2 * 1024 * 1024, 0x62);
-    for (const path of ["/api/webhooks/razorpay", "/api/admin/releases/r1/files/big.dmg"]) {
-      const response = await post(path, big, { "content-type": "application/octet-stream" });
-      expect(response.status, path).toBe(200);
-      expect(await response.json(), path).toMatchObject({ bytes: big.length, sha256: sha256(big) });
-    }
+    const webhook = await post("/api/webhooks/razorpay", big, {
+      "content-type": "application/json",
+    });
+    expect(webhook.status).toBe(413);
+    expect(await webhook.json()).toEqual({ error: "Request body too large: the limit is 256 KB." });
+    const chunkedWebhook = await post("/api/webhooks/razorpay", chunked(WEBHOOK_LIMIT + 1), {
+      "content-type": "application/json",
+    });
+    expect(chunkedWebhook.status).toBe(413);
+    const fits = Buffer.alloc(WEBHOOK_LIMIT, 0x63);
+    const signed = await post("/api/webhooks/razorpay", fits, {
+      "content-type": "application/json",
+    });
+    expect(signed.status).toBe(200);
+    // The raw bytes reach the action as they were sent (the signature is checked on them).
+    expect(await signed.json()).toMatchObject({ bytes: fits.length, sha256: sha256(fits) });
+
+    const upload = await post("/api/admin/releases/r1/files/big.dmg", big, {
+      "content-type": "application/octet-stream",
+    });
+    expect(upload.status).toBe(200);
+    expect(await upload.json()).toMatchObject({ bytes: big.length, sha256: sha256(big) });
     const streamed = await post("/api/admin/releases/r1/files/app.dmg", chunked(3 * 1024 * 1024));
     expect(streamed.status).toBe(200);
     expect(await streamed.json()).toMatchObject({ bytes: 3 * 1024 * 1024 });
+  });
+
+  it("answers 413 to a 12 MB body while it is still being sent, not a reset", async () => {
+    for (const headers of [
+      { "content-type": "application/json", "content-length": String(12 * 1024 * 1024) },
+      { "content-type": "application/json", "transfer-encoding": "chunked" },
+    ]) {
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.request(`${base}/api/desktop/token`, { method: "POST", headers });
+        request.on("response", (response) => {
+          let body = "";
+          response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+        });
+        request.on("error", reject);
+        const piece = Buffer.alloc(256 * 1024, 0x61);
+        let sent = 0;
+        const pump = () => {
+          while (sent < 12 * 1024 * 1024) {
+            sent += piece.length;
+            if (!request.write(piece)) return void request.once("drain", pump);
+          }
+          request.end();
+        };
+        pump();
+      });
+      expect(answer.status, JSON.stringify(headers)).toBe(413);
+      expect(JSON.parse(answer.body)).toEqual({
+        error: "Request body too large: the limit is 64 KB.",
+      });
+    }
+    expect(reached).toEqual([]);
   });
 
   it("hands a small body, and one of exactly the limit, to the action intact", async () => {

@@ -3,9 +3,13 @@
  * arrives; without a cap one request could fill the server's memory. The body is read here, up to
  * its limit, before React Router runs, so an action only ever sees a body that fits.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { ServerBuild } from "react-router";
+import type { RouteHandle } from "~/lib/route-handle";
 import { nulField, nulMessage } from "./nul-field";
+import { requestPathname, type RouteRules, routeRules } from "./route-rules";
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -16,22 +20,6 @@ export const JSON_BODY_LIMIT = 64 * KB;
 export const FORM_BODY_LIMIT = 1 * MB;
 /** Any other content type. */
 export const OTHER_BODY_LIMIT = 1 * MB;
-
-/**
- * Paths whose handlers read the body themselves with their own limit: not buffered or capped here.
- * A prefix also covers React Router's `.data` URLs (`/admin/releases.data`).
- */
-export const BODY_LIMIT_EXEMPT_PREFIXES = [
-  // Caps its body at 256 KB itself, and verifies the signature over the raw bytes.
-  "/api/webhooks/razorpay",
-] as const;
-
-/**
- * Release file uploads (PUT /api/admin/releases/:id/files/:name): installers of hundreds of MB,
- * streamed to storage with their own limit (RELEASE_UPLOAD_MAX_MB). Nothing else about releases
- * is exempt: their forms and JSON are capped like any other.
- */
-const RELEASE_UPLOAD = /^\/api\/admin\/releases\/[^/]+\/files\/[^/]+$/;
 
 export interface BodyRule {
   limit: number;
@@ -44,10 +32,10 @@ function mediaType(contentType: string | undefined): string {
 }
 
 /** React Router matches paths case-insensitively and decoded: "/API/..." reaches the API too. */
-function isApiPath(path: string): boolean {
-  let decoded = path;
+function isApiPath(pathname: string): boolean {
+  let decoded = pathname;
   try {
-    decoded = decodeURIComponent(path);
+    decoded = decodeURIComponent(pathname);
   } catch {
     // A malformed escape: React Router will not match it either; judge the raw path.
   }
@@ -55,14 +43,22 @@ function isApiPath(path: string): boolean {
   return decoded === "/api" || decoded.startsWith("/api/");
 }
 
-/** The cap of a request's body, or null for the exempt paths. */
-export function bodyRuleFor(path: string, contentType: string | undefined): BodyRule | null {
-  // Case-sensitive on purpose: only the exact spelling is exempt, any other one is capped.
-  if (BODY_LIMIT_EXEMPT_PREFIXES.some((prefix) => path.startsWith(prefix))) return null;
-  if (RELEASE_UPLOAD.test(path)) return null;
+/**
+ * The cap of a request's body, or null when the route reads its stream itself. `pathname` is the
+ * path React Router routes on (`requestPathname`); `handle` is the `body` its matched route
+ * declares (app/lib/route-handle.ts), found by React Router's own matching (server/route-rules.ts).
+ */
+export function bodyRuleFor(
+  pathname: string,
+  contentType: string | undefined,
+  handle?: RouteHandle["body"],
+): BodyRule | null {
+  if (handle === "streamed") return null;
   const type = mediaType(contentType);
   const json = type === "application/json" || type.endsWith("+json");
-  if (json || isApiPath(path)) return { limit: JSON_BODY_LIMIT, json: true };
+  const apiLike = json || isApiPath(pathname);
+  if (handle) return { limit: handle.limit, json: apiLike };
+  if (apiLike) return { limit: JSON_BODY_LIMIT, json: true };
   if (type === "application/x-www-form-urlencoded" || type === "multipart/form-data")
     return { limit: FORM_BODY_LIMIT, json: false };
   return { limit: OTHER_BODY_LIMIT, json: false };
@@ -76,33 +72,49 @@ export function tooLargeMessage(limit: number): string {
   return `Request body too large: the limit is ${formatLimit(limit)}.`;
 }
 
-/** How much of a refused body is read and thrown away so the client gets to read the 413. */
-const DRAIN_LIMIT = 8 * MB;
+/**
+ * How long a refused body may keep arriving after the 413 was written. The answer is complete on
+ * the wire at once (Content-Length); the connection is closed when the client stops sending, or
+ * after this: closing while it still sends would reset the connection, and a reset makes the
+ * client drop the 413 it had not read yet. What arrives meanwhile is thrown away, never kept.
+ */
+export const REFUSED_BODY_LINGER_MS = 5_000;
 
 /**
- * Reads and discards the rest of a refused body (up to DRAIN_LIMIT, then the socket is cut), and
- * answers once it has arrived: a server that answers and closes while the client is still sending
- * gives the client a broken pipe instead of the 413 message.
+ * Answers 413 with `Connection: close` at once, without reading the body first. `waiting`: the
+ * client sent `Expect: 100-continue` and holds its body until told to go on, so there is nothing
+ * in flight to wait for.
  */
-function afterDrain(req: Request, answer: () => void): void {
-  if (req.complete) return answer();
-  let discarded = 0;
-  req.on("data", (chunk: Buffer) => {
-    discarded += chunk.length;
-    if (discarded > DRAIN_LIMIT) req.socket.destroy();
-  });
-  req.once("end", answer);
-  req.resume();
-}
-
-function refuse(req: Request, res: Response, rule: BodyRule): void {
+export function refuseTooLarge(
+  req: IncomingMessage,
+  res: ServerResponse,
+  rule: BodyRule,
+  waiting = false,
+): void {
   const message = tooLargeMessage(rule.limit);
-  afterDrain(req, () => {
+  const body = rule.json ? JSON.stringify({ error: message }) : message;
+  res.writeHead(413, {
+    "Content-Type": rule.json ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
     // The connection is not reused: a client that sent too much once may keep doing so.
-    res.set("Connection", "close").status(413);
-    if (rule.json) res.json({ error: message });
-    else res.type("text/plain").send(message);
+    Connection: "close",
   });
+  res.write(body);
+  if (waiting || req.complete) {
+    res.end();
+    return;
+  }
+  const finish = () => {
+    clearTimeout(timer);
+    if (!res.writableEnded) res.end();
+  };
+  const timer = setTimeout(finish, REFUSED_BODY_LINGER_MS);
+  timer.unref();
+  req.on("data", () => {});
+  req.once("end", finish);
+  req.once("error", finish);
+  req.once("close", finish);
+  req.resume();
 }
 
 const TOO_LARGE = Symbol("too large");
@@ -143,39 +155,79 @@ function readCapped(req: Request, limit: number): Promise<Buffer | typeof TOO_LA
 
 const bufferedBodies = new WeakMap<Request, Buffer>();
 
+/** The Content-Length a request declares, or 0 (chunked, or none). */
+export function declaredLength(req: IncomingMessage): number {
+  const declared = Number(req.headers["content-length"] ?? "0");
+  return Number.isFinite(declared) ? declared : 0;
+}
+
+/** The body rule of a request, from its route (React Router's matching) and its content type. */
+export interface BodyRules {
+  ruleFor(req: IncomingMessage): Promise<BodyRule | null>;
+}
+
+/**
+ * The body rules of a server build: the route React Router will match for the request's path
+ * (normalised as React Router normalises it) says whether it caps its own body. In development
+ * the build changes as routes are edited, so it is looked up per request.
+ */
+export function bodyRules(build: ServerBuild | (() => Promise<ServerBuild>)): BodyRules {
+  const tables = new WeakMap<ServerBuild, RouteRules>();
+  const rulesOf = async () => {
+    const resolved = typeof build === "function" ? await build() : build;
+    let table = tables.get(resolved);
+    if (!table) {
+      table = routeRules(resolved);
+      tables.set(resolved, table);
+    }
+    return table;
+  };
+  return {
+    async ruleFor(req) {
+      const pathname = requestPathname(req.url ?? "/");
+      const table = await rulesOf();
+      return bodyRuleFor(pathname, req.headers["content-type"], table.handleFor(pathname)?.body);
+    },
+  };
+}
+
 /**
  * Refuses a body over its limit with 413: by Content-Length before reading anything, otherwise
  * (chunked uploads) as soon as the bytes read pass the limit. A body that fits is kept in memory
  * for `withBufferedBody`.
  */
-export function bodyLimit(): RequestHandler {
+export function bodyLimit(rules: BodyRules): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     // React Router's adapter never reads a GET or HEAD body: nothing to cap.
     if (req.method === "GET" || req.method === "HEAD") return next();
-    const rule = bodyRuleFor(req.path, req.get("content-type"));
-    if (!rule) return next();
-    const declared = req.get("content-length");
-    if (declared !== undefined && Number(declared) > rule.limit) return refuse(req, res, rule);
-    readCapped(req, rule.limit).then(
-      async (body) => {
-        if (body === TOO_LARGE) return refuse(req, res, rule);
-        const field = await nulField(body, req.get("content-type"));
-        if (field !== null) {
-          res.status(400);
-          if (rule.json)
-            res.json({ error: "invalid_request", error_description: nulMessage(field) });
-          else res.type("text/plain").send(nulMessage(field));
-          return;
-        }
-        bufferedBodies.set(req, body);
-        next();
-      },
-      (error: unknown) => {
-        // The client went away mid-body: a client error, not a server fault worth an error log.
-        next(Object.assign(new Error("request body aborted", { cause: error }), { status: 400 }));
-      },
-    );
+    rules.ruleFor(req).then((rule) => {
+      if (!rule) return next();
+      if (declaredLength(req) > rule.limit) return refuseTooLarge(req, res, rule);
+      capBody(req, res, next, rule);
+    }, next);
   };
+}
+
+/** Reads the body up to its cap (chunked bodies have no length to judge by) and keeps it. */
+function capBody(req: Request, res: Response, next: NextFunction, rule: BodyRule): void {
+  readCapped(req, rule.limit).then(
+    async (body) => {
+      if (body === TOO_LARGE) return refuseTooLarge(req, res, rule);
+      const field = await nulField(body, req.get("content-type"));
+      if (field !== null) {
+        res.status(400);
+        if (rule.json) res.json({ error: "invalid_request", error_description: nulMessage(field) });
+        else res.type("text/plain").send(nulMessage(field));
+        return;
+      }
+      bufferedBodies.set(req, body);
+      next();
+    },
+    (error: unknown) => {
+      // The client went away mid-body: a client error, not a server fault worth an error log.
+      next(Object.assign(new Error("request body aborted", { cause: error }), { status: 400 }));
+    },
+  );
 }
 
 /**

@@ -3,10 +3,17 @@ import { paymentsConfig } from "~/.server/billing/provider.server";
 import { receiveWebhook } from "~/.server/billing/webhooks.server";
 import { kickJobs } from "~/.server/jobs";
 import { requestContext } from "~/.server/request-context";
+import type { RouteHandle } from "~/lib/route-handle";
 import type { Route } from "./+types/webhooks-razorpay";
 
 /** Razorpay's events are small (a few KB); anything far larger is not from Razorpay. */
 const MAX_BODY_BYTES = 256 * 1024;
+
+/**
+ * The server caps the body at this before the action runs, counting bytes as they stream in
+ * (chunked too) and handing over the raw bytes the signature is checked on (server/body-limit.ts).
+ */
+export const handle: RouteHandle = { body: { limit: MAX_BODY_BYTES } };
 
 export function loader() {
   return data(

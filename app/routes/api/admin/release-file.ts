@@ -4,7 +4,11 @@ import { addReleaseFile, removeReleaseFile } from "~/.server/releases/manage.ser
 import { apiError, releaseErrorResponse, requireAdminApi } from "~/.server/releases/api.server";
 import { assetJson } from "~/.server/releases/json.server";
 import { uploadLimitBytes } from "~/.server/releases/storage/index.server";
+import type { RouteHandle } from "~/lib/route-handle";
 import type { Route } from "./+types/release-file";
+
+/** Installers of hundreds of MB: the action streams the body itself, with its own limit. */
+export const handle: RouteHandle = { body: "streamed" };
 
 /**
  * PUT /api/admin/releases/:id/files/:name[?arch=&ed_signature=]: the file's bytes as the body,
