@@ -44,7 +44,7 @@ describe("parseEnv", () => {
   });
 
   it("drops a trailing slash from SITE_URL so paths join cleanly", () => {
-    expect(parseEnv({ SITE_URL: "http://pinout.test/" }).SITE_URL).toBe("http://pinout.test");
+    expect(parseEnv({ SITE_URL: "http://localhost:3000/" }).SITE_URL).toBe("http://localhost:3000");
   });
 
   it("uses the payment sandbox with its fixed test keys by default", () => {
@@ -90,6 +90,29 @@ describe("parseEnv", () => {
     ).toBe("https://pinout.dev");
   });
 
+  it("refuses the sandbox on any site that is not this machine, http included", () => {
+    for (const url of [
+      "http://shop.example.com",
+      "http://192.168.1.20:3000",
+      "http://[2001:db8::1]",
+    ])
+      expect(() => parseEnv({ SITE_URL: url }), url).toThrow(
+        /PAYMENTS_PROVIDER: the payment sandbox would let anyone who reaches .* get Pro without paying.*PAYMENTS_SANDBOX_PUBLIC=1/,
+      );
+    expect(() => parseEnv({ HOST: "10.0.0.5" })).toThrow(/PAYMENTS_SANDBOX_PUBLIC=1/);
+    for (const url of [
+      "http://localhost:3000",
+      "http://127.0.0.1:4000",
+      "http://[::1]:3000",
+      "https://localhost",
+    ])
+      expect(parseEnv({ SITE_URL: url }).PAYMENTS_PROVIDER, url).toBe("sandbox");
+    expect(parseEnv({ HOST: "0.0.0.0" }).SITE_URL).toBe("http://localhost:3000");
+    expect(
+      parseEnv({ SITE_URL: "http://shop.example.com", PAYMENTS_SANDBOX_PUBLIC: "1" }).SITE_URL,
+    ).toBe("http://shop.example.com");
+  });
+
   it("runs one process unless told otherwise, and several only on PostgreSQL with Razorpay", () => {
     expect(parseEnv({}).WEB_CONCURRENCY).toBe(1);
     expect(() => parseEnv({ WEB_CONCURRENCY: "2" })).toThrow(/WEB_CONCURRENCY: .*DATABASE_URL/);
@@ -120,7 +143,8 @@ describe("SITE_URL when it is not set", () => {
   });
 
   it("follows a non-loopback HOST", () => {
-    const parsed = parseEnv({ HOST: "192.168.1.20", PORT: "8080" });
+    // A demo on the local network (the sandbox elsewhere than this machine must be declared).
+    const parsed = parseEnv({ HOST: "192.168.1.20", PORT: "8080", PAYMENTS_SANDBOX_PUBLIC: "1" });
     expect(parsed.SITE_URL).toBe("http://192.168.1.20:8080");
     expect(parsed.TRUSTED_ORIGINS).toEqual(["http://192.168.1.20:8080"]);
   });

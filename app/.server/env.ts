@@ -203,6 +203,17 @@ export class EnvError extends Error {
 }
 
 /** Parses an environment; the error message names every wrong variable. */
+/** Whether a URL's host is this machine only: localhost, 127.0.0.1 (any 127/8) or ::1. */
+export function isLoopbackUrl(url: string): boolean {
+  const hostname = new URL(url).hostname.toLowerCase();
+  return (
+    hostname === "localhost" ||
+    hostname.endsWith(".localhost") ||
+    /^127(\.\d{1,3}){3}$/.test(hostname) ||
+    hostname === "[::1]"
+  );
+}
+
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(source);
   if (!result.success) {
@@ -238,17 +249,24 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       "RAZORPAY_WEBHOOK_SECRET",
     ] as const)
       if (!data[name]) problems.push(`  ${name}: required with PAYMENTS_PROVIDER=razorpay`);
-  } else if (data.SITE_URL?.startsWith("https:") && !data.PAYMENTS_SANDBOX_PUBLIC) {
+  }
+  const loopback = ["127.0.0.1", "localhost", "0.0.0.0", "::", "::1"].includes(data.HOST);
+  const host = loopback ? "localhost" : data.HOST.includes(":") ? `[${data.HOST}]` : data.HOST;
+  const siteUrl = data.SITE_URL ?? `http://${host}:${data.PORT}`;
+  // The sandbox gives Pro to anyone and its webhook secret is public: only on this machine,
+  // whatever the scheme, unless someone says it is a deliberate public demo.
+  if (
+    data.PAYMENTS_PROVIDER === "sandbox" &&
+    !data.PAYMENTS_SANDBOX_PUBLIC &&
+    !isLoopbackUrl(siteUrl)
+  ) {
     problems.push(
-      "  PAYMENTS_PROVIDER: the payment sandbox would let anyone on this https site get Pro without paying; set PAYMENTS_PROVIDER=razorpay with live keys, or PAYMENTS_SANDBOX_PUBLIC=1 for a deliberate public demo",
+      `  PAYMENTS_PROVIDER: the payment sandbox would let anyone who reaches ${new URL(siteUrl).origin} get Pro without paying (it is for localhost, 127.0.0.1 and ::1); set PAYMENTS_PROVIDER=razorpay with your keys, or PAYMENTS_SANDBOX_PUBLIC=1 for a deliberate public demo`,
     );
   }
   if (problems.length > 0)
     throw new EnvError(`Invalid environment configuration:\n${problems.join("\n")}`);
   const sandbox = data.PAYMENTS_PROVIDER === "sandbox";
-  const loopback = ["127.0.0.1", "localhost", "0.0.0.0", "::", "::1"].includes(data.HOST);
-  const host = loopback ? "localhost" : data.HOST.includes(":") ? `[${data.HOST}]` : data.HOST;
-  const siteUrl = data.SITE_URL ?? `http://${host}:${data.PORT}`;
   const trusted = data.SITE_URL
     ? [new URL(siteUrl).origin]
     : loopback
