@@ -1,14 +1,20 @@
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
-import { compareWithProvider } from "~/.server/billing/compare.server";
+import {
+  compareForSubscriber,
+  CUSTOMER_RESYNCS,
+  forgetSnapshot,
+} from "~/.server/billing/compare.server";
 import { billingOverview } from "~/.server/billing/overview.server";
 import { resyncFromProvider } from "~/.server/billing/resync.server";
 import { primarySubscription, subscriptionsOf } from "~/.server/billing/subscriptions.server";
 import { done, formAction, refuse } from "~/.server/forms/action.server";
+import { hitRateLimit } from "~/.server/security/rate-limit.server";
 import { ComparisonTable } from "~/components/billing/ComparisonTable";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
+import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/fix-subscription";
 
@@ -21,7 +27,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const overview = await billingOverview(user.id);
   return {
     overview,
-    comparison: current ? await compareWithProvider(current) : null,
+    comparison: current ? await compareForSubscriber(user.id, current) : null,
   };
 }
 
@@ -31,6 +37,21 @@ export async function action(args: Route.ActionArgs) {
   return formAction(args, schema, async (_input, { user }) => {
     const current = primarySubscription(await subscriptionsOf(user.id));
     if (!current) return refuse("resync", "There is no subscription to resync.", 404);
+    const limit = await hitRateLimit(
+      `provider-resync:${user.id}`,
+      CUSTOMER_RESYNCS.max,
+      CUSTOMER_RESYNCS.windowSeconds,
+    );
+    if (!limit.allowed) {
+      const minutes = Math.max(1, Math.ceil(limit.retryAfter / 60));
+      return refuse(
+        "resync",
+        `Resync was pressed many times in a short while. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`,
+        429,
+      );
+    }
+    // The next page load asks Razorpay again instead of showing the answer from before the resync.
+    forgetSnapshot(current.providerSubscriptionId);
     try {
       await resyncFromProvider(current.providerSubscriptionId);
     } catch {
@@ -74,6 +95,9 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
               {comparison.inSync
                 ? "Our record matches Razorpay."
                 : "Our record and Razorpay’s differ: resync to take Razorpay’s."}
+              {comparison.askedAt
+                ? ` Razorpay’s answer of ${formatDateTime(comparison.askedAt)}.`
+                : ""}
             </p>
             <ComparisonTable comparison={comparison} />
             <Form method="post" className="mt-4">
