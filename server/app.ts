@@ -31,6 +31,7 @@ import {
   type BodyRules,
   bodyRules,
   declaredLength,
+  refuseAndLinger,
   refuseTooLarge,
   withBufferedBody,
 } from "./body-limit";
@@ -321,17 +322,37 @@ export function createApp(
  */
 function refuseDotSegments(req: http.IncomingMessage, res: http.ServerResponse): boolean {
   if (!hasDotSegment(req.url ?? "/")) return false;
-  const message = "Bad request: the path has dot segments (. or ..). Ask for the resolved path.";
-  res.writeHead(400, {
-    "Content-Type": "text/plain; charset=utf-8",
-    "Content-Length": Buffer.byteLength(message),
-    "Cache-Control": "no-store",
-    Connection: "close",
-  });
-  res.end(message);
-  // Whatever body follows is not read: the connection closes after the answer.
-  req.resume();
+  refuseAndLinger(
+    req,
+    res,
+    {
+      status: 400,
+      contentType: "text/plain; charset=utf-8",
+      body: "Bad request: the path has dot segments (. or ..). Ask for the resolved path.",
+    },
+    req.headers.expect !== undefined,
+  );
   return true;
+}
+
+/**
+ * Behind a proxy without TRUST_PROXY, every visitor has the proxy's address: one person's failed
+ * sign-ins lock everyone out, and rate limits count the whole site as one client. Said once, at
+ * the first request that shows a proxy (X-Forwarded-For), with what to set.
+ */
+export function proxyNotice(
+  trustProxy: unknown,
+  log: Pick<Logger, "warn">,
+): (req: http.IncomingMessage) => void {
+  let said = trustProxy !== false;
+  return (req) => {
+    if (said || req.headers["x-forwarded-for"] === undefined) return;
+    said = true;
+    log.warn(
+      { peer: req.socket.remoteAddress, forwardedFor: "present" },
+      "requests arrive through a proxy (X-Forwarded-For) but TRUST_PROXY is not set: every visitor shares the proxy's address, so sign-in lockouts and rate limits apply to all of them at once. Set TRUST_PROXY to the proxy's address (e.g. TRUST_PROXY=10.0.0.2 or loopback) or its hop count (TRUST_PROXY=1)",
+    );
+  };
 }
 
 function selfUrlOf(state: AppState): string {
@@ -391,7 +412,9 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   const app = createApp(options, state, build, rules, cache);
   const clientIpOf = (req: http.IncomingMessage) =>
     proxyAddr(req, app.get("trust proxy fn") as (address: string, hop: number) => boolean);
+  const noticeProxy = proxyNotice(config.TRUST_PROXY, log);
   const serve = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    noticeProxy(req);
     if (refuseDotSegments(req, res)) return;
     if (!cache?.serve(req, res)) app(req, res);
   };

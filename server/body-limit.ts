@@ -81,25 +81,24 @@ export function tooLargeMessage(limit: number): string {
 export const REFUSED_BODY_LINGER_MS = 5_000;
 
 /**
- * Answers 413 with `Connection: close` at once, without reading the body first. `waiting`: the
- * client sent `Expect: 100-continue` and holds its body until told to go on, so there is nothing
- * in flight to wait for.
+ * Answers a refusal at once with `Connection: close`, without reading the body first, then lets
+ * the body that is still arriving drain away (see REFUSED_BODY_LINGER_MS). `waiting`: the client
+ * sent `Expect: 100-continue` and holds its body until told to go on, so nothing is in flight.
  */
-export function refuseTooLarge(
+export function refuseAndLinger(
   req: IncomingMessage,
   res: ServerResponse,
-  rule: BodyRule,
+  answer: { status: number; contentType: string; body: string },
   waiting = false,
 ): void {
-  const message = tooLargeMessage(rule.limit);
-  const body = rule.json ? JSON.stringify({ error: message }) : message;
-  res.writeHead(413, {
-    "Content-Type": rule.json ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
-    "Content-Length": Buffer.byteLength(body),
+  res.writeHead(answer.status, {
+    "Content-Type": answer.contentType,
+    "Content-Length": Buffer.byteLength(answer.body),
+    "Cache-Control": "no-store",
     // The connection is not reused: a client that sent too much once may keep doing so.
     Connection: "close",
   });
-  res.write(body);
+  res.write(answer.body);
   if (waiting || req.complete) {
     res.end();
     return;
@@ -115,6 +114,28 @@ export function refuseTooLarge(
   req.once("error", finish);
   req.once("close", finish);
   req.resume();
+}
+
+/** 413 for a body over its cap (see refuseAndLinger), JSON for API clients. */
+export function refuseTooLarge(
+  req: IncomingMessage,
+  res: ServerResponse,
+  rule: BodyRule,
+  waiting = false,
+): void {
+  const message = tooLargeMessage(rule.limit);
+  refuseAndLinger(
+    req,
+    res,
+    rule.json
+      ? {
+          status: 413,
+          contentType: "application/json; charset=utf-8",
+          body: JSON.stringify({ error: message }),
+        }
+      : { status: 413, contentType: "text/plain; charset=utf-8", body: message },
+    waiting,
+  );
 }
 
 const TOO_LARGE = Symbol("too large");
