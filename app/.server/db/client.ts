@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { isMainThread } from "node:worker_threads";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
@@ -49,6 +50,41 @@ function redactUrl(url: string): string {
   const parsed = new URL(url);
   if (parsed.password) parsed.password = "***";
   return parsed.toString();
+}
+
+/**
+ * The embedded database holds password hashes and TOTP secrets: from its opening on, what this
+ * process creates is its owner's alone (umask 077, as the postmaster sets it), and so are the
+ * files PGlite creates while it runs (it asks for 0666 for some). A worker thread has no umask of
+ * its own: there only the pass of makeOwnerOnly at opening tightens the folder.
+ */
+function ownerOnlyFromNowOn(): void {
+  if (!isMainThread) return;
+  const previous = process.umask(0o077);
+  if ((previous | 0o077) !== 0o077) process.umask(previous | 0o077);
+}
+
+/** Takes the group's and others' permissions off `file`; false when it is gone. */
+function tighten(file: string, stat: (file: string) => fs.Stats = fs.lstatSync): boolean {
+  try {
+    const { mode } = stat(file);
+    if (mode & 0o077) fs.chmodSync(file, mode & 0o7700);
+    return true;
+  } catch (error) {
+    // Removed meanwhile (a temporary file): nothing to tighten.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+}
+
+/** Takes the group's and others' permissions off a folder and all in it (links left as they are). */
+function makeOwnerOnly(dir: string, stat: (file: string) => fs.Stats = fs.lstatSync): void {
+  if (!tighten(dir, stat)) return;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) makeOwnerOnly(file);
+    else if (entry.isFile()) tighten(file);
+  }
 }
 
 /** Opens the database the environment names: PostgreSQL when a URL is given, else PGlite. */
@@ -130,14 +166,21 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     };
   }
   const dbPath = path.join(options.dataDir, "db");
+  ownerOnlyFromNowOn();
   const release = acquireDirectoryLock(dbPath);
   try {
     // PGlite does not create missing parent folders.
-    fs.mkdirSync(dbPath, { recursive: true });
+    fs.mkdirSync(dbPath, { recursive: true, mode: 0o700 });
+    // Before PGlite opens it (a folder made by an older version is 0755): once the folder is
+    // owner-only, nobody else reaches what is inside, whatever the files' modes.
+    tighten(dbPath, fs.statSync);
     const { PGlite } = await import("@electric-sql/pglite");
     const { drizzle } = await import("drizzle-orm/pglite");
     const client = new PGlite(dbPath);
     await client.waitReady;
+    // The files of a new database come out of PGlite 0666 whatever the umask (and an older
+    // version left 0644 ones): tightened once it has opened, its new files included.
+    makeOwnerOnly(dbPath, fs.statSync);
     const db = drizzle(client, { schema });
     return {
       db,

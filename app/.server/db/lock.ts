@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 
 export class DatabaseLockedError extends Error {
@@ -8,125 +8,133 @@ export class DatabaseLockedError extends Error {
     readonly dbPath: string,
     readonly pid: number,
   ) {
-    super(`database at ${dbPath} is in use by process ${pid}`);
+    super(
+      `database at ${dbPath} is in use by process ${pid > 0 ? pid : "(unknown)"}` +
+        (pid > 0 && !visibleFromHere(pid)
+          ? ", a pid of another PID namespace (another container or host shares this folder):" +
+            " stop that process first, or use DATABASE_URL to run several"
+          : ""),
+    );
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether `pid` names a process in our PID namespace (EPERM: it exists, someone else's). */
+function visibleFromHere(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
-/** The pid a lock file names: 0 when it names none (damaged), null when there is no file. */
-function readOwner(lockPath: string): number | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(lockPath, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-  const pid = Number.parseInt(text.trim(), 10);
-  return Number.isInteger(pid) && pid > 0 ? pid : 0;
+interface NativeLocks {
+  /** An exclusive lock on the whole file, held by this open file description; false if taken. */
+  tryLock(fd: number): boolean;
 }
 
+let nativeLocks: NativeLocks | undefined;
+
 /**
- * Creates the lock file with our pid already in it, or returns false when one exists. The file is
- * written under another name and hard-linked into place (link fails if the name exists), so no
- * other process ever sees it empty: an empty lock file would look damaged, hence stale, and be
- * removed while its owner was still writing it. Where hard links are refused, an exclusive create.
+ * fs-native-extensions: open file description locks (fcntl F_OFD_SETLK) on Linux, flock on
+ * macOS, LockFileEx on Windows, from binaries shipped in its npm package (decision 0027). Loaded
+ * on first use, so that only the embedded database needs it.
  */
-function createLockFile(lockPath: string): boolean {
-  const draft = `${lockPath}.${process.pid}.${randomBytes(6).toString("hex")}`;
-  fs.writeFileSync(draft, `${process.pid}\n`, { mode: 0o600 });
+function locks(): NativeLocks {
+  if (nativeLocks) return nativeLocks;
   try {
-    fs.linkSync(draft, lockPath);
-    return true;
+    nativeLocks = createRequire(import.meta.url)("fs-native-extensions") as NativeLocks;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") return false;
-    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV") throw error;
-  } finally {
-    fs.rmSync(draft, { force: true });
+    throw new Error(
+      `the embedded database's folder lock needs fs-native-extensions, whose native addon did not ` +
+        `load on ${process.platform}-${process.arch}: run npm install, or set DATABASE_URL`,
+      { cause: error },
+    );
   }
-  try {
-    const fd = fs.openSync(lockPath, "wx", 0o600);
-    fs.writeSync(fd, `${process.pid}\n`);
-    fs.closeSync(fd);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw error;
-  }
+  return nativeLocks;
 }
 
-/** Locks this process holds: a lock file naming our own pid is stale unless it is one of these. */
-const held = new Set<string>();
-
-/** A takeover left behind by a process that died in the middle of it, after this long. */
-const TAKEOVER_STALE_MS = 10_000;
+/** Waits `ms` without returning to the event loop (start-up code, a few milliseconds at most). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
 
 /**
- * Removes a stale lock so that exactly one process may create the new one: the removal happens
- * under a takeover directory that only one process can create (mkdir is atomic), after checking
- * again that the lock is still the stale one that was seen.
+ * The pid the lock's holder wrote into it. It writes it right after taking the lock, so a file
+ * still empty is read again a few times; 0 when it names none.
  */
-function removeStaleLock(lockPath: string, staleOwner: number): boolean {
-  const takeover = `${lockPath}.takeover`;
-  try {
-    fs.mkdirSync(takeover);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    const age =
-      Date.now() - (fs.statSync(takeover, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-    if (age > TAKEOVER_STALE_MS) fs.rmSync(takeover, { recursive: true, force: true });
-    return false;
+function readOwner(lockPath: string): number {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    let text: string;
+    try {
+      text = fs.readFileSync(lockPath, "utf8");
+    } catch {
+      // Gone (released meanwhile), or unreadable (a mandatory lock on Windows): no pid to name.
+      return 0;
+    }
+    const pid = Number.parseInt(text.trim(), 10);
+    if (Number.isInteger(pid) && pid > 0) return pid;
+    pause(10);
   }
-  try {
-    if (readOwner(lockPath) !== staleOwner) return false;
-    fs.rmSync(lockPath, { force: true });
-    return true;
-  } finally {
-    fs.rmSync(takeover, { recursive: true, force: true });
-  }
+  return 0;
+}
+
+/** Whether the open `fd` is still the file at `lockPath` (and not one removed since). */
+function isCurrent(fd: number, lockPath: string): boolean {
+  const opened = fs.fstatSync(fd);
+  const named = fs.statSync(lockPath, { throwIfNoEntry: false });
+  return named !== undefined && named.ino === opened.ino && named.dev === opened.dev;
 }
 
 /**
- * Takes an exclusive lock on an embedded database folder, the way PostgreSQL's postmaster.pid
- * does: a lock file created with O_EXCL holding the owner's pid. PGlite itself does not lock its
- * folder, and two processes writing one folder corrupt it. A lock left by a dead process is
- * taken over, and so is one naming our own pid that this process does not hold (in a container
- * the server is PID 1 after every restart). Returns the function that releases the lock.
+ * Takes an exclusive lock on an embedded database folder: PGlite itself does not lock its folder,
+ * and two processes writing one folder corrupt it. The lock is the kernel's, on the open file
+ * `<dbPath>.lock` (decision 0027): it is held for as long as this process keeps that file open,
+ * and it goes when the process ends, however it ends. Unlike a pid in a file, it is seen by every
+ * process on this machine, whatever PID namespace (container) it runs in, and on the network
+ * filesystems whose locks the kernel passes on (NFS). The file holds the holder's pid, only to
+ * name it in the error. Throws DatabaseLockedError when another open file holds the lock, in this
+ * process or another. Returns the function that releases the lock.
  */
 export function acquireDirectoryLock(dbPath: string): () => void {
   const lockPath = `${dbPath}.lock`;
-  fs.mkdirSync(path.dirname(lockPath), { recursive: true });
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (createLockFile(lockPath)) {
-      held.add(lockPath);
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        held.delete(lockPath);
-        if (readOwner(lockPath) === process.pid) fs.rmSync(lockPath, { force: true });
-      };
-      // A crash still leaves the file; the next start sees a dead pid and takes it over.
-      process.once("exit", release);
-      return release;
+  const { tryLock } = locks();
+  // Owner-only, like the database folder beside it (decision 0027).
+  fs.mkdirSync(path.dirname(lockPath), { recursive: true, mode: 0o700 });
+  for (let attempt = 0; attempt < 10; attempt++) {
+    // Never truncated on open: the holder's pid stays readable for the error.
+    const fd = fs.openSync(lockPath, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o600);
+    let locked = false;
+    try {
+      locked = tryLock(fd);
+    } finally {
+      if (!locked) fs.closeSync(fd);
     }
-    const owner = readOwner(lockPath);
-    // Released between our attempt and this look: try again.
-    if (owner === null) continue;
-    if (owner === process.pid && held.has(lockPath)) throw new DatabaseLockedError(dbPath, owner);
-    if (owner !== 0 && owner !== process.pid && isAlive(owner))
-      throw new DatabaseLockedError(dbPath, owner);
-    removeStaleLock(lockPath, owner);
+    if (!locked) throw new DatabaseLockedError(dbPath, readOwner(lockPath));
+    // A releasing holder removes the file before it lets go of the lock: a file we opened just
+    // before that is no longer the lock file, and whoever opens the name now gets another one.
+    if (!isCurrent(fd, lockPath)) {
+      fs.closeSync(fd);
+      continue;
+    }
+    const pid = Buffer.from(`${process.pid}\n`);
+    fs.ftruncateSync(fd, 0);
+    fs.writeSync(fd, pid, 0, pid.length, 0);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      process.removeListener("exit", release);
+      try {
+        // Removed while still locked, then closed: see above.
+        if (isCurrent(fd, lockPath)) fs.rmSync(lockPath, { force: true });
+      } finally {
+        fs.closeSync(fd);
+      }
+    };
+    // The lock would go with the process anyway; this also takes the file away on a clean exit.
+    process.once("exit", release);
+    return release;
   }
-  throw new DatabaseLockedError(dbPath, readOwner(lockPath) ?? 0);
+  throw new DatabaseLockedError(dbPath, readOwner(lockPath));
 }
