@@ -26,11 +26,27 @@ const HEADER = [
   "cess",
 ];
 
-const rupees = (paise: number) => (paise / 100).toFixed(2);
+/**
+ * A cell as the row builders hand it over: text, a plain number (a rate), or an amount in paise.
+ * Numbers are written as numbers because of their type, never because a string looks like one.
+ */
+type Cell = string | number | { readonly paise: number };
 
-function csvCell(value: string): string {
-  // Quote anything with a separator, quote or line break; neutralise spreadsheet formulas.
-  const safe = /^[=+\-@]/.test(value) && !/^-?\d/.test(value) ? `'${value}` : value;
+const rupees = (paise: number): Cell => ({ paise });
+
+/** Cells a spreadsheet would read as a formula or strip to one (OWASP, CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+function finite(value: number): number {
+  if (!Number.isFinite(value)) throw new Error(`a GSTR-1 number must be finite: ${value}`);
+  return value;
+}
+
+function csvCell(cell: Cell): string {
+  if (typeof cell === "number") return String(finite(cell));
+  if (typeof cell === "object") return (finite(cell.paise) / 100).toFixed(2);
+  // Text: a leading quote keeps any formula a string, then quote separators, quotes, line breaks.
+  const safe = FORMULA_START.test(cell) ? `'${cell}` : cell;
   return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
@@ -54,7 +70,7 @@ const rateOf = (row: InvoiceRow) => {
 };
 
 export function gstr1Csv(rows: readonly InvoiceRow[]): string {
-  const lines: string[][] = [HEADER];
+  const lines: Cell[][] = [HEADER];
   const byId = new Map(rows.map((row) => [row.id, row]));
   for (const row of rows) {
     if (!row.b2b) continue;
@@ -72,12 +88,12 @@ export function gstr1Csv(rows: readonly InvoiceRow[]): string {
       rupees(row.totalPaise),
       placeLabel(row.placeOfSupply),
       "N",
-      String(rateOf(row)),
+      rateOf(row),
       rupees(row.taxablePaise),
       rupees(row.igstPaise),
       rupees(row.cgstPaise),
       rupees(row.sgstPaise),
-      "0.00",
+      rupees(0),
     ]);
   }
   const b2cs = new Map<
@@ -116,12 +132,12 @@ export function gstr1Csv(rows: readonly InvoiceRow[]): string {
       rupees(sum.taxable + sum.igst + sum.cgst + sum.sgst),
       placeLabel(sum.place),
       "N",
-      String(sum.rate),
+      sum.rate,
       rupees(sum.taxable),
       rupees(sum.igst),
       rupees(sum.cgst),
       rupees(sum.sgst),
-      "0.00",
+      rupees(0),
     ]);
   }
   return `${lines.map((line) => line.map(csvCell).join(",")).join("\r\n")}\r\n`;

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { InvoiceRow } from "../db/schema";
 import { computeTaxInvoice, creditNoteFor } from "./engine.server";
@@ -160,5 +161,98 @@ describe("the GSTR-1 CSV of a month", () => {
       "invoice",
     );
     expect(gstr1Csv([evil])).toContain("'=HYPERLINK(1)");
+  });
+});
+
+/** RFC 4180 as a spreadsheet reads it: quoted cells may hold commas, quotes and line breaks. */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let cells: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (quoted) {
+      if (char === '"' && text[index + 1] === '"') {
+        cell += '"';
+        index += 1;
+      } else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ",") {
+      cells.push(cell);
+      cell = "";
+    } else if (char === "\r" && text[index + 1] === "\n") {
+      cells.push(cell);
+      records.push(cells);
+      cells = [];
+      cell = "";
+      index += 1;
+    } else cell += char;
+  }
+  if (cell !== "" || cells.length > 0) records.push([...cells, cell]);
+  return records;
+}
+
+describe("the GSTR-1 CSV against spreadsheet formulas (OWASP CSV injection)", () => {
+  const registered = (legalName: string) =>
+    row(
+      invoice(69_900, { ...buyer("27", "Maharashtra", "27AAPFU0939F1ZV"), legalName }),
+      "invoice",
+    );
+  /** The receiver_name cell of a B2B invoice to `legalName`, as a spreadsheet reads it. */
+  const nameCell = (legalName: string) => {
+    const records = parseCsv(gstr1Csv([registered(legalName)]));
+    expect(records).toHaveLength(2);
+    expect(records[1]).toHaveLength(15);
+    return records[1]?.[2];
+  };
+  const TRIGGERS = ["=", "+", "-", "@", "\t", "\r"];
+
+  it.each([
+    ["-1+cmd|' /C calc'!A0", "'-1+cmd|' /C calc'!A0"],
+    ["-1", "'-1"],
+    ["+91 98765 43210", "'+91 98765 43210"],
+    ["=1+1", "'=1+1"],
+    ["@SUM(A1:A2)", "'@SUM(A1:A2)"],
+    ["\t=cmd", "'\t=cmd"],
+    ["\r=cmd", "'\r=cmd"],
+    ['=HYPERLINK("http://x.invalid","Pay, now")', `'=HYPERLINK("http://x.invalid","Pay, now")`],
+    ["Meera Traders LLP", "Meera Traders LLP"],
+    ["3M India", "3M India"],
+    ["A-1 Traders", "A-1 Traders"],
+    ["'quoted' & Co", "'quoted' & Co"],
+  ])("writes the buyer name %j as the text %j", (legalName, expected) => {
+    expect(nameCell(legalName)).toBe(expected);
+  });
+
+  it("prefixes every text cell that starts with = + - @ tab or CR, and changes no other", () => {
+    const char = fc.oneof(
+      fc.constantFrom(...TRIGGERS, "\n", ",", '"', "'", "1", ".", " "),
+      fc.string({ minLength: 1, maxLength: 1 }),
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: char, maxLength: 40 }), (legalName) => {
+        const dangerous = TRIGGERS.some((trigger) => legalName.startsWith(trigger));
+        expect(nameCell(legalName)).toBe(dangerous ? `'${legalName}` : legalName);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("writes amounts and rates as numbers, negative ones too, never prefixed", () => {
+    // A B2C credit note in a month without its invoice: the place's B2CS sum is negative.
+    const sale = row(invoice(69_900, buyer("29", "Karnataka")), "invoice");
+    const credit = row(
+      creditNoteFor(sale.document as InvoiceDocument, 69_900),
+      "credit_note",
+      sale,
+    );
+    const [, b2cs] = parseCsv(gstr1Csv([credit]));
+    expect(b2cs?.[0]).toBe("b2cs");
+    expect(b2cs?.[6]).toBe("-699.00");
+    expect(b2cs?.[9]).toBe("18");
+    expect(b2cs?.[10]).toBe((-credit.taxablePaise / 100).toFixed(2));
+    expect(b2cs?.[14]).toBe("0.00");
   });
 });
