@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { site } from "~/config/site";
 import {
+  analyticsPlanName,
   findPlan,
   isPaidPlanId,
   monthlyValuePaise,
@@ -50,5 +51,17 @@ describe("plans", () => {
         expect(Math.abs(value * 12 - pricePaise)).toBeLessThanOrEqual(6);
       }),
     );
+  });
+
+  it("gives each plan one analytics name, its label, that tells the billing cycles apart", () => {
+    expect(analyticsPlanName("pro-monthly")).toBe("Pro (monthly)");
+    expect(analyticsPlanName(planById("pro-yearly"))).toBe("Pro (yearly)");
+    expect(analyticsPlanName("free")).toBe("Free");
+    const names = site.plans.map((plan) => analyticsPlanName(plan));
+    expect(new Set(names).size).toBe(site.plans.length);
+    for (const plan of site.plans) {
+      expect(analyticsPlanName(plan.id)).toBe(analyticsPlanName(plan));
+      expect(analyticsPlanName(plan)).toBe(planLabel(plan));
+    }
   });
 });

@@ -47,6 +47,15 @@ export function planLabel(plan: Plan | string): string {
   return found.billingCycle ? `${found.name} (${found.billingCycle})` : found.name;
 }
 
+/**
+ * A plan's name in analytics events (`plan_name`, `from_plan`, `to_plan`, `item_name`): one name
+ * per plan in every event, its label, so monthly and yearly are told apart ("Pro (monthly)").
+ * Events that name a plan are built in `app/lib/analytics/plan-events.ts`, never by a page.
+ */
+export function analyticsPlanName(plan: Plan | string): string {
+  return planLabel(plan);
+}
+
 const PER = { monthly: "month", yearly: "year" } as const;
 
 /** "₹699 / month"; "₹0" for the free plan. */

@@ -4,6 +4,7 @@ import { JsonLd } from "~/components/JsonLd";
 import { comparison, pricingFaq } from "~/config/pricing";
 import { type BillingCycle, type Plan, site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
+import { planEvents } from "~/lib/analytics/plan-events";
 import { useAuth } from "~/lib/auth-state";
 import { http } from "~/lib/http";
 import { pageMeta } from "~/lib/meta";
@@ -131,11 +132,7 @@ export default function PricingPage({ matches }: Route.ComponentProps) {
   }, []);
 
   const choose = (plan: Plan) => {
-    track("plan_select", {
-      plan_name: plan.name,
-      plan_price: plan.pricePaise / 100,
-      billing_cycle: plan.billingCycle ?? cycle,
-    });
+    track("plan_select", planEvents.planSelect(plan, cycle));
   };
   const current = useCurrentPlan();
   const onPro = current !== null && current !== freePlan.id;

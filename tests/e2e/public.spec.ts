@@ -43,7 +43,7 @@ test.describe("pricing", () => {
     await flushEvents(page);
     await expect
       .poll(() => sent.find((event) => event.name === "plan_select")?.params)
-      .toEqual({ plan_name: "Pro", plan_price: 699, billing_cycle: "monthly" });
+      .toEqual({ plan_name: "Pro (monthly)", plan_price: 699, billing_cycle: "monthly" });
   });
 });
 

@@ -12,6 +12,7 @@ import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { track } from "~/lib/analytics/client";
+import { planEvents } from "~/lib/analytics/plan-events";
 import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
 import { findPlan, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
@@ -45,7 +46,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           id: target.id,
           label: planLabel(target),
           price: planPriceLabel(target),
-          pricePaise: target.pricePaise,
         }
       : null,
     testMode: paymentsConfig().testMode,
@@ -205,11 +205,10 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
                 to={`/checkout?plan=${switchOption.id}&switch=1`}
                 className="btn-secondary mt-3"
                 onClick={() =>
-                  track("subscription_upgrade", {
-                    from_plan: sub.plan,
-                    to_plan: switchOption.label,
-                    new_price: switchOption.pricePaise / 100,
-                  })
+                  track(
+                    "subscription_upgrade",
+                    planEvents.subscriptionUpgrade(sub.planId, switchOption.id),
+                  )
                 }
               >
                 {`Switch to ${switchOption.label}`}
@@ -221,7 +220,9 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
             <Form
               method="post"
               className="mt-8 border-t border-slate-800 pt-6"
-              onSubmit={() => track("subscription_cancel", { plan_name: sub.plan })}
+              onSubmit={() =>
+                track("subscription_cancel", planEvents.subscriptionCancel(sub.planId))
+              }
             >
               <h3 className="font-semibold text-white">Cancel subscription</h3>
               <p className="mt-1 text-sm text-slate-300">

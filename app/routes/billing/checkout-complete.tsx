@@ -6,6 +6,7 @@ import { subscriptionByProviderId } from "~/.server/billing/subscriptions.server
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { track } from "~/lib/analytics/client";
+import { planEvents } from "~/lib/analytics/plan-events";
 import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
 import { findPlan, planLabel } from "~/lib/plans";
@@ -72,14 +73,8 @@ export default function CheckoutComplete({ loaderData }: Route.ComponentProps) {
     if (sessionStorage.getItem(key)) return;
     sessionStorage.setItem(key, "1");
     if (loaderData.switch) return;
-    const value = (amountPaise ?? plan.pricePaise) / 100;
-    track("purchase", {
-      currency: "INR",
-      value,
-      transaction_id: paymentId,
-      items: [{ item_id: plan.id, item_name: plan.label, price: value, quantity: 1 }],
-    });
-    track("subscription_start", { plan_name: plan.label, plan_price: plan.pricePaise / 100 });
+    track("purchase", planEvents.purchase(plan.id, paymentId, amountPaise ?? plan.pricePaise));
+    track("subscription_start", planEvents.subscriptionStart(plan.id));
   }, [ready, paymentId, amountPaise, plan, loaderData.switch]);
 
   if (ready) {

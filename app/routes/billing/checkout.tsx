@@ -14,9 +14,17 @@ import { FormMessage, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
+import { planEvents } from "~/lib/analytics/plan-events";
 import { billingDetailsSchema } from "~/lib/billing-details";
 import { formatInr } from "~/lib/money";
-import { isPaidPlanId, PAID_PLAN_IDS, planById, planLabel, planPriceLabel } from "~/lib/plans";
+import {
+  isPaidPlanId,
+  PAID_PLAN_IDS,
+  type PaidPlanId,
+  planById,
+  planLabel,
+  planPriceLabel,
+} from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
 import { type RazorpayHandlerResponse, loadCheckout } from "~/lib/razorpay-checkout";
 import type { Route } from "./+types/checkout";
@@ -74,7 +82,7 @@ export interface CheckoutOpen {
   keyId: string;
   description: string;
   amountPaise: number;
-  planName: string;
+  planId: PaidPlanId;
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -110,7 +118,7 @@ export async function action(args: Route.ActionArgs) {
           keyId: paymentsConfig().keyId,
           description: `${planLabel(plan)}: ${planPriceLabel(plan)}, GST included`,
           amountPaise: plan.pricePaise,
-          planName: planLabel(plan),
+          planId,
         } satisfies CheckoutOpen,
       });
     } catch (error) {
@@ -135,13 +143,8 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const refusal = actionData && !actionData.ok ? actionData.message : null;
 
   useEffect(() => {
-    track("add_to_cart", {
-      item_id: plan.id,
-      item_name: plan.label,
-      item_category: "subscription",
-      price: plan.pricePaise / 100,
-    });
-  }, [plan.id, plan.label, plan.pricePaise]);
+    track("add_to_cart", planEvents.addToCart(plan.id));
+  }, [plan.id]);
 
   const pay = async (details: CheckoutOpen) => {
     setPhase("opening");
@@ -163,11 +166,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         modal: { ondismiss: () => setPhase("dismissed") },
       });
       instance.on("payment.failed", () => setPhase("failed"));
-      track("begin_checkout", {
-        currency: "INR",
-        value: details.amountPaise / 100,
-        plan_name: details.planName,
-      });
+      track("begin_checkout", planEvents.beginCheckout(details.planId, details.amountPaise));
       instance.open();
       setPhase("open");
     } catch (error) {

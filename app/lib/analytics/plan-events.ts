@@ -1,0 +1,70 @@
+/**
+ * The params of every analytics event that names a plan, built from the plan's id: the name comes
+ * from `analyticsPlanName` (app/lib/plans.ts) and nowhere else, so `plan_select`, the checkout, the
+ * purchase and the subscription events all call a plan the same ("Pro (monthly)").
+ * Pages call `track(event, planEvents.…(…))`; a test fails if one sets a plan name itself.
+ */
+import { type BillingCycle, type Plan, analyticsPlanName, findPlan } from "~/lib/plans";
+import type { EventParams } from "./catalogue";
+
+type PlanRef = Plan | string;
+
+const idOf = (plan: PlanRef) => (typeof plan === "string" ? plan : plan.id);
+const rupees = (paise: number) => paise / 100;
+/** The plan's price in rupees; 0 for an id the config no longer knows. */
+const priceOf = (plan: PlanRef) =>
+  rupees((typeof plan === "string" ? findPlan(plan) : plan)?.pricePaise ?? 0);
+
+export const planEvents = {
+  /** A plan chosen on the pricing page while `cycle` is shown. */
+  planSelect(plan: PlanRef, cycle: BillingCycle): EventParams<"plan_select"> {
+    const found = typeof plan === "string" ? findPlan(plan) : plan;
+    return {
+      plan_name: analyticsPlanName(plan),
+      plan_price: priceOf(plan),
+      billing_cycle: found?.billingCycle ?? cycle,
+    };
+  },
+
+  addToCart(plan: PlanRef): EventParams<"add_to_cart"> {
+    return {
+      item_id: idOf(plan),
+      item_name: analyticsPlanName(plan),
+      item_category: "subscription",
+      price: priceOf(plan),
+    };
+  },
+
+  beginCheckout(plan: PlanRef, amountPaise: number): EventParams<"begin_checkout"> {
+    return { currency: "INR", value: rupees(amountPaise), plan_name: analyticsPlanName(plan) };
+  },
+
+  /** The first payment of a subscription: `amountPaise` is what was paid. */
+  purchase(plan: PlanRef, paymentId: string, amountPaise: number): EventParams<"purchase"> {
+    const value = rupees(amountPaise);
+    return {
+      currency: "INR",
+      value,
+      transaction_id: paymentId,
+      items: [
+        { item_id: idOf(plan), item_name: analyticsPlanName(plan), price: value, quantity: 1 },
+      ],
+    };
+  },
+
+  subscriptionStart(plan: PlanRef): EventParams<"subscription_start"> {
+    return { plan_name: analyticsPlanName(plan), plan_price: priceOf(plan) };
+  },
+
+  subscriptionCancel(plan: PlanRef): EventParams<"subscription_cancel"> {
+    return { plan_name: analyticsPlanName(plan) };
+  },
+
+  subscriptionUpgrade(from: PlanRef, to: PlanRef): EventParams<"subscription_upgrade"> {
+    return {
+      from_plan: analyticsPlanName(from),
+      to_plan: analyticsPlanName(to),
+      new_price: priceOf(to),
+    };
+  },
+};
