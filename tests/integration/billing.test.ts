@@ -226,6 +226,38 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
     );
   });
 
+  it("names the admin's sandbox controls for what they do: 'Charge now and fail it' charges at once and fails", async () => {
+    const { cookie, subscriptionId } = await buy("sandbox-controls@example.com");
+    const path = "/admin-fix-subscription?email=sandbox-controls%40example.com";
+    const before = (await page(path, boss)).html;
+    const buttons = [...before.matchAll(/<button[^>]*>([^<]*)<\/button>/g)].map((match) =>
+      match[1]?.trim(),
+    );
+    expect(buttons).toEqual(expect.arrayContaining(["Charge now", "Charge now and fail it"]));
+    expect(textOf(before)).not.toContain("Fail next charge");
+    const userId = /name="userId" value="([^"]+)"/.exec(before)?.[1] ?? "";
+
+    const failed = await postForm(server, path, boss, {
+      intent: "sandbox-fail",
+      userId,
+      subscriptionId,
+    });
+    expect(failed.status).toBe(200);
+    expect(textOf(await failed.text())).toContain(
+      "The sandbox charged the next period now and the charge failed",
+    );
+    // Charged at once, not armed for the next renewal: the failure is there within seconds.
+    const pending = await eventually(async () => {
+      const html = (await page("/account", cookie)).html;
+      return html.includes('data-testid="billing-banner"') ? textOf(html) : undefined;
+    });
+    expect(pending).toContain("Your last payment failed.");
+    // Razorpay and our record agree: one failed attempt now, and the subscription is pending.
+    await eventually(async () =>
+      /Status pending pending .*Failed attempts 1 1/.test(textOf((await page(path, boss)).html)),
+    );
+  });
+
   it("cancels at the end of the period, undoes it, and ends on Free when the period is over", async () => {
     const { cookie, subscriptionId } = await buy("cancel@example.com");
     const cancelled = await postForm(server, "/account/subscription", cookie, {

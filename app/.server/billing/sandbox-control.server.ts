@@ -1,6 +1,7 @@
 /**
- * The sandbox's own controls (not part of Razorpay's API): simulate the next renewal, succeeding
- * or failing, like "Charge this now" on Razorpay's test dashboard. Only the admin page of a
+ * The sandbox's own controls (not part of Razorpay's API): charge the next period at once,
+ * succeeding or failing ("Charge now", "Charge now and fail it"), like "Charge this now" on
+ * Razorpay's test dashboard. Nothing is armed for a later renewal. Only the admin page of a
  * sandbox deployment offers them.
  */
 import { env } from "../env";
@@ -33,6 +34,6 @@ export async function sandboxCharge(
   if (!response.ok)
     throw new Error(body?.error?.description ?? `sandbox answered ${response.status}`);
   return fail
-    ? "The sandbox failed a charge; its webhooks follow."
+    ? "The sandbox charged the next period now and the charge failed; its webhooks follow."
     : "The sandbox charged the next period; its webhooks follow.";
 }

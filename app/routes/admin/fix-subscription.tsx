@@ -367,7 +367,7 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
                               }}
                             />
                             <button type="submit" className="btn-secondary" disabled={busy}>
-                              Fail next charge
+                              Charge now and fail it
                             </button>
                           </Form>
                         </>
