@@ -13,11 +13,17 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-export async function openTestDatabase(): Promise<TestDatabase> {
+/**
+ * PGlite in a temporary folder; with `databaseUrl` (an empty database, e.g. from an engine of
+ * `tests/support/engines.ts`) that PostgreSQL server instead, migrated the same way.
+ */
+export async function openTestDatabase(
+  options: { databaseUrl?: string } = {},
+): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-unit-db-"));
   let handle: DatabaseHandle | undefined;
   try {
-    handle = await openDatabase({ dataDir });
+    handle = await openDatabase({ dataDir, databaseUrl: options.databaseUrl });
     await migrate(handle);
   } catch (error) {
     await handle?.close();

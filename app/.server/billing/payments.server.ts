@@ -1,13 +1,46 @@
 /** Payments and refunds as Razorpay reported them; the Razorpay ids keep each row unique. */
-import { desc, eq, sql } from "drizzle-orm";
+import { desc, eq, type SQL, sql } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
 import { payments, type PaymentRow, refunds, type SubscriptionRow } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
 import type { RazorpayPayment, RazorpayRefund } from "./razorpay/types";
 
 /**
- * Stores a payment, or brings a stored one up to date (status, refunds). True when it is new:
- * the caller sends "payment received" only then.
+ * How far along a payment is. A status moves only to a higher rank: created → authorized →
+ * captured → refunded, or created/authorized → failed; a failed payment stays failed, so a late
+ * or replayed older snapshot never moves a payment back (refunded never reads captured again).
+ */
+export const PAYMENT_STATUS_RANK = {
+  created: 0,
+  authorized: 1,
+  captured: 2,
+  failed: 2,
+  refunded: 3,
+} as const satisfies Record<RazorpayPayment["status"], number>;
+
+/** The rank of a status column or value in SQL; a status we do not know ranks lowest. */
+function statusRank(status: SQL): SQL {
+  const cases = Object.entries(PAYMENT_STATUS_RANK).map(
+    ([name, rank]) => sql`when ${name} then ${sql.raw(String(rank))}`,
+  );
+  return sql`(case ${status} ${sql.join(cases, sql` `)} else -1 end)`;
+}
+
+/**
+ * The status to store when `incoming` is reported for a stored payment: decided in the UPDATE
+ * itself, on the row as it is when the row lock is held, so two writers racing obey it too.
+ */
+function forwardStatus(incoming: RazorpayPayment["status"]): SQL {
+  return sql`case
+    when ${payments.status} = 'failed' then ${payments.status}
+    when ${statusRank(sql`${incoming}::text`)} > ${statusRank(sql`${payments.status}`)} then ${incoming}::text
+    else ${payments.status}
+  end`;
+}
+
+/**
+ * Stores a payment, or brings a stored one up to date (status, only forward; refunds). True when
+ * it is new: the caller sends "payment received" only then.
  */
 export async function recordPayment(
   executor: Executor,
@@ -39,7 +72,7 @@ export async function recordPayment(
   await executor
     .update(payments)
     .set({
-      status: entity.status,
+      status: forwardStatus(entity.status),
       amountRefundedPaise: sql`greatest(${payments.amountRefundedPaise}, ${entity.amount_refunded})`,
       ...(subscription
         ? {
