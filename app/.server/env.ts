@@ -123,6 +123,14 @@ export const envSchema = z.object({
     z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
   ),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().optional()),
+  /**
+   * SMTP time-outs (ms): connecting, the server's greeting, and silence on an open connection.
+   * Seconds, not nodemailer's ten minutes: a mail server that hangs holds one mail slot briefly,
+   * then the mail is retried with back-off.
+   */
+  SMTP_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  SMTP_GREETING_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  SMTP_SOCKET_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(20_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Turns on /ops/error-probe, a route that fails on purpose so error reporting can be checked. */
   ERROR_PROBE: z
@@ -165,6 +173,11 @@ export const envSchema = z.object({
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** Run the background job worker (webhooks, mail, reminders) in this process. */
   JOBS_WORKER: flag.default(true),
+  /**
+   * How long a claimed job stays this worker's without renewal (s); a running job renews it every
+   * third of this, so only a process that stopped (killed, frozen) loses its jobs to another.
+   */
+  JOBS_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Largest release file an upload may send, in MB (installers are a few hundred MB). */
   RELEASE_UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(10_240).default(1024),
   /** Release files in S3-compatible storage instead of DATA_DIR/releases (with the S3_* below). */

@@ -7,9 +7,10 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { type Database, db as defaultDb } from "../db";
 import { user as users } from "../db/schema";
-import { enqueueJob, type Executor } from "../jobs/queue.server";
+import { defineJob, enqueue } from "../jobs/define";
+import type { Executor } from "../jobs/queue.server";
 import { PermanentJobError } from "../jobs/worker.server";
-import { sendMail } from "../mail/mailer";
+import { type MailMessage, type SendOptions, sendMail as sendMailNow } from "../mail/mailer";
 import {
   confirmAccountDeletionMessage,
   confirmEmailChangeMessage,
@@ -48,11 +49,12 @@ export async function queueAccountMail(executor: Executor, mail: AccountMail): P
               : { to: mail.to, url: mail.url },
           ),
         );
-  await enqueueJob(executor, {
-    kind: ACCOUNT_MAIL_JOB,
-    payload: { template, userId, ...(secret ? { sealed: secret } : {}) },
-    dedupeKey: `${ACCOUNT_MAIL_JOB}:${template}:${userId}:${dedupe}`,
-  });
+  await enqueue(
+    executor,
+    accountMailJob,
+    { template, userId, ...(secret ? { sealed: secret } : {}) },
+    { dedupeKey: `${ACCOUNT_MAIL_JOB}:${template}:${userId}:${dedupe}` },
+  );
 }
 
 const payloadSchema = z.object({
@@ -76,7 +78,9 @@ function openLink(sealed: unknown) {
 export async function sendAccountMail(
   payload: Record<string, unknown>,
   database: Database = defaultDb(),
+  options: SendOptions = {},
 ): Promise<void> {
+  const sendMail = (message: MailMessage) => sendMailNow(message, options);
   const parsed = payloadSchema.safeParse(payload);
   if (!parsed.success) throw new PermanentJobError("malformed account mail job");
   const job = parsed.data;
@@ -98,3 +102,15 @@ export async function sendAccountMail(
   if (!link.newEmail) throw new PermanentJobError("email change mail without the new address");
   return sendMail(confirmEmailChangeMessage({ ...to, newEmail: link.newEmail, url: link.url }));
 }
+
+/** Security mail of an account (mail lane). */
+export const accountMailJob = defineJob({
+  name: ACCOUNT_MAIL_JOB,
+  lane: "mail",
+  payload: payloadSchema,
+  timeoutMs: 60_000,
+  maxAttempts: 12,
+  async handler(payload, { idempotencyKey }) {
+    await sendAccountMail(payload, defaultDb(), { idempotencyKey });
+  },
+});

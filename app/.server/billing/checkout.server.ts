@@ -8,7 +8,9 @@ import { and, eq, isNull } from "drizzle-orm";
 import { type PaidPlanId, planById } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
 import { subscriptions, type SubscriptionRow } from "../db/schema";
-import { enqueueJob } from "../jobs/queue.server";
+import { z } from "zod";
+import { defineJob, enqueue } from "../jobs/define";
+import { resyncFromProvider } from "./resync.server";
 import { safeEqual } from "../security/tokens";
 import { providerPlanFor } from "./plans.server";
 import { paymentsConfig, razorpay } from "./provider.server";
@@ -164,11 +166,24 @@ export async function verifyCheckout(
       .set({ checkoutPaymentId: response.razorpay_payment_id, checkoutVerifiedAt: new Date() })
       .where(and(eq(subscriptions.id, ours.id), isNull(subscriptions.checkoutVerifiedAt)));
     // Activation must not depend on the webhook alone (a misconfigured URL would strand a buyer).
-    await enqueueJob(tx, {
-      kind: RESYNC_JOB,
-      payload: { providerSubscriptionId: ours.providerSubscriptionId },
-      dedupeKey: `checkout-resync:${response.razorpay_payment_id}`,
-    });
+    await enqueue(
+      tx,
+      resyncJob,
+      { providerSubscriptionId: ours.providerSubscriptionId },
+      { dedupeKey: `checkout-resync:${response.razorpay_payment_id}` },
+    );
   });
   return ours;
 }
+
+/** Takes Razorpay's state of a subscription (money lane): after checkout, without waiting for a webhook. */
+export const resyncJob = defineJob({
+  name: RESYNC_JOB,
+  lane: "money",
+  payload: z.object({ providerSubscriptionId: z.string().min(1).max(100) }),
+  timeoutMs: 60_000,
+  maxAttempts: 10,
+  async handler({ providerSubscriptionId }) {
+    await resyncFromProvider(providerSubscriptionId);
+  },
+});

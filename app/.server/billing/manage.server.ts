@@ -8,7 +8,9 @@ import { and, eq } from "drizzle-orm";
 import { type PaidPlanId, planById } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
 import { subscriptions, type SubscriptionRow } from "../db/schema";
-import { enqueueJob, type Executor } from "../jobs/queue.server";
+import { z } from "zod";
+import { defineJob, enqueue } from "../jobs/define";
+import type { Executor } from "../jobs/queue.server";
 import { PermanentJobError } from "../jobs/worker.server";
 import { CheckoutRefusal, startCheckout } from "./checkout.server";
 import { queueBillingMail } from "./notify.server";
@@ -140,11 +142,12 @@ export async function afterSubscriptionSynced(
   row: SubscriptionRow,
 ): Promise<void> {
   if (row.replacesSubscriptionId && (row.status === "authenticated" || row.status === "active")) {
-    await enqueueJob(executor, {
-      kind: FINISH_SWITCH_JOB,
-      payload: { subscriptionId: row.id },
-      dedupeKey: `switch:${row.id}`,
-    });
+    await enqueue(
+      executor,
+      finishSwitchJob,
+      { subscriptionId: row.id },
+      { dedupeKey: `switch:${row.id}` },
+    );
   }
   // A restarted Pro replaces a halted subscription: cancel that one, or a new card entered on its
   // old payment page would charge a second time.
@@ -154,11 +157,12 @@ export async function afterSubscriptionSynced(
       .from(subscriptions)
       .where(and(eq(subscriptions.userId, row.userId), eq(subscriptions.status, "halted")));
     if (halted.some((other) => other.id !== row.id))
-      await enqueueJob(executor, {
-        kind: RETIRE_HALTED_JOB,
-        payload: { subscriptionId: row.id },
-        dedupeKey: `retire-halted:${row.id}`,
-      });
+      await enqueue(
+        executor,
+        retireHaltedJob,
+        { subscriptionId: row.id },
+        { dedupeKey: `retire-halted:${row.id}` },
+      );
   }
 }
 
@@ -242,3 +246,29 @@ export async function retireHalted(
   }
   return halted.length;
 }
+
+const subscriptionPayload = z.object({ subscriptionId: z.string().min(1).max(100) });
+
+/** A switch's new subscription is authorised: cancel the old one at its cycle end (money lane). */
+export const finishSwitchJob = defineJob({
+  name: FINISH_SWITCH_JOB,
+  lane: "money",
+  payload: subscriptionPayload,
+  timeoutMs: 60_000,
+  maxAttempts: 10,
+  async handler(payload) {
+    await finishSwitch(payload);
+  },
+});
+
+/** A restarted Pro replaces a halted subscription: cancel the halted one (money lane). */
+export const retireHaltedJob = defineJob({
+  name: RETIRE_HALTED_JOB,
+  lane: "money",
+  payload: subscriptionPayload,
+  timeoutMs: 60_000,
+  maxAttempts: 10,
+  async handler(payload) {
+    await retireHalted(payload);
+  },
+});

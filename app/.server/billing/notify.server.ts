@@ -9,7 +9,8 @@ import { planById, planLabel, isPaidPlanId } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
 import { payments, subscriptions, user as users } from "../db/schema";
 import { env } from "../env";
-import { enqueueJob, type Executor } from "../jobs/queue.server";
+import { defineJob, enqueue } from "../jobs/define";
+import type { Executor } from "../jobs/queue.server";
 import { PermanentJobError } from "../jobs/worker.server";
 import {
   cancellationMessage,
@@ -19,7 +20,7 @@ import {
   renewalReminderMessage,
   subscriptionHaltedMessage,
 } from "../mail/billing-templates";
-import { sendMail } from "../mail/mailer";
+import { type MailMessage, type SendOptions, sendMail } from "../mail/mailer";
 import { invoiceForPayment } from "../invoices/issue.server";
 import { renderInvoicePdf } from "../invoices/pdf.server";
 import type { InvoiceDocument } from "../invoices/types";
@@ -42,12 +43,13 @@ export async function queueBillingMail(
   dedupe: string,
   extra: { paymentId?: string; runAt?: Date; chargeAt?: string } = {},
 ): Promise<void> {
-  await enqueueJob(executor, {
-    kind: BILLING_MAIL_JOB,
-    payload: { template, subscriptionId, ...extra, runAt: undefined },
-    dedupeKey: `mail:${template}:${subscriptionId}:${dedupe}`,
-    runAt: extra.runAt,
-  });
+  const { runAt, ...rest } = extra;
+  await enqueue(
+    executor,
+    billingMailJob,
+    { template, subscriptionId, ...rest },
+    { dedupeKey: `mail:${template}:${subscriptionId}:${dedupe}`, runAt },
+  );
 }
 
 const payloadSchema = z.object({
@@ -61,7 +63,9 @@ const payloadSchema = z.object({
 export async function sendBillingMail(
   payload: Record<string, unknown>,
   database: Database = defaultDb(),
+  options: SendOptions = {},
 ): Promise<void> {
+  const send = (message: MailMessage) => sendMail(message, options);
   const parsed = payloadSchema.safeParse(payload);
   if (!parsed.success) throw new PermanentJobError("malformed billing mail job");
   const job = parsed.data;
@@ -90,7 +94,7 @@ export async function sendBillingMail(
         : [];
       if (!payment) throw new Error(`payment ${job.paymentId} is not recorded yet`);
       const invoice = await invoiceForPayment(database, payment.providerPaymentId);
-      return sendMail(
+      return send(
         paymentReceivedMessage({
           ...to,
           plan: planLabel(plan),
@@ -109,7 +113,7 @@ export async function sendBillingMail(
       );
     }
     case "payment-failed":
-      return sendMail(
+      return send(
         paymentFailedMessage({
           ...to,
           plan: planLabel(plan),
@@ -118,9 +122,9 @@ export async function sendBillingMail(
         }),
       );
     case "halted":
-      return sendMail(subscriptionHaltedMessage({ ...to, plan: planLabel(plan), fixUrl }));
+      return send(subscriptionHaltedMessage({ ...to, plan: planLabel(plan), fixUrl }));
     case "cancelled":
-      return sendMail(
+      return send(
         cancellationMessage({
           ...to,
           plan: planLabel(plan),
@@ -135,7 +139,7 @@ export async function sendBillingMail(
             .from(subscriptions)
             .where(eq(subscriptions.id, subscription.replacesSubscriptionId))
         : [];
-      return sendMail(
+      return send(
         planChangeMessage({
           ...to,
           from: old ? planLabel(old.planId) : "your current plan",
@@ -156,7 +160,7 @@ export async function sendBillingMail(
         !subscription.chargeAt
       )
         return;
-      return sendMail(
+      return send(
         renewalReminderMessage({
           ...to,
           plan: planLabel(plan),
@@ -200,3 +204,15 @@ export async function scheduleRenewalReminder(
     },
   );
 }
+
+/** Billing mail (mail lane), rendered from the data as it is when it is sent. */
+export const billingMailJob = defineJob({
+  name: BILLING_MAIL_JOB,
+  lane: "mail",
+  payload: payloadSchema,
+  timeoutMs: 60_000,
+  maxAttempts: 12,
+  async handler(payload, { idempotencyKey }) {
+    await sendBillingMail(payload, defaultDb(), { idempotencyKey });
+  },
+});

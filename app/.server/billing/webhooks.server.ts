@@ -10,7 +10,8 @@ import { createHmac } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
 import { webhookEvents } from "../db/schema";
-import { enqueueJob } from "../jobs/queue.server";
+import { z } from "zod";
+import { defineJob, enqueue } from "../jobs/define";
 import { PermanentJobError } from "../jobs/worker.server";
 import { safeEqual } from "../security/tokens";
 import { queueBillingMail } from "./notify.server";
@@ -81,11 +82,7 @@ export async function receiveWebhook(
       .onConflictDoNothing({ target: webhookEvents.eventId })
       .returning({ eventId: webhookEvents.eventId });
     if (inserted.length === 0) return false;
-    await enqueueJob(tx, {
-      kind: PROCESS_WEBHOOK_JOB,
-      payload: { eventId },
-      dedupeKey: `webhook:${eventId}`,
-    });
+    await enqueue(tx, processWebhookJob, { eventId }, { dedupeKey: `webhook:${eventId}` });
     return true;
   });
   return { status: 200, outcome: stored ? "stored" : "duplicate", eventId };
@@ -201,3 +198,15 @@ async function queueMailFor(
       return;
   }
 }
+
+/** Applies a stored Razorpay event (money lane): fetches the provider's state, then records it. */
+export const processWebhookJob = defineJob({
+  name: PROCESS_WEBHOOK_JOB,
+  lane: "money",
+  payload: z.object({ eventId: z.string().regex(EVENT_ID) }),
+  timeoutMs: 60_000,
+  maxAttempts: 10,
+  async handler({ eventId }) {
+    await processWebhookEvent(eventId);
+  },
+});

@@ -1,15 +1,21 @@
 /** This process's job worker (off with JOBS_WORKER=false: then other instances run the jobs). */
 import { db } from "../db";
+import { env } from "../env";
 import type { Logger } from "../logger";
-import { jobHandlers } from "./handlers.server";
 import { schedulePrune } from "./maintenance.server";
+import { jobDefinitions } from "./registry.server";
 import { startWorker, type Worker } from "./worker.server";
 
 let worker: Worker | undefined;
 
 export function startJobWorker(log: Logger): void {
   if (worker) return;
-  worker = startWorker({ database: db, handlers: jobHandlers, log });
+  worker = startWorker({
+    database: db,
+    definitions: jobDefinitions(),
+    leaseSeconds: env().JOBS_LEASE_SECONDS,
+    log,
+  });
   // Starts (or re-joins) the hourly prune chain; the dedupe key keeps it to one job per hour.
   schedulePrune(db()).catch((error: unknown) =>
     log.warn({ err: error }, "could not schedule the hourly prune"),

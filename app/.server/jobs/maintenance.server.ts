@@ -1,6 +1,9 @@
 import { logger } from "../logger";
 import { pruneExpiredSecurityRows } from "../security/rate-limit.server";
-import { type Executor, enqueueJob } from "./queue.server";
+import { z } from "zod";
+import { db } from "../db";
+import { defineJob, enqueue } from "./define";
+import type { Executor } from "./queue.server";
 
 export const PRUNE_JOB = "maintenance.prune";
 
@@ -12,12 +15,12 @@ const HOUR = 60 * 60 * 1000;
  */
 export async function schedulePrune(executor: Executor, now = new Date()): Promise<void> {
   const next = new Date(Math.floor(now.getTime() / HOUR) * HOUR + HOUR);
-  await enqueueJob(executor, {
-    kind: PRUNE_JOB,
-    dedupeKey: `${PRUNE_JOB}:${next.toISOString()}`,
-    runAt: next,
-    maxAttempts: 3,
-  });
+  await enqueue(
+    executor,
+    pruneJob,
+    {},
+    { dedupeKey: `${PRUNE_JOB}:${next.toISOString()}`, runAt: next },
+  );
 }
 
 /** The job: prunes, then schedules the next run (also done at start-up, in case this chain broke). */
@@ -27,3 +30,15 @@ export async function runPrune(executor: Executor): Promise<void> {
     logger().info(pruned, "pruned expired rate-limit counters and one-time tokens");
   await schedulePrune(executor);
 }
+
+/** Hourly: expired rate-limit counters and one-time tokens (maintenance lane). */
+export const pruneJob = defineJob({
+  name: PRUNE_JOB,
+  lane: "maintenance",
+  payload: z.object({}),
+  timeoutMs: 5 * 60_000,
+  maxAttempts: 3,
+  async handler() {
+    await runPrune(db());
+  },
+});

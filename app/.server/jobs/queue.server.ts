@@ -1,10 +1,11 @@
 /**
  * A durable job queue in the jobs table. Enqueue inside the transaction that makes the work
- * necessary; a worker claims due jobs with a lease (FOR UPDATE SKIP LOCKED, so two instances
- * never take the same job) and retries failures with backoff. Handlers must be idempotent: a
- * worker killed mid-job leaves the lease to expire and the job runs again.
+ * necessary (through `enqueue` and a job definition, define.ts); a worker claims one due job per
+ * free slot with a lease (FOR UPDATE SKIP LOCKED, so two instances never take the same job),
+ * renews the lease while it runs and retries failures with backoff. Handlers must be idempotent:
+ * a worker killed mid-job leaves the lease to expire and the job runs again.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db";
 import { jobs, type JobRow } from "../db/schema";
 
@@ -36,27 +37,89 @@ export async function enqueueJob(executor: Executor, job: JobInput): Promise<boo
   return inserted.length > 0;
 }
 
-export const LEASE_SECONDS = 120;
+/** How long a claim holds a job without renewal; a running job renews it every third of this. */
+export const DEFAULT_LEASE_SECONDS = 60;
 
-/** Takes up to `limit` due jobs for this worker: each is leased, and its attempt counted. */
-export async function claimDueJobs(database: Database, limit: number): Promise<JobRow[]> {
+/**
+ * Claims one due job among `kinds` (or, with `exceptKinds`, among every other kind): leased for
+ * `leaseSeconds`, its attempt counted. The attempt count is the lease's token: renewing,
+ * completing and failing all check it, so a worker whose lease went to another changes nothing.
+ */
+export async function claimJob(
+  database: Database,
+  filter: { kinds: readonly string[] } | { exceptKinds: readonly string[] },
+  leaseSeconds: number = DEFAULT_LEASE_SECONDS,
+): Promise<JobRow | null> {
+  const which =
+    "kinds" in filter
+      ? filter.kinds.length === 0
+        ? sql`false`
+        : sql`kind in (${sql.join(
+            filter.kinds.map((kind) => sql`${kind}`),
+            sql`, `,
+          )})`
+      : filter.exceptKinds.length === 0
+        ? sql`true`
+        : sql`kind not in (${sql.join(
+            filter.exceptKinds.map((kind) => sql`${kind}`),
+            sql`, `,
+          )})`;
   const result = await database.execute(sql`
     update ${jobs}
-       set locked_until = now() + ${sql.raw(`interval '${LEASE_SECONDS} seconds'`)},
+       set locked_until = now() + make_interval(secs => ${leaseSeconds}),
            attempts = attempts + 1
-     where id in (
+     where id = (
        select id from ${jobs}
         where completed_at is null and failed_at is null and run_at <= now()
           and (locked_until is null or locked_until < now())
+          and ${which}
         order by run_at, id
-        limit ${limit}
+        limit 1
         for update skip locked)
     returning id`);
-  const ids = (result as unknown as { rows: { id: number | string }[] }).rows.map((row) =>
-    Number(row.id),
-  );
-  if (ids.length === 0) return [];
-  return database.select().from(jobs).where(inArray(jobs.id, ids)).orderBy(jobs.runAt, jobs.id);
+  const id = (result as unknown as { rows: { id: number | string }[] }).rows[0]?.id;
+  if (id === undefined) return null;
+  const [row] = await database
+    .select()
+    .from(jobs)
+    .where(eq(jobs.id, Number(id)));
+  return row ?? null;
+}
+
+/** Takes up to `limit` due jobs of any kind (tests and tools); each is leased and counted. */
+export async function claimDueJobs(
+  database: Database,
+  limit: number,
+  leaseSeconds: number = DEFAULT_LEASE_SECONDS,
+): Promise<JobRow[]> {
+  const claimed: JobRow[] = [];
+  while (claimed.length < limit) {
+    const job = await claimJob(database, { exceptKinds: [] }, leaseSeconds);
+    if (!job) break;
+    claimed.push(job);
+  }
+  return claimed;
+}
+
+/** Extends the lease of a running job; false when it is no longer this attempt's to hold. */
+export async function renewLease(
+  database: Database,
+  job: JobRow,
+  leaseSeconds: number = DEFAULT_LEASE_SECONDS,
+): Promise<boolean> {
+  const renewed = await database
+    .update(jobs)
+    .set({ lockedUntil: sql`now() + make_interval(secs => ${leaseSeconds})` })
+    .where(
+      and(
+        eq(jobs.id, job.id),
+        eq(jobs.attempts, job.attempts),
+        isNull(jobs.completedAt),
+        isNull(jobs.failedAt),
+      ),
+    )
+    .returning({ id: jobs.id });
+  return renewed.length > 0;
 }
 
 /** Seconds until the next try: 5 s, 10 s, 20 s … capped at an hour. */
@@ -64,11 +127,14 @@ export function retryDelaySeconds(attempts: number): number {
   return Math.min(3600, 5 * 2 ** Math.max(0, attempts - 1));
 }
 
-export async function completeJob(database: Database, job: JobRow): Promise<void> {
-  await database
+/** Marks this attempt done; false when the job is no longer this attempt's (its lease was lost). */
+export async function completeJob(database: Database, job: JobRow): Promise<boolean> {
+  const done = await database
     .update(jobs)
     .set({ completedAt: new Date(), lockedUntil: null, lastError: null })
-    .where(and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts)));
+    .where(and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts), isNull(jobs.completedAt)))
+    .returning({ id: jobs.id });
+  return done.length > 0;
 }
 
 export async function failJob(

@@ -4,6 +4,7 @@ import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
 import { site } from "~/config/site";
 import { env } from "../env";
+import { jobSignal } from "../jobs/signal";
 import { logger } from "../logger";
 
 export interface MailMessage {
@@ -14,14 +15,43 @@ export interface MailMessage {
   attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
+export interface SendOptions {
+  /**
+   * The same for every try of one mail (a job's idempotency key): it becomes the Message-ID, so
+   * a copy sent again after a crash is the same message to the receiving side.
+   */
+  idempotencyKey?: string;
+}
+
 let transport: Transporter | undefined;
 
+/**
+ * SMTP_URL with the time-outs as query options (nodemailer reads a URL's query as transport
+ * options, and ignores other options given beside a URL); ones already in the URL are kept.
+ */
+export function smtpUrlWithTimeouts(config: {
+  SMTP_URL?: string;
+  SMTP_CONNECTION_TIMEOUT_MS: number;
+  SMTP_GREETING_TIMEOUT_MS: number;
+  SMTP_SOCKET_TIMEOUT_MS: number;
+}): string {
+  const url = new URL(config.SMTP_URL ?? "");
+  const timeouts = {
+    connectionTimeout: config.SMTP_CONNECTION_TIMEOUT_MS,
+    greetingTimeout: config.SMTP_GREETING_TIMEOUT_MS,
+    socketTimeout: config.SMTP_SOCKET_TIMEOUT_MS,
+  };
+  for (const [name, ms] of Object.entries(timeouts))
+    if (!url.searchParams.has(name)) url.searchParams.set(name, String(ms));
+  return url.toString();
+}
+
 function getTransport(): Transporter {
-  const { SMTP_URL } = env();
+  const config = env();
   // Without SMTP the message is rendered to RFC 822 text and kept in the outbox folder, so the
   // embedded default works end to end (verification and reset links included).
-  transport ??= SMTP_URL
-    ? nodemailer.createTransport(SMTP_URL)
+  transport ??= config.SMTP_URL
+    ? nodemailer.createTransport(smtpUrlWithTimeouts(config))
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return transport;
 }
@@ -34,9 +64,34 @@ export function fromAddress(): string {
   return env().MAIL_FROM ?? `"${site.product.name}" <${site.company.supportEmail}>`;
 }
 
-/** Sends one message (or writes it to DATA_DIR/mail/*.eml when SMTP_URL is unset). */
-export async function sendMail(message: MailMessage): Promise<void> {
-  const info = await getTransport().sendMail({ from: fromAddress(), ...message });
+function messageId(key: string): string {
+  const host = new URL(env().SITE_URL).hostname || "localhost";
+  return `<${key}@${host}>`;
+}
+
+/**
+ * Sends one message (or writes it to DATA_DIR/mail/*.eml when SMTP_URL is unset). Mail is sent by
+ * the job worker only (the mail lane): call it from a job handler, never on a request's path.
+ * Bounded by the SMTP time-outs, and by the running job's signal (its time limit, a lost lease).
+ */
+export async function sendMail(message: MailMessage, options: SendOptions = {}): Promise<void> {
+  const signal = jobSignal();
+  signal?.throwIfAborted();
+  const sending = getTransport().sendMail({
+    from: fromAddress(),
+    ...message,
+    ...(options.idempotencyKey ? { messageId: messageId(options.idempotencyKey) } : {}),
+  });
+  const info = signal
+    ? await Promise.race([
+        sending,
+        new Promise<never>((_resolve, reject) => {
+          const fail = () => reject(signal.reason as Error);
+          if (signal.aborted) fail();
+          else signal.addEventListener("abort", fail, { once: true });
+        }),
+      ])
+    : await sending;
   const { SMTP_URL } = env();
   let file: string | undefined;
   if (!SMTP_URL) {

@@ -4,6 +4,7 @@
  * only the base URL differs.
  */
 import { type z } from "zod";
+import { boundedSignal } from "../../jobs/signal";
 import {
   collectionSchema,
   errorBodySchema,
@@ -84,7 +85,8 @@ export function createRazorpayClient(options: RazorpayClientOptions) {
           ...(body === undefined ? {} : { "content-type": "application/json" }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
+        // Its own time-out, and the running job's limit when a job makes the call.
+        signal: boundedSignal(TIMEOUT_MS),
       });
     } catch (error) {
       throw new RazorpayError(

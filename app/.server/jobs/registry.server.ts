@@ -1,0 +1,26 @@
+/** Every kind of background job, once (each defined beside its domain; define.ts). */
+import { accountMailJob } from "../account/security-mail.server";
+import { resyncJob } from "../billing/checkout.server";
+import { finishSwitchJob, retireHaltedJob } from "../billing/manage.server";
+import { billingMailJob } from "../billing/notify.server";
+import { processWebhookJob } from "../billing/webhooks.server";
+import { sendMessageJob } from "../mail/outbox.server";
+import type { JobDefinition } from "./define";
+import { pruneJob } from "./maintenance.server";
+
+/**
+ * A function, not a constant: domain modules import the job queue too, and a list built while
+ * they are still loading would hold undefined entries.
+ */
+export function jobDefinitions(): readonly JobDefinition[] {
+  return [
+    processWebhookJob,
+    resyncJob,
+    finishSwitchJob,
+    retireHaltedJob,
+    billingMailJob,
+    accountMailJob,
+    sendMessageJob,
+    pruneJob,
+  ] as unknown as readonly JobDefinition[];
+}
