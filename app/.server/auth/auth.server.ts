@@ -4,7 +4,7 @@ import { db } from "../db";
 import * as schema from "../db/schema";
 import { env } from "../env";
 import { logger } from "../logger";
-import { sendMail } from "../mail/mailer";
+import { queueMail } from "../mail/outbox.server";
 import { accountDeletedMessage, resetPasswordMessage, verifyEmailMessage } from "../mail/templates";
 import { eraseUserData } from "../account/erase.server";
 import { afterPasswordChange } from "../account/password-changed.server";
@@ -72,7 +72,9 @@ function createAuth() {
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, url }) => {
-        await sendMail(resetPasswordMessage({ to: user.email, name: user.name, url }));
+        // Queued for the mail lane: the request answers at once whatever the mail server does.
+        await queueMail(db(), resetPasswordMessage({ to: user.email, name: user.name, url }));
+        kickJobs();
       },
       // Whoever held a desktop device before the reset (a thief, say) is out with the old password.
       onPasswordReset: async ({ user }) => {
@@ -85,7 +87,8 @@ function createAuth() {
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60,
       sendVerificationEmail: async ({ user, url }) => {
-        await sendMail(verifyEmailMessage({ to: user.email, name: user.name, url }));
+        await queueMail(db(), verifyEmailMessage({ to: user.email, name: user.name, url }));
+        kickJobs();
       },
     },
     user: {
@@ -114,7 +117,8 @@ function createAuth() {
           await eraseUserData(user.id, user.email);
         },
         afterDelete: async (user) => {
-          await sendMail(accountDeletedMessage({ to: user.email, name: user.name }));
+          await queueMail(db(), accountDeletedMessage({ to: user.email, name: user.name }));
+          kickJobs();
         },
       },
     },

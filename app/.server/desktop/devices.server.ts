@@ -11,7 +11,8 @@ import {
 } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
 import { logger } from "../logger";
-import { sendMail } from "../mail/mailer";
+import { kickJobs } from "../jobs";
+import { queueMail } from "../mail/outbox.server";
 import { newDesktopSignInMessage } from "../mail/templates";
 import { hashToken, randomToken, verifyPkce } from "../security/tokens";
 import { burnToken } from "./handoff.server";
@@ -133,14 +134,18 @@ export async function exchangeHandoff(
     return created;
   });
 
-  await sendMail(
+  // The mail lane sends it: the app gets its tokens at once whatever the mail server does.
+  await queueMail(
+    database,
     newDesktopSignInMessage({
       to: account.email,
       name: account.name,
       device: device.name,
       when: device.createdAt,
     }),
-  ).catch((error: unknown) => logger().error({ err: error }, "new desktop sign-in mail failed"));
+    `desktop-sign-in:${device.id}`,
+  );
+  kickJobs();
   return { ...tokens.pair, user: { id: account.id, email: account.email, name: account.name } };
 }
 
