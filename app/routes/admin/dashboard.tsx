@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import {
   ANALYTICS_DAYS,
@@ -11,7 +11,9 @@ import { billingStats } from "~/.server/admin/billing.server";
 import { activeVersionShare, downloadsPerDay } from "~/.server/releases/stats.server";
 import { feedbackCategoryLabel, feedbackStatusSchema } from "~/lib/feedback";
 import { formatInr } from "~/lib/money";
+import { staleLanes } from "~/.server/admin/jobs.server";
 import { requireAdmin } from "~/.server/auth/session";
+import { LANES } from "~/.server/jobs/define";
 import { formatDateTime } from "~/lib/dates";
 import { useHydrated } from "~/lib/use-hydrated";
 import { AdminPage, AdminSection, Stat, TD, HeaderRow } from "~/components/admin/AdminUi";
@@ -25,14 +27,16 @@ export const meta: Route.MetaFunction = () => pageMeta("Admin", "Operator overvi
 
 export async function loader({ context }: Route.LoaderArgs) {
   requireAdmin(context);
-  const [stats, feedback, billing, downloads, versions] = await Promise.all([
+  const [stats, feedback, billing, downloads, versions, stuck] = await Promise.all([
     dashboardStats(),
     newestFeedback(),
     billingStats(),
     downloadsPerDay(30),
     activeVersionShare(),
+    staleLanes(),
   ]);
   return {
+    stuckLanes: stuck.map((lane) => ({ ...lane, label: LANES[lane.lane].label })),
     stats,
     feedback,
     billing,
@@ -104,13 +108,28 @@ function platformLabel(platform: string): string {
 }
 
 export default function DashboardPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { stats, feedback, billing, analyticsDays, downloads, versions } = loaderData;
+  const { stats, feedback, billing, analyticsDays, downloads, versions, stuckLanes } = loaderData;
   const downloadsTotal = downloads.reduce((sum, row) => sum + row.downloads, 0);
   const busy = useNavigation().state !== "idle";
 
   return (
     <AdminPage>
       <PageHeader title="Admin" lead="What needs attention, at a glance." />
+      {stuckLanes.length > 0 ? (
+        <div
+          role="alert"
+          className="rounded-lg border border-amber-500/40 bg-amber-500/10 px-4 py-3 text-sm text-amber-100"
+        >
+          {stuckLanes.map((lane) => (
+            <p key={lane.lane}>
+              {`Background jobs are waiting: the oldest in "${lane.label}" has waited ${lane.minutes} minutes. `}
+              <Link to="/admin/jobs" className="font-medium text-white underline">
+                See the jobs
+              </Link>
+            </p>
+          ))}
+        </div>
+      ) : null}
 
       <AdminSection id="counts" title="Counts">
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">

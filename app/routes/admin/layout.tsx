@@ -12,6 +12,7 @@ const SECTIONS = [
   { to: "/admin/subscriptions", label: "Subscriptions", end: false },
   { to: "/admin/invoices", label: "Invoices", end: false },
   { to: "/admin/releases", label: "Releases", end: false },
+  { to: "/admin/jobs", label: "Jobs", end: false },
   { to: "/admin-fix-subscription", label: "Fix subscription", end: false },
 ] as const;
 
