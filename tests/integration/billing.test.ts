@@ -493,17 +493,19 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
 describe("webhook processing survives a crash", () => {
   it("processes an event stored just before SIGKILL exactly once after restart", async () => {
     const dataDir = tempDataDir();
+    // Signing up needs the mail lane (the verification mail); the crash below does not run it.
+    const setup = await startServer({ dataDir, env: { AUTH_RATE_LIMIT: "100" } });
+    const cookie = await signUpVerified(setup, {
+      name: "Kill",
+      email: "kill@example.com",
+      password: PASSWORD,
+    }).finally(() => setup.stop());
     const first = await startServer({
       dataDir,
       env: { JOBS_WORKER: "false", AUTH_RATE_LIMIT: "100" },
     });
     let restarted: RunningTestServer | undefined;
     try {
-      const cookie = await signUpVerified(first, {
-        name: "Kill",
-        email: "kill@example.com",
-        password: PASSWORD,
-      });
       const started = await startCheckout(first, cookie, "pro-monthly");
       const subscriptionId = started.subscriptionId!;
       const paid = await sandboxPay(first, subscriptionId, "success");

@@ -9,7 +9,7 @@ import {
   signUpVerified,
 } from "../support/auth";
 import { engines } from "../support/engines";
-import { readOutbox } from "../support/mail";
+import { waitForMail } from "../support/mail";
 import { type RunningTestServer, startServer } from "../support/server";
 
 const PASSWORD = "desktop-test-password-1";
@@ -210,11 +210,10 @@ describe.each(engines())("desktop handoff and API on $name", (engine) => {
       });
       access = String(body.access_token);
       refresh = String(body.refresh_token);
-      expect(
-        readOutbox(server.dataDir).some(
-          (mail) => mail.subject === "New sign-in to Pinout on Asha's MacBook",
-        ),
-      ).toBe(true);
+      await waitForMail(
+        server.dataDir,
+        (mail) => mail.subject === "New sign-in to Pinout on Asha's MacBook",
+      );
 
       // The same token a second time: burnt.
       const again = await post("/api/desktop/token", {

@@ -3,7 +3,7 @@ import { authPost, cookiesFrom, getWithCookies, postForm, signUpVerified } from 
 import { eventually } from "../support/billing";
 import { engines } from "../support/engines";
 import { titleOf } from "../support/html";
-import { readOutbox } from "../support/mail";
+import { readOutbox, waitForMail } from "../support/mail";
 import { type RunningTestServer, startServer } from "../support/server";
 
 const PASSWORD = "correct-horse-battery-9";
@@ -38,9 +38,9 @@ describe.each(engines())("identity on $name", (engine) => {
       callbackURL: "/account",
     });
     expect(response.status).toBe(200);
-    const [mail] = readOutbox(server.dataDir).filter((message) =>
-      message.to.includes("maya@example.com"),
-    );
+    const [mail] = (
+      await waitForMail(server.dataDir, (message) => message.to.includes("maya@example.com"))
+    ).filter((message) => message.to.includes("maya@example.com"));
     expect(mail?.subject).toBe("Confirm your email for Pinout");
 
     // Not verified yet: signing in is refused (and a fresh link is sent).
@@ -213,13 +213,11 @@ describe.each(engines())("identity on $name", (engine) => {
       (await authPost(server, "/sign-in/email", { email: "gone@example.com", password: PASSWORD }))
         .status,
     ).toBe(401);
-    expect(
-      readOutbox(server.dataDir).some(
-        (mail) =>
-          mail.to.includes("gone@example.com") &&
-          mail.subject === "Your Pinout account was deleted",
-      ),
-    ).toBe(true);
+    await waitForMail(
+      server.dataDir,
+      (mail) =>
+        mail.to.includes("gone@example.com") && mail.subject === "Your Pinout account was deleted",
+    );
 
     if (engine.name === "postgres") {
       const { default: pg } = await import("pg");

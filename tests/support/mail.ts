@@ -10,7 +10,7 @@ function decodeQuotedPrintable(text: string): string {
 }
 
 /** Decodes RFC 2047 encoded words (=?UTF-8?Q?…?= and =?UTF-8?B?…?=) in a header value. */
-function decodeHeader(value: string): string {
+export function decodeHeader(value: string): string {
   return value
     .replace(/\?=\s+=\?/g, "?==?")
     .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_, encoding: string, text: string) =>
@@ -57,16 +57,60 @@ export function readOutbox(dataDir: string): OutboxMessage[] {
     });
 }
 
-/** The first link in the newest message to an address whose URL contains `contains`. */
-export function linkFromMail(dataDir: string, to: string, contains: string): string {
-  const messages = readOutbox(dataDir)
-    .filter((message) => message.to.includes(to))
-    .reverse();
+function linkIn(messages: OutboxMessage[], contains: string): string | undefined {
   for (const message of messages) {
     const match = message.text
       .match(/https?:\/\/[^\s"<>]+/g)
       ?.find((url) => url.includes(contains));
     if (match) return match.replace(/&amp;/g, "&");
   }
+  return undefined;
+}
+
+/** Waits without leaving the call: the server (another process) keeps writing meanwhile. */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * The first link in the newest message to an address whose URL contains `contains`. Mail is sent
+ * by the server's job worker a moment after the request that caused it answered: this waits (up
+ * to 15 s) for such a message, and until no newer message to that address has arrived for a
+ * quarter of a second, so a link sent just now is not mistaken for an older one.
+ */
+export function linkFromMail(dataDir: string, to: string, contains: string): string {
+  const deadline = Date.now() + 15_000;
+  const toAddress = () =>
+    readOutbox(dataDir)
+      .filter((message) => message.to.includes(to))
+      .reverse();
+  let seen = -1;
+  while (Date.now() < deadline) {
+    const messages = toAddress();
+    const link = linkIn(messages, contains);
+    if (link && messages.length === seen) return link;
+    seen = link ? messages.length : -1;
+    pause(250);
+  }
+  const link = linkIn(toAddress(), contains);
+  if (link) return link;
   throw new Error(`no mail to ${to} with a link containing ${contains}`);
+}
+
+/**
+ * The outbox once it holds a message that `matches` (mail is sent by the job worker a moment after
+ * the request that caused it): every message so far, or a failure after `ms`.
+ */
+export async function waitForMail(
+  dataDir: string,
+  matches: (message: OutboxMessage) => boolean,
+  ms = 15_000,
+): Promise<OutboxMessage[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const outbox = readOutbox(dataDir);
+    if (outbox.some(matches)) return outbox;
+    if (Date.now() > deadline) throw new Error("timed out waiting for a mail in the outbox");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

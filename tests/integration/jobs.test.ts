@@ -1,0 +1,514 @@
+/**
+ * Issue 19: background work that never stalls and never runs twice. A mail server that greets
+ * and then never answers holds mail only: requests answer at once, payments are processed and
+ * invoiced, and every held mail is delivered exactly once when it recovers. Two instances on one
+ * PostgreSQL with jobs that outlast the lease run each once; `kill -9` mid-job loses nothing and
+ * repeats nothing; a dead job is visible, retried and discarded on /admin/jobs, audited.
+ */
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import path from "node:path";
+import { authPost, BROWSER_HEADERS, cookiesFrom, getWithCookies, postForm } from "../support/auth";
+import {
+  eventually,
+  pkce,
+  sandboxCharge,
+  sandboxPay,
+  startCheckout,
+  textOf,
+} from "../support/billing";
+import { createDatabase, engines } from "../support/engines";
+import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import { type FakeSmtp, linkIn, startFakeSmtp } from "../support/smtp";
+import { inject } from "vitest";
+
+const PASSWORD = "jobs-test-password-1";
+/** Short SMTP time-outs: a stalled attempt gives up in seconds and is retried with back-off. */
+const FAST_SMTP = {
+  SMTP_CONNECTION_TIMEOUT_MS: "2000",
+  SMTP_GREETING_TIMEOUT_MS: "2000",
+  SMTP_SOCKET_TIMEOUT_MS: "2000",
+};
+
+async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  const started = Date.now();
+  const result = await work();
+  return { result, ms: Date.now() - started };
+}
+
+/** Signs up and verifies through the fake SMTP server (which must be answering). */
+async function signUpThroughSmtp(
+  server: RunningTestServer,
+  smtp: FakeSmtp,
+  user: { name: string; email: string },
+): Promise<string> {
+  const signUp = await authPost(server, "/sign-up/email", {
+    ...user,
+    password: PASSWORD,
+    callbackURL: "/account",
+  });
+  expect(signUp.status).toBe(200);
+  const link = await eventually(
+    async () => {
+      try {
+        return linkIn(smtp, user.email, "/api/auth/verify-email");
+      } catch {
+        return undefined;
+      }
+    },
+    20_000,
+    `verification mail to ${user.email}`,
+  );
+  const verified = await fetch(link, { redirect: "manual", headers: BROWSER_HEADERS });
+  expect(verified.status).toBe(302);
+  return cookiesFrom(verified);
+}
+
+const invoiceCount = async (server: RunningTestServer, cookie: string) =>
+  (
+    (await (await getWithCookies(server, "/invoices", cookie)).text()).match(
+      /href="\/invoices\/[^"]+\.pdf"/g,
+    ) ?? []
+  ).length;
+
+describe("a mail server that greets and never answers", () => {
+  let smtp: FakeSmtp;
+  let server: RunningTestServer;
+
+  beforeAll(async () => {
+    smtp = await startFakeSmtp();
+    server = await startServer({
+      env: { SMTP_URL: smtp.url, ...FAST_SMTP, AUTH_RATE_LIMIT: "100" },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await smtp?.close();
+  });
+
+  it("holds mail only: requests answer at once, payments are processed, mail goes out once later", async () => {
+    const cookie = await signUpThroughSmtp(server, smtp, {
+      name: "Buyer",
+      email: "buyer@example.com",
+    });
+    const before = smtp.received.length;
+    smtp.stall();
+
+    // Requests that cause mail answer at once.
+    const signUp = await timed(() =>
+      authPost(server, "/sign-up/email", {
+        name: "Newcomer",
+        email: "newcomer@example.com",
+        password: PASSWORD,
+        callbackURL: "/account",
+      }),
+    );
+    expect(signUp.result.status).toBe(200);
+    expect(signUp.ms).toBeLessThan(2_000);
+    const reset = await timed(() =>
+      authPost(server, "/request-password-reset", {
+        email: "buyer@example.com",
+        redirectTo: "/auth?view=reset",
+      }),
+    );
+    expect(reset.result.status).toBe(200);
+    expect(reset.ms).toBeLessThan(2_000);
+    const { verifier, challenge } = pkce();
+    const handoff = await fetch(`${server.url}/api/functions/generateAuthRedirectToken`, {
+      method: "POST",
+      headers: {
+        ...BROWSER_HEADERS,
+        "content-type": "application/json",
+        origin: server.url,
+        cookie,
+      },
+      body: JSON.stringify({
+        data: {
+          redirect_uri: "http://127.0.0.1:53682/callback",
+          state: "state-1234567",
+          code_challenge: challenge,
+          code_challenge_method: "S256",
+        },
+      }),
+    });
+    const { token } = ((await handoff.json()) as { result: { token: string } }).result;
+    const desktop = await timed(() =>
+      fetch(`${server.url}/api/desktop/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          token,
+          code_verifier: verifier,
+          device_name: "Stalled Mac",
+          platform: "mac",
+          app_version: "2.1.0",
+        }),
+      }),
+    );
+    expect(desktop.result.status).toBe(200);
+    expect(desktop.ms).toBeLessThan(2_000);
+
+    // A purchase reaches Pro while its receipt is stuck.
+    const purchase = await timed(async () => {
+      const started = await startCheckout(server, cookie, "pro-monthly");
+      const paid = await sandboxPay(server, started.subscriptionId ?? "", "success");
+      await postForm(server, "/checkout.data", cookie, { intent: "verify", ...paid.body });
+      await eventually(
+        async () =>
+          /Plan Pro/.test(
+            textOf(await (await getWithCookies(server, "/account/subscription", cookie)).text()),
+          ),
+        15_000,
+        "Pro on /account/subscription",
+      );
+      return started.subscriptionId ?? "";
+    });
+    expect(purchase.ms).toBeLessThan(15_000);
+    await eventually(async () => (await invoiceCount(server, cookie)) === 1, 15_000, "invoice 1");
+
+    // A renewal charged while the receipts are stuck is invoiced within 15 s.
+    const renewal = await timed(async () => {
+      expect((await sandboxCharge(`${server.url}/_sandbox/razorpay`, purchase.result)).status).toBe(
+        200,
+      );
+      await eventually(async () => (await invoiceCount(server, cookie)) === 2, 15_000, "invoice 2");
+    });
+    expect(renewal.ms).toBeLessThan(15_000);
+    // Nothing got through meanwhile.
+    expect(smtp.received.length).toBe(before);
+    expect(smtp.connections()).toBeGreaterThan(0);
+
+    // The server recovers: each held mail arrives, once.
+    smtp.recover();
+    const expected: [RegExp, number][] = [
+      [/^Confirm your email for Pinout$/, 1],
+      [/^Reset your Pinout password$/, 1],
+      [/^New sign-in to Pinout on Stalled Mac$/, 1],
+      [/^Payment received: /, 2],
+    ];
+    const held = () => smtp.received.slice(before);
+    await eventually(
+      async () =>
+        expected.every(
+          ([subject, count]) => held().filter((mail) => subject.test(mail.subject)).length >= count,
+        ),
+      90_000,
+      "every held mail",
+    );
+    // Long enough for any second copy to arrive.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    for (const [subject, count] of expected)
+      expect(held().filter((mail) => subject.test(mail.subject)).length, String(subject)).toBe(
+        count,
+      );
+    const ids = held().map((mail) => mail.messageId);
+    expect(new Set(ids).size).toBe(ids.length);
+  }, 180_000);
+});
+
+describe("two instances on one PostgreSQL with jobs that outlast the lease", () => {
+  const postgresUrl = inject("postgresUrl");
+  it.skipIf(!postgresUrl)("send each mail once", async () => {
+    const smtp = await startFakeSmtp({ acceptMs: 2_500 });
+    const databaseUrl = await createDatabase(postgresUrl!);
+    const env = {
+      DATABASE_URL: databaseUrl,
+      SMTP_URL: smtp.url,
+      JOBS_LEASE_SECONDS: "1",
+      AUTH_RATE_LIMIT: "100",
+    };
+    const [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
+    try {
+      const emails = Array.from({ length: 6 }, (_, i) => `twin${i}@example.com`);
+      for (const [i, email] of emails.entries()) {
+        const response = await authPost(i % 2 ? a : b, "/sign-up/email", {
+          name: `Twin ${i}`,
+          email,
+          password: PASSWORD,
+          callbackURL: "/account",
+        });
+        expect(response.status).toBe(200);
+      }
+      await eventually(
+        async () => emails.every((email) => smtp.received.some((m) => m.to.includes(email))),
+        60_000,
+        "every verification mail",
+      );
+      // Each took 2.5 s on a 1 s lease: several lease periods for a second copy to appear.
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      for (const email of emails)
+        expect(
+          smtp.received.filter((m) => m.to.includes(email)),
+          email,
+        ).toHaveLength(1);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+      await smtp.close();
+    }
+  });
+});
+
+describe("kill -9 in the middle of a job", () => {
+  it("delivers a mail held mid-send once after the restart", async () => {
+    const smtp = await startFakeSmtp({ stalled: true });
+    const dataDir = tempDataDir();
+    const env = {
+      SMTP_URL: smtp.url,
+      SMTP_SOCKET_TIMEOUT_MS: "60000",
+      JOBS_LEASE_SECONDS: "2",
+      AUTH_RATE_LIMIT: "100",
+    };
+    const first = await startServer({ dataDir, env });
+    try {
+      const signUp = await authPost(first, "/sign-up/email", {
+        name: "Killed",
+        email: "killed@example.com",
+        password: PASSWORD,
+        callbackURL: "/account",
+      });
+      expect(signUp.status).toBe(200);
+      // The mail job is connected and waiting on the stalled server.
+      await eventually(async () => smtp.connections() > 0, 10_000, "a mail connection");
+    } finally {
+      await first.stop("SIGKILL");
+    }
+    smtp.recover();
+    const second = await startServer({ dataDir, env });
+    try {
+      await eventually(
+        async () => smtp.received.some((m) => m.to.includes("killed@example.com")),
+        30_000,
+        "the verification mail after the restart",
+      );
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      expect(smtp.received.filter((m) => m.to.includes("killed@example.com"))).toHaveLength(1);
+    } finally {
+      await second.stop();
+      await smtp.close();
+    }
+  });
+
+  it("processes a webhook held mid-job once after the restart: Pro, one invoice", async () => {
+    // Razorpay's subscription lookups go through a proxy that can hold them.
+    let holding = true;
+    let target = "";
+    const held: http.ServerResponse[] = [];
+    let seen = 0;
+    const proxy = http.createServer((req, res) => {
+      const lookup = req.method === "GET" && /\/v1\/subscriptions\/sub_/.test(req.url ?? "");
+      if (lookup) seen++;
+      if (lookup && holding) {
+        held.push(res);
+        req.resume();
+        return;
+      }
+      const forwarded = http.request(
+        `${target}${req.url}`,
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      forwarded.on("error", () => res.writeHead(502).end());
+      req.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const dataDir = tempDataDir();
+    const env = {
+      RAZORPAY_API_URL: `http://127.0.0.1:${(proxy.address() as { port: number }).port}/_sandbox/razorpay`,
+      JOBS_LEASE_SECONDS: "2",
+      AUTH_RATE_LIMIT: "100",
+    };
+    try {
+      const first = await startServer({ dataDir, env });
+      target = first.url;
+      let cookie = "";
+      let subscriptionId = "";
+      try {
+        const signUp = await authPost(first, "/sign-up/email", {
+          name: "Webhook",
+          email: "webhook@example.com",
+          password: PASSWORD,
+          callbackURL: "/account",
+        });
+        expect(signUp.status).toBe(200);
+        const { linkFromMail } = await import("../support/mail");
+        const verified = await fetch(
+          linkFromMail(dataDir, "webhook@example.com", "/api/auth/verify-email"),
+          { redirect: "manual", headers: BROWSER_HEADERS },
+        );
+        cookie = cookiesFrom(verified);
+        const started = await startCheckout(first, cookie, "pro-monthly");
+        subscriptionId = started.subscriptionId ?? "";
+        const paid = await sandboxPay(first, subscriptionId, "success");
+        expect(paid.status).toBe(200);
+        // The webhook (and the checkout's resync) are mid-job, waiting on Razorpay.
+        await eventually(async () => held.length > 0, 15_000, "a held Razorpay lookup");
+      } finally {
+        await first.stop("SIGKILL");
+        for (const res of held) res.destroy();
+      }
+      holding = false;
+      const second = await startServer({ dataDir, env });
+      target = second.url;
+      try {
+        await eventually(
+          async () =>
+            /Plan Pro/.test(
+              textOf(await (await getWithCookies(second, "/account/subscription", cookie)).text()),
+            ),
+          30_000,
+          "Pro after the restart",
+        );
+        await eventually(async () => (await invoiceCount(second, cookie)) === 1, 15_000, "invoice");
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        expect(await invoiceCount(second, cookie)).toBe(1);
+        expect(seen).toBeGreaterThan(1);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+});
+
+/** Adds a job straight to the database while the server is stopped (a payload from an old version). */
+async function insertJob(
+  dataDir: string,
+  databaseUrl: string | undefined,
+  kind: string,
+  payload: unknown,
+) {
+  const statement = `insert into jobs (kind, payload, max_attempts) values ($1, $2::jsonb, 10)`;
+  if (databaseUrl) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query(statement, [kind, JSON.stringify(payload)]);
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const database = new PGlite(path.join(dataDir, "db"));
+  try {
+    await database.query(statement, [kind, JSON.stringify(payload)]);
+  } finally {
+    await database.close();
+  }
+}
+
+describe.each(engines())("dead jobs on /admin/jobs on $name", (engine) => {
+  let server: RunningTestServer;
+  let boss: string;
+  let customer: string;
+  const dataDir = tempDataDir();
+  let databaseUrl: string | undefined;
+
+  beforeAll(async () => {
+    databaseUrl = await engine.freshDatabaseUrl();
+    const env = {
+      DATABASE_URL: databaseUrl,
+      ADMIN_EMAILS: "boss@example.com",
+      AUTH_RATE_LIMIT: "100",
+    };
+    const setup = await startServer({ dataDir, env });
+    const { signUpVerified } = await import("../support/auth");
+    await signUpVerified(setup, { name: "Boss", email: "boss@example.com", password: PASSWORD });
+    await signUpVerified(setup, { name: "Cust", email: "cust@example.com", password: PASSWORD });
+    await setup.stop();
+    await insertJob(dataDir, databaseUrl, "razorpay.webhook", { eventId: 42 });
+    await insertJob(dataDir, databaseUrl, "razorpay.webhook", { event: "evt_old_shape" });
+    server = await startServer({ dataDir, env });
+    const signIn = async (email: string) =>
+      cookiesFrom(await authPost(server, "/sign-in/email", { email, password: PASSWORD }));
+    boss = await signIn("boss@example.com");
+    customer = await signIn("cust@example.com");
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("fails a payload that no longer parses at once, shows it, and retries or discards it, audited", async () => {
+    const page = async () =>
+      textOf(await (await getWithCookies(server, "/admin/jobs", boss)).text());
+    const text = await eventually(async () => {
+      const now = await page();
+      return (now.match(/razorpay\.webhook Dead 1 of 10/g) ?? []).length === 2 ? now : undefined;
+    }, 20_000);
+    expect(text).toMatch(
+      /razorpay\.webhook Dead 1 of 10 — stored payload does not match the job "razorpay\.webhook": eventId: /,
+    );
+    const html = await (await getWithCookies(server, "/admin/jobs", boss)).text();
+    const ids = [...html.matchAll(/aria-label="Retry job (\d+)"/g)].map((match) => match[1]!);
+    expect(ids).toHaveLength(2);
+
+    // A customer can neither see nor touch the queue.
+    expect((await getWithCookies(server, "/admin/jobs", customer)).status).toBe(403);
+    expect(
+      (await postForm(server, "/admin/jobs", customer, { intent: "discard", id: ids[0]! })).status,
+    ).toBe(403);
+
+    const retried = await postForm(server, "/admin/jobs", boss, { intent: "retry", id: ids[0]! });
+    expect(retried.status).toBe(200);
+    expect(textOf(await retried.text())).toContain(
+      `Job ${ids[0]} (razorpay.webhook) will run again now.`,
+    );
+    // It runs again and fails again (the payload is still bad), its attempts counted afresh.
+    await eventually(
+      async () => new RegExp(`${ids[0]} · razorpay\\.webhook Dead 1 of 10`).test(await page()),
+      20_000,
+      "dead again",
+    );
+    const discarded = await postForm(server, "/admin/jobs", boss, {
+      intent: "discard",
+      id: ids[1]!,
+    });
+    expect(discarded.status).toBe(200);
+    expect(textOf(await discarded.text())).toContain(
+      `Job ${ids[1]} (razorpay.webhook) was discarded.`,
+    );
+    const again = await postForm(server, "/admin/jobs", boss, { intent: "discard", id: ids[1]! });
+    expect(again.status).toBe(404);
+    expect(await page()).not.toContain(`${ids[1]} · razorpay.webhook`);
+
+    // Both are in the audit log, by whom and what.
+    const audit = await readAudit(dataDir, databaseUrl, server);
+    expect(audit).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ action: "job.retry", actor_email: "boss@example.com" }),
+        expect.objectContaining({ action: "job.discard", actor_email: "boss@example.com" }),
+      ]),
+    );
+  });
+});
+
+/** The audit rows, read with the server stopped for PGlite (its folder is locked while it runs). */
+async function readAudit(
+  dataDir: string,
+  databaseUrl: string | undefined,
+  server: RunningTestServer,
+): Promise<Record<string, unknown>[]> {
+  const statement = `select action, actor_email, target from audit_log where action like 'job.%'`;
+  if (databaseUrl) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      return (await client.query(statement)).rows as Record<string, unknown>[];
+    } finally {
+      await client.end();
+    }
+  }
+  await server.stop();
+  const database = new PGlite(path.join(dataDir, "db"));
+  try {
+    return (await database.query<Record<string, unknown>>(statement)).rows;
+  } finally {
+    await database.close();
+  }
+}
