@@ -11,6 +11,7 @@ import { subscriptions, type SubscriptionRow } from "../db/schema";
 import { z } from "zod";
 import { defineJob, enqueue } from "../jobs/define";
 import { resyncFromProvider } from "./resync.server";
+import { LeaseBusyError, withLease } from "../security/lease.server";
 import { safeEqual } from "../security/tokens";
 import { providerPlanFor } from "./plans.server";
 import { paymentsConfig, razorpay } from "./provider.server";
@@ -52,6 +53,29 @@ export async function startCheckout(
   user: { id: string; email: string },
   planId: PaidPlanId,
   options: StartCheckoutOptions = {},
+): Promise<SubscriptionRow> {
+  // One at a time per person, on every instance: two tabs or a double submit would otherwise both
+  // find no open checkout and create two subscriptions that could both be paid. The second waits,
+  // then reuses the first's open checkout.
+  try {
+    return await withLease(`checkout:${user.id}`, () => startCheckoutNow(user, planId, options), {
+      ttlSeconds: 60,
+      waitMs: 20_000,
+      database: options.database,
+    });
+  } catch (error) {
+    if (error instanceof LeaseBusyError)
+      throw new CheckoutRefusal(
+        "Another checkout for your account is being started. Wait a moment and try again.",
+      );
+    throw error;
+  }
+}
+
+async function startCheckoutNow(
+  user: { id: string; email: string },
+  planId: PaidPlanId,
+  options: StartCheckoutOptions,
 ): Promise<SubscriptionRow> {
   const database = options.database ?? defaultDb();
   const client = options.client ?? razorpay();
