@@ -6,7 +6,7 @@
  * fetches the subscription from Razorpay instead of trusting the event's snapshot, so events
  * arriving late or out of order cannot move a subscription back to an older state.
  */
-import { createHmac } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
 import { webhookEvents } from "../db/schema";
@@ -24,7 +24,11 @@ import {
 import { recordPayment, recordRefund } from "./payments.server";
 import { razorpay } from "./provider.server";
 import { RazorpayError, type RazorpayClient } from "./razorpay/client";
-import { type RazorpayWebhookEvent, webhookEventSchema } from "./razorpay/types";
+import {
+  type RazorpaySubscription,
+  type RazorpayWebhookEvent,
+  webhookEventSchema,
+} from "./razorpay/types";
 
 export const PROCESS_WEBHOOK_JOB = "razorpay.webhook";
 const EVENT_ID = /^[A-Za-z0-9_.:-]{1,100}$/;
@@ -82,7 +86,21 @@ export async function receiveWebhook(
       .onConflictDoNothing({ target: webhookEvents.eventId })
       .returning({ eventId: webhookEvents.eventId });
     if (inserted.length === 0) return false;
-    await enqueue(tx, processWebhookJob, { eventId }, { dedupeKey: `webhook:${eventId}` });
+    // Deduplicated on the signed body too: the event-id header is not signed, so the same signed
+    // delivery sent again under new ids (a replay) must not be applied again.
+    const fresh = await enqueue(
+      tx,
+      processWebhookJob,
+      { eventId },
+      { dedupeKey: `webhook-body:${createHash("sha256").update(input.rawBody).digest("hex")}` },
+    );
+    if (!fresh) {
+      await tx
+        .update(webhookEvents)
+        .set({ processedAt: new Date(), lastError: "the same signed body arrived before" })
+        .where(eq(webhookEvents.eventId, eventId));
+      return false;
+    }
     return true;
   });
   return { status: 200, outcome: stored ? "stored" : "duplicate", eventId };
@@ -167,36 +185,42 @@ export async function processWebhookEvent(
           refundedAt: new Date(refund.created_at * 1000),
         });
     }
-    if (subscription)
-      await queueMailFor(event, eventId, subscription, paymentEntity?.id ?? null, newPayment, tx);
+    if (subscription && current)
+      await queueMailFor(event, current, subscription, paymentEntity?.id ?? null, newPayment, tx);
     return "processed";
   });
 }
 
+/**
+ * The mail an event calls for, chosen from the state Razorpay reports now (`current`, fetched while
+ * processing), not from the event's name: a late or replayed `subscription.pending` for a
+ * subscription that is active again mails nothing. Each mail's dedupe key names the state it
+ * reports, so the same failure or halt is mailed once however many events describe it.
+ */
 async function queueMailFor(
   event: RazorpayWebhookEvent,
-  eventId: string,
+  current: RazorpaySubscription,
   subscription: { id: string },
   paymentId: string | null,
   newPayment: boolean,
   tx: Parameters<typeof queueBillingMail>[0],
 ): Promise<void> {
-  switch (event.event) {
-    case "subscription.charged":
-      if (paymentId && newPayment)
-        await queueBillingMail(tx, "payment-received", subscription.id, `payment:${paymentId}`, {
-          paymentId,
-        });
-      return;
-    case "subscription.pending":
-      await queueBillingMail(tx, "payment-failed", subscription.id, `event:${eventId}`);
-      return;
-    case "subscription.halted":
-      await queueBillingMail(tx, "halted", subscription.id, `event:${eventId}`);
-      return;
-    default:
-      return;
+  if (event.event === "subscription.charged") {
+    if (paymentId && newPayment)
+      await queueBillingMail(tx, "payment-received", subscription.id, `payment:${paymentId}`, {
+        paymentId,
+      });
+    return;
   }
+  if (current.status === "pending")
+    await queueBillingMail(
+      tx,
+      "payment-failed",
+      subscription.id,
+      `failed:${current.charge_at ?? 0}:${current.auth_attempts ?? 0}`,
+    );
+  else if (current.status === "halted")
+    await queueBillingMail(tx, "halted", subscription.id, `halted:${current.paid_count}`);
 }
 
 /** Applies a stored Razorpay event (money lane): fetches the provider's state, then records it. */
