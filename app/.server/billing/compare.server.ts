@@ -1,6 +1,7 @@
 /** Our record of a subscription beside Razorpay's, field by field, for the fix-subscription pages. */
 import type { SubscriptionRow } from "../db/schema";
 import { razorpay } from "./provider.server";
+import { formatDate } from "~/lib/dates";
 import { hitRateLimit } from "../security/rate-limit.server";
 import { RazorpayError, type RazorpayClient } from "./razorpay/client";
 import type { RazorpaySubscription } from "./razorpay/types";
@@ -20,7 +21,8 @@ export interface Comparison {
   inSync: boolean;
 }
 
-const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : "—");
+/** A day as people read it everywhere else (India date): "24 Dec 2026", never the UTC day. */
+const day = (date: Date | null) => (date ? formatDate(date) : "—");
 const fromUnix = (seconds: number | null | undefined) =>
   seconds ? new Date(seconds * 1000) : null;
 

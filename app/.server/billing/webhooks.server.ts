@@ -25,6 +25,7 @@ import { recordPayment, recordRefund } from "./payments.server";
 import { razorpay } from "./provider.server";
 import { RazorpayError, type RazorpayClient } from "./razorpay/client";
 import {
+  type RazorpayInvoice,
   type RazorpaySubscription,
   type RazorpayWebhookEvent,
   webhookEventSchema,
@@ -139,6 +140,8 @@ export async function processWebhookEvent(
     }
   }
 
+  const billed = await billedPeriod(event, client);
+
   return database.transaction(async (tx) => {
     const marked = await tx
       .update(webhookEvents)
@@ -169,8 +172,10 @@ export async function processWebhookEvent(
         paidAt: new Date(paymentEntity.created_at * 1000),
         userId: subscription.userId,
         planId: subscription.planId,
-        periodStart: subscription.currentStart,
-        periodEnd: subscription.currentEnd,
+        // The period this payment paid for, not whatever period is current when it is processed
+        // (a charge processed late, after retries or a stall, belongs to its own period).
+        periodStart: billed?.start ?? subscription.currentStart,
+        periodEnd: billed?.end ?? subscription.currentEnd,
       });
       await creditRefundsOf(tx, paymentEntity.id);
     }
@@ -197,6 +202,35 @@ export async function processWebhookEvent(
  * subscription that is active again mails nothing. Each mail's dedupe key names the state it
  * reports, so the same failure or halt is mailed once however many events describe it.
  */
+/**
+ * The service period a captured payment paid for: its Razorpay invoice's billing_start and
+ * billing_end (from the event when it carries the invoice, else fetched), or null when Razorpay
+ * has no invoice for it (then the subscription's period at processing time is the best there is).
+ */
+async function billedPeriod(
+  event: RazorpayWebhookEvent,
+  client: RazorpayClient,
+): Promise<{ start: Date; end: Date } | null> {
+  const payment = event.payload.payment?.entity;
+  if (!payment || payment.status !== "captured") return null;
+  let invoice: RazorpayInvoice | null = null;
+  const carried = event.payload.invoice?.entity;
+  if (carried && (carried.payment_id === payment.id || carried.id === payment.invoice_id))
+    invoice = carried;
+  else if (payment.invoice_id) {
+    try {
+      invoice = await client.fetchInvoice(payment.invoice_id);
+    } catch (error) {
+      if (!(error instanceof RazorpayError && error.status === 404)) throw error;
+    }
+  }
+  if (!invoice?.billing_start || !invoice.billing_end) return null;
+  return {
+    start: new Date(invoice.billing_start * 1000),
+    end: new Date(invoice.billing_end * 1000),
+  };
+}
+
 async function queueMailFor(
   event: RazorpayWebhookEvent,
   current: RazorpaySubscription,

@@ -134,6 +134,9 @@ export function createRazorpayClient(options: RazorpayClientOptions) {
       call("POST", "/v1/subscriptions", subscriptionSchema, input),
     fetchSubscription: (subscriptionId: string): Promise<RazorpaySubscription> =>
       call("GET", `/v1/subscriptions/${id(subscriptionId)}`, subscriptionSchema),
+    /** A subscription invoice: its billing_start/billing_end are the period a payment paid for. */
+    fetchInvoice: (invoiceId: string): Promise<RazorpayInvoice> =>
+      call("GET", `/v1/invoices/${id(invoiceId)}`, invoiceSchema),
     /** At cycle end the subscription stays active and shows a scheduled change until then. */
     cancelSubscription: (
       subscriptionId: string,
