@@ -12,6 +12,7 @@ import { type Database, db as defaultDb } from "../db";
 import {
   auditLog,
   entitlementGrants,
+  invoiceColumns,
   invoices,
   payments,
   refunds,
@@ -26,7 +27,6 @@ import { RazorpayError, type RazorpayClient } from "../billing/razorpay/client";
 import { resyncFromProvider } from "../billing/resync.server";
 import { processWebhookEvent } from "../billing/webhooks.server";
 import { issueCreditNoteForRefund, reissueWithBuyer } from "../invoices/issue.server";
-import type { InvoiceDocument } from "../invoices/types";
 import { escapeLike } from "./users.server";
 
 export class AdminRefusal extends Error {
@@ -185,7 +185,7 @@ export async function customerBilling(userId: string, database: Database = defau
       .orderBy(desc(auditLog.createdAt))
       .limit(100),
     database
-      .select()
+      .select(invoiceColumns)
       .from(invoices)
       .where(eq(invoices.userId, userId))
       .orderBy(desc(invoices.issuedAt), desc(invoices.number)),
@@ -408,7 +408,7 @@ export async function adminCorrectGstin(
   requireAdmin(session);
   const database = options.database ?? defaultDb();
   const [original] = await database
-    .select()
+    .select(invoiceColumns)
     .from(invoices)
     .where(
       and(
@@ -426,7 +426,7 @@ export async function adminCorrectGstin(
     throw new AdminRefusal(
       "That invoice already has a credit note; correct its replacement instead.",
     );
-  const document = original.document as InvoiceDocument;
+  const { document } = original;
   let buyer = { ...document.buyer, gstin: input.gstin };
   if (input.gstin) {
     const checked = validateGstin(input.gstin);

@@ -14,6 +14,7 @@ import type { Executor } from "../jobs/queue.server";
 import { PermanentJobError } from "../jobs/worker.server";
 import {
   cancellationMessage,
+  resumedMessage,
   paymentFailedMessage,
   paymentReceivedMessage,
   planChangeMessage,
@@ -22,8 +23,7 @@ import {
 } from "../mail/billing-templates";
 import { type MailMessage, type SendOptions, sendMail } from "../mail/mailer";
 import { invoiceForPayment } from "../invoices/issue.server";
-import { renderInvoicePdf } from "../invoices/pdf.server";
-import type { InvoiceDocument } from "../invoices/types";
+import { invoicePdf } from "../invoices/stored-pdf.server";
 
 export const BILLING_MAIL_JOB = "mail.billing";
 const TEMPLATES = [
@@ -31,6 +31,7 @@ const TEMPLATES = [
   "payment-failed",
   "halted",
   "cancelled",
+  "resumed",
   "plan-change",
   "renewal-reminder",
 ] as const;
@@ -105,7 +106,7 @@ export async function sendBillingMail(
             ? {
                 number: invoice.number,
                 url: `${base}/invoices/${invoice.id}.pdf`,
-                pdf: await renderInvoicePdf(invoice.document as InvoiceDocument),
+                pdf: await invoicePdf(invoice, database),
               }
             : null,
           accountUrl,
@@ -129,6 +130,15 @@ export async function sendBillingMail(
           ...to,
           plan: planLabel(plan),
           endsAt: subscription.currentEnd,
+          accountUrl,
+        }),
+      );
+    case "resumed":
+      return send(
+        resumedMessage({
+          ...to,
+          plan: planLabel(plan),
+          renewsAt: subscription.chargeAt ?? subscription.currentEnd,
           accountUrl,
         }),
       );

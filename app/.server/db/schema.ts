@@ -6,12 +6,13 @@
  * Identity tables are generated from Better Auth's own definitions (`npm run db:auth-schema`,
  * from app/.server/auth/options.ts) into auth-schema.ts; edit the options, not that file.
  */
-import { sql } from "drizzle-orm";
+import { getTableColumns, sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
   bigserial,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -24,6 +25,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { SUBSCRIPTION_STATUSES } from "../billing/razorpay/types";
+import type { InvoiceDocument } from "../invoices/types";
 import { user as users } from "./auth-schema";
 
 export * from "./auth-schema";
@@ -554,6 +556,13 @@ export type AuditEntry = typeof auditLog.$inferSelect;
  * financial year, taken in the transaction that stores the document, so there is no gap.
  * ------------------------------------------------------------------------------------------- */
 
+/** Raw bytes (`bytea`), read as a Buffer from either engine (PGlite gives a Uint8Array). */
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) =>
+    Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+});
+
 /** The last number issued in each series, e.g. "invoice:26-27" → 42. */
 export const invoiceSeries = pgTable("invoice_series", {
   series: text("series").primaryKey(),
@@ -583,7 +592,15 @@ export const invoices = pgTable(
     igstPaise: integer("igst_paise").notNull(),
     totalPaise: integer("total_paise").notNull(),
     /** The InvoiceDocument as issued: supplier, buyer, lines, taxes, totals. */
-    document: jsonb("document").notNull(),
+    document: jsonb("document").$type<InvoiceDocument>().notNull(),
+    /**
+     * The PDF as issued, rendered once in the issuing transaction and served as stored (checked
+     * against `pdf_sha256` on every read). Null only for documents issued before PDFs were
+     * stored: those are rendered and stored on their first read, once.
+     */
+    pdf: bytea("pdf"),
+    /** SHA-256 of `pdf`, 64 lowercase hex digits; set with it. */
+    pdfSha256: text("pdf_sha256"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -594,6 +611,8 @@ export const invoices = pgTable(
       .where(sql`${table.kind} = 'invoice'`),
     check("invoices_kind_check", sql`${table.kind} in ('invoice', 'credit_note')`),
     check("invoices_number_check", sql`${table.number} ~ '^[A-Za-z0-9/-]{1,16}$'`),
+    check("invoices_pdf_check", sql`(${table.pdf} is null) = (${table.pdfSha256} is null)`),
+    check("invoices_pdf_sha256_check", sql`${table.pdfSha256} ~ '^[0-9a-f]{64}$'`),
     check(
       "invoices_total_check",
       sql`${table.totalPaise} = ${table.taxablePaise} + ${table.cgstPaise} + ${table.sgstPaise} + ${table.igstPaise}`,
@@ -603,4 +622,10 @@ export const invoices = pgTable(
   ],
 );
 
-export type InvoiceRow = typeof invoices.$inferSelect;
+const { pdf: _pdf, pdfSha256: _pdfSha256, ...invoiceMetadata } = getTableColumns(invoices);
+/**
+ * Every column of an invoice but its stored PDF: lists and lookups select these, so the bytes
+ * are read only when a PDF is served (`app/.server/invoices/stored-pdf.server.ts`).
+ */
+export const invoiceColumns = invoiceMetadata;
+export type InvoiceRow = Omit<typeof invoices.$inferSelect, "pdf" | "pdfSha256">;

@@ -6,7 +6,6 @@
  */
 import { stateByCode } from "~/lib/gst";
 import type { InvoiceRow } from "../db/schema";
-import type { InvoiceDocument } from "./types";
 
 const HEADER = [
   "section",
@@ -65,7 +64,7 @@ const istDate = (date: Date) =>
     .replaceAll(" ", "-");
 
 const rateOf = (row: InvoiceRow) => {
-  const tax = (row.document as InvoiceDocument).tax;
+  const { tax } = row.document;
   return tax.igstRate + tax.cgstRate + tax.sgstRate;
 };
 
@@ -74,7 +73,7 @@ export function gstr1Csv(rows: readonly InvoiceRow[]): string {
   const byId = new Map(rows.map((row) => [row.id, row]));
   for (const row of rows) {
     if (!row.b2b) continue;
-    const document = row.document as InvoiceDocument;
+    const { document } = row;
     const credit = row.kind === "credit_note";
     lines.push([
       credit ? "cdnr" : "b2b",

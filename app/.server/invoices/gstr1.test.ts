@@ -76,16 +76,8 @@ describe("the GSTR-1 CSV of a month", () => {
   const karnataka1 = row(invoice(69_900, buyer("29", "Karnataka")), "invoice");
   const karnataka2 = row(invoice(69_900, buyer("29", "Karnataka")), "invoice");
   const kerala = row(invoice(69_900, buyer("32", "Kerala")), "invoice");
-  const b2bCredit = row(
-    creditNoteFor(b2b.document as InvoiceDocument, 100_000),
-    "credit_note",
-    b2b,
-  );
-  const b2cCredit = row(
-    creditNoteFor(karnataka2.document as InvoiceDocument, 69_900),
-    "credit_note",
-    karnataka2,
-  );
+  const b2bCredit = row(creditNoteFor(b2b.document, 100_000), "credit_note", b2b);
+  const b2cCredit = row(creditNoteFor(karnataka2.document, 69_900), "credit_note", karnataka2);
   const rows = [b2b, karnataka1, karnataka2, kerala, b2bCredit, b2cCredit];
   const csv = gstr1Csv(rows);
   const lines = csv
@@ -243,11 +235,7 @@ describe("the GSTR-1 CSV against spreadsheet formulas (OWASP CSV injection)", ()
   it("writes amounts and rates as numbers, negative ones too, never prefixed", () => {
     // A B2C credit note in a month without its invoice: the place's B2CS sum is negative.
     const sale = row(invoice(69_900, buyer("29", "Karnataka")), "invoice");
-    const credit = row(
-      creditNoteFor(sale.document as InvoiceDocument, 69_900),
-      "credit_note",
-      sale,
-    );
+    const credit = row(creditNoteFor(sale.document, 69_900), "credit_note", sale);
     const [, b2cs] = parseCsv(gstr1Csv([credit]));
     expect(b2cs?.[0]).toBe("b2cs");
     expect(b2cs?.[6]).toBe("-699.00");

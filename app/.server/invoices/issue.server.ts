@@ -2,14 +2,17 @@
  * Issuing documents: a tax invoice for every captured subscription payment, a credit note for
  * every refund. Called inside the transaction that records the payment or refund, so a document
  * exists exactly when its payment does; the number is taken from the series counter in that same
- * transaction (a rollback gives it back, so numbers never skip).
+ * transaction (a rollback gives it back, so numbers never skip). Its PDF is rendered there too and
+ * stored with the row: what is served later is those bytes (`stored-pdf.server.ts`).
  */
 import { and, desc, eq, or, sql } from "drizzle-orm";
+import { istDay } from "~/lib/india-time";
 import { site } from "~/config/site";
 import { stateByCode } from "~/lib/gst";
 import { planLabel } from "~/lib/plans";
 import {
   billingProfiles,
+  invoiceColumns,
   invoiceSeries,
   invoices,
   type InvoiceRow,
@@ -23,6 +26,7 @@ import {
   financialYear,
   formatDocumentNumber,
 } from "./engine.server";
+import { renderForIssue } from "./stored-pdf.server";
 import type { DocumentKind, InvoiceDocument, Party, TaxInvoice } from "./types";
 
 /** The company as the supplier on every document (copied into each one as issued). */
@@ -127,6 +131,9 @@ async function store(
     reason: input.reason ?? null,
   };
   const { tax } = input.computed;
+  // Rendered once, here: the PDF is part of what is issued. (The series counter stays locked
+  // meanwhile, as for the rest of the transaction: numbers are issued one after the other.)
+  const { pdf, pdfSha256 } = await renderForIssue(document);
   // A plain insert: a second document for the same payment or refund violates a unique index
   // and rolls the whole transaction back, number included.
   const [row] = await executor
@@ -149,13 +156,19 @@ async function store(
       igstPaise: tax.igstPaise,
       totalPaise: tax.totalPaise,
       document,
+      pdf,
+      pdfSha256,
     })
-    .returning();
+    .returning(invoiceColumns);
   if (!row) throw new Error("invoice was not stored");
   return row;
 }
 
-const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+/**
+ * A period bound as the India calendar day it falls on: a payment at 00:48 IST on 24 Nov is
+ * 23 Nov in UTC, and its invoice must not say its period began the day before it is dated.
+ */
+const isoDay = (date: Date) => istDay(date);
 
 /**
  * The current invoice of a payment: its own, or the replacement issued when the buyer's details
@@ -166,7 +179,7 @@ export async function invoiceForPayment(
   paymentId: string,
 ): Promise<InvoiceRow | null> {
   const [row] = await executor
-    .select()
+    .select(invoiceColumns)
     .from(invoices)
     .where(
       and(
@@ -234,13 +247,13 @@ export async function issueCreditNoteForRefund(
   },
 ): Promise<InvoiceRow | null> {
   const [existing] = await executor
-    .select()
+    .select(invoiceColumns)
     .from(invoices)
     .where(eq(invoices.providerRefundId, input.refundId));
   if (existing) return existing;
   const original = await invoiceForPayment(executor, input.paymentId);
   if (!original) return null;
-  const computed = creditNoteFor(original.document as InvoiceDocument, input.amountPaise);
+  const computed = creditNoteFor(original.document, input.amountPaise);
   return store(executor, {
     kind: "credit_note",
     computed,
@@ -263,7 +276,7 @@ export async function reissueWithBuyer(
   buyer: Party,
   at: Date,
 ): Promise<{ creditNote: InvoiceRow; invoice: InvoiceRow }> {
-  const document = original.document as InvoiceDocument;
+  const { document } = original;
   const creditNote = await store(executor, {
     kind: "credit_note",
     computed: creditNoteFor(document, original.totalPaise),

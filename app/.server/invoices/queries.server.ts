@@ -2,19 +2,14 @@
 import { and, asc, desc, eq, gte, lt, type SQL } from "drizzle-orm";
 import { istMonth, istMonthRange } from "~/lib/india-time";
 import { type Database, db as defaultDb } from "../db";
-import { invoices, type InvoiceRow } from "../db/schema";
-import type { InvoiceDocument } from "./types";
-
-export function documentOf(row: InvoiceRow): InvoiceDocument {
-  return row.document as InvoiceDocument;
-}
+import { invoiceColumns, invoices, type InvoiceRow } from "../db/schema";
 
 export async function invoicesOfUser(
   userId: string,
   database: Database = defaultDb(),
 ): Promise<InvoiceRow[]> {
   return database
-    .select()
+    .select(invoiceColumns)
     .from(invoices)
     .where(eq(invoices.userId, userId))
     .orderBy(desc(invoices.issuedAt), desc(invoices.number));
@@ -25,7 +20,7 @@ export async function invoiceById(
   database: Database = defaultDb(),
 ): Promise<InvoiceRow | null> {
   if (!/^[0-9a-f-]{36}$/.test(id)) return null;
-  const [row] = await database.select().from(invoices).where(eq(invoices.id, id));
+  const [row] = await database.select(invoiceColumns).from(invoices).where(eq(invoices.id, id));
   return row ?? null;
 }
 
@@ -62,7 +57,7 @@ export async function invoicesInPeriod(
   if (filter.type) conditions.push(eq(invoices.b2b, filter.type === "b2b"));
   if (filter.state) conditions.push(eq(invoices.placeOfSupply, filter.state));
   return database
-    .select()
+    .select(invoiceColumns)
     .from(invoices)
     .where(and(...conditions))
     .orderBy(asc(invoices.issuedAt), asc(invoices.number));

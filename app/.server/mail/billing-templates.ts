@@ -99,6 +99,23 @@ export function cancellationMessage(
   });
 }
 
+export function resumedMessage(
+  input: Recipient & { plan: string; renewsAt: Date | null; accountUrl: string },
+): MailMessage {
+  const on = input.renewsAt ? formatDate(input.renewsAt.toISOString()) : null;
+  return render({
+    to: input.to,
+    subject: `Your ${site.product.name} subscription continues`,
+    greeting: hello(input.name),
+    paragraphs: [
+      on
+        ? `You undid the cancellation: your ${input.plan} subscription continues and renews on ${on}, as before.`
+        : `You undid the cancellation: your ${input.plan} subscription continues, as before.`,
+    ],
+    action: { label: "View your subscription", url: input.accountUrl },
+  });
+}
+
 export function planChangeMessage(
   input: Recipient & {
     from: string;

@@ -27,7 +27,6 @@ import { formatInr } from "~/lib/money";
 import { PAID_PLAN_IDS, planLabel } from "~/lib/plans";
 import { isPlatform, PLATFORMS } from "~/lib/platform";
 import { pageMeta } from "~/lib/meta";
-import type { InvoiceDocument } from "~/.server/invoices/types";
 import type { Route } from "./+types/fix-subscription";
 
 export const meta: Route.MetaFunction = () =>
@@ -84,7 +83,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         number: row.number,
         issuedAt: row.issuedAt.toISOString(),
         totalPaise: row.totalPaise,
-        gstin: (row.document as InvoiceDocument).buyer.gstin,
+        gstin: row.document.buyer.gstin,
         credited: billing.invoices.some((other) => other.originalInvoiceId === row.id),
       })),
       grants: billing.grants.map((grant) => ({

@@ -1,7 +1,6 @@
 import { Form } from "react-router";
 import { requireAdmin } from "~/.server/auth/session";
 import {
-  documentOf,
   invoicesInPeriod,
   parseInvoiceFilter,
   periodTotals,
@@ -27,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     totals: periodTotals(rows),
     exportQuery: query.toString(),
     rows: rows.map((row) => {
-      const document = documentOf(row);
+      const { document } = row;
       return {
         id: row.id,
         kind: row.kind,

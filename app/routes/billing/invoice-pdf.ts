@@ -1,6 +1,6 @@
 import { requireSession } from "~/.server/auth/session";
-import { documentOf, invoiceById } from "~/.server/invoices/queries.server";
-import { renderInvoicePdf } from "~/.server/invoices/pdf.server";
+import { invoiceById } from "~/.server/invoices/queries.server";
+import { invoicePdf } from "~/.server/invoices/stored-pdf.server";
 import type { Route } from "./+types/invoice-pdf";
 
 /** /invoices/<id>.pdf: the owner's (or an admin's) document; anyone else gets the same 404. */
@@ -10,7 +10,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const row = id ? await invoiceById(id) : null;
   if (!row || (row.userId !== user.id && user.role !== "admin"))
     return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain" } });
-  const pdf = await renderInvoicePdf(documentOf(row));
+  // The bytes stored when it was issued, checked against their hash (a mismatch is a 500).
+  const pdf = await invoicePdf(row);
   return new Response(new Uint8Array(pdf), {
     headers: {
       "Content-Type": "application/pdf",

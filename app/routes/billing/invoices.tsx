@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { requireSession } from "~/.server/auth/session";
-import { documentOf, invoicesOfUser } from "~/.server/invoices/queries.server";
+import { invoicesOfUser } from "~/.server/invoices/queries.server";
 import { PageHeader } from "~/components/PageHeader";
 import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
@@ -18,7 +18,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   );
   return {
     documents: rows.map((row) => {
-      const document = documentOf(row);
+      const { document } = row;
       return {
         id: row.id,
         kind: row.kind,
