@@ -16,6 +16,8 @@ import {
 } from "../../../tests/support/test-database";
 import { adminRefund } from "../admin/billing.server";
 import { auditLog, jobs, payments, subscriptions, webhookEvents } from "../db/schema";
+import { invoiceForPayment } from "../invoices/issue.server";
+import { istDay } from "~/lib/india-time";
 import {
   cancelAtPeriodEnd,
   cancelEverythingFor,
@@ -355,11 +357,22 @@ describe("billing with the fake Razorpay", () => {
 
     const kept = await undoCancellation(userId, options());
     expect(kept.cancelAtCycleEnd).toBe(false);
+    // Each change a person makes is mailed once: cancelled, then "continues" (issue 20, point 4).
+    const mailsOf = async () =>
+      (await test.db.select().from(jobs).where(eq(jobs.kind, BILLING_MAIL_JOB)))
+        .map((job) => job.payload as { template: string; subscriptionId: string })
+        .filter((payload) => payload.subscriptionId === sub.id)
+        .map((payload) => payload.template);
+    expect(await mailsOf()).toEqual(expect.arrayContaining(["cancelled", "resumed"]));
+    expect((await mailsOf()).filter((template) => template === "resumed")).toHaveLength(1);
+    await undoCancellation(userId, options());
+    expect((await mailsOf()).filter((template) => template === "resumed")).toHaveLength(1);
     expect((await client.fetchSubscription(sub.providerSubscriptionId)).has_scheduled_changes).toBe(
       false,
     );
 
     await cancelAtPeriodEnd(userId, null, options());
+    expect((await mailsOf()).filter((template) => template === "cancelled")).toHaveLength(2);
     // Razorpay ends it at the cycle end; in between the account is still Pro.
     await client.fetchSubscription(sub.providerSubscriptionId);
     const atEnd = { database: test.db, now: new Date(end.getTime() - 1000) };
@@ -560,5 +573,28 @@ describe("billing with the fake Razorpay", () => {
     expect(await retireHalted(job!.payload as Record<string, unknown>, options())).toBe(1);
     expect((await client.fetchSubscription(first.providerSubscriptionId)).status).toBe("cancelled");
     expect((await entitlementFor(userId, { database: test.db })).plan).toBe("pro-monthly");
+  });
+  it("invoices a charge processed late for the period it paid for, not the current one", async () => {
+    const { userId } = await subscribed("late-invoice@example.com", "pro-monthly");
+    const [row] = await test.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId));
+    const id = row!.providerSubscriptionId;
+    // The second period's charge; its webhook is delayed (retries, a stall)…
+    const second = (await charge(id)).payment!.id;
+    const late = await event("subscription.charged", id, second);
+    // …until after the third period's charge has moved the subscription on.
+    await charge(id);
+    await receive(late);
+    await processAll();
+    const paid = await client.fetchPayment(second);
+    const billed = await client.fetchInvoice(paid.invoice_id!);
+    const invoice = await invoiceForPayment(test.db, second);
+    const line = invoice!.document.lines[0]!;
+    expect(line.periodStart).toBe(istDay(new Date(billed.billing_start! * 1000)));
+    expect(line.periodEnd).toBe(istDay(new Date(billed.billing_end! * 1000 - 86_400_000)));
+    const current = await client.fetchSubscription(id);
+    expect(line.periodStart).not.toBe(istDay(new Date(current.current_start! * 1000)));
   });
 });

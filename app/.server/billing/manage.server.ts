@@ -79,7 +79,8 @@ export async function cancelAtPeriodEnd(
       .update(subscriptions)
       .set({ cancelAtCycleEnd: entity.status !== "cancelled", cancelReason: reason })
       .where(eq(subscriptions.id, row.id));
-    await queueBillingMail(tx, "cancelled", row.id, "requested");
+    // Keyed by the moment: cancelling again after an undo is a new change, mailed again.
+    await queueBillingMail(tx, "cancelled", row.id, `requested:${readAt.getTime()}`);
     return { ...row, cancelAtCycleEnd: entity.status !== "cancelled", cancelReason: reason };
   });
   // A switch waiting to start is dropped with it: cancelling means no more charges at all.
@@ -102,11 +103,17 @@ export async function undoCancellation(
   await dropScheduledSwitch(rows, current, database, client);
   const readAt = new Date();
   const entity = await client.cancelScheduledChanges(current.providerSubscriptionId);
-  const row = await applyProviderSubscription(database, entity, readAt);
-  await database
-    .update(subscriptions)
-    .set({ cancelAtCycleEnd: false, cancelReason: null })
-    .where(eq(subscriptions.id, current.id));
+  const row = await database.transaction(async (tx) => {
+    const applied = await applyProviderSubscription(tx, entity, readAt);
+    await tx
+      .update(subscriptions)
+      .set({ cancelAtCycleEnd: false, cancelReason: null })
+      .where(eq(subscriptions.id, current.id));
+    // The buyer holds "Your subscription is cancelled": this one says it continues. Keyed by the
+    // moment, so undoing a second cancellation later mails again, and a retried request once.
+    await queueBillingMail(tx, "resumed", current.id, `resumed:${readAt.getTime()}`);
+    return applied;
+  });
   return { ...(row ?? current), cancelAtCycleEnd: false, cancelReason: null };
 }
 
