@@ -6,7 +6,7 @@ import { createHmac } from "node:crypto";
 import vm from "node:vm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CHECKOUT_JS } from "./checkout-script";
-import { FakeDocument, type FakeElement } from "./fake-dom";
+import { FakeDocument, type FakeElement } from "../../tests/support/fake-dom";
 import {
   KEY_ID,
   KEY_SECRET,
@@ -14,7 +14,7 @@ import {
   startHarness,
   waitFor,
   type Harness,
-} from "./test-support";
+} from "../../tests/support/sandbox";
 
 let h: Harness;
 beforeEach(async () => {

@@ -17,7 +17,7 @@ import {
   T0,
   waitFor,
   type Harness,
-} from "./test-support";
+} from "../../tests/support/sandbox";
 
 /** 2026-02-28 10:00 UTC: one month after 31 January, clamped. */
 const FEB_28 = Date.UTC(2026, 1, 28, 10, 0, 0) / 1000;

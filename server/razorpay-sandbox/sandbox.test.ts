@@ -24,7 +24,7 @@ import {
   waitFor,
   WEBHOOK_SECRET,
   type Harness,
-} from "./test-support";
+} from "../../tests/support/sandbox";
 
 const hmac = (secret: string, text: string) =>
   createHmac("sha256", secret).update(text).digest("hex");

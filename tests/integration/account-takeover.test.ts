@@ -8,6 +8,7 @@ import {
   authPost,
   BROWSER_HEADERS,
   cookiesFrom,
+  desktopOpenedBrowser,
   getWithCookies,
   postForm,
   signUpVerified,
@@ -56,24 +57,8 @@ describe.each(engines())("account takeover chain on $name", (engine) => {
       headers: { authorization: `Bearer ${accessToken}` },
     });
 
-  /** What the app does to open the site signed in (app → web), and the visitor's "Continue". */
-  async function desktopBrowser(accessToken: string): Promise<string> {
-    const issued = await fetch(`${server.url}/api/desktop/web-session-token`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${accessToken}` },
-      body: "{}",
-    });
-    expect(issued.status).toBe(200);
-    const { token } = (await issued.json()) as { token: string };
-    const confirmed = await postForm(server, "/login-via", "", {
-      token,
-      next: "/account/security",
-    });
-    expect(confirmed.status).toBe(302);
-    const browser = cookiesFrom(confirmed);
-    expect(browser).toContain("session_token");
-    return browser;
-  }
+  const desktopBrowser = (accessToken: string) =>
+    desktopOpenedBrowser(server, accessToken, "/account/security");
 
   const signIn = (email: string, password = PASSWORD) =>
     authPost(server, "/sign-in/email", { email, password });

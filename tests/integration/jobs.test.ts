@@ -5,21 +5,22 @@
  * PostgreSQL with jobs that outlast the lease run each once; `kill -9` mid-job loses nothing and
  * repeats nothing; a dead job is visible, retried and discarded on /admin/jobs, audited.
  */
-import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import path from "node:path";
 import { authPost, BROWSER_HEADERS, cookiesFrom, getWithCookies, postForm } from "../support/auth";
 import {
+  desktopHandoff,
   eventually,
-  pkce,
+  exchangeHandoff,
   sandboxCharge,
   sandboxPay,
   startCheckout,
   textOf,
 } from "../support/billing";
 import { createDatabase, engines } from "../support/engines";
+import { startRazorpayProxy } from "../support/razorpay-proxy";
 import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
 import { type FakeSmtp, linkIn, startFakeSmtp } from "../support/smtp";
 import { inject } from "vitest";
@@ -115,38 +116,8 @@ describe("a mail server that greets and never answers", () => {
     );
     expect(reset.result.status).toBe(200);
     expect(reset.ms).toBeLessThan(2_000);
-    const { verifier, challenge } = pkce();
-    const handoff = await fetch(`${server.url}/api/functions/generateAuthRedirectToken`, {
-      method: "POST",
-      headers: {
-        ...BROWSER_HEADERS,
-        "content-type": "application/json",
-        origin: server.url,
-        cookie,
-      },
-      body: JSON.stringify({
-        data: {
-          redirect_uri: "http://127.0.0.1:53682/callback",
-          state: "state-1234567",
-          code_challenge: challenge,
-          code_challenge_method: "S256",
-        },
-      }),
-    });
-    const { token } = ((await handoff.json()) as { result: { token: string } }).result;
-    const desktop = await timed(() =>
-      fetch(`${server.url}/api/desktop/token`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          token,
-          code_verifier: verifier,
-          device_name: "Stalled Mac",
-          platform: "mac",
-          app_version: "2.1.0",
-        }),
-      }),
-    );
+    const handoff = await desktopHandoff(server, cookie);
+    const desktop = await timed(() => exchangeHandoff(server, handoff, "Stalled Mac"));
     expect(desktop.result.status).toBe(200);
     expect(desktop.ms).toBeLessThan(2_000);
 
@@ -292,39 +263,17 @@ describe("kill -9 in the middle of a job", () => {
 
   it("processes a webhook held mid-job once after the restart: Pro, one invoice", async () => {
     // Razorpay's subscription lookups go through a proxy that can hold them.
-    let holding = true;
-    let target = "";
-    const held: http.ServerResponse[] = [];
-    let seen = 0;
-    const proxy = http.createServer((req, res) => {
-      const lookup = req.method === "GET" && /\/v1\/subscriptions\/sub_/.test(req.url ?? "");
-      if (lookup) seen++;
-      if (lookup && holding) {
-        held.push(res);
-        req.resume();
-        return;
-      }
-      const forwarded = http.request(
-        `${target}${req.url}`,
-        { method: req.method, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      forwarded.on("error", () => res.writeHead(502).end());
-      req.pipe(forwarded);
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const proxy = await startRazorpayProxy();
+    proxy.hold(true);
     const dataDir = tempDataDir();
     const env = {
-      RAZORPAY_API_URL: `http://127.0.0.1:${(proxy.address() as { port: number }).port}/_sandbox/razorpay`,
+      RAZORPAY_API_URL: proxy.apiUrl,
       JOBS_LEASE_SECONDS: "2",
       AUTH_RATE_LIMIT: "100",
     };
     try {
       const first = await startServer({ dataDir, env });
-      target = first.url;
+      proxy.retarget(first.url);
       let cookie = "";
       let subscriptionId = "";
       try {
@@ -346,14 +295,14 @@ describe("kill -9 in the middle of a job", () => {
         const paid = await sandboxPay(first, subscriptionId, "success");
         expect(paid.status).toBe(200);
         // The webhook (and the checkout's resync) are mid-job, waiting on Razorpay.
-        await eventually(async () => held.length > 0, 15_000, "a held Razorpay lookup");
+        await eventually(async () => proxy.held.length > 0, 15_000, "a held Razorpay lookup");
       } finally {
         await first.stop("SIGKILL");
-        for (const res of held) res.destroy();
+        for (const res of proxy.held) res.destroy();
       }
-      holding = false;
+      proxy.hold(false);
       const second = await startServer({ dataDir, env });
-      target = second.url;
+      proxy.retarget(second.url);
       try {
         await eventually(
           async () =>
@@ -366,13 +315,12 @@ describe("kill -9 in the middle of a job", () => {
         await eventually(async () => (await invoiceCount(second, cookie)) === 1, 15_000, "invoice");
         await new Promise((resolve) => setTimeout(resolve, 3_000));
         expect(await invoiceCount(second, cookie)).toBe(1);
-        expect(seen).toBeGreaterThan(1);
+        expect(proxy.lookups.length).toBeGreaterThan(1);
       } finally {
         await second.stop();
       }
     } finally {
-      proxy.closeAllConnections();
-      await new Promise((resolve) => proxy.close(resolve));
+      await proxy.close();
     }
   });
 });

@@ -10,13 +10,14 @@ import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   BROWSER_HEADERS,
-  cookiesFrom,
+  desktopOpenedBrowser,
   getWithCookies,
   postForm,
   signUpVerified,
 } from "../support/auth";
 import { eventually, sandboxPay, signInDevice, startCheckout, textOf } from "../support/billing";
 import { engines } from "../support/engines";
+import { type RazorpayProxy, startRazorpayProxy } from "../support/razorpay-proxy";
 import { type RunningTestServer, startServer } from "../support/server";
 
 const PASSWORD = "security-review-password-1";
@@ -232,36 +233,19 @@ describe.each(engines())("signed-in attacks on $name (points 5, 6, 11)", (engine
   let server: RunningTestServer;
   let boss: string;
   /** Razorpay's REST calls the site made, counted by a proxy in front of the sandbox. */
-  const lookups: string[] = [];
-  let proxy: http.Server;
-  let target = "";
+  let proxy: RazorpayProxy;
 
   beforeAll(async () => {
-    proxy = http.createServer((req, res) => {
-      if (req.method === "GET" && /\/v1\/subscriptions\/sub_/.test(req.url ?? ""))
-        lookups.push(req.url ?? "");
-      const forwarded = http.request(
-        `${target}${req.url}`,
-        { method: req.method, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      forwarded.on("error", () => res.writeHead(502).end());
-      req.pipe(forwarded);
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-    const proxyPort = (proxy.address() as { port: number }).port;
+    proxy = await startRazorpayProxy();
     server = await startServer({
       env: {
         DATABASE_URL: await engine.freshDatabaseUrl(),
         ADMIN_EMAILS: "boss@example.com",
         AUTH_RATE_LIMIT: "1000",
-        RAZORPAY_API_URL: `http://127.0.0.1:${proxyPort}/_sandbox/razorpay`,
+        RAZORPAY_API_URL: proxy.apiUrl,
       },
     });
-    target = server.url;
+    proxy.retarget(server.url);
     boss = await signUpVerified(server, {
       name: "Boss",
       email: "boss@example.com",
@@ -270,24 +254,12 @@ describe.each(engines())("signed-in attacks on $name (points 5, 6, 11)", (engine
   });
   afterAll(async () => {
     await server?.stop();
-    proxy?.closeAllConnections();
-    await new Promise((resolve) => proxy?.close(resolve));
+    await proxy?.close();
   });
 
   /** The app → web sign-in: a browser session opened from the boss's desktop token. */
-  async function desktopOpenedBrowser(): Promise<string> {
-    const access = await signInDevice(server, boss, "Boss laptop");
-    const issued = await fetch(`${server.url}/api/desktop/web-session-token`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${access}` },
-      body: "{}",
-    });
-    expect(issued.status).toBe(200);
-    const { token } = (await issued.json()) as { token: string };
-    const confirmed = await postForm(server, "/login-via", "", { token, next: "/admin" });
-    expect(confirmed.status).toBe(302);
-    return cookiesFrom(confirmed);
-  }
+  const desktopBrowser = async () =>
+    desktopOpenedBrowser(server, await signInDevice(server, boss, "Boss laptop"), "/admin");
 
   it("point 5: opening a handoff link issues nothing; the Connect button does", async () => {
     const challenge = createHash("sha256")
@@ -322,7 +294,7 @@ describe.each(engines())("signed-in attacks on $name (points 5, 6, 11)", (engine
   });
 
   it("point 6: a desktop-opened browser has no admin power until it confirms it's you", async () => {
-    const browser = await desktopOpenedBrowser();
+    const browser = await desktopBrowser();
     const dashboard = await getWithCookies(server, "/admin", browser);
     expect(dashboard.status).toBe(200);
     expect(textOf(await dashboard.text())).toContain(
@@ -396,7 +368,7 @@ describe.each(engines())("signed-in attacks on $name (points 5, 6, 11)", (engine
     );
 
     const ofThisOne = () =>
-      lookups.filter((url) => url.includes(started.subscriptionId ?? "")).length;
+      proxy.lookups.filter((url) => url.includes(started.subscriptionId ?? "")).length;
     const before = ofThisOne();
     for (let i = 0; i < 20; i++) {
       const page = await getWithCookies(server, "/fix-subscription", cookie);

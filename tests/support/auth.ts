@@ -88,3 +88,26 @@ export async function signUpVerified(
 export function getWithCookies(server: RunningTestServer, path: string, cookie: string) {
   return fetch(server.url + path, { redirect: "manual", headers: { ...BROWSER_HEADERS, cookie } });
 }
+
+/**
+ * What the desktop app does to open the site signed in (app → web), and the visitor's "Continue":
+ * the browser session's cookie (a session marked as opened from the desktop app).
+ */
+export async function desktopOpenedBrowser(
+  server: RunningTestServer,
+  accessToken: string,
+  next = "/account",
+): Promise<string> {
+  const issued = await fetch(`${server.url}/api/desktop/web-session-token`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${accessToken}` },
+    body: "{}",
+  });
+  if (issued.status !== 200) throw new Error(`web-session-token: ${issued.status}`);
+  const { token } = (await issued.json()) as { token: string };
+  const confirmed = await postForm(server, "/login-via", "", { token, next });
+  if (confirmed.status !== 302) throw new Error(`login-via: ${confirmed.status}`);
+  const browser = cookiesFrom(confirmed);
+  if (!browser.includes("session_token")) throw new Error("no session cookie from login-via");
+  return browser;
+}

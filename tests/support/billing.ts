@@ -139,12 +139,11 @@ export function pkce() {
   return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
 }
 
-/** Signs a desktop app in the way the app does it (handoff token, PKCE exchange); its access token. */
-export async function signInDevice(
+/** The web → app handoff a signed-in browser makes for the app: a token and the app's verifier. */
+export async function desktopHandoff(
   server: RunningTestServer,
   cookie: string,
-  name: string,
-): Promise<string> {
+): Promise<{ token: string; verifier: string }> {
   const { verifier, challenge } = pkce();
   const handoff = await fetch(`${server.url}/api/functions/generateAuthRedirectToken`, {
     method: "POST",
@@ -160,17 +159,35 @@ export async function signInDevice(
   });
   if (handoff.status !== 200) throw new Error(`handoff failed: ${handoff.status}`);
   const { token } = ((await handoff.json()) as { result: { token: string } }).result;
-  const exchanged = await fetch(`${server.url}/api/desktop/token`, {
+  return { token, verifier };
+}
+
+/** The app's half: exchanges the handoff token and its verifier for device tokens. */
+export function exchangeHandoff(
+  server: RunningTestServer,
+  handoff: { token: string; verifier: string },
+  name: string,
+) {
+  return fetch(`${server.url}/api/desktop/token`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({
-      token,
-      code_verifier: verifier,
+      token: handoff.token,
+      code_verifier: handoff.verifier,
       device_name: name,
       platform: "mac",
       app_version: "2.1.0",
     }),
   });
+}
+
+/** Signs a desktop app in the way the app does it (handoff token, PKCE exchange); its access token. */
+export async function signInDevice(
+  server: RunningTestServer,
+  cookie: string,
+  name: string,
+): Promise<string> {
+  const exchanged = await exchangeHandoff(server, await desktopHandoff(server, cookie), name);
   if (exchanged.status !== 200) throw new Error(`token exchange failed: ${exchanged.status}`);
   return ((await exchanged.json()) as { access_token: string }).access_token;
 }

@@ -119,30 +119,8 @@ function JobTable({ jobs }: { jobs: JobItem[] }) {
               <td className={TD}>
                 {job.state === "dead" ? (
                   <div className="flex gap-2">
-                    <Form method="post">
-                      <input type="hidden" name="id" value={job.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="retry"
-                        className="btn-secondary"
-                        aria-label={`Retry job ${job.id}`}
-                      >
-                        Retry
-                      </button>
-                    </Form>
-                    <Form method="post">
-                      <input type="hidden" name="id" value={job.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="discard"
-                        className="btn-secondary"
-                        aria-label={`Discard job ${job.id}`}
-                      >
-                        Discard
-                      </button>
-                    </Form>
+                    <DeadJobButton id={job.id} intent="retry" label="Retry" />
+                    <DeadJobButton id={job.id} intent="discard" label="Discard" />
                   </div>
                 ) : null}
               </td>
@@ -151,5 +129,31 @@ function JobTable({ jobs }: { jobs: JobItem[] }) {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** One form a button: works before and without scripts. */
+function DeadJobButton({
+  id,
+  intent,
+  label,
+}: {
+  id: number;
+  intent: "retry" | "discard";
+  label: string;
+}) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="id" value={id} />
+      <button
+        type="submit"
+        name="intent"
+        value={intent}
+        className="btn-secondary"
+        aria-label={`${label} job ${id}`}
+      >
+        {label}
+      </button>
+    </Form>
   );
 }

@@ -1,11 +1,12 @@
 /**
- * Test helpers: the sandbox on an ephemeral port with a controllable clock, and a webhook
+ * Test helpers for the payment sandbox's own tests (kept out of server/, which the build ships):
+ * the sandbox on an ephemeral port with a controllable clock, and a webhook
  * receiver that records what arrives and can answer 500 for the first N requests.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { createRazorpaySandbox, type SandboxOptions } from "./index";
+import { createRazorpaySandbox, type SandboxOptions } from "../../server/razorpay-sandbox";
 
 export const KEY_ID = "rzp_test_Sandbox000000001";
 export const KEY_SECRET = "test_key_secret";

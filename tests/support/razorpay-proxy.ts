@@ -1,0 +1,60 @@
+/**
+ * A proxy in front of the server's payment sandbox, for tests that count or hold the site's
+ * Razorpay calls: point RAZORPAY_API_URL at `apiUrl`, then `retarget` it at the server once it
+ * listens. Subscription lookups (GET /v1/subscriptions/sub_…) are counted, and held while
+ * `holding` is on (the way a slow or unreachable Razorpay behaves).
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RazorpayProxy {
+  /** The value for RAZORPAY_API_URL. */
+  apiUrl: string;
+  /** The paths of every subscription lookup so far. */
+  lookups: string[];
+  /** Lookups waiting while holding. */
+  held: http.ServerResponse[];
+  retarget(serverUrl: string): void;
+  hold(on: boolean): void;
+  close(): Promise<void>;
+}
+
+export async function startRazorpayProxy(): Promise<RazorpayProxy> {
+  let target = "";
+  let holding = false;
+  const lookups: string[] = [];
+  const held: http.ServerResponse[] = [];
+  const server = http.createServer((req, res) => {
+    const lookup = req.method === "GET" && /\/v1\/subscriptions\/sub_/.test(req.url ?? "");
+    if (lookup) lookups.push(req.url ?? "");
+    if (lookup && holding) {
+      held.push(res);
+      req.resume();
+      return;
+    }
+    const forwarded = http.request(
+      `${target}${req.url}`,
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forwarded.on("error", () => res.writeHead(502).end());
+    req.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    apiUrl: `http://127.0.0.1:${port}/_sandbox/razorpay`,
+    lookups,
+    held,
+    retarget: (serverUrl) => void (target = serverUrl),
+    hold: (on) => void (holding = on),
+    async close() {
+      for (const res of held) res.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
