@@ -13,7 +13,7 @@ import {
   postForm,
   signUpVerified,
 } from "../support/auth";
-import { eventually, sandboxPay, signInDevice, startCheckout, textOf } from "../support/billing";
+import { buyThroughSandbox, eventually, signInDevice, textOf } from "../support/billing";
 import { engines } from "../support/engines";
 import { linkFromMail, readOutbox } from "../support/mail";
 import { freePort } from "../support/postgres";
@@ -30,17 +30,7 @@ describe.each(engines())("account takeover chain on $name", (engine) => {
   let databaseUrl: string | undefined;
 
   /** Pro (three devices) through the sandbox checkout: the free plan allows one device. */
-  async function buyPro(cookie: string) {
-    const started = await startCheckout(server, cookie, "pro-monthly");
-    const paid = await sandboxPay(server, started.subscriptionId ?? "", "success");
-    await postForm(server, "/checkout.data", cookie, { intent: "verify", ...paid.body });
-    await eventually(
-      async () =>
-        /Plan Pro/.test(textOf(await (await getWithCookies(server, "/account", cookie)).text())),
-      20_000,
-      "Pro",
-    );
-  }
+  const buyPro = (cookie: string) => buyThroughSandbox(server, cookie);
 
   beforeAll(async () => {
     databaseUrl = await engine.freshDatabaseUrl();

@@ -15,7 +15,7 @@ import {
   postForm,
   signUpVerified,
 } from "../support/auth";
-import { eventually, sandboxPay, signInDevice, startCheckout, textOf } from "../support/billing";
+import { buyThroughSandbox, signInDevice, textOf } from "../support/billing";
 import { engines } from "../support/engines";
 import { type RazorpayProxy, startRazorpayProxy } from "../support/razorpay-proxy";
 import { type RunningTestServer, startServer } from "../support/server";
@@ -356,19 +356,9 @@ describe.each(engines())("signed-in attacks on $name (points 5, 6, 11)", (engine
       email: "subscriber@example.com",
       password: PASSWORD,
     });
-    const started = await startCheckout(server, cookie, "pro-monthly");
-    expect(started.subscriptionId).not.toBeNull();
-    const paid = await sandboxPay(server, started.subscriptionId ?? "", "success");
-    await postForm(server, "/checkout.data", cookie, { intent: "verify", ...paid.body });
-    await eventually(
-      async () =>
-        /Plan Pro/.test(textOf(await (await getWithCookies(server, "/account", cookie)).text())),
-      20_000,
-      "Pro",
-    );
+    const subscriptionId = await buyThroughSandbox(server, cookie);
 
-    const ofThisOne = () =>
-      proxy.lookups.filter((url) => url.includes(started.subscriptionId ?? "")).length;
+    const ofThisOne = () => proxy.lookups.filter((url) => url.includes(subscriptionId)).length;
     const before = ofThisOne();
     for (let i = 0; i < 20; i++) {
       const page = await getWithCookies(server, "/fix-subscription", cookie);

@@ -191,3 +191,34 @@ export async function signInDevice(
   if (exchanged.status !== 200) throw new Error(`token exchange failed: ${exchanged.status}`);
   return ((await exchanged.json()) as { access_token: string }).access_token;
 }
+
+/**
+ * Buys a plan through the sandbox checkout as the page does (start, pay, verify) and waits until
+ * the account shows Pro; the Razorpay subscription id.
+ */
+export async function buyThroughSandbox(
+  server: RunningTestServer,
+  cookie: string,
+  plan = "pro-monthly",
+): Promise<string> {
+  const started = await startCheckout(server, cookie, plan);
+  if (!started.subscriptionId) throw new Error(`checkout did not start: ${started.status}`);
+  const paid = await sandboxPay(server, started.subscriptionId, "success");
+  await postForm(server, "/checkout.data", cookie, { intent: "verify", ...paid.body });
+  await eventually(
+    async () =>
+      /Plan Pro/.test(
+        textOf(
+          await (
+            await fetch(`${server.url}/account`, {
+              redirect: "manual",
+              headers: { ...BROWSER_HEADERS, cookie },
+            })
+          ).text(),
+        ),
+      ),
+    20_000,
+    "Pro on /account",
+  );
+  return started.subscriptionId;
+}

@@ -5,6 +5,7 @@
  */
 import { and, count, desc, eq, gte, ilike, inArray, or, type SQL } from "drizzle-orm";
 import { stateByCode, validateGstin } from "~/lib/gst";
+import { formatDate } from "~/lib/dates";
 import { istMonth, istMonthRange } from "~/lib/india-time";
 import { findPlan, isPaidPlanId, monthlyValuePaise, type PaidPlanId } from "~/lib/plans";
 import type { Session } from "../auth/session";
@@ -387,7 +388,7 @@ export async function adminGrant(
     before: null,
     after: { planId: input.planId, endsAt: endsAt.toISOString() },
   });
-  return `Granted ${input.planId} for ${input.days} days, until ${endsAt.toISOString().slice(0, 10)}.`;
+  return `Granted ${input.planId} for ${input.days} days, until ${formatDate(endsAt)}.`;
 }
 
 export async function refundsOf(paymentIds: string[], database: Database = defaultDb()) {

@@ -1,5 +1,6 @@
 /** The sample invoice Razorpay's website review asks for: the real engine and PDF, demo buyer. */
 import { site } from "~/config/site";
+import { istDay } from "~/lib/india-time";
 import { computeTaxInvoice, financialYear, formatDocumentNumber } from "./engine.server";
 import { supplierParty } from "./issue.server";
 import type { InvoiceDocument } from "./types";
@@ -25,8 +26,8 @@ export function sampleInvoice(now: Date = new Date()): InvoiceDocument {
     line: {
       description: `${site.invoicing.sacDescription}: ${site.product.name} Pro (monthly) subscription`,
       sac: site.invoicing.sac,
-      periodStart: start.toISOString().slice(0, 10),
-      periodEnd: end.toISOString().slice(0, 10),
+      periodStart: istDay(start),
+      periodEnd: istDay(end),
     },
   });
   return {

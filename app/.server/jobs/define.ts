@@ -70,9 +70,3 @@ export async function enqueue<Schema extends z.ZodType>(
     maxAttempts: definition.maxAttempts,
   });
 }
-
-/** Throws if `signal` was aborted: for handlers, before an effect that leaves the process. */
-export function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted)
-    throw signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason));
-}

@@ -22,5 +22,5 @@ export function jobDefinitions(): readonly JobDefinition[] {
     accountMailJob,
     sendMessageJob,
     pruneJob,
-  ] as unknown as readonly JobDefinition[];
+  ];
 }
