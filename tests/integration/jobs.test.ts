@@ -14,6 +14,7 @@ import {
   desktopHandoff,
   eventually,
   exchangeHandoff,
+  SANDBOX,
   sandboxCharge,
   sandboxPay,
   startCheckout,
@@ -294,8 +295,25 @@ describe("kill -9 in the middle of a job", () => {
         subscriptionId = started.subscriptionId ?? "";
         const paid = await sandboxPay(first, subscriptionId, "success");
         expect(paid.status).toBe(200);
-        // The webhook (and the checkout's resync) are mid-job, waiting on Razorpay.
-        await eventually(async () => proxy.held.length > 0, 15_000, "a held Razorpay lookup");
+        // Every webhook is stored (the sandbox saw each acknowledged), and processing is mid-job,
+        // waiting on Razorpay: the kill lands on jobs, not on deliveries still in flight.
+        const auth = `Basic ${Buffer.from(`${SANDBOX.keyId}:${SANDBOX.keySecret}`).toString("base64")}`;
+        await eventually(
+          async () => {
+            const log = (await (
+              await fetch(`${first.url}/_sandbox/razorpay/control/webhooks`, {
+                headers: { authorization: auth },
+              })
+            ).json()) as { items: { status: string }[] };
+            return (
+              log.items.length > 0 &&
+              log.items.every((item) => item.status === "delivered") &&
+              proxy.held.length > 0
+            );
+          },
+          15_000,
+          "stored webhooks and a held Razorpay lookup",
+        );
       } finally {
         await first.stop("SIGKILL");
         for (const res of proxy.held) res.destroy();

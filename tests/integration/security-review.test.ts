@@ -15,7 +15,7 @@ import {
   postForm,
   signUpVerified,
 } from "../support/auth";
-import { buyThroughSandbox, signInDevice, textOf } from "../support/billing";
+import { buyThroughSandbox, eventually, signInDevice, textOf } from "../support/billing";
 import { engines } from "../support/engines";
 import { type RazorpayProxy, startRazorpayProxy } from "../support/razorpay-proxy";
 import { type RunningTestServer, startServer } from "../support/server";
@@ -359,6 +359,19 @@ describe.each(engines())("signed-in attacks on $name (points 5, 6, 11)", (engine
     const subscriptionId = await buyThroughSandbox(server, cookie);
 
     const ofThisOne = () => proxy.lookups.filter((url) => url.includes(subscriptionId)).length;
+    // The checkout's own lookups (the resync and webhook jobs) finish first: nothing new for 2 s.
+    let settled = -1;
+    await eventually(
+      async () => {
+        const now = ofThisOne();
+        if (now === settled) return true;
+        settled = now;
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        return ofThisOne() === now;
+      },
+      30_000,
+      "the checkout's lookups to settle",
+    );
     const before = ofThisOne();
     for (let i = 0; i < 20; i++) {
       const page = await getWithCookies(server, "/fix-subscription", cookie);
