@@ -134,6 +134,7 @@ export async function listSubscriptions(
       planId: subscriptions.planId,
       status: subscriptions.status,
       cancelAtCycleEnd: subscriptions.cancelAtCycleEnd,
+      cancelReason: subscriptions.cancelReason,
       currentEnd: subscriptions.currentEnd,
       createdAt: subscriptions.createdAt,
       email: users.email,

@@ -18,6 +18,7 @@ import { adminRefund } from "../admin/billing.server";
 import { auditLog, jobs, payments, subscriptions, webhookEvents } from "../db/schema";
 import { invoiceForPayment } from "../invoices/issue.server";
 import { istDay } from "~/lib/india-time";
+import { formatDate } from "~/lib/dates";
 import {
   cancelAtPeriodEnd,
   cancelEverythingFor,
@@ -27,6 +28,7 @@ import {
   retireHalted,
   startPlanSwitch,
   undoCancellation,
+  withdrawSwitch,
 } from "./manage.server";
 import { BILLING_MAIL_JOB } from "./notify.server";
 import { billingOverview } from "./overview.server";
@@ -449,14 +451,29 @@ describe("billing with the fake Razorpay", () => {
       planId: "pro-yearly",
       startsAt: current.currentEnd!.toISOString(),
     });
+    // A switch is not a cancellation: the state says what happens on which (India) day.
+    expect(overview.subscription?.statusText).toBe(
+      `Switching to Pro (yearly) on ${formatDate(current.currentEnd!.toISOString())}`,
+    );
     const mails = await test.db.select().from(jobs).where(eq(jobs.kind, BILLING_MAIL_JOB));
     expect(mails.some((job) => job.dedupeKey === `mail:plan-change:${next.id}:scheduled`)).toBe(
       true,
     );
     expect((await entitlementFor(userId, { database: test.db })).plan).not.toBe("free");
 
-    // Keeping the current plan instead drops the switch, so only one subscription renews.
-    await undoCancellation(userId, options());
+    // Staying on the current plan drops the switch, so only one subscription renews, and says so.
+    const stayed = await withdrawSwitch(userId, options());
+    expect(stayed.withdrawn?.id).toBe(next.id);
+    expect(stayed.current.cancelAtCycleEnd).toBe(false);
+    expect((await withdrawSwitch(userId, options())).withdrawn).toBeNull();
+    const withdrawnMails = (
+      await test.db.select().from(jobs).where(eq(jobs.kind, BILLING_MAIL_JOB))
+    ).filter((job) => job.dedupeKey?.startsWith("mail:switch-withdrawn:"));
+    expect(withdrawnMails.map((job) => job.dedupeKey)).toEqual([
+      `mail:switch-withdrawn:${next.id}:withdrawn`,
+    ]);
+    // The switch job, if it runs late, leaves the kept plan alone.
+    await finishSwitch(finish!.payload as Record<string, unknown>, options());
     expect((await client.fetchSubscription(next.providerSubscriptionId)).status).toBe("cancelled");
     expect(
       (await client.fetchSubscription(monthly.providerSubscriptionId)).has_scheduled_changes,

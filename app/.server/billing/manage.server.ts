@@ -21,6 +21,7 @@ import {
   primarySubscription,
   scheduledSwitch,
   subscriptionsOf,
+  SWITCHED_PLAN,
 } from "./subscriptions.server";
 
 export const FINISH_SWITCH_JOB = "billing.finish-switch";
@@ -65,7 +66,22 @@ export async function cancelAtPeriodEnd(
   const database = options.database ?? defaultDb();
   const client = options.client ?? razorpay();
   const { rows, current } = await manageable(userId, database);
-  if (current.cancelAtCycleEnd) return current;
+  if (current.cancelAtCycleEnd) {
+    // Ending already because a switch replaces it: cancelling outright withdraws the switch, and
+    // the subscription now ends for the buyer's reason.
+    if (!scheduledSwitch(rows, current)) return current;
+    await dropScheduledSwitch(rows, current, database, client);
+    const readAt = new Date();
+    return database.transaction(async (tx) => {
+      const [row] = await tx
+        .update(subscriptions)
+        .set({ cancelReason: reason })
+        .where(eq(subscriptions.id, current.id))
+        .returning();
+      await queueBillingMail(tx, "cancelled", current.id, `requested:${readAt.getTime()}`);
+      return row ?? current;
+    });
+  }
   const readAt = new Date();
   // Not charged yet (authorised for a later start): nothing was paid, so it ends now.
   const entity = await client.cancelSubscription(
@@ -89,8 +105,44 @@ export async function cancelAtPeriodEnd(
 }
 
 /**
- * Keeps the current subscription running past its period. A scheduled switch is dropped first
- * (its subscription is only authorised, so nothing was paid): otherwise both would charge.
+ * "Stay on my plan": the authorised switch is cancelled (nothing was paid for it) and the current
+ * subscription, set to end because of the switch, renews again. One mail says so. Without a
+ * switch (already withdrawn, a second submit) nothing changes and nothing is mailed.
+ */
+export async function withdrawSwitch(
+  userId: string,
+  options: Options = {},
+): Promise<{ current: SubscriptionRow; withdrawn: SubscriptionRow | null }> {
+  const database = options.database ?? defaultDb();
+  const client = options.client ?? razorpay();
+  const { rows, current } = await manageable(userId, database);
+  const pendingSwitch = scheduledSwitch(rows, current);
+  if (!pendingSwitch) return { current, withdrawn: null };
+  // The switch goes first: while it is authorised, the switch job would set the current
+  // subscription to end again.
+  await dropScheduledSwitch(rows, current, database, client);
+  let kept = current;
+  if (current.cancelAtCycleEnd) {
+    const readAt = new Date();
+    const entity = await client.cancelScheduledChanges(current.providerSubscriptionId);
+    kept = await database.transaction(async (tx) => {
+      const applied = await applyProviderSubscription(tx, entity, readAt);
+      const [row] = await tx
+        .update(subscriptions)
+        .set({ cancelAtCycleEnd: false, cancelReason: null })
+        .where(eq(subscriptions.id, current.id))
+        .returning();
+      return row ?? applied ?? current;
+    });
+  }
+  // One withdrawal per switch: keyed by the switch's own subscription.
+  await queueBillingMail(database, "switch-withdrawn", pendingSwitch.id, "withdrawn");
+  return { current: kept, withdrawn: pendingSwitch };
+}
+
+/**
+ * Keeps the current subscription running past its period. When it ends because of a scheduled
+ * switch, keeping it is withdrawing the switch (otherwise both would charge).
  */
 export async function undoCancellation(
   userId: string,
@@ -100,7 +152,7 @@ export async function undoCancellation(
   const client = options.client ?? razorpay();
   const { rows, current } = await manageable(userId, database);
   if (!current.cancelAtCycleEnd) return current;
-  await dropScheduledSwitch(rows, current, database, client);
+  if (scheduledSwitch(rows, current)) return (await withdrawSwitch(userId, options)).current;
   const readAt = new Date();
   const entity = await client.cancelScheduledChanges(current.providerSubscriptionId);
   const row = await database.transaction(async (tx) => {
@@ -182,6 +234,8 @@ export async function finishSwitch(
   const id = typeof payload.subscriptionId === "string" ? payload.subscriptionId : "";
   const [next] = await database.select().from(subscriptions).where(eq(subscriptions.id, id));
   if (!next?.replacesSubscriptionId) throw new PermanentJobError(`no switch ${id}`);
+  // Withdrawn (or cancelled outright) before this job ran: the current plan stays as it is.
+  if (next.status !== "authenticated" && next.status !== "active") return;
   const [old] = await database
     .select()
     .from(subscriptions)
@@ -194,7 +248,7 @@ export async function finishSwitch(
       await applyProviderSubscription(tx, entity, readAt);
       await tx
         .update(subscriptions)
-        .set({ cancelAtCycleEnd: entity.status !== "cancelled", cancelReason: "switched plan" })
+        .set({ cancelAtCycleEnd: entity.status !== "cancelled", cancelReason: SWITCHED_PLAN })
         .where(eq(subscriptions.id, old.id));
     });
   }

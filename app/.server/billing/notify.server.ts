@@ -20,6 +20,7 @@ import {
   planChangeMessage,
   renewalReminderMessage,
   subscriptionHaltedMessage,
+  switchWithdrawnMessage,
 } from "../mail/billing-templates";
 import { type MailMessage, type SendOptions, sendMail } from "../mail/mailer";
 import { invoiceForPayment } from "../invoices/issue.server";
@@ -33,6 +34,7 @@ const TEMPLATES = [
   "cancelled",
   "resumed",
   "plan-change",
+  "switch-withdrawn",
   "renewal-reminder",
 ] as const;
 export type BillingMail = (typeof TEMPLATES)[number];
@@ -156,6 +158,25 @@ export async function sendBillingMail(
           to_plan: planLabel(plan),
           startsAt: subscription.startAt,
           amountPaise: plan.pricePaise,
+          accountUrl,
+        }),
+      );
+    }
+    case "switch-withdrawn": {
+      // Sent for the withdrawn subscription; the plan the buyer stays on is the one it replaced.
+      const [kept] = subscription.replacesSubscriptionId
+        ? await database
+            .select()
+            .from(subscriptions)
+            .where(eq(subscriptions.id, subscription.replacesSubscriptionId))
+        : [];
+      if (!kept) return;
+      return send(
+        switchWithdrawnMessage({
+          ...to,
+          plan: planLabel(kept.planId),
+          withdrawn: planLabel(plan),
+          renewsAt: kept.cancelAtCycleEnd ? null : (kept.chargeAt ?? kept.currentEnd),
           accountUrl,
         }),
       );

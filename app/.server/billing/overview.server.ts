@@ -1,10 +1,16 @@
 /** What the account pages show about a buyer's subscription, in words and plain values. */
+import { formatDate } from "~/lib/dates";
 import { findPlan, planLabel } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
 import { desc, eq } from "drizzle-orm";
 import { subscriptions, type SubscriptionRow } from "../db/schema";
 import { paymentMethodOf, paymentsOfSubscription } from "./payments.server";
-import { primarySubscription, scheduledSwitch, subscriptionsOf } from "./subscriptions.server";
+import {
+  primarySubscription,
+  scheduledSwitch,
+  subscriptionsOf,
+  SWITCHED_PLAN,
+} from "./subscriptions.server";
 
 export type Banner = "pending" | "halted" | null;
 
@@ -34,9 +40,20 @@ export interface BillingOverview {
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-export function statusText(row: Pick<SubscriptionRow, "status" | "cancelAtCycleEnd">): string {
-  if (row.cancelAtCycleEnd && (row.status === "active" || row.status === "pending"))
+/**
+ * A subscription's state in words. `switchTo` is the plan a scheduled switch starts, when the
+ * caller knows it: a subscription that ends because a switch replaces it is not "Cancelled".
+ */
+export function statusText(
+  row: Pick<SubscriptionRow, "status" | "cancelAtCycleEnd" | "cancelReason">,
+  switchTo?: { plan: string; startsAt: string | null } | null,
+): string {
+  if (row.cancelAtCycleEnd && (row.status === "active" || row.status === "pending")) {
+    if (switchTo)
+      return `Switching to ${switchTo.plan} on ${switchTo.startsAt ? formatDate(switchTo.startsAt) : "the end of the paid period"}`;
+    if (row.cancelReason === SWITCHED_PLAN) return "Switching plans at the end of the paid period";
     return "Cancelled: ends at the end of the paid period";
+  }
   switch (row.status) {
     case "created":
       return "Waiting for payment";
@@ -101,13 +118,22 @@ export async function billingOverview(
     ["active", "pending", "authenticated"].includes(current.status) && !current.cancelAtCycleEnd;
   const next = scheduledSwitch(rows, current);
   const nextPlan = next ? findPlan(next.planId) : undefined;
+  const switchTo =
+    next && nextPlan
+      ? {
+          plan: planLabel(nextPlan),
+          planId: nextPlan.id,
+          startsAt: iso(next.startAt ?? next.chargeAt),
+          pricePaise: nextPlan.pricePaise,
+        }
+      : null;
   return {
     subscription: {
       providerSubscriptionId: current.providerSubscriptionId,
       planId: current.planId,
       plan: planLabel(current.planId),
       status: current.status,
-      statusText: statusText(current),
+      statusText: statusText(current, switchTo),
       currentEnd: iso(current.currentEnd),
       nextChargeAt: charging ? iso(current.chargeAt ?? current.currentEnd) : null,
       nextChargePaise: charging && plan ? plan.pricePaise : null,
@@ -116,15 +142,7 @@ export async function billingOverview(
       manageUrl: current.shortUrl,
       activating: current.status === "created" && current.checkoutVerifiedAt !== null,
     },
-    switchTo:
-      next && nextPlan
-        ? {
-            plan: planLabel(nextPlan),
-            planId: nextPlan.id,
-            startsAt: iso(next.startAt ?? next.chargeAt),
-            pricePaise: nextPlan.pricePaise,
-          }
-        : null,
+    switchTo,
     banner:
       current.status === "pending" ? "pending" : current.status === "halted" ? "halted" : null,
   };

@@ -127,6 +127,9 @@ export function primarySubscription<
   return rows.find((row) => row.status !== "created" && row.status !== "expired") ?? null;
 }
 
+/** Why a subscription is set to end with its period when a switch replaces it. */
+export const SWITCHED_PLAN = "switched plan";
+
 /** A switch to another plan waiting for the current period to end. */
 export function scheduledSwitch(
   rows: readonly SubscriptionRow[],

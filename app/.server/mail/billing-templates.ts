@@ -139,6 +139,24 @@ export function planChangeMessage(
   });
 }
 
+export function switchWithdrawnMessage(
+  input: Recipient & { plan: string; withdrawn: string; renewsAt: Date | null; accountUrl: string },
+): MailMessage {
+  const on = input.renewsAt ? formatDate(input.renewsAt.toISOString()) : null;
+  return render({
+    to: input.to,
+    subject: `Plan change withdrawn: you stay on ${site.product.name} ${input.plan}`,
+    greeting: hello(input.name),
+    paragraphs: [
+      `You chose to stay on ${input.plan}: the switch to ${input.withdrawn} is withdrawn and nothing will be charged for it.`,
+      on
+        ? `Your ${input.plan} subscription renews on ${on}, as before.`
+        : `Your ${input.plan} subscription continues, as before.`,
+    ],
+    action: { label: "View your subscription", url: input.accountUrl },
+  });
+}
+
 export function renewalReminderMessage(
   input: Recipient & { plan: string; amountPaise: number; chargeAt: Date; accountUrl: string },
 ): MailMessage {

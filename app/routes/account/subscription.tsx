@@ -3,7 +3,11 @@ import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
 import { entitlementFor } from "~/.server/billing/entitlement.server";
 import { CheckoutRefusal } from "~/.server/billing/checkout.server";
-import { cancelAtPeriodEnd, undoCancellation } from "~/.server/billing/manage.server";
+import {
+  cancelAtPeriodEnd,
+  undoCancellation,
+  withdrawSwitch,
+} from "~/.server/billing/manage.server";
 import { billingOverview } from "~/.server/billing/overview.server";
 import { paymentsConfig } from "~/.server/billing/provider.server";
 import { activeDeviceCount } from "~/.server/desktop/devices.server";
@@ -59,6 +63,8 @@ const schema = z.discriminatedUnion("intent", [
     reason: z.string().trim().max(500, { error: "Use at most 500 characters." }).default(""),
   }),
   z.object({ intent: z.literal("undo-cancel") }),
+  z.object({ intent: z.literal("keep-switch") }),
+  z.object({ intent: z.literal("withdraw-switch") }),
 ]);
 
 export async function action(args: Route.ActionArgs) {
@@ -71,6 +77,24 @@ export async function action(args: Route.ActionArgs) {
           row.currentEnd && row.cancelAtCycleEnd
             ? `Cancelled. You keep Pro until ${formatDate(row.currentEnd.toISOString())}; nothing more will be charged.`
             : "Cancelled. Nothing more will be charged.",
+        );
+      }
+      if (input.intent === "keep-switch") {
+        // Nothing to change: the answer says, from the stored state, what stays scheduled.
+        const { switchTo } = await billingOverview(user.id);
+        if (!switchTo) return refuse("keep-switch", "There is no plan change scheduled.", 409);
+        return done(
+          "keep-switch",
+          `Your switch to ${switchTo.plan} stays scheduled${switchTo.startsAt ? ` for ${formatDate(switchTo.startsAt)}` : ""}.`,
+        );
+      }
+      if (input.intent === "withdraw-switch") {
+        const { current, withdrawn } = await withdrawSwitch(user.id);
+        return done(
+          "withdraw-switch",
+          withdrawn
+            ? `You stay on ${planLabel(current.planId)}; the switch to ${planLabel(withdrawn.planId)} is withdrawn.`
+            : "There is no plan change scheduled; your plan stays as it is.",
         );
       }
       await undoCancellation(user.id);
@@ -95,6 +119,7 @@ function Detail({ term, children }: { term: string; children: React.ReactNode })
 export default function SubscriptionPage({ loaderData, actionData }: Route.ComponentProps) {
   const { plan, devicesInUse, overview, switchOption, testMode, notice } = loaderData;
   const sub = overview.subscription;
+  const switchTo = overview.switchTo;
   const busy = useNavigation().state !== "idle";
   const devices = (count: number) => `${count} ${count === 1 ? "device" : "devices"}`;
   const running = sub && ["active", "pending", "authenticated"].includes(sub.status);
@@ -161,21 +186,17 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
                 <span data-testid="next-charge">{`${formatInr(sub.nextChargePaise)} on ${formatDate(sub.nextChargeAt)}`}</span>
               </Detail>
             ) : null}
-            {sub.cancelAtCycleEnd && sub.currentEnd ? (
+            {switchTo ? (
+              <Detail term="Next charge">
+                <span data-testid="next-charge">{`${formatInr(switchTo.pricePaise)} on ${switchTo.startsAt ? formatDate(switchTo.startsAt) : "the end of this period"}, for ${switchTo.plan}`}</span>
+              </Detail>
+            ) : sub.cancelAtCycleEnd && sub.currentEnd ? (
               <Detail term="Pro until">
                 <span data-testid="ends-on">{formatDate(sub.currentEnd)}</span>
               </Detail>
             ) : null}
             <Detail term="Payment method">{sub.paymentMethod ?? "Not known yet"}</Detail>
           </dl>
-          {overview.switchTo ? (
-            <p
-              className="mt-4 rounded-lg border border-green-500/40 bg-green-950/40 px-4 py-3 text-green-200"
-              data-testid="scheduled-switch"
-            >
-              {`Scheduled: ${overview.switchTo.plan} (${formatInr(overview.switchTo.pricePaise)}) from ${overview.switchTo.startsAt ? formatDate(overview.switchTo.startsAt) : "the end of this period"}. Your current plan is not renewed.`}
-            </p>
-          ) : null}
 
           <div className="mt-6 flex flex-wrap items-start gap-3">
             <Link to="/billing" className="btn-secondary">
@@ -216,7 +237,30 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
             </div>
           ) : null}
 
-          {running && !sub.cancelAtCycleEnd ? (
+          {running && switchTo ? (
+            <div className="mt-8 border-t border-slate-800 pt-6" data-testid="scheduled-switch">
+              <h3 className="font-semibold text-white">{`Your switch to ${switchTo.plan}`}</h3>
+              <p className="mt-1 text-sm text-slate-300">
+                {`${sub.plan} runs until ${switchTo.startsAt ? formatDate(switchTo.startsAt) : "the end of this period"}; then ${switchTo.plan} starts at ${formatInr(switchTo.pricePaise)}. You can still change your mind.`}
+              </p>
+              <div className="mt-3 flex flex-wrap gap-3">
+                <Form method="post">
+                  <input type="hidden" name="intent" value="keep-switch" />
+                  <button type="submit" className="btn-primary" disabled={busy}>
+                    {`Keep the switch to ${switchTo.plan}`}
+                  </button>
+                </Form>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="withdraw-switch" />
+                  <button type="submit" className="btn-secondary" disabled={busy}>
+                    {`Stay on ${sub.plan}`}
+                  </button>
+                </Form>
+              </div>
+            </div>
+          ) : null}
+
+          {running && (!sub.cancelAtCycleEnd || switchTo) ? (
             <Form
               method="post"
               className="mt-8 border-t border-slate-800 pt-6"
@@ -226,8 +270,9 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
             >
               <h3 className="font-semibold text-white">Cancel subscription</h3>
               <p className="mt-1 text-sm text-slate-300">
-                You keep Pro until the end of the period you paid for; nothing more is charged. You
-                can undo it until then.
+                {switchTo
+                  ? `You keep Pro until the end of the period you paid for; the switch to ${switchTo.plan} is withdrawn and nothing more is charged. You can undo it until then.`
+                  : "You keep Pro until the end of the period you paid for; nothing more is charged. You can undo it until then."}
               </p>
               <label
                 htmlFor="cancel-reason"
@@ -249,7 +294,7 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
             </Form>
           ) : null}
 
-          {sub.cancelAtCycleEnd && running ? (
+          {sub.cancelAtCycleEnd && running && !switchTo ? (
             <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
               <input type="hidden" name="intent" value="undo-cancel" />
               <button type="submit" className="btn-primary" disabled={busy}>
