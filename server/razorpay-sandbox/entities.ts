@@ -115,7 +115,7 @@ export interface RefundEntity {
   currency: "INR";
   payment_id: string;
   notes: Notes | [];
-  receipt: null;
+  receipt: string | null;
   acquirer_data: { arn: null };
   created_at: number;
   batch_id: null;
@@ -190,6 +190,11 @@ export interface SandboxState {
   payments: Record<string, PaymentRecord>;
   refunds: Record<string, RefundEntity>;
   invoices: Record<string, InvoiceEntity>;
+  /**
+   * Internal: `X-Refund-Idempotency` keys seen, with the request they came with and the refund
+   * they made. Optional so that state saved before it existed still loads.
+   */
+  refundKeys?: Record<string, { request: string; refundId: string }>;
 }
 
 export function emptyState(): SandboxState {

@@ -131,6 +131,36 @@ export interface RefundInput {
   amount?: number | undefined;
   speed?: "normal" | "optimum" | undefined;
   notes?: Notes | undefined;
+  receipt?: string | undefined;
+}
+
+/**
+ * A refund request with Razorpay's `X-Refund-Idempotency` key: the same key with the same request
+ * answers with the refund it made the first time; the same key with another request is refused.
+ */
+export function refundPaymentOnce(
+  tx: Tx,
+  paymentId: string,
+  input: RefundInput,
+  key: string | null,
+): RefundEntity {
+  if (key === null) return refundPayment(tx, paymentId, input);
+  if (!/^[A-Za-z0-9_-]{10,}$/.test(key))
+    throw badRequest(
+      "The idempotency key must be at least 10 characters: letters, digits, - and _",
+    );
+  const request = JSON.stringify({ paymentId, ...input });
+  const keys = (tx.state.refundKeys ??= {});
+  const seen = keys[key];
+  if (seen) {
+    if (seen.request !== request)
+      throw badRequest("The idempotency key was used with a different request");
+    const refund = tx.state.refunds[seen.refundId];
+    if (refund) return refund;
+  }
+  const refund = refundPayment(tx, paymentId, input);
+  keys[key] = { request, refundId: refund.id };
+  return refund;
 }
 
 export function refundPayment(tx: Tx, paymentId: string, input: RefundInput): RefundEntity {
@@ -152,7 +182,7 @@ export function refundPayment(tx: Tx, paymentId: string, input: RefundInput): Re
     currency: "INR",
     payment_id: payment.id,
     notes: outNotes(input.notes),
-    receipt: null,
+    receipt: input.receipt ?? null,
     acquirer_data: { arn: null },
     created_at: tx.now,
     batch_id: null,

@@ -6,7 +6,7 @@ import { Router } from "express";
 import { z } from "zod";
 import { controlCharge } from "./billing";
 import { basicAuth, flag, notesInput, pageQuery, parse, parseBody } from "./http";
-import { refundPayment } from "./ledger";
+import { refundPaymentOnce } from "./ledger";
 import {
   cancelScheduledChanges,
   cancelSubscription,
@@ -148,8 +148,9 @@ export function restRouter(options: {
     );
   });
   router.post("/v1/payments/:id/refund", (req, res) => {
-    const { receipt: _receipt, ...input } = parseBody(refundBody, req);
-    res.json(store.change((tx) => refundPayment(tx, req.params.id, input)));
+    const input = parseBody(refundBody, req);
+    const key = req.get("x-refund-idempotency") ?? null;
+    res.json(store.change((tx) => refundPaymentOnce(tx, req.params.id, input, key)));
   });
   router.get("/v1/payments/:id/refunds", (req, res) => {
     const { count, skip } = parse(pageQuery, req.query);

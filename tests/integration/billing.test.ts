@@ -409,7 +409,13 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
     const actions: Record<string, string>[] = [
       { intent: "resync", userId, subscriptionId },
       { intent: "replay", userId, eventId },
-      { intent: "refund", userId, paymentId, amount: "100", reason: "Goodwill for an outage" },
+      {
+        intent: "refund-review",
+        userId,
+        paymentId,
+        amount: "100",
+        reason: "Goodwill for an outage",
+      },
       { intent: "grant", userId, planId: "pro-yearly", days: "30", reason: "Conference speaker" },
     ];
     for (const fields of actions) {
@@ -423,6 +429,24 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
         `admin ${fields.intent}: ${textOf(await response.clone().text()).slice(0, 300)}`,
       ).toBe(200);
     }
+    // The review asked for confirmation; confirming makes the refund (a customer cannot).
+    const review = await postForm(server, path, boss, actions[2]!);
+    const key = /name="key" value="(rf_[^"]+)"/.exec(await review.text())?.[1] ?? "";
+    expect(key).not.toBe("");
+    const confirm = {
+      intent: "refund",
+      userId,
+      paymentId,
+      amountPaise: "10000",
+      reason: "Goodwill for an outage",
+      key,
+    };
+    expect((await postForm(server, path, cookie, confirm)).status).toBe(403);
+    const refunded = await postForm(server, path, boss, confirm);
+    expect(refunded.status).toBe(200);
+    expect(textOf(await refunded.text())).toMatch(
+      /Refunded ₹100 \(rfnd_\w+\); credit note PL\/CN\/\d{2}-\d{2}\/\d{4} issued and mailed to the customer\./,
+    );
     const after = textOf((await page(path, boss)).html);
     for (const action of [
       "subscription.resync",
@@ -437,7 +461,7 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
     expect(after).toMatch(/Pro \(yearly\) until/);
 
     const overRefund = await postForm(server, path, boss, {
-      intent: "refund",
+      intent: "refund-review",
       userId,
       paymentId,
       amount: "5000",

@@ -17,6 +17,7 @@ export interface RecordedRequest {
   method: string;
   path: string;
   authorization: string | undefined;
+  idempotencyKey: string | undefined;
   body: unknown;
 }
 
@@ -43,6 +44,7 @@ export async function startFakeRazorpay(
       method: req.method,
       path: req.originalUrl,
       authorization: req.get("authorization"),
+      idempotencyKey: req.get("x-refund-idempotency"),
       body: req.body as unknown,
     });
     next();

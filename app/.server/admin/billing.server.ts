@@ -5,7 +5,9 @@
  */
 import { and, count, desc, eq, gte, ilike, inArray, or, type SQL } from "drizzle-orm";
 import { stateByCode, validateGstin } from "~/lib/gst";
+import { randomUUID } from "node:crypto";
 import { formatDate } from "~/lib/dates";
+import { formatInr } from "~/lib/money";
 import { istMonth, istMonthRange } from "~/lib/india-time";
 import { findPlan, isPaidPlanId, monthlyValuePaise, type PaidPlanId } from "~/lib/plans";
 import type { Session } from "../auth/session";
@@ -15,6 +17,7 @@ import {
   entitlementGrants,
   invoiceColumns,
   invoices,
+  jobs,
   payments,
   refunds,
   SUBSCRIPTION_STATUSES,
@@ -22,12 +25,13 @@ import {
   user as users,
   webhookEvents,
 } from "../db/schema";
-import { recordPayment, recordRefund } from "../billing/payments.server";
-import { razorpay } from "../billing/provider.server";
-import { RazorpayError, type RazorpayClient } from "../billing/razorpay/client";
+import { pendingRefundPaise, queueRefund } from "../billing/refunds.server";
+import type { RazorpayClient } from "../billing/razorpay/client";
 import { resyncFromProvider } from "../billing/resync.server";
 import { processWebhookEvent } from "../billing/webhooks.server";
-import { issueCreditNoteForRefund, reissueWithBuyer } from "../invoices/issue.server";
+import { creditNoteFor } from "../invoices/engine.server";
+import { invoiceForPayment, reissueWithBuyer } from "../invoices/issue.server";
+import { kickJobs } from "../jobs";
 import { escapeLike } from "./users.server";
 
 export class AdminRefusal extends Error {
@@ -296,66 +300,177 @@ export async function adminReplay(
   return `Replayed ${event.event} (${eventId}).`;
 }
 
-export async function adminRefund(
-  session: Session,
+/** What an operator confirms before a refund is made: the amount and the credit note it issues. */
+export interface RefundReview {
+  paymentId: string;
+  amountPaise: number;
+  paidPaise: number;
+  /** What could still be refunded before this one (refunds made and requested subtracted). */
+  refundablePaise: number;
+  paidAt: string;
+  /** The credit note against the payment's tax invoice, as it will be issued. */
+  creditNote: {
+    against: string;
+    taxablePaise: number;
+    taxPaise: number;
+    totalPaise: number;
+  } | null;
+  /** The request's idempotency key, carried by the confirmation form. */
+  key: string;
+}
+
+async function refundablePayment(
+  database: Database,
   userId: string,
-  input: { paymentId: string; amountPaise: number | null; reason: string },
-  options: { database?: Database; client?: RazorpayClient } = {},
-): Promise<string> {
-  requireAdmin(session);
-  const database = options.database ?? defaultDb();
-  const client = options.client ?? razorpay();
+  paymentId: string,
+  amountPaise: number | null,
+) {
   const [payment] = await database
     .select()
     .from(payments)
-    .where(and(eq(payments.providerPaymentId, input.paymentId), eq(payments.userId, userId)));
+    .where(and(eq(payments.providerPaymentId, paymentId), eq(payments.userId, userId)));
   if (!payment) throw new AdminRefusal("That payment does not belong to this customer.", 404);
-  const refundable = payment.amountPaise - payment.amountRefundedPaise;
-  const amount = input.amountPaise ?? refundable;
   if (payment.status !== "captured" && payment.status !== "refunded")
     throw new AdminRefusal("Only a captured payment can be refunded.");
-  if (amount < 1 || amount > refundable)
+  const refundable =
+    payment.amountPaise -
+    payment.amountRefundedPaise -
+    (await pendingRefundPaise(database, payment.providerPaymentId));
+  if (refundable < 100)
     throw new AdminRefusal(
-      `You can refund between ₹0.01 and what is left (${(refundable / 100).toFixed(2)} rupees).`,
+      "Nothing is left to refund on this payment (refunds requested count).",
+      409,
     );
-  let refund;
-  try {
-    refund = await client.refundPayment(payment.providerPaymentId, {
-      amount,
-      notes: { reason: input.reason.slice(0, 250), by: session.user.email },
-    });
-  } catch (error) {
-    if (error instanceof RazorpayError && error.refused)
-      throw new AdminRefusal(`Razorpay refused: ${error.description}`);
-    throw error;
+  const amount = amountPaise ?? refundable;
+  // Razorpay's minimum refund is ₹1.00.
+  if (amount < 100 || amount > refundable)
+    throw new AdminRefusal(
+      `You can refund between ₹1.00 and what is left (${formatInr(refundable)}).`,
+    );
+  return { payment, refundable, amount };
+}
+
+/** Step one of a refund: checks it and shows what will happen; nothing is stored or sent. */
+export async function reviewRefund(
+  session: Session,
+  userId: string,
+  input: { paymentId: string; amountPaise: number | null },
+  options: { database?: Database } = {},
+): Promise<RefundReview> {
+  requireAdmin(session);
+  const database = options.database ?? defaultDb();
+  const { payment, refundable, amount } = await refundablePayment(
+    database,
+    userId,
+    input.paymentId,
+    input.amountPaise,
+  );
+  const original = await invoiceForPayment(database, payment.providerPaymentId);
+  const note = original ? creditNoteFor(original.document, amount) : null;
+  return {
+    paymentId: payment.providerPaymentId,
+    amountPaise: amount,
+    paidPaise: payment.amountPaise,
+    refundablePaise: refundable,
+    paidAt: payment.paidAt.toISOString(),
+    creditNote:
+      original && note
+        ? {
+            against: original.number,
+            taxablePaise: note.tax.taxablePaise,
+            taxPaise: note.tax.totalPaise - note.tax.taxablePaise,
+            totalPaise: note.tax.totalPaise,
+          }
+        : null,
+    key: `rf_${randomUUID()}`,
+  };
+}
+
+/**
+ * Step two: the confirmed refund is stored as a money-lane job with its audit row, before
+ * Razorpay is called (billing/refunds.server.ts). The same key again (a double submit) stores
+ * nothing more.
+ */
+export async function requestRefund(
+  session: Session,
+  userId: string,
+  input: { paymentId: string; amountPaise: number; reason: string; key: string },
+  options: { database?: Database } = {},
+): Promise<{ queued: boolean }> {
+  requireAdmin(session);
+  const database = options.database ?? defaultDb();
+  if (await refundRequested(database, input.key)) return { queued: false };
+  await refundablePayment(database, userId, input.paymentId, input.amountPaise);
+  const queued = await database.transaction((tx) =>
+    queueRefund(tx, {
+      paymentId: input.paymentId,
+      amountPaise: input.amountPaise,
+      reason: input.reason,
+      key: input.key,
+      actor: { id: session.user.id, email: session.user.email },
+      targetUserId: userId,
+    }),
+  );
+  if (queued) kickJobs();
+  return { queued };
+}
+
+async function refundRequested(database: Database, key: string): Promise<boolean> {
+  const [job] = await database
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(eq(jobs.dedupeKey, `refund:${key}`));
+  return job !== undefined;
+}
+
+/** How a requested refund stands: made (with its credit note), refused, or still under way. */
+export async function refundOutcome(
+  database: Database,
+  paymentId: string,
+  key: string,
+): Promise<
+  | { state: "made"; refundId: string; amountPaise: number; creditNote: string | null }
+  | { state: "refused"; error: string }
+  | { state: "waiting" }
+> {
+  const [job] = await database
+    .select({ failedAt: jobs.failedAt, lastError: jobs.lastError, completedAt: jobs.completedAt })
+    .from(jobs)
+    .where(eq(jobs.dedupeKey, `refund:${key}`));
+  if (job?.failedAt) return { state: "refused", error: job.lastError ?? "failed" };
+  if (!job?.completedAt) return { state: "waiting" };
+  const rows = await database
+    .select({ before: auditLog.before, after: auditLog.after })
+    .from(auditLog)
+    .where(and(eq(auditLog.action, "payment.refund"), eq(auditLog.target, paymentId)));
+  const made = rows.find((row) => (row.before as { key?: string } | null)?.key === key);
+  const after = made?.after as
+    { refundId: string; amountPaise: number; creditNote: string | null } | undefined;
+  if (!after) return { state: "waiting" };
+  return {
+    state: "made",
+    refundId: after.refundId,
+    amountPaise: after.amountPaise,
+    creditNote: after.creditNote,
+  };
+}
+
+/**
+ * The outcome of a refund just requested, waiting a few seconds for the money lane to make it
+ * (the page then says what happened); past that, it says the refund is under way.
+ */
+export async function awaitRefund(
+  paymentId: string,
+  key: string,
+  options: { database?: Database; waitMs?: number } = {},
+): ReturnType<typeof refundOutcome> {
+  const database = options.database ?? defaultDb();
+  const deadline = Date.now() + (options.waitMs ?? 8_000);
+  for (;;) {
+    const outcome = await refundOutcome(database, paymentId, key);
+    if (outcome.state !== "waiting" || Date.now() > deadline) return outcome;
+    await new Promise((resolve) => setTimeout(resolve, 150));
   }
-  const fresh = await client.fetchPayment(payment.providerPaymentId);
-  await database.transaction(async (tx) => {
-    await recordPayment(tx, fresh, null);
-    await recordRefund(tx, refund, input.reason);
-    if (refund.status === "processed")
-      await issueCreditNoteForRefund(tx, {
-        refundId: refund.id,
-        paymentId: refund.payment_id,
-        amountPaise: refund.amount,
-        refundedAt: new Date(refund.created_at * 1000),
-        reason: input.reason,
-      });
-  });
-  await audit(database, session, {
-    action: "payment.refund",
-    targetUserId: userId,
-    target: payment.providerPaymentId,
-    reason: input.reason,
-    before: { amountRefundedPaise: payment.amountRefundedPaise, status: payment.status },
-    after: {
-      amountRefundedPaise: fresh.amount_refunded,
-      status: fresh.status,
-      refundId: refund.id,
-      amountPaise: amount,
-    },
-  });
-  return `Refunded ₹${(amount / 100).toFixed(2)} (${refund.id}).`;
 }
 
 export async function adminGrant(

@@ -14,7 +14,7 @@ import {
   openTestDatabase,
   type TestDatabase,
 } from "../../../tests/support/test-database";
-import { adminRefund } from "../admin/billing.server";
+import { requestRefund, reviewRefund } from "../admin/billing.server";
 import { auditLog, jobs, payments, subscriptions, webhookEvents } from "../db/schema";
 import { invoiceForPayment } from "../invoices/issue.server";
 import { istDay } from "~/lib/india-time";
@@ -31,6 +31,7 @@ import {
   withdrawSwitch,
 } from "./manage.server";
 import { BILLING_MAIL_JOB } from "./notify.server";
+import { makeRefund, REFUND_JOB, refundJob } from "./refunds.server";
 import { billingOverview } from "./overview.server";
 import { checkoutSignature, startCheckout, verifyCheckout } from "./checkout.server";
 import { entitlementFor } from "./entitlement.server";
@@ -528,34 +529,79 @@ describe("billing with the fake Razorpay", () => {
       },
     };
     const paymentId = paid.body.razorpay_payment_id!;
-    const message = await adminRefund(
-      admin,
-      userId,
-      { paymentId, amountPaise: 10_000, reason: "Outage" },
-      options(),
-    );
-    expect(message).toMatch(/^Refunded ₹100\.00 \(rfnd_/);
-    const [refund] = requestsTo("POST", `/v1/payments/${paymentId}/refund`);
-    expect(refund?.authorization).toBe(basic);
-    expect(refund?.body).toMatchObject({
+    // Step one shows what will happen; nothing is stored or sent.
+    const review = await reviewRefund(admin, userId, { paymentId, amountPaise: 10_000 }, options());
+    expect(review).toMatchObject({
+      amountPaise: 10_000,
+      paidPaise: 69_900,
+      refundablePaise: 69_900,
+      creditNote: { totalPaise: 10_000, taxablePaise: 8_474, taxPaise: 1_526 },
+    });
+    expect(review.creditNote?.against).toMatch(/^PL\/\d{2}-\d{2}\/\d+$/);
+    expect(requestsTo("POST", `/v1/payments/${paymentId}/refund`)).toEqual([]);
+    // An empty amount is everything left, shown as such before it is confirmed.
+    expect(
+      (await reviewRefund(admin, userId, { paymentId, amountPaise: null }, options())).amountPaise,
+    ).toBe(69_900);
+
+    // Step two stores the request and its audit row before Razorpay is called; twice is once.
+    const request = { paymentId, amountPaise: 10_000, reason: "Outage", key: review.key };
+    expect(await requestRefund(admin, userId, request, options())).toEqual({ queued: true });
+    expect(await requestRefund(admin, userId, request, options())).toEqual({ queued: false });
+    const requested = await test.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.targetUserId, userId));
+    expect(requested.map((entry) => entry.action)).toEqual(["payment.refund.requested"]);
+    expect(requestsTo("POST", `/v1/payments/${paymentId}/refund`)).toEqual([]);
+    // Requested refunds count: what is left is less by this one until it is made.
+    await expect(
+      reviewRefund(admin, userId, { paymentId, amountPaise: 69_900 }, options()),
+    ).rejects.toThrow(/what is left \(₹599\)/);
+
+    // The job, run twice (a retry after a crash): one refund at Razorpay, by the request's key.
+    const [job] = await test.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `refund:${review.key}`));
+    expect(job?.kind).toBe(REFUND_JOB);
+    const payload = refundJob.payload.parse(job!.payload);
+    const first = await makeRefund(payload, options());
+    const second = await makeRefund(payload, options());
+    expect(second.refundId).toBe(first.refundId);
+    expect(first.creditNoteNumber).toMatch(/^PL\/CN\//);
+    const calls = requestsTo("POST", `/v1/payments/${paymentId}/refund`);
+    expect(calls.map((call) => call.idempotencyKey)).toEqual([review.key, review.key]);
+    expect(calls[0]?.authorization).toBe(basic);
+    expect(calls[0]?.body).toMatchObject({
       amount: 10_000,
       speed: "normal",
-      notes: { reason: "Outage" },
+      notes: { reason: "Outage", request: review.key },
     });
+    expect((await client.fetchPayment(paymentId)).amount_refunded).toBe(10_000);
     const [row] = await test.db
       .select()
       .from(payments)
       .where(eq(payments.providerPaymentId, paymentId));
     expect(row?.amountRefundedPaise).toBe(10_000);
+    const refundMails = (
+      await test.db.select().from(jobs).where(eq(jobs.kind, BILLING_MAIL_JOB))
+    ).filter((mail) => mail.dedupeKey?.startsWith("mail:refunded:"));
+    expect(refundMails).toHaveLength(1);
+
     await expect(
-      adminRefund(admin, userId, { paymentId, amountPaise: 69_900, reason: "Too much" }, options()),
+      reviewRefund(admin, userId, { paymentId, amountPaise: 69_900 }, options()),
     ).rejects.toThrow(/what is left/);
     const notAdmin = { ...admin, user: { ...admin.user, role: "user" as const } };
     await expect(
-      adminRefund(notAdmin, userId, { paymentId, amountPaise: 100, reason: "x" }, options()),
+      reviewRefund(notAdmin, userId, { paymentId, amountPaise: 100 }, options()),
     ).rejects.toThrow(/administrators/);
+    await expect(requestRefund(notAdmin, userId, request, options())).rejects.toThrow(
+      /administrators/,
+    );
     const entries = await test.db.select().from(auditLog).where(eq(auditLog.targetUserId, userId));
     expect(entries.map((entry) => [entry.action, entry.actorEmail, entry.reason])).toEqual([
+      ["payment.refund.requested", "ops@example.com", "Outage"],
       ["payment.refund", "ops@example.com", "Outage"],
     ]);
   });

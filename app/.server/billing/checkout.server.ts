@@ -111,6 +111,11 @@ async function startCheckoutNow(
       }
     } else {
       await applyProviderSubscription(database, fresh, readAt);
+      // Paid meanwhile (its webhook not in yet): this person has a subscription now.
+      if (!replaces && ["authenticated", "active", "pending"].includes(fresh.status))
+        throw new CheckoutRefusal(
+          "You already have a subscription. Manage it on Account → Subscription.",
+        );
     }
   }
 

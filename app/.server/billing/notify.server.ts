@@ -3,11 +3,18 @@
  * (deduplicated, so a replayed event mails nobody twice), rendered and sent by the worker with
  * the data as it is then.
  */
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { planById, planLabel, isPaidPlanId } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
-import { payments, subscriptions, user as users } from "../db/schema";
+import {
+  invoiceColumns,
+  invoices,
+  payments,
+  refunds,
+  subscriptions,
+  user as users,
+} from "../db/schema";
 import { env } from "../env";
 import { defineJob, enqueue } from "../jobs/define";
 import type { Executor } from "../jobs/queue.server";
@@ -18,6 +25,8 @@ import {
   paymentFailedMessage,
   paymentReceivedMessage,
   planChangeMessage,
+  duplicateCancelledMessage,
+  refundedMessage,
   renewalReminderMessage,
   subscriptionHaltedMessage,
   switchWithdrawnMessage,
@@ -35,6 +44,8 @@ const TEMPLATES = [
   "resumed",
   "plan-change",
   "switch-withdrawn",
+  "refunded",
+  "duplicate-cancelled",
   "renewal-reminder",
 ] as const;
 export type BillingMail = (typeof TEMPLATES)[number];
@@ -44,7 +55,7 @@ export async function queueBillingMail(
   template: BillingMail,
   subscriptionId: string,
   dedupe: string,
-  extra: { paymentId?: string; runAt?: Date; chargeAt?: string } = {},
+  extra: { paymentId?: string; refundId?: string; runAt?: Date; chargeAt?: string } = {},
 ): Promise<void> {
   const { runAt, ...rest } = extra;
   await enqueue(
@@ -59,6 +70,7 @@ const payloadSchema = z.object({
   template: z.enum(TEMPLATES),
   subscriptionId: z.uuid(),
   paymentId: z.string().optional(),
+  refundId: z.string().optional(),
   chargeAt: z.string().optional(),
 });
 
@@ -177,6 +189,59 @@ export async function sendBillingMail(
           plan: planLabel(kept.planId),
           withdrawn: planLabel(plan),
           renewsAt: kept.cancelAtCycleEnd ? null : (kept.chargeAt ?? kept.currentEnd),
+          accountUrl,
+        }),
+      );
+    }
+    case "refunded": {
+      const [refund] = job.refundId
+        ? await database.select().from(refunds).where(eq(refunds.providerRefundId, job.refundId))
+        : [];
+      if (!refund) throw new PermanentJobError(`refund ${job.refundId} is not recorded`);
+      const [note] = await database
+        .select(invoiceColumns)
+        .from(invoices)
+        .where(eq(invoices.providerRefundId, refund.providerRefundId));
+      return send(
+        refundedMessage({
+          ...to,
+          plan: planLabel(plan),
+          amountPaise: refund.amountPaise,
+          paymentId: refund.providerPaymentId,
+          creditNote: note
+            ? {
+                number: note.number,
+                url: `${base}/invoices/${note.id}.pdf`,
+                pdf: await invoicePdf(note, database),
+              }
+            : null,
+          accountUrl: `${base}/invoices`,
+        }),
+      );
+    }
+    case "duplicate-cancelled": {
+      const taken = await database
+        .select({ amountPaise: payments.amountPaise, status: payments.status })
+        .from(payments)
+        .where(eq(payments.subscriptionId, subscription.id));
+      const [kept] = await database
+        .select({ planId: subscriptions.planId })
+        .from(subscriptions)
+        .where(
+          and(
+            eq(subscriptions.userId, subscription.userId ?? ""),
+            inArray(subscriptions.status, ["active", "pending", "authenticated"]),
+          ),
+        );
+      return send(
+        duplicateCancelledMessage({
+          ...to,
+          plan: planLabel(plan),
+          subscriptionId: subscription.providerSubscriptionId,
+          keptPlan: kept ? planLabel(kept.planId) : null,
+          refundPaise: taken
+            .filter((payment) => payment.status === "captured" || payment.status === "refunded")
+            .reduce((sum, payment) => sum + payment.amountPaise, 0),
           accountUrl,
         }),
       );

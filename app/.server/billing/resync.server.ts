@@ -2,6 +2,7 @@
 import { type Database, db as defaultDb } from "../db";
 import type { SubscriptionRow } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
+import { guardAgainstDuplicate } from "./duplicate.server";
 import { afterSubscriptionSynced } from "./manage.server";
 import { scheduleRenewalReminder } from "./notify.server";
 import { razorpay } from "./provider.server";
@@ -9,7 +10,10 @@ import type { RazorpayClient } from "./razorpay/client";
 import type { RazorpaySubscription } from "./razorpay/types";
 import { applyProviderSubscription } from "./subscriptions.server";
 
-/** Applies a provider state and queues its consequences (reminder, finishing a switch). */
+/**
+ * Applies a provider state and queues its consequences (reminder, finishing a switch, cancelling
+ * a duplicate subscription).
+ */
 export async function applyAndFollowUp(
   executor: Executor,
   entity: RazorpaySubscription,
@@ -19,6 +23,7 @@ export async function applyAndFollowUp(
   if (row) {
     await scheduleRenewalReminder(executor, row);
     await afterSubscriptionSynced(executor, row);
+    await guardAgainstDuplicate(executor, row);
   }
   return row;
 }

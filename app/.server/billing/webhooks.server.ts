@@ -16,12 +16,9 @@ import { PermanentJobError } from "../jobs/worker.server";
 import { safeEqual } from "../security/tokens";
 import { queueBillingMail } from "./notify.server";
 import { applyAndFollowUp } from "./resync.server";
-import {
-  creditRefundsOf,
-  issueCreditNoteForRefund,
-  issueInvoiceForPayment,
-} from "../invoices/issue.server";
-import { recordPayment, recordRefund } from "./payments.server";
+import { creditRefundsOf, issueInvoiceForPayment } from "../invoices/issue.server";
+import { recordPayment } from "./payments.server";
+import { settleRefund } from "./refunds.server";
 import { razorpay } from "./provider.server";
 import { RazorpayError, type RazorpayClient } from "./razorpay/client";
 import {
@@ -180,16 +177,8 @@ export async function processWebhookEvent(
       await creditRefundsOf(tx, paymentEntity.id);
     }
     const refund = event.payload.refund?.entity;
-    if (refund) {
-      await recordRefund(tx, refund);
-      if (refund.status === "processed")
-        await issueCreditNoteForRefund(tx, {
-          refundId: refund.id,
-          paymentId: refund.payment_id,
-          amountPaise: refund.amount,
-          refundedAt: new Date(refund.created_at * 1000),
-        });
-    }
+    // Made here or in Razorpay's dashboard: recorded, credited and mailed once either way.
+    if (refund) await settleRefund(tx, refund);
     if (subscription && current)
       await queueMailFor(event, current, subscription, paymentEntity?.id ?? null, newPayment, tx);
     return "processed";

@@ -14,7 +14,7 @@ import { enqueueJob, type Executor } from "./queue.server";
  * refunds, switches) never waits behind mail, and a mail server that hangs holds mail only.
  */
 export const LANES = {
-  money: { slots: 2, label: "Money (webhooks, resyncs, invoices, switches)" },
+  money: { slots: 2, label: "Money (webhooks, resyncs, invoices, refunds, switches)" },
   mail: { slots: 2, label: "Mail" },
   maintenance: { slots: 1, label: "Maintenance" },
 } as const;

@@ -1,6 +1,8 @@
 /** Every kind of background job, once (each defined beside its domain; define.ts). */
 import { accountMailJob } from "../account/security-mail.server";
 import { resyncJob } from "../billing/checkout.server";
+import { cancelDuplicateJob } from "../billing/duplicate.server";
+import { refundJob } from "../billing/refunds.server";
 import { finishSwitchJob, retireHaltedJob } from "../billing/manage.server";
 import { billingMailJob } from "../billing/notify.server";
 import { processWebhookJob } from "../billing/webhooks.server";
@@ -18,6 +20,8 @@ export function jobDefinitions(): readonly JobDefinition[] {
     resyncJob,
     finishSwitchJob,
     retireHaltedJob,
+    refundJob,
+    cancelDuplicateJob,
     billingMailJob,
     accountMailJob,
     sendMessageJob,

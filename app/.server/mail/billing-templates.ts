@@ -157,6 +157,66 @@ export function switchWithdrawnMessage(
   });
 }
 
+export function refundedMessage(
+  input: Recipient & {
+    plan: string;
+    amountPaise: number;
+    paymentId: string;
+    /** The GST credit note of this refund: linked, and attached as a PDF. */
+    creditNote: { number: string; url: string; pdf: Buffer } | null;
+    accountUrl: string;
+  },
+): MailMessage {
+  const message = render({
+    to: input.to,
+    subject: `Refund of ${formatInr(input.amountPaise)} for ${site.product.name} ${input.plan}`,
+    greeting: hello(input.name),
+    paragraphs: [
+      `We refunded ${formatInr(input.amountPaise)} of your payment ${input.paymentId} for ${input.plan}. Banks usually show it within 5 to 7 working days.`,
+      input.creditNote
+        ? `The GST credit note ${input.creditNote.number} is attached, and always in your account under Invoices.`
+        : "The GST credit note is in your account under Invoices.",
+    ],
+    action: input.creditNote
+      ? { label: `Download credit note ${input.creditNote.number}`, url: input.creditNote.url }
+      : { label: "View your invoices", url: input.accountUrl },
+  });
+  if (!input.creditNote) return message;
+  return {
+    ...message,
+    attachments: [
+      {
+        filename: `${input.creditNote.number.replaceAll("/", "-")}.pdf`,
+        content: input.creditNote.pdf,
+        contentType: "application/pdf",
+      },
+    ],
+  };
+}
+
+export function duplicateCancelledMessage(
+  input: Recipient & {
+    plan: string;
+    subscriptionId: string;
+    keptPlan: string | null;
+    refundPaise: number;
+    accountUrl: string;
+  },
+): MailMessage {
+  return render({
+    to: input.to,
+    subject: `We cancelled a second ${site.product.name} subscription`,
+    greeting: hello(input.name),
+    paragraphs: [
+      `Your account already had ${input.keptPlan ?? "a subscription"}, so the second ${input.plan} subscription (${input.subscriptionId}) is cancelled and will not charge you again. Your Pro continues as before.`,
+      input.refundPaise > 0
+        ? `What it charged, ${formatInr(input.refundPaise)}, is refunded in full; a GST credit note follows in a separate mail.`
+        : "Nothing was charged for it.",
+    ],
+    action: { label: "View your subscription", url: input.accountUrl },
+  });
+}
+
 export function renewalReminderMessage(
   input: Recipient & { plan: string; amountPaise: number; chargeAt: Date; accountUrl: string },
 ): MailMessage {

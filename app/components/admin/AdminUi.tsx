@@ -83,3 +83,41 @@ export function HeaderRow({ columns }: { columns: readonly Column[] }) {
     </thead>
   );
 }
+
+/** A table row's classes in the admin tables. */
+export const TR = "border-b border-slate-800";
+
+/**
+ * The admin table: a caption for screen readers, one header row, and a box that scrolls sideways
+ * on a phone (`relative` keeps the visually hidden labels inside it).
+ */
+export function AdminTable({
+  caption,
+  columns,
+  children,
+}: {
+  caption: string;
+  columns: readonly Column[];
+  children: ReactNode;
+}) {
+  return (
+    <div className="relative overflow-x-auto">
+      <table className="w-full">
+        <caption className="sr-only">{caption}</caption>
+        <HeaderRow columns={columns} />
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The fixed fields of an admin form (intent and the ids it acts on). */
+export function HiddenFields({ values }: { values: Record<string, string> }) {
+  return (
+    <>
+      {Object.entries(values).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+    </>
+  );
+}

@@ -74,6 +74,7 @@ export function createRazorpayClient(options: RazorpayClientOptions) {
     path: string,
     schema: T,
     body?: unknown,
+    extraHeaders: Record<string, string> = {},
   ): Promise<z.infer<T>> {
     let response: Response;
     try {
@@ -83,6 +84,7 @@ export function createRazorpayClient(options: RazorpayClientOptions) {
           authorization,
           accept: "application/json",
           ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...extraHeaders,
         },
         body: body === undefined ? undefined : JSON.stringify(body),
         // Its own time-out, and the running job's limit when a job makes the call.
@@ -153,14 +155,22 @@ export function createRazorpayClient(options: RazorpayClientOptions) {
       ),
     fetchPayment: (paymentId: string): Promise<RazorpayPayment> =>
       call("GET", `/v1/payments/${id(paymentId)}`, paymentSchema),
+    /**
+     * `idempotencyKey` goes in Razorpay's `X-Refund-Idempotency` header: a retry with the same key
+     * and the same body gets the refund the first request made, never a second refund.
+     */
     refundPayment: (
       paymentId: string,
-      input: { amount: number; notes?: Record<string, string> },
+      input: { amount: number; receipt?: string; notes?: Record<string, string> },
+      idempotencyKey?: string,
     ): Promise<RazorpayRefund> =>
-      call("POST", `/v1/payments/${id(paymentId)}/refund`, refundSchema, {
-        ...input,
-        speed: "normal",
-      }),
+      call(
+        "POST",
+        `/v1/payments/${id(paymentId)}/refund`,
+        refundSchema,
+        { ...input, speed: "normal" },
+        idempotencyKey ? { "x-refund-idempotency": idempotencyKey } : {},
+      ),
     listInvoices: async (subscriptionId: string): Promise<RazorpayInvoice[]> =>
       (
         await call(

@@ -1,0 +1,180 @@
+/**
+ * Refunds are money-lane jobs. Whoever asks (an operator on /admin-fix-subscription, or the
+ * duplicate-checkout guard) writes the request and its audit row first, in one transaction with
+ * the job; the job then calls Razorpay with the request's key in `X-Refund-Idempotency`, so a
+ * retry after a time-out, a crash or a lost lease gets the refund the first attempt made, never a
+ * second one. Recording the refund, its credit note and the customer's mail is idempotent too, and
+ * the same code runs when Razorpay reports a refund made elsewhere (its dashboard).
+ */
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import { type Database, db as defaultDb } from "../db";
+import { auditLog, jobs, payments } from "../db/schema";
+import { defineJob, enqueue } from "../jobs/define";
+import type { Executor } from "../jobs/queue.server";
+import { PermanentJobError } from "../jobs/worker.server";
+import { issueCreditNoteForRefund } from "../invoices/issue.server";
+import { queueBillingMail } from "./notify.server";
+import { recordPayment, recordRefund } from "./payments.server";
+import { razorpay } from "./provider.server";
+import { RazorpayError, type RazorpayClient } from "./razorpay/client";
+import type { RazorpayRefund } from "./razorpay/types";
+
+export const REFUND_JOB = "billing.refund";
+
+/** A request's key: Razorpay wants 10+ letters, digits, `-` or `_`. */
+export const refundKey = z.string().regex(/^rf_[A-Za-z0-9_-]{10,60}$/);
+
+const refundPayload = z.object({
+  paymentId: z.string().regex(/^pay_\w+$/),
+  amountPaise: z.number().int().min(100),
+  reason: z.string().min(1).max(500),
+  key: refundKey,
+  /** Who asked: an operator, or the site itself ("system"). */
+  actor: z.object({ id: z.string().nullable(), email: z.string().min(1).max(320) }),
+  targetUserId: z.string().nullable(),
+});
+export type RefundRequest = z.output<typeof refundPayload>;
+
+/**
+ * Stores a refund request (its job and an audit row) in the caller's transaction; false when that
+ * key was requested already (a double submit), so nothing is stored twice.
+ */
+export async function queueRefund(executor: Executor, request: RefundRequest): Promise<boolean> {
+  const queued = await enqueue(executor, refundJob, request, {
+    dedupeKey: `refund:${request.key}`,
+  });
+  if (!queued) return false;
+  await executor.insert(auditLog).values({
+    actorUserId: request.actor.id,
+    actorEmail: request.actor.email,
+    action: "payment.refund.requested",
+    targetUserId: request.targetUserId,
+    target: request.paymentId,
+    reason: request.reason,
+    before: null,
+    after: { amountPaise: request.amountPaise, key: request.key },
+  });
+  return true;
+}
+
+/** Refunds requested and not yet made (nor failed for good), per payment, in paise. */
+export async function pendingRefundPaise(executor: Executor, paymentId: string): Promise<number> {
+  const [row] = await executor
+    .select({
+      amount: sql<number>`coalesce(sum((${jobs.payload}->>'amountPaise')::int), 0)::int`,
+    })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.kind, REFUND_JOB),
+        isNull(jobs.completedAt),
+        isNull(jobs.failedAt),
+        sql`${jobs.payload}->>'paymentId' = ${paymentId}`,
+      ),
+    );
+  return Number(row?.amount ?? 0);
+}
+
+/**
+ * What follows a refund Razorpay reports, however it was made: the refund row, the payment's new
+ * state, a credit note once it is processed, and one mail to the customer.
+ */
+export async function settleRefund(
+  executor: Executor,
+  refund: RazorpayRefund,
+  reason: string | null = null,
+): Promise<{ creditNoteNumber: string | null }> {
+  await recordRefund(executor, refund, reason);
+  if (refund.status !== "processed") return { creditNoteNumber: null };
+  const note = await issueCreditNoteForRefund(executor, {
+    refundId: refund.id,
+    paymentId: refund.payment_id,
+    amountPaise: refund.amount,
+    refundedAt: new Date(refund.created_at * 1000),
+    reason,
+  });
+  const [payment] = await executor
+    .select({ subscriptionId: payments.subscriptionId })
+    .from(payments)
+    .where(eq(payments.providerPaymentId, refund.payment_id));
+  if (payment?.subscriptionId)
+    await queueBillingMail(executor, "refunded", payment.subscriptionId, refund.id, {
+      paymentId: refund.payment_id,
+      refundId: refund.id,
+    });
+  return { creditNoteNumber: note?.number ?? null };
+}
+
+/** The job: make the refund at Razorpay (once, by its key) and settle it here. */
+export async function makeRefund(
+  request: RefundRequest,
+  options: { database?: Database; client?: RazorpayClient } = {},
+): Promise<{ refundId: string; creditNoteNumber: string | null }> {
+  const database = options.database ?? defaultDb();
+  const client = options.client ?? razorpay();
+  let refund: RazorpayRefund;
+  try {
+    refund = await client.refundPayment(
+      request.paymentId,
+      {
+        amount: request.amountPaise,
+        receipt: request.key.slice(0, 40),
+        notes: {
+          reason: request.reason.slice(0, 250),
+          by: request.actor.email,
+          request: request.key,
+        },
+      },
+      request.key,
+    );
+  } catch (error) {
+    // 409: the same key is still being processed at Razorpay; retrying is what it asks for.
+    if (error instanceof RazorpayError && error.refused && error.status !== 409)
+      throw new PermanentJobError(`Razorpay refused the refund: ${error.description}`);
+    throw error;
+  }
+  const fresh = await client.fetchPayment(request.paymentId);
+  return database.transaction(async (tx) => {
+    // One "made" row per refund, whichever attempt (or webhook) recorded it first.
+    const made = await tx
+      .select({ after: auditLog.after })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "payment.refund"), eq(auditLog.target, request.paymentId)));
+    const known = made.some(
+      (row) => (row.after as { refundId?: unknown } | null)?.refundId === refund.id,
+    );
+    await recordPayment(tx, fresh, null);
+    const { creditNoteNumber } = await settleRefund(tx, refund, request.reason);
+    if (!known)
+      await tx.insert(auditLog).values({
+        actorUserId: request.actor.id,
+        actorEmail: request.actor.email,
+        action: "payment.refund",
+        targetUserId: request.targetUserId,
+        target: request.paymentId,
+        reason: request.reason,
+        before: { key: request.key },
+        after: {
+          refundId: refund.id,
+          amountPaise: refund.amount,
+          status: refund.status,
+          amountRefundedPaise: fresh.amount_refunded,
+          creditNote: creditNoteNumber,
+        },
+      });
+    return { refundId: refund.id, creditNoteNumber };
+  });
+}
+
+/** A refund (money lane): its key makes every attempt the same request at Razorpay. */
+export const refundJob = defineJob({
+  name: REFUND_JOB,
+  lane: "money",
+  payload: refundPayload,
+  timeoutMs: 60_000,
+  maxAttempts: 10,
+  async handler(payload) {
+    await makeRefund(payload);
+  },
+});

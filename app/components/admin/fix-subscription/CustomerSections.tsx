@@ -1,0 +1,72 @@
+import { Form } from "react-router";
+import type { FixCustomer } from "~/.server/admin/fix-view.server";
+import { AdminSection, HiddenFields } from "~/components/admin/AdminUi";
+import { formatDate, formatDateTime } from "~/lib/dates";
+import { planLabel } from "~/lib/plans";
+import { isPlatform, PLATFORMS } from "~/lib/platform";
+
+function Detail({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <dt className="text-sm text-slate-300">{term}</dt>
+      <dd className="mt-1 font-medium text-white">{children}</dd>
+    </div>
+  );
+}
+
+export function CustomerSection({ customer }: { customer: FixCustomer }) {
+  return (
+    <AdminSection id="customer" title={customer.name}>
+      <dl className="grid gap-4 sm:grid-cols-3">
+        <Detail term="Email">{customer.email}</Detail>
+        <Detail term="Verified">{customer.emailVerified ? "yes" : "no"}</Detail>
+        <Detail term="Role">{customer.role}</Detail>
+        <Detail term="Signed up">{formatDate(customer.createdAt)}</Detail>
+        <Detail term="Plan now">{planLabel(customer.entitlement.plan)}</Detail>
+        <Detail term="Plan until">
+          {customer.entitlement.expires_at ? formatDate(customer.entitlement.expires_at) : "no end"}
+        </Detail>
+      </dl>
+    </AdminSection>
+  );
+}
+
+export function DevicesSection({ customer, busy }: { customer: FixCustomer; busy: boolean }) {
+  return (
+    <AdminSection
+      id="devices"
+      title="Desktop devices"
+      lead={`${customer.devices.length} of ${customer.entitlement.device_limit} signed in.`}
+    >
+      {customer.devices.length === 0 ? (
+        <p className="text-slate-300">No desktop app is signed in to this account.</p>
+      ) : (
+        <ul className="divide-y divide-slate-800">
+          {customer.devices.map((device) => (
+            <li key={device.id} className="flex items-center justify-between gap-4 py-3">
+              <div>
+                <p className="font-medium text-white">{device.name}</p>
+                <p className="text-sm text-slate-300">
+                  {`${isPlatform(device.platform) ? PLATFORMS[device.platform].label : device.platform} · app ${device.appVersion} · signed in ${formatDateTime(device.createdAt)} · last seen ${formatDateTime(device.lastSeenAt)}`}
+                </p>
+              </div>
+              <Form method="post">
+                <HiddenFields
+                  values={{ intent: "revoke-device", userId: customer.id, deviceId: device.id }}
+                />
+                <button
+                  type="submit"
+                  className="btn-secondary"
+                  disabled={busy}
+                  aria-label={`Sign out device ${device.name}`}
+                >
+                  Sign out device
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+    </AdminSection>
+  );
+}

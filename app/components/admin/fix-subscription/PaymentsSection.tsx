@@ -1,0 +1,153 @@
+import { Form, Link } from "react-router";
+import type { RefundReview } from "~/.server/admin/billing.server";
+import type { FixBilling } from "~/.server/admin/fix-view.server";
+import { AdminSection, AdminTable, HiddenFields, TD, TR } from "~/components/admin/AdminUi";
+import { Field } from "~/components/forms";
+import { formatDate, formatDateTime } from "~/lib/dates";
+import { formatInr } from "~/lib/money";
+import type { SectionProps } from "./shared";
+
+function refundable(payment: FixBilling["payments"][number]): boolean {
+  return (
+    payment.status === "captured" ||
+    (payment.status === "refunded" && payment.refundedPaise < payment.amountPaise)
+  );
+}
+
+/**
+ * Step two of a refund: what will happen, in money and documents, before anything is sent. The
+ * form carries the request's key, so submitting it twice refunds once.
+ */
+function RefundConfirmation({
+  review,
+  reason,
+  customerId,
+  email,
+  busy,
+}: {
+  review: RefundReview;
+  reason: string;
+  customerId: string;
+  email: string;
+  busy: boolean;
+}) {
+  const whole = review.amountPaise === review.refundablePaise;
+  return (
+    <div
+      role="region"
+      aria-labelledby="refund-confirm"
+      className="mb-6 rounded-lg border border-amber-500/50 bg-amber-950/30 p-4"
+      data-testid="refund-confirmation"
+    >
+      <h3 id="refund-confirm" className="font-semibold text-white">
+        {`Refund ${formatInr(review.amountPaise)}?`}
+      </h3>
+      <ul className="mt-2 list-inside list-disc text-sm text-slate-200">
+        <li>
+          {`${whole ? "Everything left" : "Part"} of payment ${review.paymentId}: ${formatInr(review.paidPaise)} paid on ${formatDate(review.paidAt)}, ${formatInr(review.refundablePaise)} refundable.`}
+        </li>
+        <li>
+          {review.creditNote
+            ? `A GST credit note for ${formatInr(review.creditNote.totalPaise)} (taxable ${formatInr(review.creditNote.taxablePaise)}, GST ${formatInr(review.creditNote.taxPaise)}) is issued against invoice ${review.creditNote.against} and mailed to the customer.`
+            : "This payment has no tax invoice, so no credit note is issued."}
+        </li>
+        <li>{`Reason: ${reason}`}</li>
+      </ul>
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        <Form method="post">
+          <HiddenFields
+            values={{
+              intent: "refund",
+              userId: customerId,
+              paymentId: review.paymentId,
+              amountPaise: String(review.amountPaise),
+              reason,
+              key: review.key,
+            }}
+          />
+          <button type="submit" className="btn-primary" disabled={busy}>
+            {`Refund ${formatInr(review.amountPaise)}`}
+          </button>
+        </Form>
+        <Link to={`?email=${encodeURIComponent(email)}#payments`} className="link">
+          Don’t refund
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+export function PaymentsSection({
+  payments,
+  review,
+  email,
+  customerId,
+  busy,
+  errors,
+}: SectionProps & {
+  payments: FixBilling["payments"];
+  review: { review: RefundReview; reason: string } | null;
+  email: string;
+}) {
+  return (
+    <AdminSection id="payments" title="Payments">
+      {review ? (
+        <RefundConfirmation
+          review={review.review}
+          reason={review.reason}
+          customerId={customerId}
+          email={email}
+          busy={busy}
+        />
+      ) : null}
+      {payments.length === 0 ? (
+        <p className="text-slate-300">No payments.</p>
+      ) : (
+        <AdminTable
+          caption="Payments of this customer"
+          columns={["When", "Payment", "Amount", "Refunded", "Status", "Method", ""]}
+        >
+          {payments.map((payment) => (
+            <tr key={payment.id} className={TR}>
+              <td className={TD}>{formatDateTime(payment.paidAt)}</td>
+              <td className={`${TD} font-mono text-xs`}>{payment.id}</td>
+              <td className={TD}>{formatInr(payment.amountPaise)}</td>
+              <td className={TD}>{formatInr(payment.refundedPaise)}</td>
+              <td className={TD}>{payment.status}</td>
+              <td className={TD}>{payment.method}</td>
+              <td className={TD}>
+                {refundable(payment) ? (
+                  <Form method="post" className="flex flex-wrap items-end gap-2">
+                    <HiddenFields
+                      values={{
+                        intent: "refund-review",
+                        userId: customerId,
+                        paymentId: payment.id,
+                      }}
+                    />
+                    <Field
+                      label="Amount in ₹ (empty: all left)"
+                      name="amount"
+                      className="w-40"
+                      inputMode="decimal"
+                      errors={errors.amount}
+                    />
+                    <Field label="Reason" name="reason" className="w-48" errors={errors.reason} />
+                    <button
+                      type="submit"
+                      className="btn-secondary mb-6"
+                      disabled={busy}
+                      aria-label={`Review a refund of ${payment.id}`}
+                    >
+                      Review refund
+                    </button>
+                  </Form>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
+      )}
+    </AdminSection>
+  );
+}

@@ -1,0 +1,195 @@
+/**
+ * Issue 20, points 7 and 8, and issue 19's "a retry never sends a second refund": an operator's
+ * refund is confirmed before it is made, stored and audited before Razorpay is called, and made
+ * once even when Razorpay's answer is lost; a second subscription for someone already on Pro is
+ * cancelled at once and refunded, with a mail.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getWithCookies, postForm, signUpVerified } from "../support/auth";
+import { buyThroughSandbox, eventually, SANDBOX, sandboxPay, textOf } from "../support/billing";
+import { engines } from "../support/engines";
+import { readOutbox } from "../support/mail";
+import { type RazorpayProxy, startRazorpayProxy } from "../support/razorpay-proxy";
+import { type RunningTestServer, startServer } from "../support/server";
+
+const PASSWORD = "refund-test-password-1";
+const AUTH = `Basic ${Buffer.from(`${SANDBOX.keyId}:${SANDBOX.keySecret}`).toString("base64")}`;
+
+describe.each(engines())("refunds on $name", (engine) => {
+  let server: RunningTestServer;
+  let proxy: RazorpayProxy;
+  let boss: string;
+
+  beforeAll(async () => {
+    proxy = await startRazorpayProxy();
+    server = await startServer({
+      env: {
+        DATABASE_URL: await engine.freshDatabaseUrl(),
+        RAZORPAY_API_URL: proxy.apiUrl,
+        ADMIN_EMAILS: "boss@example.com",
+        AUTH_RATE_LIMIT: "100",
+      },
+    });
+    proxy.retarget(server.url);
+    boss = await signUpVerified(server, {
+      name: "Boss",
+      email: "boss@example.com",
+      password: PASSWORD,
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await proxy?.close();
+  });
+
+  /** Razorpay's own record, read from the sandbox's REST API. */
+  const sandbox = async <T>(path: string, init: RequestInit = {}): Promise<T> =>
+    (await (
+      await fetch(`${server.url}/_sandbox/razorpay${path}`, {
+        ...init,
+        headers: { authorization: AUTH, "content-type": "application/json" },
+      })
+    ).json()) as T;
+  const mailsTo = (email: string, subject: RegExp) =>
+    readOutbox(server.dataDir).filter(
+      (mail) => mail.to.includes(email) && subject.test(mail.subject),
+    );
+
+  it("point 8: a refund is confirmed first, made once though Razorpay's answer is lost, and mailed once", async () => {
+    const email = "refund@example.com";
+    const cookie = await signUpVerified(server, { name: "Refund", email, password: PASSWORD });
+    await buyThroughSandbox(server, cookie);
+    const path = `/admin-fix-subscription?email=${encodeURIComponent(email)}`;
+    const html = await (await getWithCookies(server, path, boss)).text();
+    const userId = /name="userId" value="([^"]+)"/.exec(html)?.[1] ?? "";
+    const paymentId = /name="paymentId" value="(pay_\w+)"/.exec(html)?.[1] ?? "";
+    expect(paymentId).not.toBe("");
+
+    // Step one: an empty amount is everything left, and the page says so with the credit note.
+    const review = await postForm(server, path, boss, {
+      intent: "refund-review",
+      userId,
+      paymentId,
+      amount: "",
+      reason: "Bought by mistake",
+    });
+    expect(review.status).toBe(200);
+    const reviewHtml = await review.text();
+    expect(textOf(reviewHtml)).toMatch(
+      new RegExp(
+        `Refund ₹699\\? Everything left of payment ${paymentId}: ₹699 paid on \\d{1,2} [A-Z][a-z]{2} \\d{4}, ₹699 refundable\\. A GST credit note for ₹699 \\(taxable ₹[\\d.,]+, GST ₹[\\d.,]+\\) is issued against invoice PL/\\d{2}-\\d{2}/\\d{6} and mailed to the customer\\.`,
+      ),
+    );
+    expect(proxy.refunds).toEqual([]);
+    const key = /name="key" value="(rf_[^"]+)"/.exec(reviewHtml)?.[1] ?? "";
+    const confirm = {
+      intent: "refund",
+      userId,
+      paymentId,
+      amountPaise: "69900",
+      reason: "Bought by mistake",
+      key,
+    };
+    expect((await postForm(server, path, cookie, confirm)).status).toBe(403);
+
+    // Step two, submitted twice; Razorpay refunds, but its first answer never reaches the site.
+    proxy.loseRefundAnswers(1);
+    const [first, second] = await Promise.all([
+      postForm(server, path, boss, confirm),
+      postForm(server, path, boss, confirm),
+    ]);
+    for (const answer of [first, second]) {
+      expect(answer.status).toBe(200);
+      expect(textOf(await answer.text())).toMatch(
+        /Refunded ₹699 \(rfnd_\w+\)|refund of ₹699 requested; Razorpay has not confirmed it yet/i,
+      );
+    }
+    await eventually(
+      async () => /refunded/.test(textOf(await (await getWithCookies(server, path, boss)).text())),
+      30_000,
+      "the refund on the admin page",
+    );
+    // Every request to Razorpay carried the one key; Razorpay made one refund.
+    expect(proxy.refunds.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(proxy.refunds.map((call) => call.key))).toEqual(new Set([key]));
+    const made = await sandbox<{ items: { amount: number }[] }>(
+      `/v1/payments/${paymentId}/refunds`,
+    );
+    expect(made.items.map((refund) => refund.amount)).toEqual([69_900]);
+    const payment = await sandbox<{ amount_refunded: number }>(`/v1/payments/${paymentId}`);
+    expect(payment.amount_refunded).toBe(69_900);
+
+    const page = textOf(await (await getWithCookies(server, path, boss)).text());
+    expect(page.match(/payment\.refund\.requested/g)).toHaveLength(1);
+    expect(page.match(/payment\.refund(?!\.)/g)).toHaveLength(1);
+    await eventually(
+      async () => mailsTo(email, /^Refund of ₹699 for Pinout Pro \(monthly\)$/).length === 1,
+      15_000,
+      "the refund mail",
+    );
+    const invoices = textOf(await (await getWithCookies(server, "/invoices", cookie)).text());
+    expect(invoices.match(/PL\/CN\/\d{2}-\d{2}\/\d{4}/g)).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(mailsTo(email, /^Refund of/)).toHaveLength(1);
+  });
+
+  it("point 7: a second subscription for someone on Pro is cancelled at once and refunded, with a mail", async () => {
+    const email = "twice@example.com";
+    const cookie = await signUpVerified(server, { name: "Twice", email, password: PASSWORD });
+    const kept = await buyThroughSandbox(server, cookie);
+    const original = await sandbox<{ plan_id: string; notes: Record<string, string> }>(
+      `/v1/subscriptions/${kept}`,
+    );
+
+    // A second one for the same account, made outside our checkout (a stale tab's, or Razorpay's
+    // dashboard), and paid.
+    const extra = await sandbox<{ id: string }>("/v1/subscriptions", {
+      method: "POST",
+      body: JSON.stringify({
+        plan_id: original.plan_id,
+        total_count: 12,
+        notes: { user_id: original.notes.user_id, plan_id: "pro-monthly", email },
+      }),
+    });
+    expect((await sandboxPay(server, extra.id, "success")).status).toBe(200);
+
+    await eventually(
+      async () =>
+        (await sandbox<{ status: string }>(`/v1/subscriptions/${extra.id}`)).status === "cancelled",
+      30_000,
+      "the second subscription cancelled",
+    );
+    const invoices = await sandbox<{ items: { payment_id: string | null }[] }>(
+      `/v1/invoices?subscription_id=${extra.id}`,
+    );
+    const charged = invoices.items.map((invoice) => invoice.payment_id).filter(Boolean);
+    expect(charged).toHaveLength(1);
+    await eventually(
+      async () =>
+        (await sandbox<{ status: string }>(`/v1/payments/${charged[0]}`)).status === "refunded",
+      30_000,
+      "the second subscription's charge refunded",
+    );
+    // The first one is untouched, and the account is still on it.
+    expect(
+      await sandbox<{ status: string; has_scheduled_changes: boolean }>(
+        `/v1/subscriptions/${kept}`,
+      ),
+    ).toMatchObject({ status: "active", has_scheduled_changes: false });
+    expect(
+      textOf(await (await getWithCookies(server, "/account/subscription", cookie)).text()),
+    ).toMatch(/Status Active/);
+    await eventually(
+      async () =>
+        mailsTo(email, /^We cancelled a second Pinout subscription$/).length === 1 &&
+        mailsTo(email, /^Refund of ₹699/).length === 1,
+      15_000,
+      "the cancellation and refund mails",
+    );
+    const [notice] = mailsTo(email, /^We cancelled a second/);
+    expect(notice?.text).toContain(extra.id);
+    expect(notice?.text).toContain("is refunded in full");
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(mailsTo(email, /^We cancelled a second/)).toHaveLength(1);
+  });
+});
