@@ -2,15 +2,24 @@
  * Issue 19: background work that never stalls and never runs twice. A mail server that greets
  * and then never answers holds mail only: requests answer at once, payments are processed and
  * invoiced, and every held mail is delivered exactly once when it recovers. Two instances on one
- * PostgreSQL with jobs that outlast the lease run each once; `kill -9` mid-job loses nothing and
+ * PostgreSQL with jobs that outlast the lease run each once (counted at the fake SMTP and at
+ * Razorpay); `kill -9` mid-job loses nothing and
  * repeats nothing; a dead job is visible, retried and discarded on /admin/jobs, audited.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import path from "node:path";
-import { authPost, BROWSER_HEADERS, cookiesFrom, getWithCookies, postForm } from "../support/auth";
 import {
+  authPost,
+  BROWSER_HEADERS,
+  cookiesFrom,
+  getWithCookies,
+  postForm,
+  signUpVerified,
+} from "../support/auth";
+import {
+  buyThroughSandbox,
   desktopHandoff,
   eventually,
   exchangeHandoff,
@@ -218,6 +227,81 @@ describe("two instances on one PostgreSQL with jobs that outlast the lease", () 
     } finally {
       await Promise.all([a.stop(), b.stop()]);
       await smtp.close();
+    }
+  });
+
+  it.skipIf(!postgresUrl)("make each refund once, counted at Razorpay", async () => {
+    const proxy = await startRazorpayProxy();
+    const databaseUrl = await createDatabase(postgresUrl!);
+    const env = {
+      DATABASE_URL: databaseUrl,
+      RAZORPAY_API_URL: proxy.apiUrl,
+      ADMIN_EMAILS: "twin-boss@example.com",
+      JOBS_LEASE_SECONDS: "1",
+      AUTH_RATE_LIMIT: "100",
+    };
+    const [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
+    // Both instances call one Razorpay: the first instance's sandbox.
+    proxy.retarget(a.url);
+    try {
+      const boss = await signUpVerified(a, {
+        name: "Twin Boss",
+        email: "twin-boss@example.com",
+        password: PASSWORD,
+      });
+      const cookie = await signUpVerified(a, {
+        name: "Twin Buyer",
+        email: "twin-buyer@example.com",
+        password: PASSWORD,
+      });
+      await buyThroughSandbox(a, cookie);
+      const path = "/admin-fix-subscription?email=twin-buyer%40example.com";
+      const html = await (await getWithCookies(a, path, boss)).text();
+      const userId = /name="userId" value="([^"]+)"/.exec(html)?.[1] ?? "";
+      const paymentId = /name="paymentId" value="(pay_\w+)"/.exec(html)?.[1] ?? "";
+      // Each refund takes 2.5 s at Razorpay, on a 1 s lease: the other instance would take it
+      // over if leases were not renewed.
+      proxy.delayRefunds(2_500);
+      const keys: string[] = [];
+      for (const server of [a, b, a]) {
+        const review = await postForm(server, path, boss, {
+          intent: "refund-review",
+          userId,
+          paymentId,
+          amount: "100",
+          reason: "Twin refund",
+        });
+        const key = /name="key" value="(rf_[^"]+)"/.exec(await review.text())?.[1] ?? "";
+        keys.push(key);
+        const confirmed = await postForm(server, path, boss, {
+          intent: "refund",
+          userId,
+          paymentId,
+          amountPaise: "10000",
+          reason: "Twin refund",
+          key,
+        });
+        expect(confirmed.status).toBe(200);
+      }
+      const auth = `Basic ${Buffer.from(`${SANDBOX.keyId}:${SANDBOX.keySecret}`).toString("base64")}`;
+      await eventually(
+        async () =>
+          (
+            (await (
+              await fetch(`${a.url}/_sandbox/razorpay/v1/payments/${paymentId}`, {
+                headers: { authorization: auth },
+              })
+            ).json()) as { amount_refunded: number }
+          ).amount_refunded === 30_000,
+        30_000,
+        "three refunds made",
+      );
+      // Several lease periods for a second run to show itself.
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      expect(proxy.refunds.map((call) => call.key).sort()).toEqual([...keys].sort());
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+      await proxy.close();
     }
   });
 });

@@ -21,6 +21,8 @@ export interface RazorpayProxy {
   retarget(serverUrl: string): void;
   hold(on: boolean): void;
   loseRefundAnswers(count: number): void;
+  /** Refund requests wait this long before they reach Razorpay (a slow Razorpay). */
+  delayRefunds(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -31,6 +33,7 @@ export async function startRazorpayProxy(): Promise<RazorpayProxy> {
   const held: http.ServerResponse[] = [];
   const refunds: RazorpayProxy["refunds"] = [];
   let answersToLose = 0;
+  let refundDelayMs = 0;
   const server = http.createServer((req, res) => {
     const lookup = req.method === "GET" && /\/v1\/subscriptions\/sub_/.test(req.url ?? "");
     if (lookup) lookups.push(req.url ?? "");
@@ -45,21 +48,25 @@ export async function startRazorpayProxy(): Promise<RazorpayProxy> {
       req.resume();
       return;
     }
-    const forwarded = http.request(
-      `${target}${req.url}`,
-      { method: req.method, headers: req.headers },
-      (answer) => {
-        if (lose) {
-          answer.resume();
-          res.writeHead(504).end();
-          return;
-        }
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forwarded.on("error", () => res.writeHead(502).end());
-    req.pipe(forwarded);
+    const forward = () => {
+      const forwarded = http.request(
+        `${target}${req.url}`,
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          if (lose) {
+            answer.resume();
+            res.writeHead(504).end();
+            return;
+          }
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      forwarded.on("error", () => res.writeHead(502).end());
+      req.pipe(forwarded);
+    };
+    if (refund && refundDelayMs > 0) setTimeout(forward, refundDelayMs);
+    else forward();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
@@ -71,6 +78,7 @@ export async function startRazorpayProxy(): Promise<RazorpayProxy> {
     retarget: (serverUrl) => void (target = serverUrl),
     hold: (on) => void (holding = on),
     loseRefundAnswers: (count) => void (answersToLose = count),
+    delayRefunds: (ms) => void (refundDelayMs = ms),
     async close() {
       for (const res of held) res.destroy();
       server.closeAllConnections();
