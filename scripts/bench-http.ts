@@ -2,11 +2,14 @@
  * npm run bench:http — throughput and latency of the production server, on this machine, in one
  * run (issue 12's table): a plain node:http server serving the captured bytes of `/` (the
  * ceiling), /healthz, /robots.txt, the public pages, and the signed-in pages (a user signed in
- * through the real API), 20 connections for 10 s each with autocannon; then a 60 s mixed run at
- * 50 connections. Prints a table and writes bench/results/http.md. Embedded database; with
+ * through the real API), what the installed apps call (the update feeds of both channels, Tauri's
+ * endpoint, /api/desktop/me and /api/desktop/refresh with device tokens from the real sign-in
+ * handoff, on a release published through the admin API), 20 connections for 10 s each with
+ * autocannon; then a 60 s mixed run at 50 connections. Prints a table and writes bench/results/http.md. Embedded database; with
  * BENCH_DATABASE_URL set, PostgreSQL too, where the signed-in pages and the mixed run are measured
  * again with one server process per core (WEB_CONCURRENCY). A measurement, never a test.
  */
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { spawn } from "node:child_process";
 import os from "node:os";
@@ -18,6 +21,22 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const MIXED_DURATION = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 const PUBLIC = PUBLIC_PAGES;
 const PRIVATE = ["/account", "/account/usage", "/billing"];
+/** The release the apps' calls are measured against, newer than the embedded demo release. */
+const BENCH_VERSION = "1.5.0";
+/** New on every run: a PostgreSQL database given by BENCH_DATABASE_URL may hold earlier runs. */
+const ADMIN_EMAIL = `bench-admin-${Date.now()}@example.com`;
+/** What every installed app polls: each feed of both channels, and Tauri's dynamic endpoint. */
+const FEEDS = [
+  ...["stable", "beta"].flatMap((channel) =>
+    ["latest.yml", "latest-mac.yml", "appcast.xml", "tauri.json"].map(
+      (feed) => `/updates/${channel}/${feed}`,
+    ),
+  ),
+  `/updates/tauri/darwin/aarch64/${BENCH_VERSION}`,
+  "/updates/tauri/darwin/aarch64/1.0.0",
+];
+/** One device (and one user: the free plan allows one) per connection for /api/desktop/refresh. */
+const REFRESH_CONNECTIONS = 20;
 
 /**
  * Several processes need the real Razorpay (the sandbox lives in one process); the pages measured
@@ -41,6 +60,7 @@ async function startSite(
   return startBenchSite(
     {
       AUTH_RATE_LIMIT: "10000",
+      ADMIN_EMAILS: ADMIN_EMAIL,
       API_RATE_LIMIT: "100000",
       WEB_CONCURRENCY: String(processes),
       ...(processes > 1 ? RAZORPAY_UNUSED : {}),
@@ -56,8 +76,12 @@ async function startSite(
 }
 
 /** Signs a user up and in through the real API (the verification link from the .eml outbox). */
-async function signIn(url: string, dataDir: string): Promise<string> {
-  const email = `bench-${Date.now()}@example.com`;
+let signUps = 0;
+async function signIn(
+  url: string,
+  dataDir: string,
+  email = `bench-${Date.now()}-${(signUps += 1)}@example.com`,
+): Promise<string> {
   const headers = { "content-type": "application/json", origin: url };
   await fetch(`${url}/api/auth/sign-up/email`, {
     method: "POST",
@@ -82,6 +106,132 @@ async function signIn(url: string, dataDir: string): Promise<string> {
     .join("; ");
   if (!cookie.includes("session_token")) throw new Error("sign-in failed");
   return cookie;
+}
+
+/** The app's sign-in: the web → app handoff (PKCE) and the token exchange; its token pair. */
+async function signInDevice(
+  url: string,
+  cookie: string,
+  name: string,
+): Promise<{ access_token: string; refresh_token: string }> {
+  const verifier = randomBytes(32).toString("base64url");
+  const challenge = createHash("sha256").update(verifier).digest("base64url");
+  const handoff = await fetch(`${url}/api/functions/generateAuthRedirectToken`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: url, cookie },
+    body: JSON.stringify({
+      data: {
+        redirect_uri: "http://127.0.0.1:53682/callback",
+        state: "bench-state-1234",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+      },
+    }),
+  });
+  if (handoff.status !== 200) throw new Error(`handoff failed: ${handoff.status}`);
+  const { token } = ((await handoff.json()) as { result: { token: string } }).result;
+  const exchanged = await fetch(`${url}/api/desktop/token`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      token,
+      code_verifier: verifier,
+      device_name: name,
+      platform: "mac",
+      app_version: "1.0.0",
+    }),
+  });
+  if (exchanged.status !== 200) throw new Error(`token exchange failed: ${exchanged.status}`);
+  return (await exchanged.json()) as { access_token: string; refresh_token: string };
+}
+
+/**
+ * Publishes BENCH_VERSION through the running site's admin API (as a build job does), with a
+ * file for every feed: the Mac and Windows installers, Squirrel.Mac's zip, the blockmap, and
+ * Tauri's archives with their signatures.
+ */
+async function publishBenchRelease(url: string, dataDir: string): Promise<void> {
+  const cookie = await signIn(url, dataDir, ADMIN_EMAIL);
+  const created = await fetch(`${url}/admin/releases`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: url, cookie },
+    body: new URLSearchParams({ intent: "token", name: "bench" }),
+  });
+  const token = /pinout_admin_[A-Za-z0-9_-]+/.exec(await created.text())?.[0];
+  if (!token) throw new Error("no admin token");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-bench-release-"));
+  const v = BENCH_VERSION;
+  const files: [string, Buffer | string][] = [
+    [`Pinout-${v}.dmg`, Buffer.alloc(200_000, 1)],
+    [`Pinout-${v}-mac.zip`, Buffer.alloc(100_000, 2)],
+    [`Pinout-Setup-${v}.exe`, Buffer.alloc(150_000, 3)],
+    [`Pinout-Setup-${v}.exe.blockmap`, "blockmap"],
+    [`Pinout-${v}.app.tar.gz`, Buffer.alloc(100_000, 4)],
+    [`Pinout-${v}.app.tar.gz.sig`, "untrusted comment: signature\nRUQbenchmac=="],
+    [`Pinout_${v}_x64_en-US.msi`, Buffer.alloc(100_000, 5)],
+    [`Pinout_${v}_x64_en-US.msi.sig`, "untrusted comment: signature\nRUQbenchwin=="],
+  ];
+  const args = files.flatMap(([name, body]) => {
+    fs.writeFileSync(path.join(dir, name), body);
+    return ["--file", path.join(dir, name)];
+  });
+  const cli = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"),
+      "scripts/release-publish.ts",
+      ...["--site", url, "--token", token, "--version", v, "--notes", "Benchmark release."],
+      ...args,
+    ],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH } },
+  );
+  let output = "";
+  cli.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  cli.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => cli.once("exit", resolve));
+  // An earlier run on the same PostgreSQL database published it already: measure that one.
+  if (code !== 0 && !output.includes("already exists"))
+    throw new Error(`publishing ${v} failed (${code}):\n${output}`);
+}
+
+/**
+ * /api/desktop/refresh as apps call it: each connection is one device, and each request sends
+ * the refresh token the previous answer gave it (a token used twice would sign the device out).
+ */
+async function measureRefresh(url: string, dataDir: string): Promise<Row> {
+  const tokens: string[] = [];
+  for (let i = 0; i < REFRESH_CONNECTIONS; i++) {
+    const cookie = await signIn(url, dataDir);
+    tokens.push((await signInDevice(url, cookie, `Bench refresh ${i}`)).refresh_token);
+  }
+  type Chain = { token?: string };
+  const result = await autocannon({
+    url: `${url}/api/desktop/refresh`,
+    connections: REFRESH_CONNECTIONS,
+    duration: DURATION,
+    requests: [
+      {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        setupRequest: (request, context: Chain) => {
+          context.token ??= tokens.pop();
+          return { ...request, body: JSON.stringify({ refresh_token: context.token }) };
+        },
+        onResponse: (status, body, context: Chain) => {
+          if (status === 200)
+            context.token = (JSON.parse(body) as { refresh_token: string }).refresh_token;
+        },
+      },
+    ],
+  });
+  return {
+    target: "POST /api/desktop/refresh (a device per connection)",
+    requests: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
 }
 
 interface Row {
@@ -169,6 +319,23 @@ async function runEngine(label: string, databaseUrl?: string): Promise<string[]>
   for (const page of PUBLIC) rows.push(await measure(page, `${site.url}${page}`));
   for (const page of PRIVATE)
     rows.push(await measure(`${page} (signed in)`, `${site.url}${page}`, { cookie }));
+  rows.push(
+    await measure("/account.data (signed in, loader only)", `${site.url}/account.data`, {
+      cookie,
+    }),
+  );
+
+  // What the installed apps call: feeds, Tauri's endpoint, /me and /refresh with device tokens.
+  await publishBenchRelease(site.url, site.dataDir);
+  for (const feed of FEEDS) rows.push(await measure(feed, `${site.url}${feed}`));
+  const device = await signInDevice(site.url, cookie, "Bench Mac");
+  rows.push(
+    await measure("/api/desktop/me (device token)", `${site.url}/api/desktop/me`, {
+      authorization: `Bearer ${device.access_token}`,
+      "x-app-version": "1.0.0",
+    }),
+  );
+  rows.push(await measureRefresh(site.url, site.dataDir));
   const rssUnderLoad = rssMb(site.child.pid ?? 0);
   const ceilingRate = rows[0]?.requests ?? 1;
   for (const row of rows) row.ratio = row.requests / ceilingRate;

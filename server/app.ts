@@ -17,6 +17,7 @@ import type { ViteDevServer } from "vite";
 import { env } from "~/.server/env";
 import { checkReadiness } from "~/.server/db/client";
 import { closeDatabase, databaseHandle, initDatabase } from "~/.server/db";
+import { closeCounters } from "~/.server/releases/counters.server";
 import { ensureDemoRelease } from "~/.server/releases/demo.server";
 import { backfillFileHashes } from "~/.server/releases/manage.server";
 import { sealPlaintextKeys } from "~/.server/desktop/license.server";
@@ -475,7 +476,8 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
       });
       clearInterval(idleSweep);
       clearTimeout(force);
-      await Promise.all([stopJobWorker(), state.closeSandbox?.(), unfollow()]);
+      // Counts are written once no request is left to add to them, before the database closes.
+      await Promise.all([stopJobWorker(), state.closeSandbox?.(), unfollow(), closeCounters()]);
       await closeDatabase();
       log.info("stopped");
     })();

@@ -178,6 +178,12 @@ export const envSchema = z.object({
    * third of this, so only a process that stopped (killed, frozen) loses its jobs to another.
    */
   JOBS_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /**
+   * How often download, update-check and app-version counts kept in memory are written (ms): one
+   * upsert per counter per interval, and at shutdown. A process killed outright (kill -9) loses at
+   * most this much counting (docs/decisions/0030).
+   */
+  STATS_FLUSH_MS: z.coerce.number().int().min(50).max(300_000).default(5_000),
   /** Largest release file an upload may send, in MB (installers are a few hundred MB). */
   RELEASE_UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(10_240).default(1024),
   /** Release files in S3-compatible storage instead of DATA_DIR/releases (with the S3_* below). */

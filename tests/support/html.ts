@@ -28,3 +28,22 @@ export const BROWSER_UA =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
 export const GOOGLEBOT_UA =
   "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+/**
+ * The rows of the first table whose markup contains `marker` (a caption or a header), each as
+ * the visible text of its cells; header rows included.
+ */
+export function tableRows(html: string, marker: string): string[][] {
+  const tables = html.match(/<table\b[\s\S]*?<\/table>/g) ?? [];
+  const table = tables.find((candidate) => candidate.includes(marker));
+  if (!table) throw new Error(`no table with ${marker}`);
+  return [...table.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/g)].map(([, row = ""]) =>
+    [...row.matchAll(/<t[hd]\b[^>]*>([\s\S]*?)<\/t[hd]>/g)].map(([, cell = ""]) =>
+      cell
+        .replace(/<[^>]+>/g, "")
+        .replace(/&amp;/g, "&")
+        .replace(/\s+/g, " ")
+        .trim(),
+    ),
+  );
+}

@@ -3,7 +3,8 @@ import type { Platform } from "~/lib/platform";
 import { type Database, db as defaultDb } from "../db";
 import { updatePolicies } from "../db/schema";
 import { selectRelease } from "./feeds/select";
-import { feedCandidates } from "./queries.server";
+import { releasesChanged } from "./queries.server";
+import { candidatesOf, releaseSnapshot } from "./release-cache.server";
 import { isOlder, isVersion } from "./versions";
 
 export async function minimumVersions(
@@ -19,8 +20,10 @@ export async function setMinimumVersion(
   version: string | null,
   database: Database = defaultDb(),
 ): Promise<void> {
+  // Every process's feeds and /api/desktop/me mark older apps at once (release-cache.server.ts).
   if (version === null) {
     await database.delete(updatePolicies).where(eq(updatePolicies.platform, platform));
+    await releasesChanged(database);
     return;
   }
   await database
@@ -30,6 +33,7 @@ export async function setMinimumVersion(
       target: updatePolicies.platform,
       set: { minimumVersion: version, updatedAt: new Date() },
     });
+  await releasesChanged(database);
 }
 
 export interface UpdateStatus {
@@ -39,21 +43,21 @@ export interface UpdateStatus {
   required: boolean;
 }
 
-/** What `/api/desktop/me` tells an app of this platform and version about updates. */
+/**
+ * What `/api/desktop/me` tells an app of this platform and version about updates, from the
+ * releases kept in memory (no query).
+ */
 export async function updateStatusFor(
   platform: string,
   currentVersion: string,
   clientId: string,
-  database: Database = defaultDb(),
+  database?: Database,
 ): Promise<UpdateStatus> {
   if (platform !== "mac" && platform !== "windows")
     return { latest: null, minimum: null, required: false };
-  const [minimums, candidates] = await Promise.all([
-    minimumVersions(database),
-    feedCandidates("stable", database),
-  ]);
-  const minimum = minimums[platform] ?? null;
-  const selection = selectRelease(candidates, {
+  const snapshot = await releaseSnapshot(database);
+  const minimum = snapshot.minimums[platform] ?? null;
+  const selection = selectRelease(candidatesOf(snapshot, "stable"), {
     channel: "stable",
     usable: (asset) => asset.platform === platform && asset.kind !== "blockmap",
     clientId,

@@ -4,7 +4,7 @@ import type { ReleaseAsset } from "../db/schema";
 import { roleOfFile } from "./files";
 import type { ReleaseWithAssets } from "./queries.server";
 import { parseRange } from "./range";
-import { countAssetDownload, countReleaseEvent } from "./stats.server";
+import { countAssetDownload, countReleaseEvent } from "./counters.server";
 import { releaseStorage } from "./storage/index.server";
 
 /**
@@ -18,28 +18,26 @@ export async function serveReleaseFile(
   asset: ReleaseAsset,
 ): Promise<Response> {
   const head = request.method === "HEAD";
-  const count = async (start: number) => {
+  const count = (start: number) => {
     if (head || start !== 0 || asset.kind !== "installer") return;
-    await Promise.all([
-      countReleaseEvent({
-        version: release.version,
-        platform: asset.platform,
-        arch: asset.arch,
-        channel: release.channel,
-        event: "download",
-      }),
-      countAssetDownload(asset.id),
-    ]);
+    countReleaseEvent({
+      version: release.version,
+      platform: asset.platform,
+      arch: asset.arch,
+      channel: release.channel,
+      event: "download",
+    });
+    countAssetDownload(asset.id);
   };
   if (!asset.storageKey) {
-    await count(0);
+    count(0);
     return redirect(asset.externalUrl ?? "/download", 302);
   }
   const contentType = roleOfFile(asset.fileName)?.contentType ?? "application/octet-stream";
   const storage = releaseStorage();
   const presigned = await storage.downloadUrl(asset.storageKey, asset.fileName, contentType);
   if (presigned) {
-    await count(0);
+    count(0);
     return new Response(null, {
       status: 302,
       headers: { Location: presigned, "Cache-Control": "no-store" },
@@ -68,7 +66,7 @@ export async function serveReleaseFile(
   if (range.kind === "partial") headers.set("Content-Range", `bytes ${start}-${end}/${size}`);
   const status = range.kind === "partial" ? 206 : 200;
   if (head) return new Response(null, { status, headers });
-  await count(start);
+  count(start);
   if (size === 0) return new Response(null, { status, headers });
   const stream = await storage.read(asset.storageKey, { start, end });
   return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { status, headers });

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, sql } from "drizzle-orm";
 import { istDay } from "~/lib/india-time";
 import { type Database, db as defaultDb } from "../db";
+import { type CounterBatch, isEmptyBatch, sortedRows } from "./counter-batch";
 import {
   appVersionDailyCounts,
   desktopDevices,
@@ -8,54 +9,53 @@ import {
   releaseDailyCounts,
 } from "../db/schema";
 
-export interface ReleaseEvent {
-  version: string;
-  platform: string;
-  arch: string;
-  channel: string;
-  event: "download" | "update_check";
-}
-
-/** One more download or update check today (India time). Counters only: never who. */
-export async function countReleaseEvent(
-  input: ReleaseEvent,
+/**
+ * Writes a batch of counts in one transaction: one multi-row upsert per table that adds to what
+ * is stored (another instance may have written the same rows meanwhile), and one update per
+ * file. Rows go in key order so instances flushing at once cannot deadlock.
+ */
+export async function writeCounterBatch(
+  batch: CounterBatch,
   database: Database = defaultDb(),
-  now = new Date(),
 ): Promise<void> {
-  await database
-    .insert(releaseDailyCounts)
-    .values({ ...input, day: istDay(now), count: 1 })
-    .onConflictDoUpdate({
-      target: [
-        releaseDailyCounts.day,
-        releaseDailyCounts.version,
-        releaseDailyCounts.platform,
-        releaseDailyCounts.arch,
-        releaseDailyCounts.channel,
-        releaseDailyCounts.event,
-      ],
-      set: { count: sql`${releaseDailyCounts.count} + 1` },
-    });
-}
-
-/** One more update check from an app of this version today. */
-export async function countAppVersion(
-  version: string,
-  platform: string,
-  database: Database = defaultDb(),
-  now = new Date(),
-): Promise<void> {
-  await database
-    .insert(appVersionDailyCounts)
-    .values({ day: istDay(now), version, platform, count: 1 })
-    .onConflictDoUpdate({
-      target: [
-        appVersionDailyCounts.day,
-        appVersionDailyCounts.version,
-        appVersionDailyCounts.platform,
-      ],
-      set: { count: sql`${appVersionDailyCounts.count} + 1` },
-    });
+  if (isEmptyBatch(batch)) return;
+  const events = sortedRows(batch.releaseEvents);
+  const versions = sortedRows(batch.appVersions);
+  const assets = [...batch.assetDownloads.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+  await database.transaction(async (tx) => {
+    if (events.length > 0)
+      await tx
+        .insert(releaseDailyCounts)
+        .values(events)
+        .onConflictDoUpdate({
+          target: [
+            releaseDailyCounts.day,
+            releaseDailyCounts.version,
+            releaseDailyCounts.platform,
+            releaseDailyCounts.arch,
+            releaseDailyCounts.channel,
+            releaseDailyCounts.event,
+          ],
+          set: { count: sql`${releaseDailyCounts.count} + excluded.count` },
+        });
+    if (versions.length > 0)
+      await tx
+        .insert(appVersionDailyCounts)
+        .values(versions)
+        .onConflictDoUpdate({
+          target: [
+            appVersionDailyCounts.day,
+            appVersionDailyCounts.version,
+            appVersionDailyCounts.platform,
+          ],
+          set: { count: sql`${appVersionDailyCounts.count} + excluded.count` },
+        });
+    for (const [assetId, count] of assets)
+      await tx
+        .update(releaseAssets)
+        .set({ downloadCount: sql`${releaseAssets.downloadCount} + ${count}` })
+        .where(eq(releaseAssets.id, assetId));
+  });
 }
 
 /** Downloads per day for the last `days` days, zero-filled, oldest first. */
@@ -134,12 +134,4 @@ export async function activeVersionShare(
   return [...totals.entries()]
     .map(([version, count]) => ({ version, count, share: sum === 0 ? 0 : count / sum }))
     .sort((a, b) => b.count - a.count);
-}
-
-/** The all-time counter on the file itself (the dashboard's per-platform totals). */
-export async function countAssetDownload(assetId: string, database: Database = defaultDb()) {
-  await database
-    .update(releaseAssets)
-    .set({ downloadCount: sql`${releaseAssets.downloadCount} + 1` })
-    .where(eq(releaseAssets.id, assetId));
 }

@@ -174,13 +174,22 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
             </table>
             <table className="w-full">
               <caption className="sr-only">App versions in use in the last 30 days</caption>
-              <HeaderRow columns={["Version", { label: "Share", alignRight: true }]} />
+              <HeaderRow
+                columns={[
+                  "Version",
+                  { label: "Apps", alignRight: true },
+                  { label: "Share", alignRight: true },
+                ]}
+              />
               <tbody>
                 {versions.map((row) => (
                   <tr key={row.version} className="border-b border-slate-800">
                     <th scope="row" className={`${TD} font-mono text-xs font-normal`}>
                       {row.version}
                     </th>
+                    <td className={`${TD} text-right tabular-nums`}>
+                      {row.count.toLocaleString("en-IN")}
+                    </td>
                     <td className={`${TD} text-right tabular-nums`}>
                       {(row.share * 100).toFixed(1)}%
                     </td>

@@ -24,5 +24,5 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       status: 404,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache" },
     });
-  return feedResponse(request, built.body, built.contentType);
+  return feedResponse(request, built);
 }

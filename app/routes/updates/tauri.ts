@@ -24,5 +24,5 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     channel: channelParam,
   });
   if (!update) return new Response(null, { status: 204, headers: { "Cache-Control": "no-cache" } });
-  return feedResponse(request, JSON.stringify(update), "application/json; charset=utf-8");
+  return feedResponse(request, update);
 }

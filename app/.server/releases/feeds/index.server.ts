@@ -5,9 +5,8 @@ import { CLIENT_IP_HEADER } from "../../auth/client-ip";
 import { env } from "../../env";
 import type { ReleaseChannel } from "../../db/schema";
 import { renderReleaseNotes } from "../notes.server";
-import { minimumVersions } from "../policy.server";
-import { feedCandidates } from "../queries.server";
-import { countAppVersion, countReleaseEvent } from "../stats.server";
+import { builtOnce, candidatesOf, releaseSnapshot } from "../release-cache.server";
+import { countAppVersion, countReleaseEvent } from "../counters.server";
 import { isOlder, isVersion } from "../versions";
 import { electronFeed, electronUsable } from "./electron";
 import { olderReleases, selectRelease } from "./select";
@@ -33,39 +32,55 @@ function hasClientId(request: Request): boolean {
   return url.searchParams.has("client_id") || request.headers.has("x-user-staging-id");
 }
 
+/** A feed's bytes, type and ETag: built once per release snapshot and what the client gets. */
+export interface BuiltFeed {
+  body: string;
+  contentType: string;
+  etag: string;
+}
+
+function built(body: string, contentType: string): BuiltFeed {
+  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+  return { body, contentType, etag };
+}
+
 /**
  * A feed body as a response: private (a rollout answers clients differently), revalidated every
  * time, with an ETag so an unchanged feed costs a 304.
  */
-export function feedResponse(request: Request, body: string, contentType: string): Response {
-  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+export function feedResponse(request: Request, feed: BuiltFeed): Response {
   const headers = {
-    "Content-Type": contentType,
+    "Content-Type": feed.contentType,
     "Cache-Control": "private, no-cache",
-    ETag: etag,
+    ETag: feed.etag,
     Vary: "X-User-Staging-Id",
   };
-  if (request.headers.get("if-none-match") === etag)
+  if (request.headers.get("if-none-match") === feed.etag)
     return new Response(null, { status: 304, headers });
-  return new Response(request.method === "HEAD" ? null : body, { status: 200, headers });
+  return new Response(request.method === "HEAD" ? null : feed.body, { status: 200, headers });
 }
 
-async function countCheck(
+function countCheck(
   version: string,
   platform: Platform,
   arch: string,
   channel: ReleaseChannel,
-): Promise<void> {
-  await countReleaseEvent({ version, platform, arch, channel, event: "update_check" });
+): void {
+  countReleaseEvent({ version, platform, arch, channel, event: "update_check" });
 }
 
-/** The body of a channel's static feed, or null when the channel has nothing to offer. */
+/**
+ * The body of a channel's static feed, or null when the channel has nothing to offer. Which
+ * release a client gets is decided per request (its rollout bucket); the body of that decision
+ * is built once per snapshot of the releases.
+ */
 export async function buildFeed(
   request: Request,
   channel: ReleaseChannel,
   feed: FeedName,
-): Promise<{ body: string; contentType: string } | null> {
-  const releases = await feedCandidates(channel);
+): Promise<BuiltFeed | null> {
+  const snapshot = await releaseSnapshot();
+  const releases = candidatesOf(snapshot, channel);
   const clientId = clientIdOf(request);
   const siteUrl = env().SITE_URL;
 
@@ -80,11 +95,11 @@ export async function buildFeed(
       clientDecides: true,
     });
     if (!selection) return null;
-    await countCheck(selection.release.version, platform, "any", channel);
-    return {
-      body: electronFeed(selection, platform, selection.release.notes),
-      contentType: "text/yaml; charset=utf-8",
-    };
+    countCheck(selection.release.version, platform, "any", channel);
+    const key = `${feed}|${channel}|${selection.release.id}|${selection.stagingPercentage ?? ""}`;
+    return builtOnce(snapshot, key, () =>
+      built(electronFeed(selection, platform, selection.release.notes), "text/yaml; charset=utf-8"),
+    );
   }
 
   if (feed === "tauri.json") {
@@ -94,34 +109,35 @@ export async function buildFeed(
       clientId,
     });
     if (!selection) return null;
-    return {
-      body: JSON.stringify(
-        tauriStatic(selection.release, siteUrl, selection.release.notes),
-        null,
-        2,
+    const { release } = selection;
+    return builtOnce(snapshot, `${feed}|${channel}|${release.id}`, () =>
+      built(
+        JSON.stringify(tauriStatic(release, siteUrl, release.notes), null, 2),
+        "application/json; charset=utf-8",
       ),
-      contentType: "application/json; charset=utf-8",
-    };
+    );
   }
 
   const selection = selectRelease(releases, { channel, usable: sparkleUsable, clientId });
   if (!selection) return null;
-  await countCheck(selection.release.version, "mac", "any", channel);
-  const history = olderReleases(releases, channel, selection.release.version, sparkleUsable, 4);
-  const minimum = (await minimumVersions()).mac ?? null;
-  return {
-    body: appcast({
-      title: site.product.name,
-      siteUrl,
-      feedUrl: `${siteUrl}/updates/${channel}/appcast.xml`,
-      minimumVersion: minimum,
-      releases: [selection.release, ...history].map((release) => ({
-        release,
-        notesHtml: renderReleaseNotes(release.notes),
-      })),
-    }),
-    contentType: "application/xml; charset=utf-8",
-  };
+  countCheck(selection.release.version, "mac", "any", channel);
+  const { release } = selection;
+  return builtOnce(snapshot, `${feed}|${channel}|${release.id}`, () => {
+    const history = olderReleases(releases, channel, release.version, sparkleUsable, 4);
+    return built(
+      appcast({
+        title: site.product.name,
+        siteUrl,
+        feedUrl: `${siteUrl}/updates/${channel}/appcast.xml`,
+        minimumVersion: snapshot.minimums.mac ?? null,
+        releases: [release, ...history].map((entry) => ({
+          release: entry,
+          notesHtml: renderReleaseNotes(entry.notes),
+        })),
+      }),
+      "application/xml; charset=utf-8",
+    );
+  });
 }
 
 /**
@@ -131,22 +147,28 @@ export async function buildFeed(
 export async function tauriUpdateFor(
   request: Request,
   input: { platform: Platform; arch: string; currentVersion: string; channel: ReleaseChannel },
-): Promise<Record<string, unknown> | null> {
-  const releases = await feedCandidates(input.channel);
-  await countAppVersion(input.currentVersion, input.platform);
-  const selection = selectRelease(releases, {
+): Promise<BuiltFeed | null> {
+  const snapshot = await releaseSnapshot();
+  countAppVersion(input.currentVersion, input.platform);
+  const selection = selectRelease(candidatesOf(snapshot, input.channel), {
     channel: input.channel,
     usable: tauriUsable(input.platform, input.arch),
     clientId: clientIdOf(request),
   });
   if (!selection) return null;
-  await countCheck(selection.release.version, input.platform, input.arch, input.channel);
-  if (!isVersion(input.currentVersion) || !isOlder(input.currentVersion, selection.release.version))
+  const { release } = selection;
+  countCheck(release.version, input.platform, input.arch, input.channel);
+  if (!isVersion(input.currentVersion) || !isOlder(input.currentVersion, release.version))
     return null;
-  const file = tauriFileFor(selection.release, input.platform, input.arch);
+  const file = tauriFileFor(release, input.platform, input.arch);
   if (!file) return null;
-  const minimum = (await minimumVersions())[input.platform] ?? null;
-  const critical =
-    selection.release.critical || (minimum !== null && isOlder(input.currentVersion, minimum));
-  return tauriDynamic(selection.release, file, env().SITE_URL, selection.release.notes, critical);
+  const minimum = snapshot.minimums[input.platform] ?? null;
+  const critical = release.critical || (minimum !== null && isOlder(input.currentVersion, minimum));
+  const key = `tauri|${input.channel}|${release.id}|${file.id}|${critical}`;
+  return builtOnce(snapshot, key, () =>
+    built(
+      JSON.stringify(tauriDynamic(release, file, env().SITE_URL, release.notes, critical)),
+      "application/json; charset=utf-8",
+    ),
+  );
 }
