@@ -23,6 +23,7 @@ import { site } from "~/config/site";
 import { AnalyticsProvider } from "~/lib/analytics/provider";
 import { AuthProvider } from "~/lib/auth-state";
 import { isChunkLoadError } from "~/lib/chunk-reload";
+import { HEAD_SCRIPT } from "~/lib/head-script";
 import { pageMeta } from "~/lib/meta";
 import { siteStructuredData } from "~/lib/structured-data";
 import type { Route } from "./+types/root";
@@ -75,9 +76,11 @@ export function Layout({ children }: { children: ReactNode }) {
   const ogImage = siteUrl ? `${siteUrl}${DEFAULT_OG_IMAGE}` : DEFAULT_OG_IMAGE;
 
   return (
-    <html lang={site.language} className="dark">
+    // The head script below marks <html> before hydration when a cookie choice is made.
+    <html lang={site.language} className="dark" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
+        <script dangerouslySetInnerHTML={{ __html: HEAD_SCRIPT }} />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content={site.theme.themeColor} />
         <meta name="color-scheme" content="dark" />
@@ -103,6 +106,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </a>
         <AuthProvider>
           <AnalyticsProvider gaMeasurementId={data?.gaMeasurementId ?? null}>
+            {chrome ? <ConsentBanner /> : null}
             {chrome ? <Navbar /> : null}
             {chrome ? (
               <main id="main" tabIndex={-1} className="flex-1 outline-none">
@@ -113,7 +117,6 @@ export function Layout({ children }: { children: ReactNode }) {
             )}
             {chrome ? <Footer /> : null}
             <VersionToast />
-            {chrome ? <ConsentBanner /> : null}
           </AnalyticsProvider>
         </AuthProvider>
         <ScrollRestoration />

@@ -45,6 +45,7 @@ export default [
   route("auth", "routes/auth/auth.tsx"),
   route("login-via", "routes/auth/login-via.tsx"),
   route("auth/sign-out", "routes/auth/sign-out.ts"),
+  route("consent", "routes/consent.ts"),
 
   guarded("auth", [
     route("login-success", "routes/auth/login-success.tsx"),

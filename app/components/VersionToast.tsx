@@ -1,18 +1,29 @@
-import { useState } from "react";
+import { useRef, useState } from "react";
+import { useClearOfPointer } from "~/lib/pointer";
 import { useNewVersionAvailable } from "~/lib/version-check";
 
-/** A non-blocking notice that a newer build of the site is live. */
+/**
+ * A non-blocking notice that a newer build of the site is live. It appears after load, so it
+ * waits (rendered invisible, taking no clicks) while the pointer is where it would appear.
+ */
 export function VersionToast() {
   const available = useNewVersionAvailable(__BUILD_ID__);
   const [dismissed, setDismissed] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  const wanted = available && !dismissed;
+  const clear = useClearOfPointer(box, wanted);
   return (
     <div
       role="status"
       aria-live="polite"
       className="pointer-events-none fixed inset-x-0 top-20 z-50 flex justify-center px-4"
     >
-      {available && !dismissed ? (
-        <div className="pointer-events-auto flex items-center gap-3 rounded-lg border border-slate-700 bg-slate-900 px-4 py-3 text-sm text-slate-100 shadow-lg">
+      {wanted ? (
+        <div
+          ref={box}
+          className={`flex items-center gap-3 rounded-lg border border-slate-700 bg-slate-900 px-4 py-3 text-sm text-slate-100 shadow-lg ${clear ? "pointer-events-auto" : "invisible"}`}
+          aria-hidden={clear ? undefined : true}
+        >
           <p>A new version of this site is available:</p>
           <button
             type="button"

@@ -46,3 +46,20 @@ test("checks again when the tab regains focus", async ({ page }) => {
   await page.evaluate(() => window.dispatchEvent(new Event("focus")));
   await expect(page.getByText(TOAST)).toBeVisible();
 });
+
+test("never appears under the pointer: it waits until the pointer moves away", async ({ page }) => {
+  await page.route("**/version.json", (route) =>
+    route.fulfill({ json: { buildId: "a-newer-build", builtAt: new Date().toISOString() } }),
+  );
+  await page.goto("/pricing");
+  // The pointer rests where the notice would appear (the middle of the page, under the navbar).
+  const viewport = page.viewportSize()!;
+  await page.mouse.move(viewport.width / 2, 104);
+  const checked = page.waitForResponse("**/version.json");
+  await checked;
+  await page.waitForTimeout(1_500);
+  const toast = page.getByRole("status").filter({ hasText: TOAST });
+  await expect(toast.getByRole("button", { name: "Reload" })).toBeHidden();
+  await page.mouse.move(viewport.width / 2, viewport.height - 40);
+  await expect(toast.getByRole("button", { name: "Reload" })).toBeVisible();
+});

@@ -14,10 +14,17 @@ export function readConsent(cookieHeader: string): ConsentChoice | null {
   return null;
 }
 
-export function writeConsent(choice: ConsentChoice): void {
-  const secure = window.location.protocol === "https:" ? "; Secure" : "";
-  document.cookie = `${CONSENT_COOKIE}=${choice}; Path=/; Max-Age=${ONE_YEAR}; SameSite=Lax${secure}`;
+/** The cookie as the browser writes it, and as the no-JavaScript form post sets it. */
+export function consentCookie(choice: ConsentChoice, secure: boolean): string {
+  return `${CONSENT_COOKIE}=${choice}; Path=/; Max-Age=${ONE_YEAR}; SameSite=Lax${secure ? "; Secure" : ""}`;
 }
+
+export function writeConsent(choice: ConsentChoice): void {
+  document.cookie = consentCookie(choice, window.location.protocol === "https:");
+}
+
+/** True when the document's cookies hold a choice (the head script's test, in JavaScript). */
+export const CHOICE_IN_COOKIE = `/(?:^|;\\s*)${CONSENT_COOKIE}=(?:granted|denied)(?:;|$)/`;
 
 const listeners = new Set<() => void>();
 
