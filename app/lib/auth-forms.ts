@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** The client-side checks of the auth forms; the server applies the same rules again. */
+/** The rules of the sign-in page's forms: checked by its action, and in the browser before sending. */
 export const emailSchema = z.email({ error: "Enter an email address like name@example.com." });
 export const passwordSchema = z
   .string()
@@ -24,8 +24,14 @@ export const signUpSchema = z.object({
 
 export const forgotSchema = z.object({ email: emailSchema });
 
+/** The new password from a reset link (the link's token travels with it). */
 export const resetSchema = z
-  .object({ password: passwordSchema, confirm: z.string() })
+  .object({
+    intent: z.literal("reset"),
+    token: z.string().min(1).max(200),
+    password: passwordSchema,
+    confirm: z.string(),
+  })
   .refine((value) => value.password === value.confirm, {
     path: ["confirm"],
     error: "The two passwords are not the same.",
@@ -49,4 +55,21 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
     (errors[key] ??= []).push(issue.message);
   }
   return errors;
+}
+
+/** Which second factor the sign-in asks for. */
+export type SecondFactor = "totp" | "backup";
+
+/** What the sign-in page's action answers (app/routes/auth/auth.tsx), for its forms. */
+export interface AuthFormResult {
+  intent: string;
+  ok: boolean;
+  message: string;
+  errors?: FieldErrors;
+  /** The password was right: this second factor is asked for next. */
+  step?: SecondFactor;
+  /** A mail was sent to this address (sign-up confirmation, reset link). */
+  sentTo?: string;
+  /** What was typed, to fill the form again after a post without JavaScript (never a password). */
+  values?: { name?: string; email?: string };
 }

@@ -1,93 +1,54 @@
-import { useState } from "react";
-import { Link, useNavigate } from "react-router";
-import {
-  EmailField,
-  Field,
-  FormMessage,
-  PasswordField,
-  ScriptForm,
-  SubmitButton,
-} from "~/components/forms";
+import { Form, Link } from "react-router";
+import { EmailField, Field, FormMessage, PasswordField, SubmitButton } from "~/components/forms";
 import { codeSchema, signInSchema } from "~/lib/auth-forms";
-import { signIn, verifyBackupCode, verifyTotp } from "~/lib/auth-client";
-import { useAuth } from "~/lib/auth-state";
-import { useAuthForm } from "./useAuthForm";
+import { useAuthAction } from "./useAuthAction";
 
-/** Email and password, then the second factor (authenticator code or backup code) when it is on. */
-export function LoginForm({ next, forgotLink }: { next: string; forgotLink: string }) {
-  const navigate = useNavigate();
-  const { refresh } = useAuth();
-  const { errors, message, pending, submit } = useAuthForm();
-  const [secondFactor, setSecondFactor] = useState<"totp" | "backup" | null>(null);
-
-  const done = async () => {
-    await refresh();
-    await navigate(next, { replace: true });
-  };
+/**
+ * Email and password, then the second factor (authenticator code or backup code) when it is on.
+ * Plain form posts to the page's action: Enter works the moment the form is visible.
+ */
+export function LoginForm({ forgotLink }: { forgotLink: string }) {
+  const { result, errors, pending, check } = useAuthAction("sign-in", "verify-code", "code-kind");
+  const step = result?.step;
+  const failure = result && !result.ok && result.message ? result.message : null;
 
   return (
     <>
-      {message ? <FormMessage tone={message.tone} message={message.text} /> : null}
-      {secondFactor ? (
-        <ScriptForm
-          noValidate
-          className="space-y-2"
-          onSubmit={(event) =>
-            submit(
-              event,
-              codeSchema,
-              (values) =>
-                secondFactor === "totp" ? verifyTotp(values.code) : verifyBackupCode(values.code),
-              done,
-            )
-          }
-        >
-          <p className="text-slate-300">
-            {secondFactor === "totp"
-              ? "Two-factor authentication is on. Enter the 6-digit code from your authenticator app."
-              : "Enter one of the backup codes you saved when you turned on two-factor authentication."}
-          </p>
-          <Field
-            key={secondFactor}
-            label={secondFactor === "totp" ? "Authentication code" : "Backup code"}
-            name="code"
-            inputMode={secondFactor === "totp" ? "numeric" : "text"}
-            autoComplete="one-time-code"
-            autoFocus
-            required
-            errors={errors.code}
-          />
-          <SubmitButton pending={pending} label="Verify" pendingLabel="Checking…" />
-          <button
-            type="button"
-            className="link text-sm"
-            onClick={() => setSecondFactor(secondFactor === "totp" ? "backup" : "totp")}
-          >
-            {secondFactor === "totp"
-              ? "Use a backup code instead"
-              : "Use the authenticator app instead"}
-          </button>
-        </ScriptForm>
+      {failure && !result?.errors ? <FormMessage tone="error" message={failure} /> : null}
+      {step ? (
+        <>
+          <Form method="post" noValidate className="space-y-2" onSubmit={check(codeSchema)}>
+            <input type="hidden" name="intent" value="verify-code" />
+            <input type="hidden" name="kind" value={step} />
+            <p className="text-slate-300">
+              {step === "totp"
+                ? "Two-factor authentication is on. Enter the 6-digit code from your authenticator app."
+                : "Enter one of the backup codes you saved when you turned on two-factor authentication."}
+            </p>
+            <Field
+              key={step}
+              label={step === "totp" ? "Authentication code" : "Backup code"}
+              name="code"
+              inputMode={step === "totp" ? "numeric" : "text"}
+              autoComplete="one-time-code"
+              autoFocus
+              required
+              errors={errors.code}
+            />
+            <SubmitButton pending={pending} label="Verify" pendingLabel="Checking…" />
+          </Form>
+          <Form method="post">
+            <input type="hidden" name="intent" value="code-kind" />
+            <input type="hidden" name="kind" value={step === "totp" ? "backup" : "totp"} />
+            <button type="submit" className="link text-sm">
+              {step === "totp" ? "Use a backup code instead" : "Use the authenticator app instead"}
+            </button>
+          </Form>
+        </>
       ) : (
-        <ScriptForm
-          noValidate
-          className="space-y-2"
-          onSubmit={(event) =>
-            submit(
-              event,
-              signInSchema,
-              (values) => signIn({ ...values, callbackURL: next }),
-              async (_values, result) => {
-                if (result.twoFactorRequired) {
-                  setSecondFactor("totp");
-                  return;
-                }
-                await done();
-              },
-            )
-          }
-        >
-          <EmailField errors={errors.email} />
+        <Form method="post" noValidate className="space-y-2" onSubmit={check(signInSchema)}>
+          <input type="hidden" name="intent" value="sign-in" />
+          <EmailField errors={errors.email} defaultValue={result?.values?.email} />
           <PasswordField errors={errors.password} />
           <div className="flex items-center justify-between pb-2 text-sm">
             <Link to={forgotLink} className="link">
@@ -95,7 +56,7 @@ export function LoginForm({ next, forgotLink }: { next: string; forgotLink: stri
             </Link>
           </div>
           <SubmitButton pending={pending} label="Log in" pendingLabel="Logging in…" />
-        </ScriptForm>
+        </Form>
       )}
     </>
   );

@@ -1,80 +1,45 @@
-import { useState } from "react";
-import { useNavigate } from "react-router";
-import {
-  EmailField,
-  FormMessage,
-  PasswordField,
-  ScriptForm,
-  SubmitButton,
-} from "~/components/forms";
+import { Form } from "react-router";
+import { EmailField, FormMessage, PasswordField, SubmitButton } from "~/components/forms";
 import { forgotSchema, resetSchema } from "~/lib/auth-forms";
-import { requestPasswordReset, resetPassword } from "~/lib/auth-client";
-import { useAuthForm } from "./useAuthForm";
+import { useAuthAction } from "./useAuthAction";
 
 /** "Forgot password": the address to send a reset link to (the answer never says if it exists). */
 export function ForgotPasswordForm() {
-  const { errors, message, pending, submit } = useAuthForm();
-  const [sentTo, setSentTo] = useState<string | null>(null);
-
-  if (sentTo)
+  const { result, errors, pending, check } = useAuthAction("forgot");
+  if (result?.ok && result.sentTo)
     return (
       <FormMessage
         tone="success"
-        message={`If an account exists for ${sentTo}, a reset link is on its way. It works for 1 hour.`}
+        message={`If an account exists for ${result.sentTo}, a reset link is on its way. It works for 1 hour.`}
       />
     );
   return (
     <>
-      {message ? <FormMessage tone={message.tone} message={message.text} /> : null}
-      <ScriptForm
-        noValidate
-        className="space-y-2"
-        onSubmit={(event) =>
-          submit(
-            event,
-            forgotSchema,
-            (values) => requestPasswordReset(values.email),
-            (values) => setSentTo(values.email),
-          )
-        }
-      >
-        <EmailField errors={errors.email} />
+      {result && !result.ok && !result.errors ? (
+        <FormMessage tone="error" message={result.message} />
+      ) : null}
+      <Form method="post" noValidate className="space-y-2" onSubmit={check(forgotSchema)}>
+        <input type="hidden" name="intent" value="forgot" />
+        <EmailField errors={errors.email} defaultValue={result?.values?.email} />
         <SubmitButton pending={pending} label="Email me a reset link" pendingLabel="Sending…" />
-      </ScriptForm>
+      </Form>
     </>
   );
 }
 
 /** The new password, from the emailed link's token; then on to log in with it. */
-export function ResetPasswordForm({
-  token,
-  loginLink,
-}: {
-  token: string | null;
-  loginLink: string;
-}) {
-  const navigate = useNavigate();
-  const { errors, message, pending, submit } = useAuthForm();
-
+export function ResetPasswordForm({ token }: { token: string | null }) {
+  const { result, errors, pending, check } = useAuthAction("reset");
   if (!token)
     return <FormMessage tone="error" message="This page needs the link from the reset email." />;
   return (
     <>
-      {message ? <FormMessage tone={message.tone} message={message.text} /> : null}
-      <ScriptForm
-        noValidate
-        className="space-y-2"
-        onSubmit={(event) =>
-          submit(
-            event,
-            resetSchema,
-            (values) => resetPassword({ token, newPassword: values.password }),
-            async () => {
-              await navigate(`${loginLink}&reset=1`, { replace: true });
-            },
-          )
-        }
-      >
+      {result && !result.ok && !result.errors ? (
+        <FormMessage tone="error" message={result.message} />
+      ) : null}
+      <Form method="post" noValidate className="space-y-2" onSubmit={check(resetSchema)}>
+        <input type="hidden" name="intent" value="reset" />
+        <input type="hidden" name="token" value={token} />
         <PasswordField label="New password" autoComplete="new-password" errors={errors.password} />
         <PasswordField
           label="Repeat the new password"
@@ -83,7 +48,7 @@ export function ResetPasswordForm({
           errors={errors.confirm}
         />
         <SubmitButton pending={pending} label="Save new password" pendingLabel="Saving…" />
-      </ScriptForm>
+      </Form>
     </>
   );
 }

@@ -1,46 +1,35 @@
-import { useState } from "react";
-import { Link } from "react-router";
-import {
-  EmailField,
-  Field,
-  FormMessage,
-  PasswordField,
-  ScriptForm,
-  SubmitButton,
-} from "~/components/forms";
+import { Form, Link } from "react-router";
+import { EmailField, Field, FormMessage, PasswordField, SubmitButton } from "~/components/forms";
 import { signUpSchema } from "~/lib/auth-forms";
-import { signUp } from "~/lib/auth-client";
-import { useAuthForm } from "./useAuthForm";
+import { useAuthAction } from "./useAuthAction";
 
 /** Name, email and password; then "check your inbox" (the account is active once confirmed). */
-export function SignUpForm({ next }: { next: string }) {
-  const { errors, message, pending, submit } = useAuthForm();
-  const [sentTo, setSentTo] = useState<string | null>(null);
+export function SignUpForm() {
+  const { result, errors, pending, check } = useAuthAction("sign-up");
 
-  if (sentTo)
+  if (result?.ok && result.sentTo)
     return (
       <FormMessage
         tone="success"
-        message={`Almost done: we sent a confirmation link to ${sentTo}. Open it to activate your account.`}
+        message={`Almost done: we sent a confirmation link to ${result.sentTo}. Open it to activate your account.`}
       />
     );
   return (
     <>
-      {message ? <FormMessage tone={message.tone} message={message.text} /> : null}
-      <ScriptForm
-        noValidate
-        className="space-y-2"
-        onSubmit={(event) =>
-          submit(
-            event,
-            signUpSchema,
-            (values) => signUp({ ...values, callbackURL: next }),
-            (values) => setSentTo(values.email),
-          )
-        }
-      >
-        <Field label="Name" name="name" autoComplete="name" required errors={errors.name} />
-        <EmailField errors={errors.email} />
+      {result && !result.ok && !result.errors ? (
+        <FormMessage tone="error" message={result.message} />
+      ) : null}
+      <Form method="post" noValidate className="space-y-2" onSubmit={check(signUpSchema)}>
+        <input type="hidden" name="intent" value="sign-up" />
+        <Field
+          label="Name"
+          name="name"
+          autoComplete="name"
+          required
+          errors={errors.name}
+          defaultValue={result?.values?.name}
+        />
+        <EmailField errors={errors.email} defaultValue={result?.values?.email} />
         <PasswordField
           autoComplete="new-password"
           hint="At least 8 characters."
@@ -58,7 +47,7 @@ export function SignUpForm({ next }: { next: string }) {
           .
         </p>
         <SubmitButton pending={pending} label="Create account" pendingLabel="Creating account…" />
-      </ScriptForm>
+      </Form>
     </>
   );
 }

@@ -1,13 +1,25 @@
 import { useState } from "react";
-import { Link, redirect, useSearchParams } from "react-router";
+import { data, Link, redirect, redirectDocument, useSearchParams } from "react-router";
+import { z } from "zod";
 import { googleEnabled } from "~/.server/auth/auth.server";
+import { cookieHeaders, postToAuth } from "~/.server/auth/form-auth.server";
 import { getSession } from "~/.server/auth/session";
+import { requestContext } from "~/.server/request-context";
 import { LoginForm } from "~/components/auth/LoginForm";
 import { ForgotPasswordForm, ResetPasswordForm } from "~/components/auth/PasswordResetForms";
 import { SignUpForm } from "~/components/auth/SignUpForm";
 import { FormMessage } from "~/components/forms";
 import { site } from "~/config/site";
 import { signInWithGoogle } from "~/lib/auth-client";
+import {
+  type AuthFormResult,
+  codeSchema,
+  fieldErrors,
+  forgotSchema,
+  resetSchema,
+  signInSchema,
+  signUpSchema,
+} from "~/lib/auth-forms";
 import { WEB_SESSION_TOKEN_INVALID } from "~/lib/auth-messages";
 import { pageMeta } from "~/lib/meta";
 import { planLabel, planOfNext, planPriceLabel } from "~/lib/plans";
@@ -45,6 +57,133 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (viewOf(url.searchParams.get("view")) !== "reset" && (await getSession(request)))
     throw redirect(next);
   return { google: googleEnabled() };
+}
+
+const kind = z.enum(["totp", "backup"]);
+const actionSchema = z.discriminatedUnion("intent", [
+  signInSchema.extend({ intent: z.literal("sign-in") }),
+  codeSchema.extend({ intent: z.literal("verify-code"), kind }),
+  z.object({ intent: z.literal("code-kind"), kind }),
+  signUpSchema.extend({ intent: z.literal("sign-up") }),
+  forgotSchema.extend({ intent: z.literal("forgot") }),
+  resetSchema,
+]);
+
+function answer(result: AuthFormResult, status = 200, cookies: readonly string[] = []) {
+  return data(result, { status, headers: cookieHeaders(cookies) });
+}
+
+/** The typed name and email, given back with a failure (never the password). */
+function typed(values: Record<string, string>): AuthFormResult["values"] {
+  return {
+    ...(values.name !== undefined ? { name: values.name.slice(0, 100) } : {}),
+    ...(values.email !== undefined ? { email: values.email.slice(0, 320) } : {}),
+  };
+}
+
+/**
+ * Every form of this page posts here, with or without JavaScript (issue 21): each calls Better
+ * Auth's HTTP endpoint in-process (form-auth.server.ts) and passes its cookies on. A signed-in
+ * browser gets a full page load of where it was going, so everything on it knows who is in.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const url = new URL(request.url);
+  const next = safeNext(url.searchParams.get("next"));
+  const values = Object.fromEntries(
+    [...(await request.formData())].filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string",
+    ),
+  );
+  const intent = values.intent ?? "form";
+  const parsed = actionSchema.safeParse(values);
+  if (!parsed.success) {
+    const step = kind.safeParse(values.kind);
+    return answer(
+      {
+        intent,
+        ok: false,
+        message: "Check the highlighted fields.",
+        errors: fieldErrors(parsed.error),
+        values: typed(values),
+        ...(step.success && intent !== "sign-in" ? { step: step.data } : {}),
+      },
+      400,
+    );
+  }
+  const input = parsed.data;
+  const clientIp = context.get(requestContext).clientIp;
+  const post = (path: string, body: Record<string, unknown>) =>
+    postToAuth(request, clientIp, path, body);
+  const signedIn = (cookies: readonly string[]) =>
+    redirectDocument(next, { status: 303, headers: cookieHeaders(cookies) });
+
+  switch (input.intent) {
+    case "sign-in": {
+      const result = await post("/sign-in/email", {
+        email: input.email,
+        password: input.password,
+        callbackURL: next,
+      });
+      if (!result.ok)
+        return answer(
+          { intent, ok: false, message: result.message, values: typed(values) },
+          result.status,
+        );
+      if (result.data.twoFactorRedirect)
+        return answer({ intent, ok: true, message: "", step: "totp" }, 200, result.cookies);
+      return signedIn(result.cookies);
+    }
+    case "code-kind":
+      return answer({ intent, ok: true, message: "", step: input.kind });
+    case "verify-code": {
+      const path =
+        input.kind === "totp" ? "/two-factor/verify-totp" : "/two-factor/verify-backup-code";
+      const result = await post(path, { code: input.code });
+      if (!result.ok)
+        return answer(
+          { intent, ok: false, message: result.message, step: input.kind },
+          result.status,
+          result.cookies,
+        );
+      return signedIn(result.cookies);
+    }
+    case "sign-up": {
+      const result = await post("/sign-up/email", {
+        name: input.name,
+        email: input.email,
+        password: input.password,
+        callbackURL: next,
+      });
+      if (!result.ok)
+        return answer(
+          { intent, ok: false, message: result.message, values: typed(values) },
+          result.status,
+        );
+      return answer({ intent, ok: true, message: "", sentTo: input.email });
+    }
+    case "forgot": {
+      const result = await post("/request-password-reset", {
+        email: input.email,
+        redirectTo: "/auth?view=reset",
+      });
+      if (!result.ok)
+        return answer(
+          { intent, ok: false, message: result.message, values: typed(values) },
+          result.status,
+        );
+      return answer({ intent, ok: true, message: "", sentTo: input.email });
+    }
+    case "reset": {
+      const result = await post("/reset-password", {
+        token: input.token,
+        newPassword: input.password,
+      });
+      if (!result.ok) return answer({ intent, ok: false, message: result.message }, result.status);
+      const login = new URLSearchParams({ view: "login", reset: "1" });
+      if (url.searchParams.get("next")) login.set("next", next);
+      throw redirect(`/auth?${login.toString()}`, { status: 303 });
+    }
+  }
 }
 
 /** Each view names itself in the tab: "Sign up", "Reset password", … */
@@ -106,12 +245,10 @@ function AuthView({ view, google }: { view: View; google: boolean }) {
         ) : null}
         {googleError ? <FormMessage tone="error" message={googleError} /> : null}
 
-        {view === "login" ? <LoginForm next={next} forgotLink={link("forgot")} /> : null}
-        {view === "signup" ? <SignUpForm next={next} /> : null}
+        {view === "login" ? <LoginForm forgotLink={link("forgot")} /> : null}
+        {view === "signup" ? <SignUpForm /> : null}
         {view === "forgot" ? <ForgotPasswordForm /> : null}
-        {view === "reset" ? (
-          <ResetPasswordForm token={params.get("token")} loginLink={link("login")} />
-        ) : null}
+        {view === "reset" ? <ResetPasswordForm token={params.get("token")} /> : null}
 
         {view === "login" && params.get("reset") === "1" ? (
           <FormMessage
