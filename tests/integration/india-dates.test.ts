@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, postForm, signUpVerified } from "../support/auth";
-import { eventually, sandboxPay, startCheckout, textOf } from "../support/billing";
+import { eventually, sandboxCharge, sandboxPay, startCheckout, textOf } from "../support/billing";
 import { readOutbox } from "../support/mail";
 import { type RunningTestServer, startServer } from "../support/server";
 
@@ -116,6 +116,63 @@ describe("billing dates at 01:30 in India (20:00 UTC the day before)", () => {
     expect(mailBody).toContain("24 Dec 2026");
     for (const [name, text] of Object.entries({ ...surfaces, pdf, receipt: mailBody })) {
       expect(text, name).not.toMatch(/23 Nov 2026|2026-11-23|23-Nov-2026|22 Dec 2026|2026-12-23/);
+    }
+
+    // Renew: the next charge's invoice is for the next India month.
+    const subscriptionId = started.subscriptionId ?? "";
+    expect((await sandboxCharge(`${server.url}/_sandbox/razorpay`, subscriptionId)).status).toBe(
+      200,
+    );
+    const renewalHref = await eventually(
+      async () => {
+        const hrefs = [
+          ...(await (await getWithCookies(server, "/invoices", cookie)).text()).matchAll(
+            /href="(\/invoices\/[^"]+\.pdf)"/g,
+          ),
+        ].map((match) => match[1]!);
+        return hrefs.length >= 2 ? hrefs.find((one) => one !== href) : undefined;
+      },
+      20_000,
+      "the renewal's invoice",
+    );
+    const renewal = pdfText(
+      Buffer.from(await (await getWithCookies(server, renewalHref!, cookie)).arrayBuffer()),
+    );
+    expect(renewal).toMatch(/Period: 24 Dec 2026 – 23 Jan 2027/);
+
+    // Switch to yearly: it starts when the paid period ends, on an India day.
+    const next = await startCheckout(server, cookie, "pro-yearly", undefined, { switch: "1" });
+    const authorised = await sandboxPay(server, next.subscriptionId ?? "", "success");
+    await postForm(server, "/checkout.data", cookie, { intent: "verify", ...authorised.body });
+    const switching = await eventually(async () => {
+      const text = await page("/account/subscription");
+      return /Switching to Pro \(yearly\)/.test(text) ? text : undefined;
+    });
+    expect(switching).toContain("Switching to Pro (yearly) on 24 Jan 2027");
+    const scheduled = await eventually(async () =>
+      readOutbox(server.dataDir).find(
+        (mail) =>
+          mail.to.includes("owl@example.com") && mail.subject.startsWith("Plan change scheduled"),
+      ),
+    );
+    expect(scheduled.subject).toBe("Plan change scheduled: Pro (yearly) from 24 Jan 2027");
+
+    // Cancel outright: Pro until the end of the paid period, said in the India day.
+    await postForm(server, "/account/subscription", cookie, { intent: "cancel", reason: "" });
+    const cancelled = await eventually(async () =>
+      readOutbox(server.dataDir).find(
+        (mail) =>
+          mail.to.includes("owl@example.com") && mail.subject.endsWith("subscription is cancelled"),
+      ),
+    );
+    expect(cancelled.text).toContain("You keep Pro until 24 Jan 2027");
+    for (const [name, text] of Object.entries({
+      renewal,
+      switching,
+      scheduled: scheduled.text,
+      cancelled: cancelled.text,
+    })) {
+      expect(text, name).not.toMatch(/23 Dec 2026|2026-12-23|22 Jan 2027|23 Jan 2027 –|2027-01-23/);
     }
   });
 });
