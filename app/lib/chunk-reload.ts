@@ -1,3 +1,5 @@
+import { routerInternals } from "./router-internals";
+
 /**
  * After a deploy, a tab opened before it may ask for code chunks that no longer exist.
  * Reloading fetches the new build; a per-path guard stops a reload loop if the chunk is really gone.
@@ -45,15 +47,9 @@ export function reloadForChunkError(): boolean {
   return allowed;
 }
 
-interface PendingNavigation {
-  state: { navigation: { location?: { pathname: string; search: string; hash: string } } };
-}
-
 /** Where a client navigation in progress is going (React Router's router, framework mode). */
 function pendingNavigationHref(): string | null {
-  const router = (window as unknown as { __reactRouterDataRouter?: PendingNavigation })
-    .__reactRouterDataRouter;
-  const target = router?.state.navigation.location;
+  const target = routerInternals()?.router.state.navigation.location;
   return target ? target.pathname + target.search + target.hash : null;
 }
 

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import type { DataRouteObject } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ManifestRoute } from "./router-internals";
 import {
   createPrefetchQueue,
   dataHref,
-  type ManifestRoute,
   type PrefetchContext,
   PREFETCH_TIMEOUT_MS,
   prefetchLinks,

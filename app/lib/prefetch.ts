@@ -18,6 +18,7 @@ import {
   type To,
   useResolvedPath,
 } from "react-router";
+import { type ManifestRoute, routerInternals } from "./router-internals";
 
 /** Spec section 9 ("Link prefetch concurrency: 4 pending"): the site's own requests come first. */
 export const PREFETCH_LIMIT = 4;
@@ -65,15 +66,6 @@ export function createPrefetchQueue(limit = PREFETCH_LIMIT): PrefetchQueue {
     pending: () => waiting.length,
     running: () => active,
   };
-}
-
-/** An entry of React Router's browser manifest (`window.__reactRouterManifest.routes`). */
-export interface ManifestRoute {
-  module: string;
-  imports?: string[];
-  css?: string[];
-  hasLoader: boolean;
-  hasClientLoader?: boolean;
 }
 
 export interface PrefetchLink {
@@ -166,26 +158,16 @@ export function prefetchLinks(to: string, context: PrefetchContext): PrefetchLin
   return [...unique.values()];
 }
 
-interface ReactRouterGlobals {
-  __reactRouterDataRouter?: { routes: DataRouteObject[]; basename?: string };
-  __reactRouterManifest?: { routes: Record<string, ManifestRoute | undefined> };
-  __reactRouterRouteModules?: Record<string, { shouldRevalidate?: unknown } | undefined>;
-  __reactRouterContext?: { future?: { v8_trailingSlashAwareDataRequests?: boolean } };
-}
-
 function browserContext(): PrefetchContext | null {
-  const globals = window as unknown as ReactRouterGlobals;
-  const router = globals.__reactRouterDataRouter;
-  const manifest = globals.__reactRouterManifest;
-  const loadedModules = globals.__reactRouterRouteModules;
-  if (!router || !manifest || !loadedModules) return null;
+  const internals = routerInternals();
+  if (!internals) return null;
   return {
-    routes: router.routes,
-    basename: router.basename,
-    manifest: manifest.routes,
-    loadedModules,
+    routes: internals.router.routes,
+    basename: internals.router.basename,
+    manifest: internals.manifest,
+    loadedModules: internals.loadedModules,
     location: window.location,
-    trailingSlashAware: globals.__reactRouterContext?.future?.v8_trailingSlashAwareDataRequests,
+    trailingSlashAware: internals.trailingSlashAware,
   };
 }
 

@@ -123,3 +123,29 @@ test("at most 4 pages are prefetched at once; the others wait their turn", async
     );
   await page.unrouteAll({ behavior: "wait" });
 });
+
+test("after hydration, React Router's internals that prefetching and the reload guard read are there", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await waitForHydration(page);
+  const shape = await page.evaluate(() => {
+    const w = window as unknown as Record<string, Record<string, unknown> | undefined>;
+    const router = w.__reactRouterDataRouter as
+      { routes?: unknown; state?: { navigation?: unknown } } | undefined;
+    return {
+      routes: Array.isArray(router?.routes),
+      navigation: typeof router?.state?.navigation === "object",
+      manifest: typeof (w.__reactRouterManifest as { routes?: unknown } | undefined)?.routes,
+      modules: typeof w.__reactRouterRouteModules,
+      context: typeof w.__reactRouterContext,
+    };
+  });
+  expect(shape).toEqual({
+    routes: true,
+    navigation: true,
+    manifest: "object",
+    modules: "object",
+    context: "object",
+  });
+});
