@@ -375,6 +375,34 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
     expect(invoices.match(/PL\/\d{2}-\d{2}\/\d{6}/g)).toHaveLength(2);
   });
 
+  it("writes a buyer name a spreadsheet would run as text in the GSTR-1 CSV (issue 20, point 10)", async () => {
+    const cookie = await signUpVerified(server, {
+      name: "Formula",
+      email: "formula@example.com",
+      password: PASSWORD,
+    });
+    const name = "-1+cmd|' /C calc'!A0";
+    const started = await startCheckout(server, cookie, "pro-monthly", {
+      ...DETAILS,
+      name,
+      gstin: "29AAPFU0939F1ZR",
+    });
+    expect(started.status).toBe(200);
+    const paid = await sandboxPay(server, started.subscriptionId!, "success");
+    await postForm(server, "/checkout.data", cookie, { intent: "verify", ...paid.body });
+    const csv = await eventually(
+      async () => {
+        const text = await (await getWithCookies(server, "/admin/invoices/gstr1.csv", boss)).text();
+        return text.includes("calc") ? text : undefined;
+      },
+      20_000,
+      "the buyer's invoice in the CSV",
+    );
+    const row = csv.split("\r\n").find((line) => line.includes("calc"))!;
+    expect(row).toContain(`,'${name},`);
+    expect(row).not.toContain(`,${name},`);
+  });
+
   it("lets an admin resync, replay, refund and grant, each in the audit log; a customer gets 403", async () => {
     const { cookie, subscriptionId, paymentId } = await buy("support@example.com");
     const path = "/admin-fix-subscription?email=support%40example.com";
