@@ -62,7 +62,9 @@ export const meta: Route.MetaFunction = ({ error }) =>
  * have them (a non-admin's 403 under /admin must still lead somewhere).
  */
 export function hasSiteChrome(pathname: string, error?: unknown): boolean {
-  return (error !== undefined && error !== null) || !pathname.startsWith("/admin");
+  // Lower-cased: the server sends other spellings to /admin… (server/app.ts canonicalCase), but a
+  // link inside the app reaches here without asking the server.
+  return (error !== undefined && error !== null) || !pathname.toLowerCase().startsWith("/admin");
 }
 
 export function Layout({ children }: { children: ReactNode }) {

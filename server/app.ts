@@ -36,7 +36,7 @@ import {
   refuseTooLarge,
   withBufferedBody,
 } from "./body-limit";
-import { hasDotSegment } from "./route-rules";
+import { hasDotSegment, requestPathname, type RouteRules, routeRules } from "./route-rules";
 import { createRazorpaySandbox } from "./razorpay-sandbox";
 import { type Primary, startWorkers } from "./cluster";
 import { createPublicCache, type PublicCache } from "./public-cache";
@@ -277,6 +277,7 @@ export function createApp(
       return context;
     },
   });
+  app.use(canonicalCase(build));
   // Every body React Router reads is capped (server/body-limit.ts). Nothing above reads bodies
   // except the payment sandbox, whose express.json caps its own at 64 KB.
   app.use(bodyLimit(rules));
@@ -314,6 +315,34 @@ export function createApp(
   });
 
   return app;
+}
+
+/**
+ * React Router matches paths whatever their case, but what reads the path after it does not (the
+ * admin area's own chrome, active links, canonical URLs, analytics): a page asked for with its
+ * fixed segments in another case (`/Admin/Users`) is sent to its one spelling before any of it
+ * runs. Only reads of pages: a form post is answered where it was sent, and resource routes (API,
+ * feeds, files) serve programs that need not follow redirects.
+ */
+function canonicalCase(build: BuildSource) {
+  const tables = new WeakMap<ServerBuild, RouteRules>();
+  return async (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    try {
+      const resolved = typeof build === "function" ? await build() : build;
+      let table = tables.get(resolved);
+      if (!table) {
+        table = routeRules(resolved);
+        tables.set(resolved, table);
+      }
+      const canonical = table.canonicalPagePath(requestPathname(req.originalUrl));
+      if (canonical === null) return next();
+      const query = req.originalUrl.indexOf("?");
+      res.redirect(301, query === -1 ? canonical : canonical + req.originalUrl.slice(query));
+    } catch (error) {
+      next(error);
+    }
+  };
 }
 
 /**

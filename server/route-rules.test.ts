@@ -1,5 +1,6 @@
+import type { ServerBuild } from "react-router";
 import { describe, expect, it } from "vitest";
-import { hasDotSegment, requestPathname } from "./route-rules";
+import { hasDotSegment, requestPathname, routeRules } from "./route-rules";
 
 describe("request paths as React Router sees them", () => {
   it("finds every spelling of a dot segment the URL parser would resolve", () => {
@@ -32,5 +33,61 @@ describe("request paths as React Router sees them", () => {
       expect(hasDotSegment(path), path).toBe(false);
     }
     expect(requestPathname("/releases/1.4.0/a.dmg?x=1")).toBe("/releases/1.4.0/a.dmg");
+  });
+});
+
+/** A build with the shapes of app/routes.ts that matter here: layouts, params, a splat. */
+function buildOf(
+  routes: { id: string; parentId?: string; path?: string; index?: boolean; page: boolean }[],
+) {
+  const page = { default: () => null };
+  return {
+    routes: Object.fromEntries(
+      routes.map(({ page: isPage, ...route }) => [
+        route.id,
+        { ...route, module: isPage ? page : {} },
+      ]),
+    ),
+  } as unknown as ServerBuild;
+}
+
+const build = buildOf([
+  { id: "root", path: "", page: true },
+  { id: "home", parentId: "root", index: true, page: true },
+  { id: "guard", parentId: "root", page: true },
+  { id: "adminLayout", parentId: "guard", page: true },
+  { id: "adminUsers", parentId: "adminLayout", path: "admin/users", page: true },
+  { id: "admin", parentId: "adminLayout", path: "admin", page: true },
+  { id: "post", parentId: "root", path: "blog/:slug", page: true },
+  { id: "download", parentId: "root", path: "download/:platform/:version?", page: true },
+  { id: "optional", parentId: "root", path: "docs/intro?/:topic", page: true },
+  { id: "api", parentId: "root", path: "api/desktop/me", page: false },
+  { id: "notFound", parentId: "root", path: "*", page: true },
+]);
+
+describe("the one spelling of a page's path", () => {
+  const canonical = (path: string) => routeRules(build).canonicalPagePath(path);
+
+  it("spells the fixed segments as the routes do, whatever case or escapes they came in", () => {
+    expect(canonical("/Admin/Users")).toBe("/admin/users");
+    expect(canonical("/ADMIN")).toBe("/admin");
+    expect(canonical("/%41dmin/users")).toBe("/admin/users");
+    expect(canonical("/Admin/")).toBe("/admin/");
+  });
+
+  it("keeps parameters as they were sent: they are the visitor's, not the site's", () => {
+    expect(canonical("/Blog/Welcome-To-Pinout")).toBe("/blog/Welcome-To-Pinout");
+    expect(canonical("/DOWNLOAD/Mac")).toBe("/download/Mac");
+    expect(canonical("/Download/Mac/1.4.0-Beta")).toBe("/download/Mac/1.4.0-Beta");
+  });
+
+  it("leaves canonical paths, resource routes and unknown paths alone", () => {
+    for (const path of ["/", "/admin/users", "/blog/welcome", "/API/desktop/me", "/No-Such-Page"])
+      expect(canonical(path), path).toBeNull();
+  });
+
+  it("offers nothing when a left-out optional segment makes the spelling uncertain", () => {
+    expect(canonical("/Docs/intro/uart")).toBe("/docs/intro/uart");
+    expect(canonical("/Docs/uart")).toBeNull();
   });
 });

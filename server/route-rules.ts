@@ -35,9 +35,23 @@ export function hasDotSegment(rawUrl: string): boolean {
   });
 }
 
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 export interface RouteRules {
   /** The handle of the route React Router matches for this path (its `.data` URL too). */
   handleFor(pathname: string): RouteHandle | undefined;
+  /**
+   * The path spelt as app/routes.ts spells it, when this one reaches a page with its fixed
+   * segments in another case (`/Admin/Users` → `/admin/users`); null when it is already so, or
+   * when the route is not a page. Parameters keep their spelling: they are the visitor's data.
+   */
+  canonicalPagePath(pathname: string): string | null;
 }
 
 type ManifestRoute = NonNullable<ServerBuild["routes"][string]>;
@@ -75,6 +89,29 @@ export function routeRules(build: ServerBuild): RouteRules {
       const leaf = matches?.at(-1)?.route.id;
       if (!leaf) return undefined;
       return build.routes[leaf]?.module.handle as RouteHandle | undefined;
+    },
+    canonicalPagePath(pathname) {
+      const matches = matchRoutes(tree, pathname, build.basename);
+      const leaf = matches?.at(-1)?.route.id;
+      // Resource routes (API, feeds, files) answer programs, which need not follow a redirect.
+      if (!matches || !leaf || !build.routes[leaf]?.module.default) return null;
+      const base = build.basename && build.basename !== "/" ? build.basename : "";
+      const spelt = pathname.slice(base.length).split("/").slice(1);
+      const pattern = matches
+        .flatMap((match) => (match.route.path ? match.route.path.split("/") : []))
+        .filter(Boolean);
+      for (const [index, segment] of pattern.entries()) {
+        if (segment === "*" || index >= spelt.length) break;
+        if (segment.startsWith(":")) continue;
+        const literal = segment.replace(/\?$/, "");
+        // An optional segment left out shifts the rest: no safe spelling to offer.
+        if (decodedSegment(spelt[index]!).toLowerCase() !== literal.toLowerCase()) return null;
+        spelt[index] = literal;
+      }
+      const canonical = `${base}/${spelt.join("/")}`;
+      // "//host" in a Location header would leave the site.
+      if (canonical === pathname || canonical.startsWith("//")) return null;
+      return canonical;
     },
   };
 }

@@ -11,6 +11,7 @@ import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/download";
 import { publicPlatformPageHeaders } from "~/lib/cache-control";
+import { ScrollBox } from "~/components/ScrollBox";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Download", `Download ${site.product.name} for Mac (.dmg) or Windows (.exe).`);
@@ -105,7 +106,10 @@ export default function DownloadPage({ loaderData }: Route.ComponentProps) {
         <h2 id="files" className="text-xl font-semibold text-white">
           Files
         </h2>
-        <div className="mt-4 relative overflow-x-auto rounded-xl border border-slate-800">
+        <ScrollBox
+          label="Installers for each system"
+          className="mt-4 rounded-xl border border-slate-800"
+        >
           <table className="w-full text-left text-sm">
             <thead className="bg-slate-900 text-slate-200">
               <tr>
@@ -141,7 +145,7 @@ export default function DownloadPage({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
         <p className="mt-3 text-sm text-slate-400">
           Looking for an earlier version?{" "}
           <Link className="link" to="/download/history">

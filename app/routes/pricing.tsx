@@ -12,6 +12,7 @@ import { formatInr, rupeesDecimal } from "~/lib/money";
 import { freePlan as configuredFreePlan, paidPlanFor, planLabel } from "~/lib/plans";
 import type { Route } from "./+types/pricing";
 import { publicPageHeaders } from "~/lib/cache-control";
+import { ScrollBox } from "~/components/ScrollBox";
 
 /** The same for every visitor: cached and shared (app/lib/cache-control.ts). */
 export const headers = publicPageHeaders;
@@ -268,7 +269,10 @@ export default function PricingPage({ matches }: Route.ComponentProps) {
         <h2 id="compare" className="text-2xl font-bold text-white">
           Compare plans
         </h2>
-        <div className="mt-6 relative overflow-x-auto rounded-xl border border-slate-800">
+        <ScrollBox
+          label="Table comparing the plans"
+          className="mt-6 rounded-xl border border-slate-800"
+        >
           <table className="w-full text-left text-sm">
             <thead className="bg-slate-900 text-slate-200">
               <tr>
@@ -299,7 +303,7 @@ export default function PricingPage({ matches }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       </section>
 
       <section aria-labelledby="faq" className="mx-auto mt-20 max-w-3xl">

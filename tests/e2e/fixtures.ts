@@ -34,16 +34,20 @@ export const test = base.extend<{ allowConsoleErrors: RegExp | null; consoleErro
 
 export { expect };
 
-/** Zero axe violations (WCAG 2.2 A/AA and best practices) on the page as it is now. */
-export async function expectNoAxeViolations(page: Page) {
+/** The axe violations (WCAG 2.2 A/AA and best practices) of the page as it is now, one a line. */
+export async function axeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
     .analyze();
-  const summary = results.violations.map(
+  return results.violations.map(
     (violation) =>
       `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
   );
-  expect(summary).toEqual([]);
+}
+
+/** Zero axe violations on the page as it is now. */
+export async function expectNoAxeViolations(page: Page) {
+  expect(await axeViolations(page)).toEqual([]);
 }
 
 /** Answers the navbar's session check as if someone were signed in. */

@@ -33,8 +33,9 @@ export function DesktopDevices({
         <ul className="divide-y divide-slate-800">
           {devices.map((device) => (
             <li key={device.id} className="flex items-center justify-between gap-4 py-3">
-              <div>
-                <p className="font-medium text-white">{device.name}</p>
+              {/* A flex item is as wide as its longest word: the app names its computer. */}
+              <div className="min-w-0">
+                <p className="font-medium text-white wrap-anywhere">{device.name}</p>
                 <p className="text-sm text-slate-400">
                   {device.platform === "mac" ? "macOS" : "Windows"} · app {device.appVersion} · last
                   seen {formatDate(device.lastSeenAt)}

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { ScrollBox } from "~/components/ScrollBox";
 
 /** The padding of an admin page inside the admin layout's <main>. */
 export function AdminPage({ children }: { children: ReactNode }) {
@@ -52,11 +53,7 @@ export function Stat({
   );
 }
 
-/**
- * Table header cell classes shared by the admin tables. Wrap a table in
- * `relative overflow-x-auto`: "relative" keeps its visually hidden labels (absolutely positioned)
- * inside the scrolling box, or they widen the whole page on a phone.
- */
+/** Table header cell classes shared by the admin tables; a table sits in a `ScrollBox`. */
 export const TH = "py-2 pr-4 text-left text-sm font-medium text-slate-300";
 export const TD = "py-2 pr-4 align-top text-sm text-slate-200";
 
@@ -87,10 +84,7 @@ export function HeaderRow({ columns }: { columns: readonly Column[] }) {
 /** A table row's classes in the admin tables. */
 export const TR = "border-b border-slate-800";
 
-/**
- * The admin table: a caption for screen readers, one header row, and a box that scrolls sideways
- * on a phone (`relative` keeps the visually hidden labels inside it).
- */
+/** The admin table: a caption for screen readers, one header row, in a box that scrolls sideways. */
 export function AdminTable({
   caption,
   columns,
@@ -101,13 +95,13 @@ export function AdminTable({
   children: ReactNode;
 }) {
   return (
-    <div className="relative overflow-x-auto">
+    <ScrollBox label={caption}>
       <table className="w-full">
         <caption className="sr-only">{caption}</caption>
         <HeaderRow columns={columns} />
         <tbody>{children}</tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 

@@ -8,6 +8,7 @@ import { isPlatform, PLATFORMS } from "~/lib/platform";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/usage";
 import { Section } from "~/components/Section";
+import { ScrollBox } from "~/components/ScrollBox";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Usage", "How you use the app, per device and per day.");
@@ -46,7 +47,7 @@ export default function UsagePage({ loaderData }: Route.ComponentProps) {
           </Section>
 
           <Section id="usage-per-device" title="Per device">
-            <div className="relative overflow-x-auto">
+            <ScrollBox label={`Usage per device and feature over the last ${days} days`}>
               <table className="w-full text-left text-sm">
                 <caption className="sr-only">
                   Usage per device and feature over the last {days} days
@@ -91,7 +92,7 @@ export default function UsagePage({ loaderData }: Route.ComponentProps) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollBox>
           </Section>
         </>
       )}

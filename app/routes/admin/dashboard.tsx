@@ -22,6 +22,7 @@ import { PageHeader } from "~/components/PageHeader";
 import { isPlatform, PLATFORMS } from "~/lib/platform";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/dashboard";
+import { ScrollBox } from "~/components/ScrollBox";
 
 export const meta: Route.MetaFunction = () => pageMeta("Admin", "Operator overview.");
 
@@ -274,7 +275,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
         {feedback.length === 0 ? (
           <p className="text-slate-300">No feedback yet.</p>
         ) : (
-          <div className="relative overflow-x-auto">
+          <ScrollBox label="Ten latest messages">
             <table className="w-full">
               <caption className="sr-only">The ten newest feedback messages</caption>
               <HeaderRow
@@ -342,7 +343,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
         )}
       </AdminSection>
     </AdminPage>

@@ -12,6 +12,7 @@ import { BILLING_STATES, stateByCode } from "~/lib/gst";
 import { formatInr } from "~/lib/money";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/invoices";
+import { ScrollBox } from "~/components/ScrollBox";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Invoices", "GST invoices and credit notes by month, with GSTR-1 export.");
@@ -130,7 +131,7 @@ export default function AdminInvoicesPage({ loaderData }: Route.ComponentProps) 
         {rows.length === 0 ? (
           <p className="text-slate-300">Nothing issued in this period.</p>
         ) : (
-          <div className="relative overflow-x-auto">
+          <ScrollBox label="Invoices and credit notes">
             <table className="w-full">
               <caption className="sr-only">Invoices and credit notes</caption>
               <HeaderRow
@@ -171,7 +172,7 @@ export default function AdminInvoicesPage({ loaderData }: Route.ComponentProps) 
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
         )}
       </AdminSection>
     </AdminPage>

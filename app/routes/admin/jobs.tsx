@@ -11,6 +11,7 @@ import { PageHeader } from "~/components/PageHeader";
 import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/jobs";
+import { ScrollBox } from "~/components/ScrollBox";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Jobs", "Background work by lane: due, running, retrying and dead jobs.");
@@ -92,7 +93,10 @@ export default function AdminJobsPage({ loaderData, actionData }: Route.Componen
             <Stat label="Waiting to retry" value={lane.retrying} />
             <Stat label="Dead" value={lane.dead} />
           </dl>
-          <JobTable jobs={jobs.filter((job) => job.lane === lane.lane)} />
+          <JobTable
+            label={`Jobs in ${lane.label}`}
+            jobs={jobs.filter((job) => job.lane === lane.lane)}
+          />
         </AdminSection>
       ))}
     </AdminPage>
@@ -101,12 +105,12 @@ export default function AdminJobsPage({ loaderData, actionData }: Route.Componen
 
 type JobItem = Route.ComponentProps["loaderData"]["jobs"][number];
 
-function JobTable({ jobs }: { jobs: JobItem[] }) {
+function JobTable({ label, jobs }: { label: string; jobs: JobItem[] }) {
   if (jobs.length === 0) return <p className="mt-4 text-slate-300">Nothing waiting.</p>;
   return (
-    <div className="relative mt-4 overflow-x-auto">
+    <ScrollBox label={label} className="mt-4">
       <table className="w-full">
-        <caption className="sr-only">Jobs</caption>
+        <caption className="sr-only">{label}</caption>
         <HeaderRow columns={["Job", "State", "Attempts", "Next run", "Last error", ""]} />
         <tbody>
           {jobs.map((job) => (
@@ -128,7 +132,7 @@ function JobTable({ jobs }: { jobs: JobItem[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 

@@ -21,6 +21,7 @@ import { formatBytes } from "~/lib/format";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/release";
+import { ScrollBox } from "~/components/ScrollBox";
 
 export const meta: Route.MetaFunction = ({ data: loaded }) =>
   pageMeta(
@@ -286,7 +287,7 @@ export default function ReleasePage({ loaderData }: Route.ComponentProps) {
         {release.files.length === 0 ? (
           <p className="text-sm text-slate-300">No files yet.</p>
         ) : (
-          <div className="relative overflow-x-auto">
+          <ScrollBox label="Files of this release">
             <table className="w-full">
               <HeaderRow
                 columns={["File", "Platform", "Arch", "Kind", "Size", "Signed", "SHA-256"]}
@@ -314,7 +315,7 @@ export default function ReleasePage({ loaderData }: Route.ComponentProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
         )}
         {draft ? (
           <div className="mt-6">

@@ -22,6 +22,7 @@ import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { PLATFORMS, type Platform } from "~/lib/platform";
 import type { Route } from "./+types/releases";
+import { ScrollBox } from "~/components/ScrollBox";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Releases", "Publish desktop releases, roll them out and follow downloads.");
@@ -151,7 +152,7 @@ export default function ReleasesPage({ loaderData }: Route.ComponentProps) {
         {releases.length === 0 ? (
           <p className="text-sm text-slate-300">No releases yet: create the first one below.</p>
         ) : (
-          <div className="relative overflow-x-auto">
+          <ScrollBox label="Table of all releases">
             <table className="w-full">
               <HeaderRow
                 columns={[
@@ -188,7 +189,7 @@ export default function ReleasesPage({ loaderData }: Route.ComponentProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
         )}
       </AdminSection>
 
@@ -319,7 +320,8 @@ export default function ReleasesPage({ loaderData }: Route.ComponentProps) {
           <ul className="mb-4 divide-y divide-slate-800 text-sm">
             {tokens.map((token) => (
               <li key={token.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <span className="text-slate-200">
+                {/* Named by whoever made it, with their address: either may be one long word. */}
+                <span className="min-w-0 text-slate-200 wrap-anywhere">
                   {token.name}{" "}
                   <span className="text-slate-400">
                     ({token.email}, created {formatDate(token.createdAt)}

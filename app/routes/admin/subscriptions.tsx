@@ -16,6 +16,7 @@ import { formatInr } from "~/lib/money";
 import { PAID_PLAN_IDS, planLabel } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/subscriptions";
+import { ScrollBox } from "~/components/ScrollBox";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Subscriptions", "Subscriptions, revenue and plans.");
@@ -114,7 +115,7 @@ export default function SubscriptionsPage({ loaderData }: Route.ComponentProps) 
         {rows.length === 0 ? (
           <p className="text-slate-300">No subscription matches.</p>
         ) : (
-          <div className="relative overflow-x-auto">
+          <ScrollBox label="Table of subscriptions">
             <table className="w-full">
               <caption className="sr-only">Subscriptions</caption>
               <HeaderRow
@@ -144,7 +145,7 @@ export default function SubscriptionsPage({ loaderData }: Route.ComponentProps) 
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
         )}
       </AdminSection>
 

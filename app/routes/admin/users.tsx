@@ -13,6 +13,7 @@ import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/users";
+import { ScrollBox } from "~/components/ScrollBox";
 
 export const meta: Route.MetaFunction = () => pageMeta("Users", "Find and manage user accounts.");
 
@@ -110,7 +111,7 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
             {list.q ? "No user matches that search." : "Nobody has signed up yet."}
           </p>
         ) : (
-          <div className="relative overflow-x-auto">
+          <ScrollBox label={`Users, page ${list.page}`}>
             <table className="w-full">
               <caption className="sr-only">Users, page {list.page}</caption>
               <HeaderRow
@@ -185,7 +186,7 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
                 })}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
         )}
 
         {list.pageCount > 1 ? (

@@ -7,8 +7,14 @@ import { desktopCallbackUrl } from "~/lib/desktop-redirect";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/login-success";
 
-export const meta: Route.MetaFunction = () =>
-  pageMeta("Signed in", `Return to the ${site.product.name} desktop app to finish signing in.`);
+/** Titled for what the page says: a spent or unknown link is not a sign-in. */
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  loaderData?.callbackUrl
+    ? pageMeta("Signed in", `Return to the ${site.product.name} desktop app to finish signing in.`)
+    : pageMeta(
+        "Sign-in link expired",
+        `Sign-in links for the ${site.product.name} app work once, for 5 minutes.`,
+      );
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = requireSession(context);

@@ -150,11 +150,12 @@ function ContinueAsPage({
       <Form method="post" action="/login-via" reloadDocument className="mt-6 flex flex-wrap gap-3">
         <input type="hidden" name="token" value={token} />
         <input type="hidden" name="next" value={next} />
-        <button type="submit" className="btn-primary">
+        {/* Flex items are as wide as their longest word: the addresses must break anywhere. */}
+        <button type="submit" className="btn-primary wrap-anywhere">
           {`Continue as ${email}`}
         </button>
         {someoneElse ? (
-          <a href={next} className="btn-secondary">
+          <a href={next} className="btn-secondary wrap-anywhere">
             {`Stay signed in as ${signedInAs}`}
           </a>
         ) : null}
@@ -194,7 +195,8 @@ function ToAppPage({ handoff, email }: { handoff: Handoff; email: string }) {
       <div className="mt-6 flex flex-wrap gap-3">
         {/* A plain form post: it works the moment the page is visible, with or without scripts. */}
         <Form method="post" reloadDocument>
-          <button type="submit" className="btn-primary">
+          {/* A flex item is as wide as its longest word: the address must break anywhere. */}
+          <button type="submit" className="btn-primary wrap-anywhere">
             {`Connect the ${name} app on this computer to ${email}`}
           </button>
         </Form>

@@ -6,6 +6,7 @@ import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/invoices";
+import { ScrollBox } from "~/components/ScrollBox";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Invoices", "Your GST tax invoices and credit notes.");
@@ -53,7 +54,10 @@ export default function InvoicesPage({ loaderData }: Route.ComponentProps) {
           </Link>
         </p>
       ) : (
-        <div className="relative overflow-x-auto rounded-xl border border-slate-800 bg-slate-900">
+        <ScrollBox
+          label="Your invoices and credit notes"
+          className="rounded-xl border border-slate-800 bg-slate-900"
+        >
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Your invoices and credit notes</caption>
             <thead>
@@ -94,7 +98,7 @@ export default function InvoicesPage({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       )}
       <p className="mt-6 text-sm text-slate-300">
         Need your GSTIN on future invoices? Add it under{" "}

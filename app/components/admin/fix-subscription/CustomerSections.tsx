@@ -7,9 +7,10 @@ import { isPlatform, PLATFORMS } from "~/lib/platform";
 
 function Detail({ term, children }: { term: string; children: React.ReactNode }) {
   return (
-    <div>
+    <div className="min-w-0">
       <dt className="text-sm text-slate-300">{term}</dt>
-      <dd className="mt-1 font-medium text-white">{children}</dd>
+      {/* Grid items are as wide as their longest word: an email address must break anywhere. */}
+      <dd className="mt-1 font-medium text-white wrap-anywhere">{children}</dd>
     </div>
   );
 }
@@ -44,8 +45,9 @@ export function DevicesSection({ customer, busy }: { customer: FixCustomer; busy
         <ul className="divide-y divide-slate-800">
           {customer.devices.map((device) => (
             <li key={device.id} className="flex items-center justify-between gap-4 py-3">
-              <div>
-                <p className="font-medium text-white">{device.name}</p>
+              {/* A flex item is as wide as its longest word: the app names its computer. */}
+              <div className="min-w-0">
+                <p className="font-medium text-white wrap-anywhere">{device.name}</p>
                 <p className="text-sm text-slate-300">
                   {`${isPlatform(device.platform) ? PLATFORMS[device.platform].label : device.platform} · app ${device.appVersion} · signed in ${formatDateTime(device.createdAt)} · last seen ${formatDateTime(device.lastSeenAt)}`}
                 </p>
