@@ -88,7 +88,8 @@ async function viaApi(site: string, token: string, options: Options): Promise<nu
 
 async function direct(options: Options): Promise<number> {
   const { closeDatabase, initDatabase } = await import("~/.server/db");
-  const { publishRelease, ReleaseError } = await import("~/.server/releases/manage.server");
+  const { publishRelease } = await import("~/.server/releases/manage.server");
+  const { isAppError } = await import("~/.server/http/errors");
   await initDatabase();
   try {
     const release = await publishRelease({
@@ -108,7 +109,7 @@ async function direct(options: Options): Promise<number> {
     }
     return 0;
   } catch (error) {
-    if (error instanceof ReleaseError) {
+    if (isAppError(error)) {
       console.error(`error: ${error.message}`);
       return 1;
     }

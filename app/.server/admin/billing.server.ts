@@ -33,20 +33,11 @@ import { creditNoteFor } from "../invoices/engine.server";
 import { invoiceForPayment, reissueWithBuyer } from "../invoices/issue.server";
 import { kickJobs } from "../jobs";
 import { escapeLike } from "./users.server";
-
-export class AdminRefusal extends Error {
-  override name = "AdminRefusal";
-  constructor(
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
-  }
-}
+import { AppError } from "../http/errors";
 
 function requireAdmin(session: Session): void {
   if (session.user.role !== "admin")
-    throw new AdminRefusal("This action is for administrators.", 403);
+    throw new AppError("forbidden", "This action is for administrators.");
 }
 
 export interface BillingStats {
@@ -237,7 +228,7 @@ async function subscriptionOwnedBy(
         eq(subscriptions.providerSubscriptionId, providerSubscriptionId),
       ),
     );
-  if (!row) throw new AdminRefusal("That subscription does not belong to this customer.", 404);
+  if (!row) throw new AppError("not_found", "That subscription does not belong to this customer.");
   return row;
 }
 
@@ -286,7 +277,7 @@ export async function adminReplay(
     .from(webhookEvents)
     .where(eq(webhookEvents.eventId, eventId));
   if (!event?.providerSubscriptionId)
-    throw new AdminRefusal("No such event for this customer.", 404);
+    throw new AppError("not_found", "No such event for this customer.");
   const before = await subscriptionOwnedBy(userId, event.providerSubscriptionId, database);
   await processWebhookEvent(eventId, { ...options, replay: true });
   const after = await subscriptionOwnedBy(userId, event.providerSubscriptionId, database);
@@ -329,22 +320,23 @@ async function refundablePayment(
     .select()
     .from(payments)
     .where(and(eq(payments.providerPaymentId, paymentId), eq(payments.userId, userId)));
-  if (!payment) throw new AdminRefusal("That payment does not belong to this customer.", 404);
+  if (!payment) throw new AppError("not_found", "That payment does not belong to this customer.");
   if (payment.status !== "captured" && payment.status !== "refunded")
-    throw new AdminRefusal("Only a captured payment can be refunded.");
+    throw new AppError("invalid", "Only a captured payment can be refunded.");
   const refundable =
     payment.amountPaise -
     payment.amountRefundedPaise -
     (await pendingRefundPaise(database, payment.providerPaymentId));
   if (refundable < 100)
-    throw new AdminRefusal(
+    throw new AppError(
+      "conflict",
       "Nothing is left to refund on this payment (refunds requested count).",
-      409,
     );
   const amount = amountPaise ?? refundable;
   // Razorpay's minimum refund is ₹1.00.
   if (amount < 100 || amount > refundable)
-    throw new AdminRefusal(
+    throw new AppError(
+      "invalid",
       `You can refund between ₹1.00 and what is left (${formatInr(refundable)}).`,
     );
   return { payment, refundable, amount };
@@ -483,7 +475,7 @@ export async function adminGrant(
   const database = options.database ?? defaultDb();
   const now = options.now ?? new Date();
   const [owner] = await database.select({ id: users.id }).from(users).where(eq(users.id, userId));
-  if (!owner) throw new AdminRefusal("No such customer.", 404);
+  if (!owner) throw new AppError("not_found", "No such customer.");
   const endsAt = new Date(now.getTime() + input.days * 86_400_000);
   const [grant] = await database
     .insert(entitlementGrants)
@@ -534,20 +526,21 @@ export async function adminCorrectGstin(
         eq(invoices.kind, "invoice"),
       ),
     );
-  if (!original) throw new AdminRefusal("That invoice does not belong to this customer.", 404);
+  if (!original) throw new AppError("not_found", "That invoice does not belong to this customer.");
   const credited = await database
     .select({ id: invoices.id })
     .from(invoices)
     .where(and(eq(invoices.originalInvoiceId, original.id), eq(invoices.kind, "credit_note")));
   if (credited.length > 0)
-    throw new AdminRefusal(
+    throw new AppError(
+      "invalid",
       "That invoice already has a credit note; correct its replacement instead.",
     );
   const { document } = original;
   let buyer = { ...document.buyer, gstin: input.gstin };
   if (input.gstin) {
     const checked = validateGstin(input.gstin);
-    if (!checked.ok) throw new AdminRefusal(checked.error);
+    if (!checked.ok) throw new AppError("invalid", checked.error);
     // The registration decides the state on a B2B invoice.
     buyer = {
       ...buyer,

@@ -21,21 +21,12 @@ import {
   liveSubscriptionsOf,
   openCheckoutsOf,
 } from "./subscriptions.server";
+import { AppError } from "../http/errors";
 
 export const RESYNC_JOB = "razorpay.resync";
 
 /** How many cycles a subscription runs before Razorpay completes it (about ten years). */
 const TOTAL_COUNT = { monthly: 120, yearly: 10 } as const;
-
-export class CheckoutRefusal extends Error {
-  override name = "CheckoutRefusal";
-  constructor(
-    message: string,
-    readonly status: 400 | 409 = 409,
-  ) {
-    super(message);
-  }
-}
 
 export interface StartCheckoutOptions {
   database?: Database;
@@ -65,7 +56,8 @@ export async function startCheckout(
     });
   } catch (error) {
     if (error instanceof LeaseBusyError)
-      throw new CheckoutRefusal(
+      throw new AppError(
+        "conflict",
         "Another checkout for your account is being started. Wait a moment and try again.",
       );
     throw error;
@@ -85,7 +77,8 @@ async function startCheckoutNow(
   if (!replaces) {
     const live = await liveSubscriptionsOf(user.id, database);
     if (live.some((row) => row.status !== "halted"))
-      throw new CheckoutRefusal(
+      throw new AppError(
+        "conflict",
         "You already have a subscription. Manage it on Account → Subscription.",
       );
   }
@@ -113,7 +106,8 @@ async function startCheckoutNow(
       await applyProviderSubscription(database, fresh, readAt);
       // Paid meanwhile (its webhook not in yet): this person has a subscription now.
       if (!replaces && ["authenticated", "active", "pending"].includes(fresh.status))
-        throw new CheckoutRefusal(
+        throw new AppError(
+          "conflict",
           "You already have a subscription. Manage it on Account → Subscription.",
         );
     }

@@ -12,7 +12,7 @@ import { z } from "zod";
 import { defineJob, enqueue } from "../jobs/define";
 import type { Executor } from "../jobs/queue.server";
 import { PermanentJobError } from "../jobs/worker.server";
-import { CheckoutRefusal, startCheckout } from "./checkout.server";
+import { startCheckout } from "./checkout.server";
 import { queueBillingMail } from "./notify.server";
 import { razorpay } from "./provider.server";
 import type { RazorpayClient } from "./razorpay/client";
@@ -23,6 +23,7 @@ import {
   subscriptionsOf,
   SWITCHED_PLAN,
 } from "./subscriptions.server";
+import { AppError } from "../http/errors";
 
 export const FINISH_SWITCH_JOB = "billing.finish-switch";
 export const RETIRE_HALTED_JOB = "billing.retire-halted";
@@ -37,7 +38,7 @@ async function manageable(userId: string, database: Database) {
   const rows = await subscriptionsOf(userId, database);
   const current = primarySubscription(rows);
   if (!current || !["active", "pending", "authenticated"].includes(current.status))
-    throw new CheckoutRefusal("There is no running subscription to change.");
+    throw new AppError("conflict", "There is no running subscription to change.");
   return { rows, current };
 }
 
@@ -180,13 +181,13 @@ export async function startPlanSwitch(
 ): Promise<{ current: SubscriptionRow; next: SubscriptionRow }> {
   const database = options.database ?? defaultDb();
   const { rows, current } = await manageable(user.id, database);
-  if (current.planId === target) throw new CheckoutRefusal("You are already on that plan.");
+  if (current.planId === target) throw new AppError("conflict", "You are already on that plan.");
   if (scheduledSwitch(rows, current))
-    throw new CheckoutRefusal("A plan change is already scheduled.");
+    throw new AppError("conflict", "A plan change is already scheduled.");
   if (current.status !== "active" || !current.currentEnd)
-    throw new CheckoutRefusal("Plans can be switched once the current period is paid.");
+    throw new AppError("conflict", "Plans can be switched once the current period is paid.");
   if (current.cancelAtCycleEnd)
-    throw new CheckoutRefusal("Undo the cancellation first, then switch plans.");
+    throw new AppError("conflict", "Undo the cancellation first, then switch plans.");
   planById(target);
   const next = await startCheckout(user, target, { ...options, replaces: current });
   return { current, next };

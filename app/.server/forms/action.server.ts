@@ -1,12 +1,14 @@
 /**
  * The one way a form action reads its input: who is asking (the guard already admitted them;
  * `role: "admin"` checks again), the form validated with one zod schema, and every field error
- * returned at once with a 400. Actions then return `done(...)` or `refuse(...)`.
+ * returned at once with a 400. Actions then return `done(...)` or `refuse(...)`; an AppError thrown
+ * by domain code is answered the same way, with its status.
  */
 import { data, type RouterContextProvider } from "react-router";
 import type { z } from "zod";
 import { fieldErrors, type FieldErrors } from "~/lib/auth-forms";
 import { requireSession, type Session } from "../auth/session";
+import { isAppError } from "../http/errors";
 
 export interface FormResult {
   /** Which form on the page answered (pages with several forms show the message beside it). */
@@ -58,5 +60,13 @@ export async function formAction<S extends z.ZodType, R>(
       },
       { status: 400 },
     );
-  return run(parsed.data, session);
+  try {
+    return await run(parsed.data, session);
+  } catch (error) {
+    // Domain code refuses with an AppError: its status and message, beside its field if it names one.
+    if (!isAppError(error)) throw error;
+    return error.field
+      ? refuseField(intent, error.field, error.message, error.status)
+      : refuse(intent, error.message, error.status);
+  }
 }

@@ -1,6 +1,6 @@
 import { adminCaller, type AdminCaller } from "../admin/api-tokens.server";
 import { ADMIN_STEP_UP_REQUIRED_MESSAGE } from "../account/sensitive-rules";
-import { ReleaseError } from "./manage.server";
+import { isAppError } from "../http/errors";
 import { UploadTooLargeError } from "./storage/index.server";
 
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -19,9 +19,9 @@ export async function requireAdminApi(request: Request): Promise<AdminCaller | R
   return caller;
 }
 
-/** Release refusals keep their status; an upload past the limit is 413; anything else is thrown. */
+/** Refusals keep their status; an upload past the limit is 413; anything else is thrown. */
 export function releaseErrorResponse(error: unknown): Response {
-  if (error instanceof ReleaseError) return apiError(error.status, error.message);
+  if (isAppError(error)) return apiError(error.status, error.message);
   if (error instanceof UploadTooLargeError) return apiError(413, error.message);
   throw error;
 }

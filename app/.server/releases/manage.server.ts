@@ -14,17 +14,7 @@ import { releaseStorage, uploadLimitBytes } from "./storage/index.server";
 import { archFromFileName, isArch } from "./targets";
 import { sparkleSign } from "./update-key.server";
 import { versionSchema } from "./versions";
-
-/** A refusal with the HTTP status an API or form answers with. */
-export class ReleaseError extends Error {
-  override name = "ReleaseError";
-  constructor(
-    message: string,
-    readonly status: 400 | 404 | 409 | 413 = 400,
-  ) {
-    super(message);
-  }
-}
+import { AppError } from "../http/errors";
 
 const noNul = (value: string) => !value.includes("\0");
 
@@ -53,7 +43,7 @@ export async function createDraftRelease(
   database: Database = defaultDb(),
 ): Promise<ReleaseWithAssets> {
   const parsed = draftSchema.safeParse(input);
-  if (!parsed.success) throw new ReleaseError(firstIssue(parsed.error));
+  if (!parsed.success) throw new AppError("invalid", firstIssue(parsed.error));
   const { version, channel, notes, critical, minimumSystemVersion } = parsed.data;
   const [created] = await database
     .insert(releases)
@@ -67,17 +57,17 @@ export async function createDraftRelease(
     })
     .onConflictDoNothing({ target: releases.version })
     .returning();
-  if (!created) throw new ReleaseError(`version ${version} already exists`, 409);
+  if (!created) throw new AppError("conflict", `version ${version} already exists`);
   return { ...created, assets: [] };
 }
 
 async function draftOrThrow(id: string, database: Database): Promise<ReleaseWithAssets> {
   const release = await findReleaseById(id, database);
-  if (!release) throw new ReleaseError("no such release", 404);
+  if (!release) throw new AppError("not_found", "no such release");
   if (release.status !== "draft")
-    throw new ReleaseError(
+    throw new AppError(
+      "conflict",
       `version ${release.version} is published: its files never change (publish a new version)`,
-      409,
     );
   return release;
 }
@@ -89,7 +79,7 @@ async function readSmall(body: Readable, limit: number): Promise<string> {
   let size = 0;
   for await (const chunk of body) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new ReleaseError("a signature file is at most 4 KB", 413);
+    if (size > limit) throw new AppError("too_large", "a signature file is at most 4 KB");
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString("utf8").trim();
@@ -122,33 +112,35 @@ export async function addReleaseFile(
 ): Promise<ReleaseAsset> {
   const release = await draftOrThrow(releaseId, database);
   const fileName = sanitizeFileName(upload.fileName);
-  if (!fileName) throw new ReleaseError("the file name is empty or too long");
+  if (!fileName) throw new AppError("invalid", "the file name is empty or too long");
 
   if (fileName.toLowerCase().endsWith(".sig")) {
     const signed = fileName.slice(0, -".sig".length);
     const target = release.assets.find((asset) => asset.fileName === signed);
-    if (!target) throw new ReleaseError(`upload ${signed} before its signature ${fileName}`, 409);
+    if (!target)
+      throw new AppError("conflict", `upload ${signed} before its signature ${fileName}`);
     const signature = await readSmall(body, MAX_SIGNATURE_BYTES);
     if (!signature || signature.includes("\0"))
-      throw new ReleaseError("the signature file is empty");
+      throw new AppError("invalid", "the signature file is empty");
     const [updated] = await database
       .update(releaseAssets)
       .set({ signature })
       .where(eq(releaseAssets.id, target.id))
       .returning();
-    if (!updated) throw new ReleaseError("no such file", 404);
+    if (!updated) throw new AppError("not_found", "no such file");
     return updated;
   }
 
   const role = roleOfFile(fileName);
   if (!role)
-    throw new ReleaseError(
+    throw new AppError(
+      "invalid",
       `${fileName}: not a release file (.dmg, .zip, .app.tar.gz, .exe, .exe.blockmap, .msi, or a .sig)`,
     );
   const arch = upload.arch ?? archFromFileName(fileName);
-  if (!isArch(arch)) throw new ReleaseError("arch must be universal, x64, arm64 or ia32");
+  if (!isArch(arch)) throw new AppError("invalid", "arch must be universal, x64, arm64 or ia32");
   if (upload.edSignature !== undefined && !/^[A-Za-z0-9+/]{86}==$/.test(upload.edSignature))
-    throw new ReleaseError("the EdDSA signature must be 64 bytes in base64");
+    throw new AppError("invalid", "the EdDSA signature must be 64 bytes in base64");
 
   const storageKey = `${release.version}/${fileName}`;
   const stored = await releaseStorage().put(storageKey, body, {
@@ -181,14 +173,14 @@ export async function addReleaseFile(
         .delete(releaseAssets)
         .where(and(eq(releaseAssets.releaseId, release.id), eq(releaseAssets.fileName, fileName)));
       const [asset] = await tx.insert(releaseAssets).values(values).returning();
-      if (!asset) throw new ReleaseError("the file was not recorded");
+      if (!asset) throw new AppError("invalid", "the file was not recorded");
       return asset;
     });
   } catch (error) {
     if (/release_assets_release_slot_key|unique|duplicate/i.test(String((error as Error).message)))
-      throw new ReleaseError(
+      throw new AppError(
+        "conflict",
         `this release already has a ${role.platform} ${arch} ${role.kind} file: remove it first`,
-        409,
       );
     throw error;
   }
@@ -201,7 +193,7 @@ export async function removeReleaseFile(
 ): Promise<void> {
   const release = await draftOrThrow(releaseId, database);
   const asset = release.assets.find((candidate) => candidate.fileName === fileName);
-  if (!asset) throw new ReleaseError("no such file", 404);
+  if (!asset) throw new AppError("not_found", "no such file");
   await database.delete(releaseAssets).where(eq(releaseAssets.id, asset.id));
   if (asset.storageKey) await releaseStorage().remove(asset.storageKey);
 }
@@ -214,10 +206,10 @@ export async function publishDraft(
 ): Promise<void> {
   const release = await draftOrThrow(releaseId, database);
   if (!release.assets.some((asset) => asset.kind === "installer"))
-    throw new ReleaseError("upload at least one installer (.dmg or .exe) before publishing");
+    throw new AppError("invalid", "upload at least one installer (.dmg or .exe) before publishing");
   const rollout = options.rolloutPercent ?? 100;
   if (!Number.isInteger(rollout) || rollout < 0 || rollout > 100)
-    throw new ReleaseError("rollout must be a whole percentage from 0 to 100");
+    throw new AppError("invalid", "rollout must be a whole percentage from 0 to 100");
   await database
     .update(releases)
     .set({ status: "published", publishedAt: new Date(), rolloutPercent: rollout })
@@ -240,12 +232,12 @@ export async function updateRelease(
   database: Database = defaultDb(),
 ): Promise<void> {
   const release = await findReleaseById(releaseId, database);
-  if (!release) throw new ReleaseError("no such release", 404);
-  if (release.status === "draft") throw new ReleaseError("publish the draft first", 409);
+  if (!release) throw new AppError("not_found", "no such release");
+  if (release.status === "draft") throw new AppError("conflict", "publish the draft first");
   if ("rolloutPercent" in change) {
     const percent = change.rolloutPercent;
     if (!Number.isInteger(percent) || percent < 0 || percent > 100)
-      throw new ReleaseError("rollout must be a whole percentage from 0 to 100");
+      throw new AppError("invalid", "rollout must be a whole percentage from 0 to 100");
   }
   await database.update(releases).set(change).where(eq(releases.id, release.id));
   await releasesChanged(database);
@@ -277,7 +269,7 @@ export async function publishRelease(
   database: Database = defaultDb(),
 ): Promise<ReleaseWithAssets> {
   if (input.files.length === 0)
-    throw new ReleaseError("give at least one installer (--mac or --windows)");
+    throw new AppError("invalid", "give at least one installer (--mac or --windows)");
   const draft = await createDraftRelease(input, database);
   try {
     const ordered = [...input.files].sort(
@@ -285,7 +277,7 @@ export async function publishRelease(
     );
     for (const file of ordered) {
       const stat = await fs.stat(file.filePath).catch(() => null);
-      if (!stat?.isFile()) throw new ReleaseError(`no such file: ${file.filePath}`);
+      if (!stat?.isFile()) throw new AppError("invalid", `no such file: ${file.filePath}`);
       await addReleaseFile(
         draft.id,
         { fileName: path.basename(file.filePath), arch: file.arch },
@@ -299,7 +291,7 @@ export async function publishRelease(
     throw error;
   }
   const published = await findReleaseById(draft.id, database);
-  if (!published) throw new ReleaseError("release was not recorded");
+  if (!published) throw new AppError("invalid", "release was not recorded");
   return published;
 }
 

@@ -2,7 +2,6 @@ import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
 import { entitlementFor } from "~/.server/billing/entitlement.server";
-import { CheckoutRefusal } from "~/.server/billing/checkout.server";
 import {
   cancelAtPeriodEnd,
   undoCancellation,
@@ -69,41 +68,35 @@ const schema = z.discriminatedUnion("intent", [
 
 export async function action(args: Route.ActionArgs) {
   return formAction(args, schema, async (input, { user }) => {
-    try {
-      if (input.intent === "cancel") {
-        const row = await cancelAtPeriodEnd(user.id, input.reason || null);
-        return done(
-          "cancel",
-          row.currentEnd && row.cancelAtCycleEnd
-            ? `Cancelled. You keep Pro until ${formatDate(row.currentEnd.toISOString())}; nothing more will be charged.`
-            : "Cancelled. Nothing more will be charged.",
-        );
-      }
-      if (input.intent === "keep-switch") {
-        // Nothing to change: the answer says, from the stored state, what stays scheduled.
-        const { switchTo } = await billingOverview(user.id);
-        if (!switchTo) return refuse("keep-switch", "There is no plan change scheduled.", 409);
-        return done(
-          "keep-switch",
-          `Your switch to ${switchTo.plan} stays scheduled${switchTo.startsAt ? ` for ${formatDate(switchTo.startsAt)}` : ""}.`,
-        );
-      }
-      if (input.intent === "withdraw-switch") {
-        const { current, withdrawn } = await withdrawSwitch(user.id);
-        return done(
-          "withdraw-switch",
-          withdrawn
-            ? `You stay on ${planLabel(current.planId)}; the switch to ${planLabel(withdrawn.planId)} is withdrawn.`
-            : "There is no plan change scheduled; your plan stays as it is.",
-        );
-      }
-      await undoCancellation(user.id);
-      return done("undo-cancel", "Your subscription continues; it renews as before.");
-    } catch (error) {
-      if (error instanceof CheckoutRefusal)
-        return refuse(input.intent, error.message, error.status);
-      throw error;
+    if (input.intent === "cancel") {
+      const row = await cancelAtPeriodEnd(user.id, input.reason || null);
+      return done(
+        "cancel",
+        row.currentEnd && row.cancelAtCycleEnd
+          ? `Cancelled. You keep Pro until ${formatDate(row.currentEnd.toISOString())}; nothing more will be charged.`
+          : "Cancelled. Nothing more will be charged.",
+      );
     }
+    if (input.intent === "keep-switch") {
+      // Nothing to change: the answer says, from the stored state, what stays scheduled.
+      const { switchTo } = await billingOverview(user.id);
+      if (!switchTo) return refuse("keep-switch", "There is no plan change scheduled.", 409);
+      return done(
+        "keep-switch",
+        `Your switch to ${switchTo.plan} stays scheduled${switchTo.startsAt ? ` for ${formatDate(switchTo.startsAt)}` : ""}.`,
+      );
+    }
+    if (input.intent === "withdraw-switch") {
+      const { current, withdrawn } = await withdrawSwitch(user.id);
+      return done(
+        "withdraw-switch",
+        withdrawn
+          ? `You stay on ${planLabel(current.planId)}; the switch to ${planLabel(withdrawn.planId)} is withdrawn.`
+          : "There is no plan change scheduled; your plan stays as it is.",
+      );
+    }
+    await undoCancellation(user.id);
+    return done("undo-cancel", "Your subscription continues; it renews as before.");
   });
 }
 

@@ -1,7 +1,6 @@
 import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
 import {
-  AdminRefusal,
   adminCorrectGstin,
   adminGrant,
   adminReplay,
@@ -111,80 +110,69 @@ export async function action(args: Route.ActionArgs) {
     args,
     actionSchema,
     async (input, session) => {
-      try {
-        switch (input.intent) {
-          case "revoke-device": {
-            const revoked = await signOutCustomerDevice(input.userId, input.deviceId);
-            return revoked
-              ? done(
-                  input.intent,
-                  "The device was signed out. It must sign in again to work online.",
-                )
-              : refuse(input.intent, "That device was already signed out.", 409);
-          }
-          case "resync":
-            return done(
-              input.intent,
-              await adminResync(session, input.userId, input.subscriptionId),
-            );
-          case "replay":
-            return done(input.intent, await adminReplay(session, input.userId, input.eventId));
-          case "refund-review":
-            return data({
-              intent: input.intent,
-              ok: true,
-              message: "",
-              refund: {
-                review: await reviewRefund(session, input.userId, {
-                  paymentId: input.paymentId,
-                  amountPaise: rupeesToPaise(input.amount),
-                }),
-                reason: input.reason,
-              },
-            });
-          case "refund": {
-            const { queued } = await requestRefund(session, input.userId, input);
-            const outcome = await awaitRefund(input.paymentId, input.key);
-            const amount = formatInr(input.amountPaise);
-            if (outcome.state === "made")
-              return done(
-                input.intent,
-                `Refunded ${formatInr(outcome.amountPaise)} (${outcome.refundId})${outcome.creditNote ? `; credit note ${outcome.creditNote} issued and mailed to the customer` : ""}.`,
-              );
-            if (outcome.state === "refused")
-              return refuse(
-                input.intent,
-                `The refund of ${amount} was not made: ${outcome.error}`,
-                502,
-              );
-            return done(
-              input.intent,
-              `${queued ? "Refund" : "This refund"} of ${amount} requested; Razorpay has not confirmed it yet. It is retried in the background (never twice) and shows under Payments once made.`,
-            );
-          }
-          case "correct-gstin":
-            return done(
-              input.intent,
-              await adminCorrectGstin(session, input.userId, {
-                invoiceId: input.invoiceId,
-                gstin: input.gstin || null,
-                reason: input.reason,
-              }),
-            );
-          case "grant":
-            return done(input.intent, await adminGrant(session, input.userId, input));
-          case "sandbox-charge":
-          case "sandbox-fail":
-            if (!sandboxControlsAvailable())
-              return refuse(input.intent, "Only the payment sandbox has these controls.", 404);
-            return done(
-              input.intent,
-              await sandboxCharge(input.subscriptionId, input.intent === "sandbox-fail"),
-            );
+      switch (input.intent) {
+        case "revoke-device": {
+          const revoked = await signOutCustomerDevice(input.userId, input.deviceId);
+          return revoked
+            ? done(input.intent, "The device was signed out. It must sign in again to work online.")
+            : refuse(input.intent, "That device was already signed out.", 409);
         }
-      } catch (error) {
-        if (error instanceof AdminRefusal) return refuse(input.intent, error.message, error.status);
-        throw error;
+        case "resync":
+          return done(input.intent, await adminResync(session, input.userId, input.subscriptionId));
+        case "replay":
+          return done(input.intent, await adminReplay(session, input.userId, input.eventId));
+        case "refund-review":
+          return data({
+            intent: input.intent,
+            ok: true,
+            message: "",
+            refund: {
+              review: await reviewRefund(session, input.userId, {
+                paymentId: input.paymentId,
+                amountPaise: rupeesToPaise(input.amount),
+              }),
+              reason: input.reason,
+            },
+          });
+        case "refund": {
+          const { queued } = await requestRefund(session, input.userId, input);
+          const outcome = await awaitRefund(input.paymentId, input.key);
+          const amount = formatInr(input.amountPaise);
+          if (outcome.state === "made")
+            return done(
+              input.intent,
+              `Refunded ${formatInr(outcome.amountPaise)} (${outcome.refundId})${outcome.creditNote ? `; credit note ${outcome.creditNote} issued and mailed to the customer` : ""}.`,
+            );
+          if (outcome.state === "refused")
+            return refuse(
+              input.intent,
+              `The refund of ${amount} was not made: ${outcome.error}`,
+              502,
+            );
+          return done(
+            input.intent,
+            `${queued ? "Refund" : "This refund"} of ${amount} requested; Razorpay has not confirmed it yet. It is retried in the background (never twice) and shows under Payments once made.`,
+          );
+        }
+        case "correct-gstin":
+          return done(
+            input.intent,
+            await adminCorrectGstin(session, input.userId, {
+              invoiceId: input.invoiceId,
+              gstin: input.gstin || null,
+              reason: input.reason,
+            }),
+          );
+        case "grant":
+          return done(input.intent, await adminGrant(session, input.userId, input));
+        case "sandbox-charge":
+        case "sandbox-fail":
+          if (!sandboxControlsAvailable())
+            return refuse(input.intent, "Only the payment sandbox has these controls.", 404);
+          return done(
+            input.intent,
+            await sandboxCharge(input.subscriptionId, input.intent === "sandbox-fail"),
+          );
       }
     },
     { role: "admin" },

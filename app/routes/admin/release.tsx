@@ -2,15 +2,10 @@ import { useRef, useState } from "react";
 import { data, Form, Link, redirect, useActionData, useRevalidator } from "react-router";
 import { z } from "zod";
 import { requireAdmin } from "~/.server/auth/session";
-import { done, formAction, refuse } from "~/.server/forms/action.server";
+import { done, formAction } from "~/.server/forms/action.server";
 import { releaseState } from "~/.server/releases/admin.server";
 import { ACCEPTED_SUFFIXES } from "~/.server/releases/files";
-import {
-  deleteDraft,
-  publishDraft,
-  ReleaseError,
-  updateRelease,
-} from "~/.server/releases/manage.server";
+import { deleteDraft, publishDraft, updateRelease } from "~/.server/releases/manage.server";
 import { renderReleaseNotes } from "~/.server/releases/notes.server";
 import { findReleaseById } from "~/.server/releases/queries.server";
 import { uploadLimitBytes } from "~/.server/releases/storage/index.server";
@@ -79,39 +74,34 @@ export async function action(args: Route.ActionArgs) {
     args,
     schema,
     async (input) => {
-      try {
-        switch (input.intent) {
-          case "publish":
-            await publishDraft(id, { rolloutPercent: input.percent });
-            return done("publish", `Published to ${input.percent}% of apps.`);
-          case "rollout":
-            await updateRelease(id, { rolloutPercent: input.percent });
-            return done("rollout", `Rollout set to ${input.percent}%.`);
-          case "pause":
-          case "resume":
-            await updateRelease(id, { paused: input.intent === "pause" });
-            return done(
-              input.intent,
-              input.intent === "pause"
-                ? "Paused: feeds offer the previous release again."
-                : "Rollout resumed.",
-            );
-          case "pull":
-          case "restore":
-            await updateRelease(id, { status: input.intent === "pull" ? "pulled" : "published" });
-            return done(
-              input.intent,
-              input.intent === "pull"
-                ? "Pulled: no feed or page offers it; apps get the previous release."
-                : "Restored.",
-            );
-          case "delete":
-            await deleteDraft(id);
-            return redirect("/admin/releases");
-        }
-      } catch (error) {
-        if (error instanceof ReleaseError) return refuse(input.intent, error.message, error.status);
-        throw error;
+      switch (input.intent) {
+        case "publish":
+          await publishDraft(id, { rolloutPercent: input.percent });
+          return done("publish", `Published to ${input.percent}% of apps.`);
+        case "rollout":
+          await updateRelease(id, { rolloutPercent: input.percent });
+          return done("rollout", `Rollout set to ${input.percent}%.`);
+        case "pause":
+        case "resume":
+          await updateRelease(id, { paused: input.intent === "pause" });
+          return done(
+            input.intent,
+            input.intent === "pause"
+              ? "Paused: feeds offer the previous release again."
+              : "Rollout resumed.",
+          );
+        case "pull":
+        case "restore":
+          await updateRelease(id, { status: input.intent === "pull" ? "pulled" : "published" });
+          return done(
+            input.intent,
+            input.intent === "pull"
+              ? "Pulled: no feed or page offers it; apps get the previous release."
+              : "Restored.",
+          );
+        case "delete":
+          await deleteDraft(id);
+          return redirect("/admin/releases");
       }
     },
     { role: "admin" },

@@ -7,9 +7,9 @@ import {
 } from "~/.server/admin/api-tokens.server";
 import { requireAdmin } from "~/.server/auth/session";
 import { env } from "~/.server/env";
-import { done, formAction, refuse } from "~/.server/forms/action.server";
+import { done, formAction } from "~/.server/forms/action.server";
 import { releaseState } from "~/.server/releases/admin.server";
-import { createDraftRelease, ReleaseError } from "~/.server/releases/manage.server";
+import { createDraftRelease } from "~/.server/releases/manage.server";
 import { minimumVersions, setMinimumVersion } from "~/.server/releases/policy.server";
 import { listReleases } from "~/.server/releases/queries.server";
 import { countsPerVersion } from "~/.server/releases/stats.server";
@@ -82,17 +82,13 @@ export async function action(args: Route.ActionArgs) {
     schema,
     async (input, session) => {
       switch (input.intent) {
-        case "create":
-          try {
-            const draft = await createDraftRelease({
-              ...input,
-              critical: input.critical === "on",
-            });
-            return redirect(`/admin/releases/${draft.id}`);
-          } catch (error) {
-            if (error instanceof ReleaseError) return refuse("create", error.message, error.status);
-            throw error;
-          }
+        case "create": {
+          const draft = await createDraftRelease({
+            ...input,
+            critical: input.critical === "on",
+          });
+          return redirect(`/admin/releases/${draft.id}`);
+        }
         case "minimum":
           await setMinimumVersion(input.platform, input.version || null);
           return done(

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
 import { z } from "zod";
 import { billingProfileOf, saveBillingProfile } from "~/.server/billing/billing-profile.server";
-import { CheckoutRefusal, startCheckout, verifyCheckout } from "~/.server/billing/checkout.server";
+import { startCheckout, verifyCheckout } from "~/.server/billing/checkout.server";
 import { startPlanSwitch } from "~/.server/billing/manage.server";
 import { paymentsConfig } from "~/.server/billing/provider.server";
 import { liveSubscriptionsOf } from "~/.server/billing/subscriptions.server";
@@ -103,28 +103,23 @@ export async function action(args: Route.ActionArgs) {
   return formAction(args, startSchema, async (input, { user }) => {
     const { intent: _intent, plan: planId, switch: switching, ...details } = input;
     await saveBillingProfile(user.id, details);
-    try {
-      const subscription =
-        switching === "1"
-          ? (await startPlanSwitch(user, planId)).next
-          : await startCheckout(user, planId);
-      const plan = planById(planId);
-      return data({
-        intent: "start",
-        ok: true,
-        message: "",
-        open: {
-          subscriptionId: subscription.providerSubscriptionId,
-          keyId: paymentsConfig().keyId,
-          description: `${planLabel(plan)}: ${planPriceLabel(plan)}, GST included`,
-          amountPaise: plan.pricePaise,
-          planId,
-        } satisfies CheckoutOpen,
-      });
-    } catch (error) {
-      if (error instanceof CheckoutRefusal) return refuse("start", error.message, error.status);
-      throw error;
-    }
+    const subscription =
+      switching === "1"
+        ? (await startPlanSwitch(user, planId)).next
+        : await startCheckout(user, planId);
+    const plan = planById(planId);
+    return data({
+      intent: "start",
+      ok: true,
+      message: "",
+      open: {
+        subscriptionId: subscription.providerSubscriptionId,
+        keyId: paymentsConfig().keyId,
+        description: `${planLabel(plan)}: ${planPriceLabel(plan)}, GST included`,
+        amountPaise: plan.pricePaise,
+        planId,
+      } satisfies CheckoutOpen,
+    });
   });
 }
 
