@@ -14,6 +14,7 @@ import expressStaticGzip from "express-static-gzip";
 import proxyAddr from "proxy-addr";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
+import { HTTP_AUTH_ENDPOINTS } from "~/.server/auth/http-endpoints";
 import { env } from "~/.server/env";
 import { checkReadiness } from "~/.server/db/client";
 import { closeDatabase, databaseHandle, initDatabase } from "~/.server/db";
@@ -51,11 +52,17 @@ declare module "express-serve-static-core" {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
-/** Paths that carry a secret in a segment; the access log shows them with the secret blanked. */
-const SECRET_PATH_SEGMENTS = [
-  /^(\/api\/auth\/reset-password\/)[^/]+/,
-  /^(\/api\/auth\/magic-link\/)[^/]+/,
-];
+/**
+ * Paths that carry a secret in a segment, the access log shows with the secret blanked: derived
+ * from the auth endpoints open over HTTP (a `:token` parameter), so a new one is covered without a
+ * second list of paths here.
+ */
+const SECRET_PATH_SEGMENTS = [...HTTP_AUTH_ENDPOINTS]
+  .filter((endpoint) => endpoint.includes("/:token"))
+  .map((endpoint) => {
+    const prefix = `/api/auth${endpoint.slice(0, endpoint.indexOf(":token"))}`;
+    return new RegExp(`^(${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")})[^/]+`);
+  });
 
 export function loggablePath(path: string): string {
   for (const pattern of SECRET_PATH_SEGMENTS) {
