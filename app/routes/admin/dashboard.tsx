@@ -1,4 +1,3 @@
-import { lazy, Suspense } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import {
@@ -15,8 +14,8 @@ import { staleLanes } from "~/.server/admin/jobs.server";
 import { requireAdmin } from "~/.server/auth/session";
 import { LANES } from "~/.server/jobs/define";
 import { formatDateTime } from "~/lib/dates";
-import { useHydrated } from "~/lib/use-hydrated";
 import { AdminPage, AdminSection, Stat, TD, HeaderRow } from "~/components/admin/AdminUi";
+import { ChartsWhenHydrated } from "~/components/admin/LazyReleaseCharts";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { isPlatform, PLATFORMS } from "~/lib/platform";
@@ -81,19 +80,6 @@ const STATUS_CLASSES: Record<z.infer<typeof feedbackStatusSchema>, string> = {
 };
 
 /** Loaded on the admin dashboard only, after hydration (recharts measures in the browser). */
-const ReleaseCharts = lazy(() => import("~/components/admin/ReleaseCharts"));
-
-function ChartsWhenHydrated(props: React.ComponentProps<typeof ReleaseCharts>) {
-  // Recharts only ever renders in the browser.
-  const hydrated = useHydrated();
-  if (!hydrated) return <div className="h-56" />;
-  return (
-    <Suspense fallback={<div className="h-56" />}>
-      <ReleaseCharts {...props} />
-    </Suspense>
-  );
-}
-
 /** An address with a hidden break opportunity after "@" and each dot. */
 function breakableEmail(email: string) {
   return email.split(/(?<=[@.])/).map((part, index) => (

@@ -20,6 +20,7 @@ import { Field, FormMessage, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
+import { UPDATE_FEED_URLS } from "~/lib/update-feeds";
 import { PLATFORMS, type Platform } from "~/lib/platform";
 import type { Route } from "./+types/releases";
 import { ScrollBox } from "~/components/ScrollBox";
@@ -114,14 +115,6 @@ export async function action(args: Route.ActionArgs) {
     { role: "admin" },
   );
 }
-
-const FEEDS = [
-  ["electron-updater (Windows)", "/updates/stable/latest.yml"],
-  ["electron-updater (macOS)", "/updates/stable/latest-mac.yml"],
-  ["Tauri (static)", "/updates/stable/tauri.json"],
-  ["Tauri (dynamic)", "/updates/tauri/{{target}}/{{arch}}/{{current_version}}"],
-  ["Sparkle", "/updates/stable/appcast.xml"],
-] as const;
 
 export default function ReleasesPage({ loaderData }: Route.ComponentProps) {
   const { releases, minimums, tokens, publicKey, siteUrl } = loaderData;
@@ -282,7 +275,7 @@ export default function ReleasesPage({ loaderData }: Route.ComponentProps) {
         lead="The URLs to configure in the app's updater."
       >
         <dl className="space-y-2 text-sm">
-          {FEEDS.map(([label, path]) => (
+          {UPDATE_FEED_URLS.map(([label, path]) => (
             <div key={path} className="sm:flex sm:gap-4">
               <dt className="text-slate-300 sm:w-56">{label}</dt>
               <dd className="font-mono text-xs break-all text-slate-100">
