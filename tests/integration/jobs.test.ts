@@ -256,7 +256,15 @@ describe("two instances on one PostgreSQL with jobs that outlast the lease", () 
       });
       await buyThroughSandbox(a, cookie);
       const path = "/admin-fix-subscription?email=twin-buyer%40example.com";
-      const html = await (await getWithCookies(a, path, boss)).text();
+      // The payment is recorded with the charge's webhook, a moment after Pro shows.
+      const html = await eventually(
+        async () => {
+          const text = await (await getWithCookies(a, path, boss)).text();
+          return /name="paymentId" value="pay_\w+"/.test(text) ? text : undefined;
+        },
+        20_000,
+        "the payment on the admin page",
+      );
       const userId = /name="userId" value="([^"]+)"/.exec(html)?.[1] ?? "";
       const paymentId = /name="paymentId" value="(pay_\w+)"/.exec(html)?.[1] ?? "";
       // Each refund takes 2.5 s at Razorpay, on a 1 s lease: the other instance would take it
