@@ -88,13 +88,17 @@ async function signIn(
     headers,
     body: JSON.stringify({ name: "Bench", email, password: "bench-password-1" }),
   });
+  // The mail lane sends it a moment after the answer: wait for it (up to 15 s).
   const mailDir = path.join(dataDir, "mail");
-  for (let i = 0; i < 40 && !fs.existsSync(mailDir); i++)
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  const mail = fs
-    .readdirSync(mailDir)
-    .map((file) => fs.readFileSync(path.join(mailDir, file), "utf8").replace(/=\r?\n/g, ""))
-    .find((text) => text.includes(email));
+  let mail: string | undefined;
+  for (let i = 0; i < 150 && !mail; i++) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    if (!fs.existsSync(mailDir)) continue;
+    mail = fs
+      .readdirSync(mailDir)
+      .map((file) => fs.readFileSync(path.join(mailDir, file), "utf8").replace(/=\r?\n/g, ""))
+      .find((text) => text.includes(email));
+  }
   const link = /https?:\/\/[^\s"<>]+verify-email[^\s"<>]+/
     .exec(mail ?? "")?.[0]
     ?.replace(/=3D/g, "=");
