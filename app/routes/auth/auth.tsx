@@ -116,6 +116,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     postToAuth(request, clientIp, path, body);
   const signedIn = (cookies: readonly string[]) =>
     redirectDocument(next, { status: 303, headers: cookieHeaders(cookies) });
+  // Better Auth said no: its message, and what was typed (never the password) to fill in again.
+  const refused = (result: { status: number; message: string }) =>
+    answer({ intent, ok: false, message: result.message, values: typed(values) }, result.status);
 
   switch (input.intent) {
     case "sign-in": {
@@ -124,11 +127,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         password: input.password,
         callbackURL: next,
       });
-      if (!result.ok)
-        return answer(
-          { intent, ok: false, message: result.message, values: typed(values) },
-          result.status,
-        );
+      if (!result.ok) return refused(result);
       if (result.data.twoFactorRedirect)
         return answer({ intent, ok: true, message: "", step: "totp" }, 200, result.cookies);
       return signedIn(result.cookies);
@@ -154,11 +153,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         password: input.password,
         callbackURL: next,
       });
-      if (!result.ok)
-        return answer(
-          { intent, ok: false, message: result.message, values: typed(values) },
-          result.status,
-        );
+      if (!result.ok) return refused(result);
       return answer({ intent, ok: true, message: "", sentTo: input.email });
     }
     case "forgot": {
@@ -166,11 +161,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         email: input.email,
         redirectTo: "/auth?view=reset",
       });
-      if (!result.ok)
-        return answer(
-          { intent, ok: false, message: result.message, values: typed(values) },
-          result.status,
-        );
+      if (!result.ok) return refused(result);
       return answer({ intent, ok: true, message: "", sentTo: input.email });
     }
     case "reset": {
