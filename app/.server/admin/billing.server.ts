@@ -392,7 +392,14 @@ export async function requestRefund(
   requireAdmin(session);
   const database = options.database ?? defaultDb();
   if (await refundRequested(database, input.key)) return { queued: false };
-  await refundablePayment(database, userId, input.paymentId, input.amountPaise);
+  try {
+    await refundablePayment(database, userId, input.paymentId, input.amountPaise);
+  } catch (error) {
+    // The same confirmation submitted twice at once: the other submit stored (or even made) it
+    // meanwhile, and it counts against what is left. That is this request, not a refusal.
+    if (await refundRequested(database, input.key)) return { queued: false };
+    throw error;
+  }
   const queued = await database.transaction((tx) =>
     queueRefund(tx, {
       paymentId: input.paymentId,
