@@ -91,3 +91,19 @@ describe("the one spelling of a page's path", () => {
     expect(canonical("/Docs/uart")).toBeNull();
   });
 });
+
+describe("app/routes.ts", () => {
+  it("spells every path in lower case (the canonical-case redirect skips lower-case paths)", async () => {
+    const { default: routes } = await import("../app/routes");
+    const paths: string[] = [];
+    const walk = (entries: readonly { path?: string; children?: unknown[] }[]) => {
+      for (const entry of entries) {
+        if (entry.path) paths.push(entry.path);
+        if (entry.children) walk(entry.children as { path?: string; children?: unknown[] }[]);
+      }
+    };
+    walk(routes as { path?: string; children?: unknown[] }[]);
+    expect(paths.length).toBeGreaterThan(40);
+    expect(paths.filter((path) => /[A-Z]/.test(path.replace(/:[A-Za-z_]+/g, "")))).toEqual([]);
+  });
+});

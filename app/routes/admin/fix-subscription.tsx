@@ -184,6 +184,8 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
   const busy = useNavigation().state !== "idle";
   const errors = (actionData && "errors" in actionData ? actionData.errors : undefined) ?? {};
   const refund = actionData && "refund" in actionData ? actionData.refund : null;
+  // What every section's forms need besides their own data.
+  const section = { customerId: customer?.id ?? "", busy, errors };
 
   return (
     <AdminPage>
@@ -233,36 +235,17 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
             subscriptions={billing.subscriptions}
             comparisons={comparisons}
             sandbox={sandbox}
-            customerId={customer.id}
-            busy={busy}
-            errors={errors}
+            {...section}
           />
           <PaymentsSection
             payments={billing.payments}
             review={refund}
             email={customer.email}
-            customerId={customer.id}
-            busy={busy}
-            errors={errors}
+            {...section}
           />
-          <InvoicesSection
-            invoices={billing.invoices}
-            customerId={customer.id}
-            busy={busy}
-            errors={errors}
-          />
-          <GrantSection
-            grants={billing.grants}
-            customerId={customer.id}
-            busy={busy}
-            errors={errors}
-          />
-          <EventsSection
-            events={billing.events}
-            customerId={customer.id}
-            busy={busy}
-            errors={errors}
-          />
+          <InvoicesSection invoices={billing.invoices} {...section} />
+          <GrantSection grants={billing.grants} {...section} />
+          <EventsSection events={billing.events} {...section} />
           <AuditSection audit={billing.audit} />
           <DevicesSection customer={customer} busy={busy} />
         </>
