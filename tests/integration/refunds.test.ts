@@ -1,12 +1,20 @@
 /**
- * Issue 20, points 7 and 8, and issue 19's "a retry never sends a second refund": an operator's
+ * Issue 20, points 6, 7 and 8, and issue 19's "a retry never sends a second refund": an operator's
  * refund is confirmed before it is made, stored and audited before Razorpay is called, and made
  * once even when Razorpay's answer is lost; a second subscription for someone already on Pro is
  * cancelled at once and refunded, with a mail.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, postForm, signUpVerified } from "../support/auth";
-import { buyThroughSandbox, eventually, SANDBOX, sandboxPay, textOf } from "../support/billing";
+import {
+  buyThroughSandbox,
+  eventually,
+  postWebhook,
+  SANDBOX,
+  sandboxPay,
+  signedWebhook,
+  textOf,
+} from "../support/billing";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import { type RazorpayProxy, startRazorpayProxy } from "../support/razorpay-proxy";
@@ -138,6 +146,29 @@ describe.each(engines())("refunds on $name", (engine) => {
     expect(invoices.match(/PL\/CN\/\d{2}-\d{2}\/\d{4}/g)).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(mailsTo(email, /^Refund of/)).toHaveLength(1);
+
+    // Point 6: a late payment.captured, carrying the payment as it was before the refund, does not
+    // move it back: the status only moves forward.
+    const stale = { ...(await sandbox<Record<string, unknown>>(`/v1/payments/${paymentId}`)) };
+    Object.assign(stale, { status: "captured", amount_refunded: 0, refund_status: null });
+    const late = await postWebhook(
+      server.url,
+      signedWebhook(
+        JSON.stringify({
+          entity: "event",
+          account_id: "acc_Sandbox000001",
+          event: "payment.captured",
+          contains: ["payment"],
+          payload: { payment: { entity: stale } },
+          created_at: Math.floor(Date.now() / 1000) - 3_600,
+        }),
+        SANDBOX.webhookSecret,
+      ),
+    );
+    expect(late.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const after = textOf(await (await getWithCookies(server, path, boss)).text());
+    expect(after).toMatch(new RegExp(`${paymentId} ₹699 ₹699 refunded`));
   });
 
   it("point 7: a second subscription for someone on Pro is cancelled at once and refunded, with a mail", async () => {
