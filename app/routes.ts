@@ -75,6 +75,7 @@ export default [
       route("admin/subscriptions", "routes/admin/subscriptions.tsx"),
       route("admin/invoices", "routes/admin/invoices.tsx"),
       route("admin/jobs", "routes/admin/jobs.tsx"),
+      route("admin/analytics", "routes/admin/analytics.tsx"),
       route("admin-fix-subscription", "routes/admin/fix-subscription.tsx"),
       route("admin/releases", "routes/admin/releases.tsx"),
       route("admin/releases/:id", "routes/admin/release.tsx"),

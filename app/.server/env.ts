@@ -184,6 +184,11 @@ export const envSchema = z.object({
    * most this much counting (docs/decisions/0030).
    */
   STATS_FLUSH_MS: z.coerce.number().int().min(50).max(300_000).default(5_000),
+  /**
+   * How long raw analytics events are kept (months). A nightly job sums each India day into
+   * `analytics_daily` first, so the cockpit keeps its history; the privacy policy says so.
+   */
+  ANALYTICS_RETENTION_MONTHS: z.coerce.number().int().min(1).max(120).default(13),
   /** Largest release file an upload may send, in MB (installers are a few hundred MB). */
   RELEASE_UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(10_240).default(1024),
   /** Release files in S3-compatible storage instead of DATA_DIR/releases (with the S3_* below). */

@@ -33,3 +33,25 @@ export function istMonth(now: Date): string {
 export function istDay(now: Date): string {
   return inIndia(now).toISOString().slice(0, 10);
 }
+
+/** The moment an India calendar day ("YYYY-MM-DD") starts; null when malformed or not a day. */
+export function istDayStart(day: string): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!match) return null;
+  const [year, month, date] = [Number(match[1]), Number(match[2]) - 1, Number(match[3])];
+  const start = istStartOf(year, month, date);
+  // 2026-02-31 would roll over to March: not a day.
+  return istDay(start) === day ? start : null;
+}
+
+/** A calendar day moved by whole days ("2026-03-31", 1 → "2026-04-01"). */
+export function addIstDays(day: string, days: number): string {
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, date + days)).toISOString().slice(0, 10);
+}
+
+/** A calendar month moved by whole months ("2026-01", -2 → "2025-11"). */
+export function addIstMonths(month: string, months: number): string {
+  const [year, index] = month.split("-").map(Number) as [number, number];
+  return new Date(Date.UTC(year, index - 1 + months, 1)).toISOString().slice(0, 7);
+}

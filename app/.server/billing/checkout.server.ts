@@ -33,6 +33,8 @@ export interface StartCheckoutOptions {
   client?: RazorpayClient;
   /** A plan switch: the new subscription starts when this one's period ends. */
   replaces?: SubscriptionRow;
+  /** The buyer's analytics id, when they consented (the funnel's "paid" step). */
+  analyticsClientId?: string | null;
 }
 
 /**
@@ -49,11 +51,18 @@ export async function startCheckout(
   // find no open checkout and create two subscriptions that could both be paid. The second waits,
   // then reuses the first's open checkout.
   try {
-    return await withLease(`checkout:${user.id}`, () => startCheckoutNow(user, planId, options), {
-      ttlSeconds: 60,
-      waitMs: 20_000,
-      database: options.database,
-    });
+    const row = await withLease(
+      `checkout:${user.id}`,
+      () => startCheckoutNow(user, planId, options),
+      { ttlSeconds: 60, waitMs: 20_000, database: options.database },
+    );
+    if (!options.analyticsClientId || row.analyticsClientId === options.analyticsClientId)
+      return row;
+    await (options.database ?? defaultDb())
+      .update(subscriptions)
+      .set({ analyticsClientId: options.analyticsClientId })
+      .where(eq(subscriptions.id, row.id));
+    return { ...row, analyticsClientId: options.analyticsClientId };
   } catch (error) {
     if (error instanceof LeaseBusyError)
       throw new AppError(

@@ -212,7 +212,49 @@ export const analyticsEvents = pgTable(
     occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("analytics_events_name_time_idx").on(table.name, table.occurredAt)],
+  (table) => [
+    // The funnel reads distinct visitors per step from this index alone (client_id included).
+    index("analytics_events_name_time_client_idx").on(table.name, table.occurredAt, table.clientId),
+    // The daily roll-up and the retention prune walk events by time.
+    index("analytics_events_time_idx").on(table.occurredAt),
+  ],
+);
+
+/**
+ * Analytics events summed per India day once the day can no longer change (events may arrive up
+ * to a day late), so the cockpit reads days, not millions of rows, and raw events can be pruned
+ * after the retention period without losing the history. `dim`/`dim2` are the metric's keys
+ * (a page path; a CTA's name and location; an exception's type and location).
+ */
+export const analyticsDaily = pgTable(
+  "analytics_daily",
+  {
+    day: text("day").notNull(),
+    metric: text("metric").notNull(),
+    dim: text("dim").notNull().default(""),
+    dim2: text("dim2").notNull().default(""),
+    events: integer("events").notNull(),
+    visitors: integer("visitors").notNull(),
+    firstAt: timestamp("first_at", { withTimezone: true }).notNull(),
+    lastAt: timestamp("last_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.day, table.metric, table.dim, table.dim2] }),
+    index("analytics_daily_metric_day_idx").on(table.metric, table.day),
+    check("analytics_daily_day_check", sql`${table.day} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`),
+  ],
+);
+
+/** The India days whose events are in `analytics_daily` (written in the same transaction). */
+export const analyticsRolledDays = pgTable(
+  "analytics_rolled_days",
+  {
+    day: text("day").primaryKey(),
+    rolledAt: timestamp("rolled_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("analytics_rolled_days_day_check", sql`${table.day} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`),
+  ],
 );
 
 /** Fixed-window counters for the site's own rate limits (feedback, events), shared by instances. */
@@ -396,6 +438,11 @@ export const subscriptions = pgTable(
     /** The checkout handler's verified payment id: "payment received, activating…" until a webhook. */
     checkoutPaymentId: text("checkout_payment_id"),
     checkoutVerifiedAt: timestamp("checkout_verified_at", { withTimezone: true }),
+    /**
+     * The buyer's first-party analytics id when they consented, so the funnel counts the payment
+     * (our record, not the browser's `purchase` event) for the visitor who viewed pricing.
+     */
+    analyticsClientId: text("analytics_client_id"),
     /** When the provider state held here was read; an older read never overwrites a newer one. */
     syncedAt: timestamp("synced_at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -2,6 +2,7 @@
 import { db } from "../db";
 import { env } from "../env";
 import type { Logger } from "../logger";
+import { scheduleRollup } from "../analytics/rollup.server";
 import { schedulePrune } from "./maintenance.server";
 import { jobDefinitions } from "./registry.server";
 import { startWorker, type Worker } from "./worker.server";
@@ -19,6 +20,9 @@ export function startJobWorker(log: Logger): void {
   // Starts (or re-joins) the hourly prune chain; the dedupe key keeps it to one job per hour.
   schedulePrune(db()).catch((error: unknown) =>
     log.warn({ err: error }, "could not schedule the hourly prune"),
+  );
+  scheduleRollup(db()).catch((error: unknown) =>
+    log.warn({ err: error }, "could not schedule the hourly analytics roll-up"),
   );
 }
 

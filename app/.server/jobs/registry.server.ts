@@ -1,5 +1,6 @@
 /** Every kind of background job, once (each defined beside its domain; define.ts). */
 import { accountMailJob } from "../account/security-mail.server";
+import { rollupJob } from "../analytics/rollup.server";
 import { resyncJob } from "../billing/checkout.server";
 import { cancelDuplicateJob } from "../billing/duplicate.server";
 import { refundJob } from "../billing/refunds.server";
@@ -26,5 +27,6 @@ export function jobDefinitions(): readonly JobDefinition[] {
     accountMailJob,
     sendMessageJob,
     pruneJob,
+    rollupJob,
   ];
 }

@@ -1,13 +1,21 @@
+import { useEffect } from "react";
 import { Form, Link } from "react-router";
 import { EmailField, Field, FormMessage, PasswordField, SubmitButton } from "~/components/forms";
+import { track } from "~/lib/analytics/client";
 import { signUpSchema } from "~/lib/auth-forms";
 import { useAuthAction } from "./useAuthAction";
 
 /** Name, email and password; then "check your inbox" (the account is active once confirmed). */
 export function SignUpForm() {
   const { result, errors, pending, check } = useAuthAction("sign-up");
+  const created = Boolean(result?.ok && result.sentTo);
 
-  if (result?.ok && result.sentTo)
+  // The funnel's "signed up on the way" (sent only with consent, like every event).
+  useEffect(() => {
+    if (created) track("form_submit", { form_name: "sign_up", success: true });
+  }, [created]);
+
+  if (created && result?.sentTo)
     return (
       <FormMessage
         tone="success"

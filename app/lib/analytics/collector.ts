@@ -13,7 +13,7 @@ const FLUSH_EVERY_MS = 5_000;
 const MAX_BATCH = 20;
 
 /** A random id for this browser, created only after consent and deleted on withdrawal. */
-function clientId(): string {
+export function clientId(): string {
   let id = window.localStorage.getItem(CLIENT_ID_KEY);
   if (!id) {
     id = crypto.randomUUID();

@@ -14,6 +14,8 @@ import { FormMessage, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
+import { readConsent } from "~/lib/analytics/consent";
+import { useAnalyticsId } from "~/lib/analytics/provider";
 import { planEvents } from "~/lib/analytics/plan-events";
 import { billingDetailsSchema } from "~/lib/billing-details";
 import { formatInr } from "~/lib/money";
@@ -67,6 +69,8 @@ const startSchema = z.intersection(
     intent: z.literal("start"),
     plan: z.enum(PAID_PLAN_IDS),
     switch: z.enum(["0", "1"]).default("0"),
+    /** The browser's analytics id, sent only after consent: the funnel counts this payment. */
+    analytics_id: z.uuid().optional(),
   }),
   billingDetailsSchema,
 );
@@ -101,12 +105,22 @@ export async function action(args: Route.ActionArgs) {
     });
   }
   return formAction(args, startSchema, async (input, { user }) => {
-    const { intent: _intent, plan: planId, switch: switching, ...details } = input;
+    const {
+      intent: _intent,
+      plan: planId,
+      switch: switching,
+      analytics_id: analyticsId,
+      ...details
+    } = input;
     await saveBillingProfile(user.id, details);
+    // Kept only when the consent cookie says yes, whatever the form carries.
+    const consented = readConsent(args.request.headers.get("cookie") ?? "") === "granted";
     const subscription =
       switching === "1"
         ? (await startPlanSwitch(user, planId)).next
-        : await startCheckout(user, planId);
+        : await startCheckout(user, planId, {
+            analyticsClientId: consented ? (analyticsId ?? null) : null,
+          });
     const plan = planById(planId);
     return data({
       intent: "start",
@@ -133,6 +147,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const [phase, setPhase] = useState<Phase>("form");
   const [problem, setProblem] = useState<string | null>(null);
   const opened = useRef<unknown>(null);
+  const analyticsId = useAnalyticsId();
   const open = actionData && "open" in actionData ? actionData.open : null;
   const errors = actionData && "errors" in actionData ? (actionData.errors ?? {}) : {};
   const refusal = actionData && !actionData.ok ? actionData.message : null;
@@ -272,6 +287,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         <input type="hidden" name="intent" value="start" />
         <input type="hidden" name="plan" value={plan.id} />
         <input type="hidden" name="switch" value={switching ? "1" : "0"} />
+        {analyticsId ? <input type="hidden" name="analytics_id" value={analyticsId} /> : null}
         <BillingDetailsFields defaults={defaults} errors={errors} />
         <SubmitButton
           pending={busy || phase === "opening"}

@@ -1,0 +1,82 @@
+import type { RevenueMonth } from "~/.server/analytics/revenue";
+import { AdminSection, AdminTable, TD, TR } from "~/components/admin/AdminUi";
+import { formatInr } from "~/lib/money";
+import { ColumnChart, percent } from "./charts";
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** "2026-11" → "Nov 2026". */
+export function monthLabel(month: string): string {
+  const [year, index] = month.split("-");
+  return `${MONTHS[Number(index) - 1] ?? ""} ${year ?? ""}`;
+}
+
+const inr = (paise: number) => formatInr(paise);
+const maybeInr = (paise: number | null) => (paise === null ? "—" : formatInr(paise));
+
+export function RevenueSection({ months }: { months: RevenueMonth[] }) {
+  const last = months.at(-1);
+  return (
+    <AdminSection
+      id="revenue"
+      title="Revenue"
+      lead="From our payment records, GST included. MRR counts every subscription a payment covers at the month's end (yearly plans ÷ 12), so a cancelled plan counts until its paid period ends; the current month is measured now."
+    >
+      <ColumnChart
+        summary={`MRR per month; ${last ? `${monthLabel(last.month)}: ${inr(last.mrrPaise)}` : "no data"}.`}
+        points={months.map((month) => ({
+          label: monthLabel(month.month),
+          value: month.mrrPaise / 100,
+        }))}
+      />
+      <div className="mt-4">
+        <AdminTable
+          caption="Revenue per month"
+          columns={[
+            "Month",
+            { label: "MRR", alignRight: true },
+            { label: "Subscribers", alignRight: true },
+            { label: "New", alignRight: true },
+            { label: "Expansion", alignRight: true },
+            { label: "Contraction", alignRight: true },
+            { label: "Churned", alignRight: true },
+            { label: "Recovered", alignRight: true },
+            { label: "Churn rate", alignRight: true },
+            { label: "ARPU", alignRight: true },
+            { label: "Refunds", alignRight: true },
+            { label: "Credit notes", alignRight: true },
+            { label: "Failed-payment recovery", alignRight: true },
+          ]}
+        >
+          {[...months].reverse().map((month) => (
+            <tr key={month.month} className={TR}>
+              <th scope="row" className={`${TD} whitespace-nowrap font-normal`}>
+                {monthLabel(month.month)}
+              </th>
+              <td className={`${TD} text-right tabular-nums`}>{inr(month.mrrPaise)}</td>
+              <td className={`${TD} text-right tabular-nums`}>{month.subscribers}</td>
+              <td className={`${TD} text-right tabular-nums`}>{inr(month.newPaise)}</td>
+              <td className={`${TD} text-right tabular-nums`}>{inr(month.expansionPaise)}</td>
+              <td className={`${TD} text-right tabular-nums`}>{inr(month.contractionPaise)}</td>
+              <td className={`${TD} text-right tabular-nums`}>{inr(month.churnedPaise)}</td>
+              <td className={`${TD} text-right tabular-nums`}>{inr(month.recoveredPaise)}</td>
+              <td className={`${TD} text-right tabular-nums`}>{percent(month.churnRate)}</td>
+              <td className={`${TD} text-right tabular-nums`}>{maybeInr(month.arpuPaise)}</td>
+              <td className={`${TD} whitespace-nowrap text-right tabular-nums`}>
+                {`${inr(month.refundsPaise)} (${month.refunds})`}
+              </td>
+              <td className={`${TD} whitespace-nowrap text-right tabular-nums`}>
+                {`${inr(month.creditNotesPaise)} (${month.creditNotes})`}
+              </td>
+              <td className={`${TD} whitespace-nowrap text-right tabular-nums`}>
+                {month.failedSubscriptions === 0
+                  ? "—"
+                  : `${month.recoveredSubscriptions} of ${month.failedSubscriptions} (${percent(month.recoveryRate)})`}
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
+      </div>
+    </AdminSection>
+  );
+}

@@ -1,0 +1,158 @@
+/**
+ * Issue 24, point 1 through HTTP on both databases: events for a known number of visitors at each
+ * funnel step, sent to /api/events with consent, plus payments made through the sandbox, read
+ * back exactly on /admin/analytics; a customer gets 403; a visitor without consent adds nothing.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BROWSER_HEADERS, getWithCookies, postForm, signUpVerified } from "../support/auth";
+import { eventually, sandboxPay, startCheckout, textOf } from "../support/billing";
+import { engines } from "../support/engines";
+import { type RunningTestServer, startServer } from "../support/server";
+
+const PASSWORD = "cockpit-test-password-1";
+
+describe.each(engines())("the operator cockpit on $name", (engine) => {
+  let server: RunningTestServer;
+  let boss: string;
+
+  beforeAll(async () => {
+    server = await startServer({
+      env: {
+        DATABASE_URL: await engine.freshDatabaseUrl(),
+        ADMIN_EMAILS: "boss@example.com",
+        AUTH_RATE_LIMIT: "100",
+      },
+    });
+    boss = await signUpVerified(server, {
+      name: "Boss",
+      email: "boss@example.com",
+      password: PASSWORD,
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const send = (clientId: string, events: { name: string; params: unknown }[], consent = true) =>
+    fetch(`${server.url}/api/events`, {
+      method: "POST",
+      headers: {
+        ...BROWSER_HEADERS,
+        "content-type": "application/json",
+        origin: server.url,
+        ...(consent ? { cookie: "consent=granted" } : {}),
+      },
+      body: JSON.stringify({ clientId, events }),
+    });
+  const cockpit = async (query = "?days=7") => {
+    const response = await getWithCookies(server, `/admin/analytics${query}`, boss);
+    expect(response.status).toBe(200);
+    return textOf(await response.text());
+  };
+  /** Buys a plan as the checkout page does, with or without the browser's analytics id. */
+  const buy = async (email: string, plan: string, analyticsId: string | null, consent: boolean) => {
+    const cookie = await signUpVerified(server, { name: email, email, password: PASSWORD });
+    const started = await startCheckout(
+      server,
+      consent ? `${cookie}; consent=granted` : cookie,
+      plan,
+      undefined,
+      analyticsId ? { analytics_id: analyticsId } : {},
+    );
+    expect(started.subscriptionId, started.body).not.toBeNull();
+    const paid = await sandboxPay(server, started.subscriptionId!, "success");
+    await postForm(server, "/checkout.data", cookie, { intent: "verify", ...paid.body });
+  };
+
+  it("counts visitors at each step and payers from our payments, per billing cycle", async () => {
+    const visitors = Array.from({ length: 6 }, () => randomUUID());
+    const planSelect = (cycle: "monthly" | "yearly") => ({
+      name: "plan_select",
+      params: {
+        plan_name: cycle === "monthly" ? "Pro (monthly)" : "Pro (yearly)",
+        plan_price: cycle === "monthly" ? 699 : 6999,
+        billing_cycle: cycle,
+      },
+    });
+    const beginCheckout = (cycle: "monthly" | "yearly") => ({
+      name: "begin_checkout",
+      params: {
+        currency: "INR",
+        value: cycle === "monthly" ? 699 : 6999,
+        plan_name: cycle === "monthly" ? "Pro (monthly)" : "Pro (yearly)",
+      },
+    });
+    const viewPricing = { name: "view_pricing", params: { billing_cycle: "monthly" } };
+    const signUp = { name: "form_submit", params: { form_name: "sign_up", success: true } };
+    // 6 view pricing (one twice); 4 choose (3 monthly, 1 yearly); 3 begin checkout; 2 sign up.
+    const journeys = [
+      [viewPricing, viewPricing, planSelect("monthly"), beginCheckout("monthly"), signUp],
+      [viewPricing, planSelect("monthly"), beginCheckout("monthly")],
+      [viewPricing, planSelect("yearly"), beginCheckout("yearly"), signUp],
+      [viewPricing, planSelect("monthly")],
+      [viewPricing],
+      [viewPricing],
+    ];
+    for (const [index, events] of journeys.entries())
+      expect((await send(visitors[index]!, events)).status).toBe(200);
+    // Beginning checkout without having viewed pricing is not in this funnel.
+    expect((await send(randomUUID(), [beginCheckout("monthly")])).status).toBe(200);
+
+    // Visitors 1 (monthly) and 3 (yearly) pay; a third buyer pays without analytics consent,
+    // though their form carried an id (the server keeps it only with the consent cookie).
+    await buy("one@example.com", "pro-monthly", visitors[0]!, true);
+    await buy("three@example.com", "pro-yearly", visitors[2]!, true);
+    await buy("private@example.com", "pro-monthly", visitors[3]!, false);
+
+    const text = await eventually(
+      async () => {
+        const page = await cockpit();
+        return /Paid 2 66\.7% 33\.3%/.test(page) && /New subscriptions paid 3 /.test(page)
+          ? page
+          : undefined;
+      },
+      30_000,
+      "two attributed payments and three new subscriptions on the cockpit",
+    );
+    expect(text).toMatch(/Viewed pricing 6 — —/);
+    expect(text).toMatch(/Chose a plan 4 66\.7% 66\.7%/);
+    expect(text).toMatch(/Began checkout 3 75\.0% 50\.0%/);
+    expect(text).toMatch(/Paid 2 66\.7% 33\.3%/);
+    expect(text).toMatch(/Monthly 3 2 1 /);
+    expect(text).toMatch(/Yearly 1 1 1 /);
+    expect(text).toMatch(/Signed up on the way 2 /);
+    expect(text).toMatch(/New subscriptions paid 3 2 of them in the funnel/);
+    // Revenue from the same payments: ₹699 + ₹6,999 ÷ 12 + ₹699 = ₹1,981.25 of MRR, 3 new.
+    expect(text).toMatch(/₹1,981\.25 3 ₹1,981\.25 ₹0 ₹0 ₹0 ₹0/);
+  });
+
+  it("adds nothing for a visitor without consent", async () => {
+    const before = await cockpit();
+    const refused = await send(randomUUID(), [{ name: "view_pricing", params: {} }], false);
+    expect(refused.status).toBe(403);
+    expect(await cockpit()).toBe(before);
+  });
+
+  it("is for administrators only", async () => {
+    const customer = await signUpVerified(server, {
+      name: "Customer",
+      email: "customer@example.com",
+      password: PASSWORD,
+    });
+    expect((await getWithCookies(server, "/admin/analytics", customer)).status).toBe(403);
+    expect((await getWithCookies(server, "/admin/analytics.data", customer)).status).toBe(403);
+    const anonymous = await fetch(`${server.url}/admin/analytics`, {
+      redirect: "manual",
+      headers: BROWSER_HEADERS,
+    });
+    expect([302, 303]).toContain(anonymous.status);
+  });
+
+  it("says what was wrong with a period it cannot read", async () => {
+    const text = await cockpit("?from=2026-02-30&to=2026-03-01");
+    expect(text).toMatch(
+      /Days are written as YYYY-MM-DD, e\.g\. 2026-11-01\. Showing the last 30 days\./,
+    );
+  });
+});
