@@ -3,6 +3,7 @@ import { defineConfig } from "@playwright/test";
 import {
   BASE_URL,
   E2E_ADMIN_EMAIL,
+  E2E_COCKPIT_ADMIN_EMAIL,
   E2E_DATA_DIR,
   E2E_LAYOUT_ADMIN_EMAIL,
   E2E_PORT,
@@ -61,7 +62,7 @@ export default defineConfig({
       DATA_DIR: E2E_DATA_DIR,
       SITE_URL: BASE_URL,
       ERROR_PROBE: "true",
-      ADMIN_EMAILS: `${E2E_ADMIN_EMAIL},${E2E_RELEASES_ADMIN_EMAIL},${E2E_POLISH_ADMIN_EMAIL},${E2E_LAYOUT_ADMIN_EMAIL}`,
+      ADMIN_EMAILS: `${E2E_ADMIN_EMAIL},${E2E_COCKPIT_ADMIN_EMAIL},${E2E_RELEASES_ADMIN_EMAIL},${E2E_POLISH_ADMIN_EMAIL},${E2E_LAYOUT_ADMIN_EMAIL}`,
       // Journeys sign in often from one address; the limit itself is tested over HTTP.
       AUTH_RATE_LIMIT: "1000",
       API_RATE_LIMIT: "10000",

@@ -64,7 +64,7 @@ function PeriodPicker({
               aria-current={period.preset === days ? "page" : undefined}
               className={`inline-block rounded-md border px-3 py-2 text-sm ${
                 period.preset === days
-                  ? "border-green-500 bg-green-500/10 text-white"
+                  ? "border-green-400 bg-slate-800 text-white"
                   : "border-slate-700 text-slate-200 hover:border-slate-500"
               }`}
             >
@@ -82,10 +82,7 @@ function PeriodPicker({
           To
           <input type="date" name="to" defaultValue={period.toDay} required className={FIELD} />
         </label>
-        <button
-          type="submit"
-          className="rounded-md bg-green-600 px-4 py-2 text-sm font-semibold text-white hover:bg-green-500 focus:outline-none focus:ring-2 focus:ring-green-400"
-        >
+        <button type="submit" className="btn-primary">
           Show
         </button>
       </Form>

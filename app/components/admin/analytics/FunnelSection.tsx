@@ -24,7 +24,7 @@ export function FunnelSection({
           {`Raw events before ${formatDate(rawEventsSince, "long")} have been pruned (retention); the funnel counts from then.`}
         </p>
       ) : null}
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <FunnelBars
           summary={`${num(viewed?.visitors ?? 0)} visitors viewed pricing and ${num(paid?.visitors ?? 0)} paid: ${percent(paid?.overall ?? null)} overall.`}
           points={funnel.steps.map((step) => ({ label: step.label, value: step.visitors }))}
@@ -50,7 +50,7 @@ export function FunnelSection({
           ))}
         </AdminTable>
       </div>
-      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+      <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-2">
         <AdminTable
           caption="Funnel by billing cycle"
           columns={[

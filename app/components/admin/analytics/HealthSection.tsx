@@ -44,7 +44,7 @@ export function HealthSection({
           ))}
         </div>
       ) : null}
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <AdminTable
           caption="App versions in use"
           columns={[

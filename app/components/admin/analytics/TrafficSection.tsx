@@ -53,7 +53,7 @@ export function TrafficSection({ traffic }: { traffic: Traffic }) {
         </div>
       </details>
 
-      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+      <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-2">
         <AdminTable caption="Top pages" columns={["Page", { label: "Views", alignRight: true }]}>
           {traffic.topPages.length === 0 ? <Empty columns={2} text="No page views." /> : null}
           {traffic.topPages.map((page) => (

@@ -63,7 +63,7 @@ export function FunnelBars({ summary, points }: { summary: string; points: reado
             aria-hidden="true"
             viewBox="0 0 100 10"
             preserveAspectRatio="none"
-            className="h-5 min-w-0 flex-1 rounded bg-slate-950"
+            className="h-5 w-full min-w-0 flex-1 rounded bg-slate-950"
           >
             <rect
               width={Math.min(100, (point.value / first) * 100)}
