@@ -173,6 +173,23 @@ export default function DownloadPage({ loaderData }: Route.ComponentProps) {
         </ul>
       </section>
 
+      <section aria-labelledby="sign-in" className="mt-12">
+        <h2 id="sign-in" className="text-xl font-semibold text-white">
+          Sign in from the app
+        </h2>
+        <ol className="mt-4 list-decimal space-y-2 pl-5 text-slate-300">
+          <li>Install {name} and open it.</li>
+          <li>
+            Choose <strong>Sign in</strong>: your browser opens this site (sign in here first if you
+            are not).
+          </li>
+          <li>
+            Check the device name it shows and press <strong>Connect</strong>: the app is signed in
+            and your plan works in it, online and offline.
+          </li>
+        </ol>
+      </section>
+
       <section aria-labelledby="notes" className="mt-12">
         <h2 id="notes" className="text-xl font-semibold text-white">
           What is new in {release.version}

@@ -163,9 +163,7 @@ test.describe("first sign-in and the admin inbox", () => {
       email: E2E_POLISH_ADMIN_EMAIL,
       password: "polish-password-1",
     });
-    await expect(
-      page.getByRole("heading", { name: "Welcome to Pinout: two steps to get going" }),
-    ).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Get started with Pinout" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Download the app" }).first()).toBeVisible();
     await page.setViewportSize(MOBILE);
 

@@ -44,7 +44,8 @@ const DAY = sql<string>`to_char((${e.occurredAt} at time zone 'UTC') + interval 
 const param = (name: string) => sql<string>`coalesce(${e.params} ->> ${name}, '')`;
 
 const SHAPES: Record<Metric, { where: SQL; dim: SQL<string>; dim2: SQL<string> }> = {
-  all: { where: sql`true`, dim: sql<string>`''`, dim2: sql<string>`''` },
+  // Site visitors: the desktop app's feature_use (stored by the server) is no visit.
+  all: { where: sql`${e.name} <> 'feature_use'`, dim: sql<string>`''`, dim2: sql<string>`''` },
   event: { where: sql`true`, dim: sql<string>`${e.name}`, dim2: sql<string>`''` },
   page: { where: sql`${e.name} = 'page_view'`, dim: param("page_path"), dim2: sql<string>`''` },
   search: {

@@ -1,9 +1,10 @@
 import { Link } from "react-router";
+import { findOnboardingProgress } from "~/.server/account/onboarding.server";
 import { requireSession } from "~/.server/auth/session";
 import { entitlementFor } from "~/.server/billing/entitlement.server";
 import { activeDeviceCount } from "~/.server/desktop/devices.server";
+import { OnboardingChecklist } from "~/components/account/OnboardingChecklist";
 import { PageHeader } from "~/components/PageHeader";
-import { site } from "~/config/site";
 import { SignOutButton } from "~/components/SignOutButton";
 import { findPlan } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
@@ -14,13 +15,15 @@ export const meta: Route.MetaFunction = () =>
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
-  const [entitlement, devicesInUse] = await Promise.all([
+  const [entitlement, devicesInUse, onboarding] = await Promise.all([
     entitlementFor(user.id),
     activeDeviceCount(user.id),
+    findOnboardingProgress(user.id),
   ]);
   const plan = findPlan(entitlement.plan);
   return {
-    user: { name: user.name, email: user.email, role: user.role },
+    user: { id: user.id, name: user.name, email: user.email, role: user.role },
+    onboarding,
     plan: {
       name: plan?.name ?? entitlement.plan,
       deviceLimit: entitlement.device_limit,
@@ -29,41 +32,12 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-/**
- * Until the first desktop sign-in, the overview says what to do next: most new accounts come from
- * the download page and still have to connect the app.
- */
-function NextSteps() {
-  return (
-    <section
-      aria-labelledby="next-steps"
-      className="mb-8 rounded-xl border border-green-500/40 bg-green-950/30 p-5"
-    >
-      <h2 id="next-steps" className="text-lg font-semibold text-white">
-        Welcome to {site.product.name}: two steps to get going
-      </h2>
-      <ol className="mt-3 list-decimal space-y-2 pl-5 text-slate-200">
-        <li>
-          <Link className="link" to="/download">
-            Download the app
-          </Link>{" "}
-          for Mac or Windows and install it.
-        </li>
-        <li>
-          Open it and choose <strong>Sign in</strong>: your browser opens this site to connect the
-          app to your account. Your plan then works in the app, online and offline.
-        </li>
-      </ol>
-    </section>
-  );
-}
-
 export default function AccountOverview({ loaderData }: Route.ComponentProps) {
-  const { user, plan } = loaderData;
+  const { user, plan, onboarding } = loaderData;
   return (
     <div>
       <PageHeader title="Account" lead={`Signed in as ${user.email}`} />
-      {plan.devicesInUse === 0 ? <NextSteps /> : null}
+      <OnboardingChecklist userId={user.id} progress={onboarding} />
       <dl className="grid gap-4 sm:grid-cols-2">
         <div className="rounded-xl border border-slate-800 bg-slate-900 p-5">
           <dt className="text-sm text-slate-400">Name</dt>

@@ -3,6 +3,7 @@ import { Link, data } from "react-router";
 import { adjacentPosts, findPost } from "~/.server/content/blog.server";
 import { env } from "~/.server/env";
 import { PostMeta } from "~/components/content/PostMeta";
+import { SharePost } from "~/components/content/SharePost";
 import { site } from "~/config/site";
 import { Prose } from "~/components/content/Prose";
 import { TableOfContents } from "~/components/content/TableOfContents";
@@ -75,6 +76,11 @@ export default function BlogPostPage({ loaderData }: Route.ComponentProps) {
       </PageHeader>
       {post.toc.length > 0 ? <TableOfContents entries={post.toc} /> : null}
       <Prose html={post.html} />
+      <SharePost
+        slug={post.slug}
+        title={post.title}
+        url={new URL(`/blog/${post.slug}`, siteUrl).href}
+      />
       <aside
         aria-labelledby="try-it"
         className="mt-12 rounded-xl border border-green-500/40 bg-green-950/30 p-6"

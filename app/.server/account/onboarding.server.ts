@@ -1,0 +1,87 @@
+import { and, eq, gt, min, sql } from "drizzle-orm";
+import { type Database, db as defaultDb } from "../db";
+import { desktopDevices, desktopUsageEvents, oneTimeTokens, user as users } from "../db/schema";
+
+/** The first-run checklist of the account overview, in the order people go through it. */
+export const ONBOARDING_STEPS = [
+  "download_app",
+  "sign_in_from_app",
+  "device_seen",
+  "first_usage_report",
+] as const;
+export type OnboardingStepName = (typeof ONBOARDING_STEPS)[number];
+
+export interface OnboardingProgress {
+  steps: { name: OnboardingStepName; done: boolean }[];
+  complete: boolean;
+  /** Seconds from sign-up to the last step, once every step is done. */
+  timeSpent: number | null;
+}
+
+function earliest(...instants: (Date | null)[]): Date | null {
+  const known = instants.filter((instant): instant is Date => instant !== null);
+  return known.length === 0 ? null : new Date(Math.min(...known.map((at) => at.getTime())));
+}
+
+/**
+ * Which steps of the checklist a user has done, decided from what the site itself recorded:
+ * - download_app: downloads are counted without saying who (release_daily_counts), so the first
+ *   sign of an installed app is the app itself: it asked to sign in (a desktop handoff was issued;
+ *   those rows are kept a day past expiry) or it has signed in;
+ * - sign_in_from_app: a device was ever created for the user (signed out since or not);
+ * - device_seen: a device talked to the site again after signing in (its last-seen time moved on,
+ *   which the desktop API records at most once a minute, or it sent a usage report);
+ * - first_usage_report: the app sent feature usage.
+ */
+export async function findOnboardingProgress(
+  userId: string,
+  database: Database = defaultDb(),
+  now = new Date(),
+): Promise<OnboardingProgress> {
+  const [[account], [handoff], [devices], [usage]] = await Promise.all([
+    database.select({ createdAt: users.createdAt }).from(users).where(eq(users.id, userId)),
+    database
+      .select({ at: min(oneTimeTokens.createdAt) })
+      .from(oneTimeTokens)
+      .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, "desktop_handoff"))),
+    database
+      .select({
+        signedInAt: min(desktopDevices.createdAt),
+        seenAt: sql<Date | null>`min(${desktopDevices.lastSeenAt}) filter (where ${gt(
+          desktopDevices.lastSeenAt,
+          desktopDevices.createdAt,
+        )})`.mapWith(desktopDevices.lastSeenAt),
+      })
+      .from(desktopDevices)
+      .where(eq(desktopDevices.userId, userId)),
+    database
+      .select({ at: min(desktopUsageEvents.occurredAt) })
+      .from(desktopUsageEvents)
+      .where(eq(desktopUsageEvents.userId, userId)),
+  ]);
+  const signUp = account?.createdAt ?? now;
+  // The app's clock dates usage: kept between sign-up and now.
+  const usedAt = usage?.at
+    ? new Date(Math.min(Math.max(usage.at.getTime(), signUp.getTime()), now.getTime()))
+    : null;
+  const signedInAt = devices?.signedInAt ?? null;
+  const doneAt: Record<OnboardingStepName, Date | null> = {
+    download_app: earliest(handoff?.at ?? null, signedInAt),
+    sign_in_from_app: signedInAt,
+    device_seen: earliest(devices?.seenAt ?? null, usedAt),
+    first_usage_report: usedAt,
+  };
+  const steps = ONBOARDING_STEPS.map((name) => ({ name, done: doneAt[name] !== null }));
+  const complete = steps.every((step) => step.done);
+  // Complete means a usage report exists, which also dates device_seen (a report is a visit), so
+  // the finish is the later of the first sign-in and the first report: last-seen times, which
+  // keep moving, never stretch it.
+  const finishedAt = Math.max(...Object.values(doneAt).map((at) => at?.getTime() ?? 0));
+  return {
+    steps,
+    complete,
+    timeSpent: complete
+      ? Math.max(0, Math.round((Math.min(finishedAt, now.getTime()) - signUp.getTime()) / 1000))
+      : null,
+  };
+}

@@ -1,0 +1,149 @@
+import { createHash, randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BROWSER_HEADERS, getWithCookies, signUpVerified } from "../support/auth";
+import { engines } from "../support/engines";
+import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+
+/**
+ * Issue 24, point 5: the desktop app's usage reports become `feature_use` analytics events on the
+ * server, one per newly stored usage event, and the account overview's first-run checklist follows
+ * the same reports.
+ */
+describe.each(engines())("feature_use from the desktop app's usage reports on $name", (engine) => {
+  const dataDir = tempDataDir();
+  let databaseUrl: string | undefined;
+  let server: RunningTestServer;
+  let cookie: string;
+  let access: string;
+  let deviceId: string;
+  let userId: string;
+
+  const usage = (events: unknown[]) =>
+    fetch(`${server.url}/api/desktop/usage`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${access}` },
+      body: JSON.stringify({ events }),
+    });
+  /** The overview's checklist as text: each step's title with its state, or null when hidden. */
+  const checklist = async () => {
+    const html = await (await getWithCookies(server, "/account", cookie)).text();
+    const text = html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    if (!text.includes("Get started with Pinout")) return null;
+    return [
+      ...text.matchAll(
+        /(Download the app|Sign in from the app|First device seen|First usage report) (Done|To do)/g,
+      ),
+    ].map((match) => `${match[1]}: ${match[2]}`);
+  };
+
+  beforeAll(async () => {
+    databaseUrl = await engine.freshDatabaseUrl();
+    server = await startServer({ dataDir, env: { DATABASE_URL: databaseUrl } });
+    cookie = await signUpVerified(server, {
+      name: "Usage Ravi",
+      email: "ravi@example.com",
+      password: "feature-use-password-1",
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("shows the checklist from the account's own records as the app signs in", async () => {
+    expect(await checklist()).toEqual([
+      "Download the app: To do",
+      "Sign in from the app: To do",
+      "First device seen: To do",
+      "First usage report: To do",
+    ]);
+    // The desktop handoff, as the app does it: a token for the signed-in browser, then PKCE.
+    const verifier = randomBytes(32).toString("base64url");
+    const handoff = await fetch(`${server.url}/api/functions/generateAuthRedirectToken`, {
+      method: "POST",
+      headers: {
+        ...BROWSER_HEADERS,
+        "content-type": "application/json",
+        origin: server.url,
+        cookie,
+      },
+      body: JSON.stringify({
+        data: {
+          redirect_uri: "http://127.0.0.1:53682/callback",
+          state: "state-1234567",
+          code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+          code_challenge_method: "S256",
+        },
+      }),
+    });
+    const { token } = ((await handoff.json()) as { result: { token: string } }).result;
+    const exchanged = await fetch(`${server.url}/api/desktop/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        token,
+        code_verifier: verifier,
+        device_name: "Ravi's MacBook",
+        platform: "mac",
+        app_version: "2.1.0",
+      }),
+    });
+    expect(exchanged.status).toBe(200);
+    access = ((await exchanged.json()) as { access_token: string }).access_token;
+    const me = (await (
+      await fetch(`${server.url}/api/desktop/me`, {
+        headers: { authorization: `Bearer ${access}` },
+      })
+    ).json()) as { user: { id: string }; device: { id: string } };
+    deviceId = me.device.id;
+    userId = me.user.id;
+    expect(await checklist()).toEqual([
+      "Download the app: Done",
+      "Sign in from the app: Done",
+      "First device seen: To do",
+      "First usage report: To do",
+    ]);
+  });
+
+  it("stores one feature_use per new usage event; a resent report adds none", async () => {
+    const at = "2026-03-02T10:15:00.000Z";
+    const report = [
+      { id: "evt-1", feature: "serial_monitor", count: 3, at },
+      { id: "evt-2", feature: "pin_map", count: 1, at },
+    ];
+    expect(await (await usage(report)).json()).toEqual({ received: 2, stored: 2 });
+    expect(await (await usage(report)).json()).toEqual({ received: 2, stored: 0 });
+    // One seen before, one new: only the new one counts.
+    const mixed = [report[1], { id: "evt-3", feature: "flasher", count: 2, at }];
+    expect(await (await usage(mixed)).json()).toEqual({ received: 2, stored: 1 });
+    // The report is also the device's first visit since signing in: the checklist is done.
+    expect(await checklist()).toBeNull();
+
+    await server.stop();
+    const { openDatabase } = await import("~/.server/db/client");
+    const { analyticsEvents } = await import("~/.server/db/schema");
+    const handle = await openDatabase({ dataDir, databaseUrl });
+    try {
+      const rows = await handle.db.select().from(analyticsEvents);
+      const features = rows.filter((row) => row.name === "feature_use");
+      expect(features.map((row) => row.params)).toEqual(
+        expect.arrayContaining([
+          { feature_name: "serial_monitor" },
+          { feature_name: "pin_map" },
+          { feature_name: "flasher" },
+        ]),
+      );
+      expect(features).toHaveLength(3);
+      expect(features.every((row) => row.occurredAt.toISOString() === at)).toBe(true);
+      // One pseudonymous id for the device, naming neither it nor its account.
+      const ids = new Set(features.map((row) => row.clientId));
+      expect(ids.size).toBe(1);
+      const [clientId] = [...ids];
+      expect(clientId).toMatch(/^desktop:[0-9a-f]{32}$/);
+      expect(JSON.stringify(rows)).not.toContain(deviceId);
+      expect(JSON.stringify(rows)).not.toContain(userId);
+    } finally {
+      await handle.close();
+    }
+    server = await startServer({ dataDir, env: { DATABASE_URL: databaseUrl } });
+  });
+});
