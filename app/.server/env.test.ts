@@ -1,6 +1,7 @@
+import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv, SANDBOX_KEYS } from "./env";
+import { EnvError, envSchema, parseEnv, SANDBOX_KEYS } from "./env";
 
 describe("parseEnv", () => {
   it("has defaults that run the embedded site with no configuration", () => {
@@ -157,5 +158,31 @@ describe("SITE_URL when it is not set", () => {
     });
     expect(parsed.SITE_URL).toBe("https://pinout.dev");
     expect(parsed.TRUSTED_ORIGINS).toEqual(["https://pinout.dev"]);
+  });
+});
+
+describe("the README's configuration table", () => {
+  /** The variable names in the table under "## Configuration" (a row may name two: `PORT`, `HOST`). */
+  function documented(): Set<string> {
+    const readme = fs.readFileSync(path.resolve("README.md"), "utf8");
+    const start = readme.indexOf("## Configuration");
+    const end = readme.indexOf("\n## ", start + 1);
+    const names = new Set<string>();
+    for (const line of readme.slice(start, end === -1 ? undefined : end).split("\n")) {
+      const first = /^\| ([^|]+)\|/.exec(line)?.[1] ?? "";
+      for (const match of first.matchAll(/`([A-Z][A-Z0-9_]*)`/g)) names.add(match[1]!);
+    }
+    return names;
+  }
+
+  it("names every variable env.ts reads, and none it does not", () => {
+    const read = Object.keys(envSchema.shape).sort();
+    expect([...documented()].sort()).toEqual(read);
+  });
+
+  it("and .env.example lists each of them", () => {
+    const example = fs.readFileSync(path.resolve(".env.example"), "utf8");
+    const listed = new Set([...example.matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
+    expect(Object.keys(envSchema.shape).filter((name) => !listed.has(name))).toEqual([]);
   });
 });
