@@ -1,8 +1,15 @@
-import { sql } from "drizzle-orm";
+import { between, sql } from "drizzle-orm";
+import { addIstDays, istDayStart } from "~/lib/india-time";
 import { analyticsPlanName, type BillingCycle, PAID_PLAN_IDS, planById } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
-import { analyticsEvents, payments, subscriptions } from "../db/schema";
-import type { Period } from "./period";
+import {
+  analyticsEvents,
+  analyticsRolledDays,
+  analyticsVisitorDays,
+  payments,
+  subscriptions,
+} from "../db/schema";
+import { type Period, unrolledRuns } from "./period";
 
 /**
  * The purchase funnel by visitors (distinct analytics client ids) over a period: viewed pricing →
@@ -53,56 +60,127 @@ function cycleCase(column: ReturnType<typeof sql>, by: "name" | "id") {
 
 const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : null);
 
-export async function funnelFor(period: Period, database: Database = defaultDb()): Promise<Funnel> {
+/** The bit of each thing a visitor may do, as kept per day in `analytics_visitor_days`. */
+export const STEP_BITS = {
+  viewed: 1,
+  choseMonthly: 2,
+  choseYearly: 4,
+  beganMonthly: 8,
+  beganYearly: 16,
+  signedUp: 32,
+} as const;
+
+/**
+ * Each visitor of [from, to) with the bits of what they did (one row per visitor), from the raw
+ * events: what the roll-up stores per day, and what the funnel reads for days not summed yet.
+ */
+export function visitorSteps(from: Date, to: Date) {
   const e = analyticsEvents;
-  const inPeriod = sql`${e.occurredAt} >= ${period.from} and ${e.occurredAt} < ${period.to}`;
-  const eventsOf = (name: string) =>
-    sql`select ${e.clientId} as client_id, ${e.params} as params from ${e}
-         where ${e.name} = ${name} and ${inPeriod} and ${e.clientId} is not null`;
-  // A subscription's first payment in the period; a plan switch is not a new purchase.
-  const firstPayments = sql`
-    select distinct on (s.id) s.id, s.analytics_client_id as client_id, s.plan_id
-      from ${payments} p join ${subscriptions} s on s.id = p.subscription_id
-     where p.status in ('captured', 'refunded')
-       and p.paid_at >= ${period.from} and p.paid_at < ${period.to}
-       and s.replaces_subscription_id is null
-       and not exists (select 1 from ${payments} earlier
-                        where earlier.subscription_id = s.id
-                          and earlier.status in ('captured', 'refunded')
-                          and earlier.paid_at < ${period.from})
-     order by s.id, p.paid_at`;
+  const cycleOfName = cycleCase(sql`${e.params} ->> 'plan_name'`, "name");
+  const bit = (condition: ReturnType<typeof sql>, value: number) =>
+    sql`(case when ${condition} then ${sql.raw(String(value))} else 0 end)`;
+  const bits = sql.join(
+    [
+      bit(sql`${e.name} = 'view_pricing'`, STEP_BITS.viewed),
+      bit(
+        sql`${e.name} = 'plan_select' and ${e.params} ->> 'billing_cycle' = 'monthly'`,
+        STEP_BITS.choseMonthly,
+      ),
+      bit(
+        sql`${e.name} = 'plan_select' and ${e.params} ->> 'billing_cycle' = 'yearly'`,
+        STEP_BITS.choseYearly,
+      ),
+      bit(sql`${e.name} = 'begin_checkout' and ${cycleOfName} = 'monthly'`, STEP_BITS.beganMonthly),
+      bit(sql`${e.name} = 'begin_checkout' and ${cycleOfName} = 'yearly'`, STEP_BITS.beganYearly),
+      bit(
+        sql`${e.name} = 'form_submit' and ${e.params} ->> 'form_name' = 'sign_up' and ${e.params} ->> 'success' = 'true'`,
+        STEP_BITS.signedUp,
+      ),
+    ],
+    sql` | `,
+  );
+  return sql`
+    select ${e.clientId} as client_id, bit_or(${bits}) as steps
+      from ${e}
+     where ${e.name} in ('view_pricing', 'plan_select', 'begin_checkout', 'form_submit')
+       and ${e.occurredAt} >= ${from.toISOString()}::timestamptz
+       and ${e.occurredAt} < ${to.toISOString()}::timestamptz
+       and ${e.clientId} is not null
+     group by ${e.clientId}
+    having bit_or(${bits}) <> 0`;
+}
+
+/**
+ * The funnel of a period: a row per visitor with the bits of what they did (summed days from
+ * `analytics_visitor_days`, the others from raw events), joined by hash to the visitors whose new
+ * subscription's first payment fell in the period. Nothing joins event sets on row estimates the
+ * planner cannot make for JSON fields. 5 million stored events: bench/results/analytics.md.
+ */
+export async function funnelFor(period: Period, database: Database = defaultDb()): Promise<Funnel> {
+  const from = period.from.toISOString();
+  const to = period.to.toISOString();
+  const rolled = new Set(
+    (
+      await database
+        .select({ day: analyticsRolledDays.day })
+        .from(analyticsRolledDays)
+        .where(between(analyticsRolledDays.day, period.fromDay, period.toDay))
+    ).map((row) => row.day),
+  );
+  const live = unrolledRuns(period.days, rolled).map((run) =>
+    visitorSteps(istDayStart(run[0]!)!, istDayStart(addIstDays(run.at(-1)!, 1))!),
+  );
+  const has = (bits: number) => sql.raw(`(steps & ${bits}) <> 0`);
   const result = await database.execute(sql`
-    with viewed as (
-      select distinct client_id from (${eventsOf("view_pricing")}) v
-    ), chose as (
-      select distinct c.client_id, c.params ->> 'billing_cycle' as cycle
-        from (${eventsOf("plan_select")}) c join viewed using (client_id)
-    ), began as (
-      select distinct b.client_id, ${cycleCase(sql`b.params ->> 'plan_name'`, "name")} as cycle
-        from (${eventsOf("begin_checkout")}) b
-       where b.client_id in (select client_id from chose)
-    ), first_payments as (${firstPayments}
-    ), paid as (
-      select distinct client_id, ${cycleCase(sql`plan_id`, "id")} as cycle
-        from first_payments where client_id in (select client_id from began)
-    ), signed as (
-      select distinct s.client_id from (${eventsOf("form_submit")}) s join viewed using (client_id)
-       where s.params ->> 'form_name' = 'sign_up' and s.params ->> 'success' = 'true'
+    with visitor_day as (
+      select client_id, steps from ${analyticsVisitorDays}
+       where day between ${period.fromDay} and ${period.toDay}
+      ${live.length > 0 ? sql`union all ${sql.join(live, sql` union all `)}` : sql``}
+    ), visitor as (
+      select client_id, bit_or(steps) as steps from visitor_day group by client_id
+    ), first_paid as (
+      -- A new subscription (not a plan switch) whose first payment fell in the period.
+      select s.analytics_client_id as client_id, s.plan_id
+        from ${subscriptions} s
+        join (select subscription_id, min(paid_at) as first_at from ${payments}
+               where status in ('captured', 'refunded') group by subscription_id) f
+          on f.subscription_id = s.id
+       where f.first_at >= ${from}::timestamptz and f.first_at < ${to}::timestamptz
+         and s.replaces_subscription_id is null
+    ), payer as (
+      select client_id, count(*) as subscriptions,
+             bool_or(${cycleCase(sql`plan_id`, "id")} = 'monthly') as paid_m,
+             bool_or(${cycleCase(sql`plan_id`, "id")} = 'yearly') as paid_y
+        from first_paid where client_id is not null group by client_id
+    ), step as (
+      select ${has(STEP_BITS.viewed)} as viewed,
+             ${has(STEP_BITS.viewed)} and ${has(STEP_BITS.choseMonthly | STEP_BITS.choseYearly)} as chose,
+             ${has(STEP_BITS.viewed)} and ${has(STEP_BITS.choseMonthly | STEP_BITS.choseYearly)}
+               and ${has(STEP_BITS.beganMonthly | STEP_BITS.beganYearly)} as began,
+             ${has(STEP_BITS.choseMonthly)} as chose_m, ${has(STEP_BITS.choseYearly)} as chose_y,
+             ${has(STEP_BITS.beganMonthly)} as began_m, ${has(STEP_BITS.beganYearly)} as began_y,
+             ${has(STEP_BITS.signedUp)} as signed,
+             coalesce(p.paid_m, false) as paid_m, coalesce(p.paid_y, false) as paid_y,
+             coalesce(p.subscriptions, 0) as subscriptions
+        from visitor v left join payer p using (client_id)
     )
-    select 'viewed' as step, '' as cycle, count(*)::int as n from viewed
-    union all select 'chose', '', count(distinct client_id)::int from chose
-    union all select 'began', '', count(distinct client_id)::int from began
-    union all select 'paid', '', count(distinct client_id)::int from paid
-    union all select 'chose', cycle, count(distinct client_id)::int from chose where cycle is not null group by cycle
-    union all select 'began', cycle, count(distinct client_id)::int from began where cycle is not null group by cycle
-    union all select 'paid', cycle, count(distinct client_id)::int from paid where cycle is not null group by cycle
-    union all select 'signed', '', count(*)::int from signed
-    union all select 'payments', '', count(*)::int from first_payments
-    union all select 'attributed', '', count(*)::int from first_payments where client_id in (select client_id from began)
+    select count(*) filter (where viewed)::int as viewed,
+           count(*) filter (where chose)::int as chose,
+           count(*) filter (where began)::int as began,
+           count(*) filter (where began and (paid_m or paid_y))::int as paid,
+           count(*) filter (where viewed and chose_m)::int as chose_monthly,
+           count(*) filter (where viewed and chose_y)::int as chose_yearly,
+           count(*) filter (where chose and began_m)::int as began_monthly,
+           count(*) filter (where chose and began_y)::int as began_yearly,
+           count(*) filter (where began and paid_m)::int as paid_monthly,
+           count(*) filter (where began and paid_y)::int as paid_yearly,
+           count(*) filter (where viewed and signed)::int as signed,
+           coalesce(sum(subscriptions) filter (where began), 0)::int as attributed,
+           (select count(*) from first_paid)::int as payments
+      from step
   `);
-  const rows = (result as unknown as { rows: { step: string; cycle: string; n: number }[] }).rows;
-  const count = (step: string, cycle = "") =>
-    Number(rows.find((row) => row.step === step && row.cycle === cycle)?.n ?? 0);
+  const row = (result as unknown as { rows: Record<string, number | string>[] }).rows[0] ?? {};
+  const count = (name: string) => Number(row[name] ?? 0);
 
   const steps: FunnelStep[] = FUNNEL_STEPS.map((step, index) => {
     const visitors = count(step.key);
@@ -119,9 +197,9 @@ export async function funnelFor(period: Period, database: Database = defaultDb()
     steps,
     byCycle: CYCLES.map((cycle) => ({
       cycle,
-      chose: count("chose", cycle),
-      began: count("began", cycle),
-      paid: count("paid", cycle),
+      chose: count(`chose_${cycle}`),
+      began: count(`began_${cycle}`),
+      paid: count(`paid_${cycle}`),
     })),
     signedUp: count("signed"),
     payments: { total: count("payments"), attributed: count("attributed") },

@@ -68,3 +68,17 @@ export function parsePeriod(
     return fallback(`Choose ${PRESET_DAYS.join(", ")} days or a from–to period.`);
   return { period: lastDays(count, now), problem: null };
 }
+
+/** Consecutive days of `days` (sorted) that are not in `rolled`, as [first, last] pairs. */
+export function unrolledRuns(days: readonly string[], rolled: ReadonlySet<string>): string[][] {
+  const runs: string[][] = [];
+  let run: string[] = [];
+  for (const day of days) {
+    if (rolled.has(day)) {
+      if (run.length > 0) runs.push(run);
+      run = [];
+    } else run.push(day);
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
+}

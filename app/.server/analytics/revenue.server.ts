@@ -19,20 +19,15 @@ export async function revenueMonths(
   const months = monthsEnding(lastMonth, REVENUE_MONTHS);
   const from = istMonthRange(months[0]!)!.from;
   const to = istMonthRange(lastMonth)!.to;
-  const [paymentRows, refundRows, noteRows] = await Promise.all([
-    database
-      .select({
-        customer: sql<string>`coalesce(${subscriptions.userId}, ${payments.userId}, 'subscription:' || ${subscriptions.id}::text)`,
-        subscriptionId: subscriptions.id,
-        planId: subscriptions.planId,
-        status: payments.status,
-        amountPaise: payments.amountPaise,
-        amountRefundedPaise: payments.amountRefundedPaise,
-        paidAt: payments.paidAt,
-      })
-      .from(payments)
-      .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
-      .where(lt(payments.paidAt, to)),
+  const [paymentResult, refundRows, noteRows] = await Promise.all([
+    // Raw rows with times as epoch milliseconds: 100,000 payments parse several times faster as
+    // numbers than as timestamp strings, and the computation compares numbers anyway.
+    database.execute(sql`
+      select coalesce(s.user_id, p.user_id, 'subscription:' || s.id::text) as customer,
+             s.id as subscription_id, s.plan_id, p.status, p.amount_paise,
+             p.amount_refunded_paise, (extract(epoch from p.paid_at) * 1000)::float8 as paid_ms
+        from ${payments} p join ${subscriptions} s on s.id = p.subscription_id
+       where p.paid_at < ${to.toISOString()}::timestamptz`),
     database
       .select({ amountPaise: refunds.amountPaise, at: refunds.createdAt })
       .from(refunds)
@@ -50,6 +45,27 @@ export async function revenueMonths(
         ),
       ),
   ]);
+  const paymentRows = (
+    paymentResult as unknown as {
+      rows: {
+        customer: string;
+        subscription_id: string;
+        plan_id: string;
+        status: string;
+        amount_paise: number;
+        amount_refunded_paise: number;
+        paid_ms: number;
+      }[];
+    }
+  ).rows.map((row) => ({
+    customer: row.customer,
+    subscriptionId: row.subscription_id,
+    planId: row.plan_id,
+    status: row.status,
+    amountPaise: Number(row.amount_paise),
+    amountRefundedPaise: Number(row.amount_refunded_paise),
+    paidAt: new Date(Number(row.paid_ms)),
+  }));
   return revenueByMonth({
     months,
     now,

@@ -78,8 +78,9 @@ interface Coverage {
   customer: string;
   subscriptionId: string;
   monthlyPaise: number;
-  from: Date;
-  to: Date;
+  /** [from, to) in epoch milliseconds: compared many times, so numbers rather than Dates. */
+  from: number;
+  to: number;
 }
 
 function coverages(payments: readonly RevenuePayment[]): Coverage[] {
@@ -92,15 +93,15 @@ function coverages(payments: readonly RevenuePayment[]): Coverage[] {
       customer: payment.customer,
       subscriptionId: payment.subscriptionId,
       monthlyPaise: monthlyValuePaise(plan),
-      from: payment.paidAt,
-      to: new Date(periodEnd(payment.paidAt, plan.billingCycle).getTime() + GRACE_MS),
+      from: payment.paidAt.getTime(),
+      to: periodEnd(payment.paidAt, plan.billingCycle).getTime() + GRACE_MS,
     });
   }
   return result;
 }
 
 /** Each customer's MRR at a moment (a subscription counted once however many payments cover it). */
-export function mrrAt(covers: readonly Coverage[], at: Date): Map<string, number> {
+export function mrrAt(covers: readonly Coverage[], at: number): Map<string, number> {
   const seen = new Set<string>();
   const byCustomer = new Map<string, number>();
   for (const cover of covers) {
@@ -111,11 +112,17 @@ export function mrrAt(covers: readonly Coverage[], at: Date): Map<string, number
   return byCustomer;
 }
 
-const sum = (values: Iterable<number>) => {
-  let total = 0;
-  for (const value of values) total += value;
-  return total;
-};
+/** Which of `months` an instant falls in (before `now`), by its index; -1 for none. */
+function monthIndexer(months: readonly string[], now: number) {
+  const starts = months.map((month) => istMonthRange(month)!.from.getTime());
+  const end = istMonthRange(months.at(-1)!)!.to.getTime();
+  return (at: number): number => {
+    if (at > now || at >= end || at < (starts[0] ?? end)) return -1;
+    let index = starts.length - 1;
+    while (index > 0 && at < starts[index]!) index -= 1;
+    return index;
+  };
+}
 
 export function revenueByMonth(input: {
   months: readonly string[];
@@ -124,67 +131,76 @@ export function revenueByMonth(input: {
   refunds: readonly RevenueRefund[];
   creditNotes: readonly RevenueCreditNote[];
 }): RevenueMonth[] {
+  const now = input.now.getTime();
   const covers = coverages(input.payments);
-  const firstCover = new Map<string, Date>();
+  const firstCover = new Map<string, number>();
   for (const cover of covers) {
     const known = firstCover.get(cover.customer);
-    if (!known || cover.from < known) firstCover.set(cover.customer, cover.from);
+    if (known === undefined || cover.from < known) firstCover.set(cover.customer, cover.from);
   }
-  const lastPaid = new Map<string, Date>();
+  const monthOf = monthIndexer(input.months, now);
+  // Per month: when each subscription first failed to pay, and refunds and credit notes.
+  const failedAt = input.months.map(() => new Map<string, number>());
+  const lastPaid = new Map<string, number>();
   for (const payment of input.payments) {
-    if (!PAID.has(payment.status)) continue;
-    const known = lastPaid.get(payment.subscriptionId);
-    if (!known || payment.paidAt > known) lastPaid.set(payment.subscriptionId, payment.paidAt);
+    const at = payment.paidAt.getTime();
+    if (PAID.has(payment.status)) {
+      if (at > (lastPaid.get(payment.subscriptionId) ?? -Infinity))
+        lastPaid.set(payment.subscriptionId, at);
+      continue;
+    }
+    const index = monthOf(at);
+    if (payment.status !== "failed" || index === -1) continue;
+    const failures = failedAt[index]!;
+    if (at < (failures.get(payment.subscriptionId) ?? Infinity))
+      failures.set(payment.subscriptionId, at);
   }
-  const snapshot = (month: string) => {
-    const end = istMonthRange(month)!.to;
-    return end < input.now ? end : input.now;
-  };
-  const within = (at: Date, month: string) => {
-    const range = istMonthRange(month)!;
-    return at >= range.from && at < range.to && at <= input.now;
-  };
+  const refunds = input.months.map(() => ({ paise: 0, count: 0 }));
+  for (const refund of input.refunds) {
+    const index = monthOf(refund.at.getTime());
+    if (index === -1) continue;
+    refunds[index]!.paise += refund.amountPaise;
+    refunds[index]!.count += 1;
+  }
+  const notes = input.months.map(() => ({ paise: 0, count: 0 }));
+  for (const note of input.creditNotes) {
+    const index = monthOf(note.at.getTime());
+    if (index === -1) continue;
+    notes[index]!.paise += note.totalPaise;
+    notes[index]!.count += 1;
+  }
 
-  return input.months.map((month) => {
-    const start = istMonthRange(month)!.from;
+  return input.months.map((month, index) => {
+    const range = istMonthRange(month)!;
+    const start = range.from.getTime();
     const before = mrrAt(covers, start);
-    const after = mrrAt(covers, snapshot(month));
+    const after = mrrAt(covers, Math.min(range.to.getTime(), now));
     let newPaise = 0;
     let expansionPaise = 0;
     let contractionPaise = 0;
     let churnedPaise = 0;
     let recoveredPaise = 0;
     let churnedCustomers = 0;
-    for (const [customer, now] of after) {
+    let mrrPaise = 0;
+    for (const [customer, current] of after) {
+      mrrPaise += current;
       const was = before.get(customer) ?? 0;
       if (was === 0) {
-        const first = firstCover.get(customer);
-        if (first && first < start) recoveredPaise += now;
-        else newPaise += now;
-      } else if (now > was) expansionPaise += now - was;
-      else if (now < was) contractionPaise += was - now;
+        if ((firstCover.get(customer) ?? Infinity) < start) recoveredPaise += current;
+        else newPaise += current;
+      } else if (current > was) expansionPaise += current - was;
+      else if (current < was) contractionPaise += was - current;
     }
     for (const [customer, was] of before)
       if (!after.has(customer)) {
         churnedPaise += was;
         churnedCustomers += 1;
       }
-
-    const failedAt = new Map<string, Date>();
-    for (const payment of input.payments)
-      if (payment.status === "failed" && within(payment.paidAt, month)) {
-        const known = failedAt.get(payment.subscriptionId);
-        if (!known || payment.paidAt < known) failedAt.set(payment.subscriptionId, payment.paidAt);
-      }
+    const failures = failedAt[index]!;
     let recoveredSubscriptions = 0;
-    for (const [subscriptionId, at] of failedAt) {
-      const paid = lastPaid.get(subscriptionId);
-      if (paid && paid > at) recoveredSubscriptions += 1;
-    }
+    for (const [subscriptionId, at] of failures)
+      if ((lastPaid.get(subscriptionId) ?? -Infinity) > at) recoveredSubscriptions += 1;
 
-    const refunds = input.refunds.filter((refund) => within(refund.at, month));
-    const notes = input.creditNotes.filter((note) => within(note.at, month));
-    const mrrPaise = sum(after.values());
     return {
       month,
       mrrPaise,
@@ -197,13 +213,13 @@ export function revenueByMonth(input: {
       churnedCustomers,
       churnRate: before.size > 0 ? churnedCustomers / before.size : null,
       arpuPaise: after.size > 0 ? Math.round(mrrPaise / after.size) : null,
-      refundsPaise: sum(refunds.map((refund) => refund.amountPaise)),
-      refunds: refunds.length,
-      creditNotesPaise: sum(notes.map((note) => note.totalPaise)),
-      creditNotes: notes.length,
-      failedSubscriptions: failedAt.size,
+      refundsPaise: refunds[index]!.paise,
+      refunds: refunds[index]!.count,
+      creditNotesPaise: notes[index]!.paise,
+      creditNotes: notes[index]!.count,
+      failedSubscriptions: failures.size,
       recoveredSubscriptions,
-      recoveryRate: failedAt.size > 0 ? recoveredSubscriptions / failedAt.size : null,
+      recoveryRate: failures.size > 0 ? recoveredSubscriptions / failures.size : null,
     };
   });
 }

@@ -9,11 +9,18 @@ import {
   istStartOf,
 } from "~/lib/india-time";
 import { type Database, db as defaultDb } from "../db";
-import { analyticsDaily, analyticsEvents, analyticsRolledDays } from "../db/schema";
+import {
+  analyticsDaily,
+  analyticsEvents,
+  analyticsRolledDays,
+  analyticsVisitorDays,
+} from "../db/schema";
 import { env } from "../env";
 import { defineJob, enqueue } from "../jobs/define";
 import type { Executor } from "../jobs/queue.server";
 import { logger } from "../logger";
+import { visitorSteps } from "./funnel.server";
+import { unrolledRuns } from "./period";
 
 /**
  * Analytics events summed per India day (`analytics_daily`), and the raw events pruned after the
@@ -99,20 +106,6 @@ export async function sumEvents(
   return results.flat();
 }
 
-/** Consecutive days of `days` (sorted) that are not in `rolled`, as [first, last] pairs. */
-export function unrolledRuns(days: readonly string[], rolled: ReadonlySet<string>): string[][] {
-  const runs: string[][] = [];
-  let run: string[] = [];
-  for (const day of days) {
-    if (rolled.has(day)) {
-      if (run.length > 0) runs.push(run);
-      run = [];
-    } else run.push(day);
-  }
-  if (run.length > 0) runs.push(run);
-  return runs;
-}
-
 /**
  * The daily rows of a period for the given metrics: summed days from `analytics_daily`, the rest
  * summed from the raw events now.
@@ -170,6 +163,11 @@ export async function rollUpDay(day: string, database: Database = defaultDb()): 
     // Batches keep each statement's parameter count well under PostgreSQL's limit.
     for (let index = 0; index < rows.length; index += 500)
       await tx.insert(analyticsDaily).values(rows.slice(index, index + 500));
+    await tx.delete(analyticsVisitorDays).where(eq(analyticsVisitorDays.day, day));
+    await tx.execute(sql`
+      insert into ${analyticsVisitorDays} (day, client_id, steps)
+      select ${day}, client_id, steps
+        from (${visitorSteps(istDayStart(day)!, istDayStart(addIstDays(day, 1))!)}) v`);
     await tx.insert(analyticsRolledDays).values({ day }).onConflictDoNothing();
   });
   return rows.length;
@@ -249,6 +247,8 @@ export async function pruneRawEvents(
       cutoff = istDayStart(day)!;
       break;
     }
+  // The per-visitor day rows carry the client id: they go with the raw events of their day.
+  await database.delete(analyticsVisitorDays).where(lt(analyticsVisitorDays.day, istDay(cutoff)));
   let deleted = 0;
   for (;;) {
     if (signal?.aborted) break;

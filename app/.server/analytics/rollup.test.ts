@@ -10,7 +10,7 @@ import { addIstDays, istDay, istDayStart } from "~/lib/india-time";
 import { engines } from "../../../tests/support/engines";
 import { openTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
 import { analyticsEvents, analyticsRolledDays } from "../db/schema";
-import { lastDays, parsePeriod, periodOfDays } from "./period";
+import { lastDays, parsePeriod, periodOfDays, unrolledRuns } from "./period";
 import {
   dailyRows,
   METRICS,
@@ -18,8 +18,8 @@ import {
   pruneRawEvents,
   retentionCutoff,
   rollUpFinalDays,
-  unrolledRuns,
 } from "./rollup.server";
+import { funnelFor } from "./funnel.server";
 import { trafficFor } from "./traffic.server";
 
 const NOW = new Date("2026-11-20T06:30:00Z"); // 12:00 in India
@@ -178,5 +178,64 @@ describe.each(engines())("daily sums on $name", (engine) => {
     const old = periodOfDays(addIstDays(istDay(NOW), -401), addIstDays(istDay(NOW), -400), null);
     const traffic = await trafficFor(old, test.db);
     expect(traffic.days.map((day) => day.pageViews)).toEqual([5, 5]);
+  });
+});
+
+describe.each(engines())("the funnel before and after its days are summed on $name", (engine) => {
+  let test: TestDatabase;
+  const at = (daysAgo: number) =>
+    new Date(istDayStart(addIstDays(istDay(NOW), -daysAgo))!.getTime() + 10 * 3_600_000);
+
+  beforeAll(async () => {
+    test = await openTestDatabase({ databaseUrl: await engine.freshDatabaseUrl() });
+    const event = (clientId: string, daysAgo: number, name: string, params: object) => ({
+      clientId,
+      name,
+      params,
+      occurredAt: at(daysAgo),
+    });
+    const [a, b, c, d] = Array.from({ length: 4 }, () => randomUUID());
+    await test.db.insert(analyticsEvents).values([
+      // a: pricing five days ago, plan and checkout four days ago (days that will be summed).
+      event(a!, 5, "view_pricing", {}),
+      event(a!, 4, "plan_select", {
+        plan_name: "Pro (yearly)",
+        plan_price: 6999,
+        billing_cycle: "yearly",
+      }),
+      event(a!, 4, "begin_checkout", { currency: "INR", value: 6999, plan_name: "Pro (yearly)" }),
+      // b: pricing four days ago (summed), plan today (not summed), sign-up yesterday.
+      event(b!, 4, "view_pricing", {}),
+      event(b!, 0, "plan_select", {
+        plan_name: "Pro (monthly)",
+        plan_price: 699,
+        billing_cycle: "monthly",
+      }),
+      event(b!, 1, "form_submit", { form_name: "sign_up", success: true }),
+      // c: only a plan (never viewed pricing); d: pricing only, and a feedback form.
+      event(c!, 3, "plan_select", {
+        plan_name: "Pro (monthly)",
+        plan_price: 699,
+        billing_cycle: "monthly",
+      }),
+      event(d!, 3, "view_pricing", {}),
+      event(d!, 3, "form_submit", { form_name: "feedback", success: true }),
+    ]);
+  });
+  afterAll(async () => {
+    await test?.close();
+  });
+
+  it("counts the same visitors whether their days are summed or not", async () => {
+    const period = periodOfDays(addIstDays(istDay(NOW), -6), istDay(NOW), 7);
+    const before = await funnelFor(period, test.db);
+    expect(before.steps.map((step) => step.visitors)).toEqual([3, 2, 1, 0]);
+    expect(before.byCycle).toEqual([
+      { cycle: "monthly", chose: 1, began: 0, paid: 0 },
+      { cycle: "yearly", chose: 1, began: 1, paid: 0 },
+    ]);
+    expect(before.signedUp).toBe(1);
+    await rollUpFinalDays(NOW, test.db);
+    expect(await funnelFor(period, test.db)).toEqual(before);
   });
 });

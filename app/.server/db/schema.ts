@@ -245,6 +245,21 @@ export const analyticsDaily = pgTable(
   ],
 );
 
+/**
+ * What each visitor did on a summed India day, as bits (analytics/funnel.server.ts): the funnel
+ * counts distinct visitors over a period, which per-day counts cannot add up to, so it reads these
+ * narrow rows instead of the raw events. Pruned with the raw events (they carry the client id).
+ */
+export const analyticsVisitorDays = pgTable(
+  "analytics_visitor_days",
+  {
+    day: text("day").notNull(),
+    clientId: text("client_id").notNull(),
+    steps: integer("steps").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.clientId] })],
+);
+
 /** The India days whose events are in `analytics_daily` (written in the same transaction). */
 export const analyticsRolledDays = pgTable(
   "analytics_rolled_days",

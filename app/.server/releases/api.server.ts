@@ -25,13 +25,3 @@ export function releaseErrorResponse(error: unknown): Response {
   if (error instanceof UploadTooLargeError) return apiError(413, error.message);
   throw error;
 }
-
-export async function readJson(request: Request): Promise<unknown | Response> {
-  if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? ""))
-    return apiError(415, "Send the body as application/json.");
-  try {
-    return await request.json();
-  } catch {
-    return apiError(400, "The body is not valid JSON.");
-  }
-}

@@ -1,4 +1,4 @@
-import { formatReadingTime } from "./format";
+import { formatReadingTime } from "~/lib/format";
 import { formatDate } from "~/lib/dates";
 
 /** Date, reading time and (on the post page) author of a post, on one line. */

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { blogListUrl } from "./format";
+import { blogListUrl } from "~/lib/format";
 
 /** A post's tags, each linking to the posts that share it. */
 export function TagLinks({ tags, label = "Tags" }: { tags: readonly string[]; label?: string }) {

@@ -1,22 +1,27 @@
-import { data } from "react-router";
+import { z } from "zod";
 import { parseBatch, storeEvents } from "~/.server/analytics/events.server";
+import { apiAction, failureResponse } from "~/.server/http/api-action";
+import { AppError } from "~/.server/http/errors";
 import { requestContext } from "~/.server/request-context";
 import { rateLimitClientKey } from "~/.server/security/client-key";
 import { hitRateLimit } from "~/.server/security/rate-limit.server";
 import { readConsent } from "~/lib/analytics/consent";
 import type { Route } from "./+types/events";
 
-const MAX_BODY_BYTES = 64 * 1024;
-
 /**
  * POST /api/events: a batch from the browser's analytics client. Stored only with the visitor's
- * consent cookie; any event that does not match the catalogue rejects the whole batch (400).
+ * consent cookie (checked before the body is read); any event that does not match the catalogue
+ * rejects the whole batch (400).
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") throw data({ error: "use POST" }, { status: 405 });
-  if (readConsent(request.headers.get("cookie") ?? "") !== "granted") {
-    return Response.json({ error: "no analytics consent: nothing stored" }, { status: 403 });
-  }
+  if (request.method !== "POST")
+    return failureResponse({ status: 405, code: "invalid", message: "use POST" });
+  if (readConsent(request.headers.get("cookie") ?? "") !== "granted")
+    return failureResponse({
+      status: 403,
+      code: "forbidden",
+      message: "no analytics consent: nothing stored",
+    });
   const { clientIp } = context.get(requestContext);
   const limit = await hitRateLimit(`events:${rateLimitClientKey(clientIp)}`, 120, 60);
   if (!limit.allowed) {
@@ -25,19 +30,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 429, headers: { "Retry-After": String(limit.retryAfter) } },
     );
   }
-  const raw = await request.text();
-  if (raw.length > MAX_BODY_BYTES)
-    return Response.json({ error: "batch too large" }, { status: 413 });
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    return Response.json({ error: "body is not JSON" }, { status: 400 });
-  }
-  const batch = parseBatch(body);
-  if (!batch.ok) return Response.json({ error: batch.error }, { status: 400 });
-  const stored = await storeEvents(batch);
-  return Response.json({ stored });
+  // The catalogue check needs the whole batch (one bad event rejects all), so the schema here is
+  // only "JSON"; parseBatch names the event and field that failed.
+  return apiAction(request, { schema: z.unknown(), maxBytes: 64 * 1024 }, async (body) => {
+    const batch = parseBatch(body);
+    if (!batch.ok) throw new AppError("invalid", batch.error);
+    return { stored: await storeEvents(batch) };
+  });
 }
 
 export function loader() {

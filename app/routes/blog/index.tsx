@@ -2,7 +2,7 @@ import { Link, data } from "react-router";
 import { listPosts, parsePage, tagCounts } from "~/.server/content/blog.server";
 import { PostMeta } from "~/components/content/PostMeta";
 import { TagLinks } from "~/components/content/TagLinks";
-import { blogListUrl } from "~/components/content/format";
+import { blogListUrl } from "~/lib/format";
 import { PageHeader } from "~/components/PageHeader";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/index";

@@ -1,12 +1,8 @@
 import { z } from "zod";
 import { deleteDraft, publishDraft, updateRelease } from "~/.server/releases/manage.server";
 import { findReleaseById } from "~/.server/releases/queries.server";
-import {
-  apiError,
-  readJson,
-  releaseErrorResponse,
-  requireAdminApi,
-} from "~/.server/releases/api.server";
+import { apiAction, refusalResponse } from "~/.server/http/api-action";
+import { apiError, requireAdminApi } from "~/.server/releases/api.server";
 import { releaseJson } from "~/.server/releases/json.server";
 import type { Route } from "./+types/release";
 
@@ -18,17 +14,23 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return Response.json(releaseJson(release), { headers: { "Cache-Control": "no-store" } });
 }
 
-const changeSchema = z.union([
-  z.object({
-    action: z.literal("publish"),
-    rolloutPercent: z.number().int().min(0).max(100).optional(),
-  }),
-  z.object({ action: z.literal("rollout"), rolloutPercent: z.number().int().min(0).max(100) }),
-  z.object({ action: z.literal("pause") }),
-  z.object({ action: z.literal("resume") }),
-  z.object({ action: z.literal("pull") }),
-  z.object({ action: z.literal("restore") }),
-]);
+const changeSchema = z.union(
+  [
+    z.object({
+      action: z.literal("publish"),
+      rolloutPercent: z.number().int().min(0).max(100).optional(),
+    }),
+    z.object({ action: z.literal("rollout"), rolloutPercent: z.number().int().min(0).max(100) }),
+    z.object({ action: z.literal("pause") }),
+    z.object({ action: z.literal("resume") }),
+    z.object({ action: z.literal("pull") }),
+    z.object({ action: z.literal("restore") }),
+  ],
+  {
+    error:
+      "action must be publish, rollout (with rolloutPercent 0-100), pause, resume, pull or restore",
+  },
+);
 
 /**
  * POST /api/admin/releases/:id {action: publish|rollout|pause|resume|pull|restore};
@@ -37,21 +39,16 @@ const changeSchema = z.union([
 export async function action({ request, params }: Route.ActionArgs) {
   const caller = await requireAdminApi(request);
   if (caller instanceof Response) return caller;
-  try {
-    if (request.method === "DELETE") {
+  if (request.method === "DELETE") {
+    try {
       await deleteDraft(params.id);
-      return new Response(null, { status: 204 });
+    } catch (error) {
+      return refusalResponse(error);
     }
-    if (request.method !== "POST") return apiError(405, "Use POST or DELETE.");
-    const body = await readJson(request);
-    if (body instanceof Response) return body;
-    const parsed = changeSchema.safeParse(body);
-    if (!parsed.success)
-      return apiError(
-        400,
-        "action must be publish, rollout (with rolloutPercent 0-100), pause, resume, pull or restore",
-      );
-    const change = parsed.data;
+    return new Response(null, { status: 204 });
+  }
+  if (request.method !== "POST") return apiError(405, "Use POST or DELETE.");
+  return apiAction(request, { schema: changeSchema }, async (change) => {
     if (change.action === "publish")
       await publishDraft(params.id, { rolloutPercent: change.rolloutPercent });
     else if (change.action === "rollout")
@@ -61,10 +58,6 @@ export async function action({ request, params }: Route.ActionArgs) {
     else
       await updateRelease(params.id, { status: change.action === "pull" ? "pulled" : "published" });
     const release = await findReleaseById(params.id);
-    return Response.json(release ? releaseJson(release) : null, {
-      headers: { "Cache-Control": "no-store" },
-    });
-  } catch (error) {
-    return releaseErrorResponse(error);
-  }
+    return release ? releaseJson(release) : null;
+  });
 }

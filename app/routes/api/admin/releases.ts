@@ -2,12 +2,8 @@ import { z } from "zod";
 import { createDraftRelease } from "~/.server/releases/manage.server";
 import { listReleases } from "~/.server/releases/queries.server";
 import { sparklePublicKey } from "~/.server/releases/update-key.server";
-import {
-  apiError,
-  readJson,
-  releaseErrorResponse,
-  requireAdminApi,
-} from "~/.server/releases/api.server";
+import { apiAction } from "~/.server/http/api-action";
+import { apiError, requireAdminApi } from "~/.server/releases/api.server";
 import { releaseJson } from "~/.server/releases/json.server";
 import type { Route } from "./+types/releases";
 
@@ -38,17 +34,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (request.method !== "POST") return apiError(405, "Use POST.");
   const caller = await requireAdminApi(request);
   if (caller instanceof Response) return caller;
-  const body = await readJson(request);
-  if (body instanceof Response) return body;
-  const parsed = createSchema.safeParse(body);
-  if (!parsed.success) return apiError(400, parsed.error.issues[0]?.message ?? "invalid body");
-  try {
-    const draft = await createDraftRelease(parsed.data);
-    return Response.json(releaseJson(draft), {
-      status: 201,
-      headers: { "Cache-Control": "no-store" },
-    });
-  } catch (error) {
-    return releaseErrorResponse(error);
-  }
+  return apiAction(request, { schema: createSchema, status: 201 }, async (input) =>
+    releaseJson(await createDraftRelease(input)),
+  );
 }
