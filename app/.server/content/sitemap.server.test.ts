@@ -1,5 +1,7 @@
 import { legalPages, posts } from "virtual:content";
+import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { describe, expect, it } from "vitest";
+import routes from "~/routes";
 import { DISALLOWED_PATHS, robotsTxt, sitemapXml } from "./sitemap.server";
 import { childText, childrenNamed, parseXml } from "../../../tests/support/xml";
 
@@ -91,5 +93,52 @@ describe("robots.txt", () => {
     for (const path of ["/blog", "/legal", "/search", "/pricing"]) {
       expect(disallowed.some((prefix) => path.startsWith(prefix))).toBe(false);
     }
+  });
+});
+
+describe("robots.txt against app/routes.ts", () => {
+  /** Every route of the route table with its full path and whether a guard protects it. */
+  function walk(entries: readonly RouteConfigEntry[], parent = "", guarded = false) {
+    return entries.flatMap((entry): { path: string; guarded: boolean }[] => {
+      const path = entry.path ? `${parent}/${entry.path}` : parent;
+      const inside = guarded || /^routes\/guards\//.test(entry.file);
+      return [
+        ...(entry.path !== undefined || entry.index
+          ? [{ path: path || "/", guarded: inside }]
+          : []),
+        ...walk(entry.children ?? [], path, inside),
+      ];
+    });
+  }
+  const table = walk(routes);
+  const disallowed = (path: string) =>
+    DISALLOWED_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+
+  it("keeps crawlers out of every guarded route, the API and the sign-in hand-offs", () => {
+    // A new private page or API added to app/routes.ts fails here until robots.txt covers it.
+    const private_ = table.filter(
+      (route) => route.guarded || route.path.startsWith("/api/") || route.path === "/login-via",
+    );
+    expect(private_.length).toBeGreaterThan(20);
+    expect(private_.filter((route) => !disallowed(route.path))).toEqual([]);
+  });
+
+  it("disallows nothing the route table does not have, and no public page", () => {
+    for (const prefix of DISALLOWED_PATHS)
+      expect(
+        table.some((route) => route.path === prefix || route.path.startsWith(`${prefix}/`)),
+        prefix,
+      ).toBe(true);
+    const publicPages = [
+      "/",
+      "/landing",
+      "/pricing",
+      "/download",
+      "/blog",
+      "/legal",
+      "/search",
+      "/feedback",
+    ];
+    for (const path of publicPages) expect(disallowed(path), path).toBe(false);
   });
 });
