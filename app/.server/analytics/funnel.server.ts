@@ -1,15 +1,10 @@
-import { between, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { addIstDays, istDayStart } from "~/lib/india-time";
 import { analyticsPlanName, type BillingCycle, PAID_PLAN_IDS, planById } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
-import {
-  analyticsEvents,
-  analyticsRolledDays,
-  analyticsVisitorDays,
-  payments,
-  subscriptions,
-} from "../db/schema";
+import { analyticsEvents, analyticsVisitorDays, payments, subscriptions } from "../db/schema";
 import { type Period, unrolledRuns } from "./period";
+import { rolledDaysBetween } from "./rollup.server";
 
 /**
  * The purchase funnel by visitors (distinct analytics client ids) over a period: viewed pricing →
@@ -119,14 +114,7 @@ export function visitorSteps(from: Date, to: Date) {
 export async function funnelFor(period: Period, database: Database = defaultDb()): Promise<Funnel> {
   const from = period.from.toISOString();
   const to = period.to.toISOString();
-  const rolled = new Set(
-    (
-      await database
-        .select({ day: analyticsRolledDays.day })
-        .from(analyticsRolledDays)
-        .where(between(analyticsRolledDays.day, period.fromDay, period.toDay))
-    ).map((row) => row.day),
-  );
+  const rolled = await rolledDaysBetween(period.fromDay, period.toDay, database);
   const live = unrolledRuns(period.days, rolled).map((run) =>
     visitorSteps(istDayStart(run[0]!)!, istDayStart(addIstDays(run.at(-1)!, 1))!),
   );

@@ -155,20 +155,27 @@ export function revenueByMonth(input: {
     if (at < (failures.get(payment.subscriptionId) ?? Infinity))
       failures.set(payment.subscriptionId, at);
   }
-  const refunds = input.months.map(() => ({ paise: 0, count: 0 }));
-  for (const refund of input.refunds) {
-    const index = monthOf(refund.at.getTime());
-    if (index === -1) continue;
-    refunds[index]!.paise += refund.amountPaise;
-    refunds[index]!.count += 1;
-  }
-  const notes = input.months.map(() => ({ paise: 0, count: 0 }));
-  for (const note of input.creditNotes) {
-    const index = monthOf(note.at.getTime());
-    if (index === -1) continue;
-    notes[index]!.paise += note.totalPaise;
-    notes[index]!.count += 1;
-  }
+  /** Amounts and counts per month of the months list. */
+  const perMonth = <T>(items: readonly T[], at: (item: T) => Date, paise: (item: T) => number) => {
+    const totals = input.months.map(() => ({ paise: 0, count: 0 }));
+    for (const item of items) {
+      const total = totals[monthOf(at(item).getTime())];
+      if (!total) continue;
+      total.paise += paise(item);
+      total.count += 1;
+    }
+    return totals;
+  };
+  const refunds = perMonth(
+    input.refunds,
+    (refund) => refund.at,
+    (refund) => refund.amountPaise,
+  );
+  const notes = perMonth(
+    input.creditNotes,
+    (note) => note.at,
+    (note) => note.totalPaise,
+  );
 
   return input.months.map((month, index) => {
     const range = istMonthRange(month)!;

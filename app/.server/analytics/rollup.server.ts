@@ -106,6 +106,19 @@ export async function sumEvents(
   return results.flat();
 }
 
+/** The India days from `first` to `last` (inclusive) already summed. */
+export async function rolledDaysBetween(
+  first: string,
+  last: string,
+  database: Database = defaultDb(),
+): Promise<Set<string>> {
+  const rows = await database
+    .select({ day: analyticsRolledDays.day })
+    .from(analyticsRolledDays)
+    .where(between(analyticsRolledDays.day, first, last));
+  return new Set(rows.map((row) => row.day));
+}
+
 /**
  * The daily rows of a period for the given metrics: summed days from `analytics_daily`, the rest
  * summed from the raw events now.
@@ -118,14 +131,7 @@ export async function dailyRows(
   const first = days[0];
   const last = days.at(-1);
   if (!first || !last) return [];
-  const rolled = new Set(
-    (
-      await database
-        .select({ day: analyticsRolledDays.day })
-        .from(analyticsRolledDays)
-        .where(between(analyticsRolledDays.day, first, last))
-    ).map((row) => row.day),
-  );
+  const rolled = await rolledDaysBetween(first, last, database);
   const [stored, ...live] = await Promise.all([
     rolled.size === 0
       ? Promise.resolve([])
@@ -187,14 +193,7 @@ export async function rollUpFinalDays(
   const last = newestFinalDay(now);
   const first = istDay(new Date(oldest.at));
   if (first > last) return [];
-  const rolled = new Set(
-    (
-      await database
-        .select({ day: analyticsRolledDays.day })
-        .from(analyticsRolledDays)
-        .where(between(analyticsRolledDays.day, first, last))
-    ).map((row) => row.day),
-  );
+  const rolled = await rolledDaysBetween(first, last, database);
   const done: string[] = [];
   for (let day = first; day <= last; day = addIstDays(day, 1)) {
     if (signal?.aborted) break;
@@ -234,14 +233,7 @@ export async function pruneRawEvents(
   if (!oldest?.at || new Date(oldest.at) >= cutoff) return 0;
   const first = istDay(new Date(oldest.at));
   const beforeCutoff = addIstDays(istDay(cutoff), -1);
-  const rolled = new Set(
-    (
-      await database
-        .select({ day: analyticsRolledDays.day })
-        .from(analyticsRolledDays)
-        .where(between(analyticsRolledDays.day, first, beforeCutoff))
-    ).map((row) => row.day),
-  );
+  const rolled = await rolledDaysBetween(first, beforeCutoff, database);
   for (let day = first; day <= beforeCutoff; day = addIstDays(day, 1))
     if (!rolled.has(day)) {
       cutoff = istDayStart(day)!;

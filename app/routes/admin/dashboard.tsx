@@ -1,4 +1,4 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
 import {
   ANALYTICS_DAYS,
@@ -22,6 +22,7 @@ import { isPlatform, PLATFORMS } from "~/lib/platform";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/dashboard";
 import { ScrollBox } from "~/components/ScrollBox";
+import { StuckLanesAlert } from "~/components/admin/StuckLanesAlert";
 
 export const meta: Route.MetaFunction = () => pageMeta("Admin", "Operator overview.");
 
@@ -102,21 +103,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
   return (
     <AdminPage>
       <PageHeader title="Admin" lead="What needs attention, at a glance." />
-      {stuckLanes.length > 0 ? (
-        <div
-          role="alert"
-          className="rounded-lg border border-amber-500/40 bg-amber-500/10 px-4 py-3 text-sm text-amber-100"
-        >
-          {stuckLanes.map((lane) => (
-            <p key={lane.lane}>
-              {`Background jobs are waiting: the oldest in "${lane.label}" has waited ${lane.minutes} minutes. `}
-              <Link to="/admin/jobs" className="font-medium text-white underline">
-                See the jobs
-              </Link>
-            </p>
-          ))}
-        </div>
-      ) : null}
+      <StuckLanesAlert lanes={stuckLanes} />
 
       <AdminSection id="counts" title="Counts">
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">

@@ -1,6 +1,6 @@
-import { Link } from "react-router";
 import type { Health } from "~/.server/analytics/health.server";
 import { AdminSection, AdminTable, TD, TR } from "~/components/admin/AdminUi";
+import { StuckLanesAlert } from "~/components/admin/StuckLanesAlert";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import { isPlatform, PLATFORMS } from "~/lib/platform";
 import { ColumnChart } from "./charts";
@@ -29,21 +29,13 @@ export function HealthSection({
       title="Product health"
       lead="App versions in use, devices reporting usage, and the site's own JavaScript errors."
     >
-      {health.stuckLanes.length > 0 ? (
-        <div
-          role="alert"
-          className="mb-4 rounded-lg border border-amber-500/40 bg-amber-500/10 px-4 py-3 text-sm text-amber-100"
-        >
-          {health.stuckLanes.map((lane) => (
-            <p key={lane.lane}>
-              {`Background jobs are waiting: the oldest in "${laneLabels[lane.lane] ?? lane.lane}" has waited ${lane.minutes} minutes. `}
-              <Link to="/admin/jobs" className="font-medium text-white underline">
-                See the jobs
-              </Link>
-            </p>
-          ))}
-        </div>
-      ) : null}
+      <StuckLanesAlert
+        className="mb-4"
+        lanes={health.stuckLanes.map((lane) => ({
+          ...lane,
+          label: laneLabels[lane.lane] ?? lane.lane,
+        }))}
+      />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <AdminTable
           caption="App versions in use"
