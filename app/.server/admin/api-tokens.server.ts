@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
 import { adminApiTokens, user as users } from "../db/schema";
-import { getSession, roleOf } from "../auth/session";
+import { getSession, isAdmin, roleOf } from "../auth/session";
 import { isReadOnlyMethod } from "../auth/guards";
 import { stepUpPending } from "../account/session-origin.server";
 import { hashToken, randomToken } from "../security/tokens";
@@ -77,7 +77,7 @@ export async function adminCaller(
   }
   const session = await getSession(request);
   if (!session) return null;
-  if (session.user.role !== "admin") return "forbidden";
+  if (!isAdmin(session)) return "forbidden";
   // A desktop-opened browser changes nothing here before "Confirm it's you" (as on the pages).
   if (!isReadOnlyMethod(request.method) && (await stepUpPending(session.id))) return "step-up";
   return { userId: session.user.id, email: session.user.email, via: "session" };

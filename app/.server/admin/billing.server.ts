@@ -10,7 +10,7 @@ import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
 import { istMonth, istMonthRange } from "~/lib/india-time";
 import { findPlan, isPaidPlanId, monthlyValuePaise, type PaidPlanId } from "~/lib/plans";
-import type { Session } from "../auth/session";
+import { assertAdmin, type Session } from "../auth/session";
 import { type Database, db as defaultDb } from "../db";
 import {
   auditLog,
@@ -35,10 +35,6 @@ import { kickJobs } from "../jobs";
 import { escapeLike } from "./users.server";
 import { AppError } from "../http/errors";
 
-function requireAdmin(session: Session): void {
-  if (session.user.role !== "admin")
-    throw new AppError("forbidden", "This action is for administrators.");
-}
 
 export interface BillingStats {
   mrrPaise: number;
@@ -250,7 +246,7 @@ export async function adminResync(
   providerSubscriptionId: string,
   options: { database?: Database; client?: RazorpayClient } = {},
 ): Promise<string> {
-  requireAdmin(session);
+  assertAdmin(session);
   const database = options.database ?? defaultDb();
   const before = await subscriptionOwnedBy(userId, providerSubscriptionId, database);
   const after = await resyncFromProvider(providerSubscriptionId, options);
@@ -270,7 +266,7 @@ export async function adminReplay(
   eventId: string,
   options: { database?: Database; client?: RazorpayClient } = {},
 ): Promise<string> {
-  requireAdmin(session);
+  assertAdmin(session);
   const database = options.database ?? defaultDb();
   const [event] = await database
     .select()
@@ -349,7 +345,7 @@ export async function reviewRefund(
   input: { paymentId: string; amountPaise: number | null },
   options: { database?: Database } = {},
 ): Promise<RefundReview> {
-  requireAdmin(session);
+  assertAdmin(session);
   const database = options.database ?? defaultDb();
   const { payment, refundable, amount } = await refundablePayment(
     database,
@@ -389,7 +385,7 @@ export async function requestRefund(
   input: { paymentId: string; amountPaise: number; reason: string; key: string },
   options: { database?: Database } = {},
 ): Promise<{ queued: boolean }> {
-  requireAdmin(session);
+  assertAdmin(session);
   const database = options.database ?? defaultDb();
   if (await refundRequested(database, input.key)) return { queued: false };
   try {
@@ -478,7 +474,7 @@ export async function adminGrant(
   input: { planId: PaidPlanId; days: number; reason: string },
   options: { database?: Database; now?: Date } = {},
 ): Promise<string> {
-  requireAdmin(session);
+  assertAdmin(session);
   const database = options.database ?? defaultDb();
   const now = options.now ?? new Date();
   const [owner] = await database.select({ id: users.id }).from(users).where(eq(users.id, userId));
@@ -521,7 +517,7 @@ export async function adminCorrectGstin(
   input: { invoiceId: string; gstin: string | null; reason: string },
   options: { database?: Database; now?: Date } = {},
 ): Promise<string> {
-  requireAdmin(session);
+  assertAdmin(session);
   const database = options.database ?? defaultDb();
   const [original] = await database
     .select(invoiceColumns)

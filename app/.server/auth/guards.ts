@@ -1,7 +1,7 @@
 import { createContext, data, redirect, type MiddlewareFunction } from "react-router";
 import { ADMIN_STEP_UP_REQUIRED_MESSAGE } from "../account/sensitive-rules";
 import { stepUpPending } from "../account/session-origin.server";
-import { getSession, sessionContext, type Session } from "./session";
+import { getSession, isAdmin, sessionContext, type Session } from "./session";
 
 export class UnknownGuardError extends Error {
   override name = "UnknownGuardError";
@@ -30,7 +30,7 @@ export const guards = {
   },
   admin({ session, url }: GuardInput): void {
     if (!session) throw signInRedirect(url);
-    if (session.user.role !== "admin") {
+    if (!isAdmin(session)) {
       throw data(
         { message: "This page is for administrators." },
         { status: 403, headers: { "Cache-Control": PRIVATE_NO_STORE } },

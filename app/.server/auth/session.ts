@@ -4,6 +4,7 @@ import { type RouterContextProvider, createContext, data } from "react-router";
 import { db } from "../db";
 import { session as sessions, user as users } from "../db/auth-schema";
 import { env } from "../env";
+import { AppError } from "../http/errors";
 import { auth } from "./auth.server";
 
 export type Role = "user" | "admin";
@@ -162,13 +163,26 @@ export function requireSession(context: Readonly<RouterContextProvider>): Sessio
   return session;
 }
 
+/** Whether this session's user is an administrator: the one test of the role, everywhere. */
+export function isAdmin(session: Pick<Session, "user">): boolean {
+  return session.user.role === "admin";
+}
+
+/**
+ * For domain code an admin page calls: refuses anyone else with an AppError (403), so a function
+ * moved or called from elsewhere cannot act for a customer.
+ */
+export function assertAdmin(session: Pick<Session, "user">): void {
+  if (!isAdmin(session)) throw new AppError("forbidden", "This action is for administrators.");
+}
+
 /**
  * The session of an admin route's loader or action, checked again where the data is touched: the
  * admin guard admitted the request, and this keeps a route moved out from under it from leaking.
  */
 export function requireAdmin(context: Readonly<RouterContextProvider>): Session {
   const session = requireSession(context);
-  if (session.user.role !== "admin")
+  if (!isAdmin(session))
     throw data({ message: "This page is for administrators." }, { status: 403 });
   return session;
 }

@@ -7,7 +7,7 @@
 import { data, type RouterContextProvider } from "react-router";
 import type { z } from "zod";
 import { fieldErrors, type FieldErrors } from "~/lib/auth-forms";
-import { requireSession, type Session } from "../auth/session";
+import { isAdmin, requireSession, type Session } from "../auth/session";
 import { isAppError } from "../http/errors";
 
 export interface FormResult {
@@ -43,7 +43,7 @@ export async function formAction<S extends z.ZodType, R>(
   options: { role?: "admin" } = {},
 ): Promise<R | ReturnType<typeof refuse>> {
   const session = requireSession(context);
-  if (options.role === "admin" && session.user.role !== "admin")
+  if (options.role === "admin" && !isAdmin(session))
     return refuse("form", "This action is for administrators.", 403);
   const values: Record<string, string> = {};
   for (const [key, value] of await request.formData())
