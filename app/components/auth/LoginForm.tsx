@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { EmailField, Field, FormMessage, PasswordField, SubmitButton } from "~/components/forms";
 import { codeSchema, signInSchema } from "~/lib/auth-forms";
-import { useAuthAction } from "./useAuthAction";
+import { useAuthAction } from "./use-auth-action";
 
 /**
  * Email and password, then the second factor (authenticator code or backup code) when it is on.

@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { EmailField, FormMessage, PasswordField, SubmitButton } from "~/components/forms";
 import { forgotSchema, resetSchema } from "~/lib/auth-forms";
-import { useAuthAction } from "./useAuthAction";
+import { useAuthAction } from "./use-auth-action";
 
 /** "Forgot password": the address to send a reset link to (the answer never says if it exists). */
 export function ForgotPasswordForm() {

@@ -3,7 +3,7 @@ import { Form, Link } from "react-router";
 import { EmailField, Field, FormMessage, PasswordField, SubmitButton } from "~/components/forms";
 import { track } from "~/lib/analytics/client";
 import { signUpSchema } from "~/lib/auth-forms";
-import { useAuthAction } from "./useAuthAction";
+import { useAuthAction } from "./use-auth-action";
 
 /** Name, email and password; then "check your inbox" (the account is active once confirmed). */
 export function SignUpForm() {
