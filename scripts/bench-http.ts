@@ -200,8 +200,13 @@ async function publishBenchRelease(url: string, dataDir: string): Promise<void> 
 }
 
 /**
- * /api/desktop/refresh as apps call it: each connection is one device, and each request sends
- * the refresh token the previous answer gave it (a token used twice would sign the device out).
+ * /api/desktop/refresh as apps call it: one device per connection, each request sending the
+ * refresh token the previous answer for that device gave (a token used twice would sign the device
+ * out). The tokens wait in a pool between requests: autocannon gives each request a fresh context
+ * (it resets it every time a connection has gone through its list of requests, here after every
+ * request), so a token kept there was lost after the first answer and every later request sent
+ * none (the ~1,600 400s of the earlier runs). A connection takes a token when it builds its next
+ * request, which it does only after the previous answer put the rotated one back.
  */
 async function measureRefresh(url: string, dataDir: string): Promise<Row> {
   const tokens: string[] = [];
@@ -209,7 +214,6 @@ async function measureRefresh(url: string, dataDir: string): Promise<Row> {
     const cookie = await signIn(url, dataDir);
     tokens.push((await signInDevice(url, cookie, `Bench refresh ${i}`)).refresh_token);
   }
-  type Chain = { token?: string };
   const result = await autocannon({
     url: `${url}/api/desktop/refresh`,
     connections: REFRESH_CONNECTIONS,
@@ -218,13 +222,13 @@ async function measureRefresh(url: string, dataDir: string): Promise<Row> {
       {
         method: "POST",
         headers: { "content-type": "application/json" },
-        setupRequest: (request, context: Chain) => {
-          context.token ??= tokens.pop();
-          return { ...request, body: JSON.stringify({ refresh_token: context.token }) };
-        },
-        onResponse: (status, body, context: Chain) => {
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({ refresh_token: tokens.shift() }),
+        }),
+        onResponse: (status, body) => {
           if (status === 200)
-            context.token = (JSON.parse(body) as { refresh_token: string }).refresh_token;
+            tokens.push((JSON.parse(body) as { refresh_token: string }).refresh_token);
         },
       },
     ],

@@ -4,7 +4,7 @@
  * Router's own `matchRoutes` over the build's route tree), whose `handle` says what applies
  * (app/lib/route-handle.ts). Route paths live in app/routes.ts only.
  */
-import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
+import { matchRoutes, type Params, type RouteObject, type ServerBuild } from "react-router";
 import type { RouteHandle } from "~/lib/route-handle";
 
 /**
@@ -52,6 +52,8 @@ export interface RouteRules {
    * when the route is not a page. Parameters keep their spelling: they are the visitor's data.
    */
   canonicalPagePath(pathname: string): string | null;
+  /** The route React Router matches for this path (its id) and the params it gives it. */
+  leafFor(pathname: string): { id: string; params: Params } | null;
 }
 
 type ManifestRoute = NonNullable<ServerBuild["routes"][string]>;
@@ -89,6 +91,10 @@ export function routeRules(build: ServerBuild): RouteRules {
       const leaf = matches?.at(-1)?.route.id;
       if (!leaf) return undefined;
       return build.routes[leaf]?.module.handle as RouteHandle | undefined;
+    },
+    leafFor(pathname) {
+      const leaf = matchRoutes(tree, pathname, build.basename)?.at(-1);
+      return leaf?.route.id ? { id: leaf.route.id, params: leaf.params } : null;
     },
     canonicalPagePath(pathname) {
       const matches = matchRoutes(tree, pathname, build.basename);

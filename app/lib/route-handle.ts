@@ -1,7 +1,8 @@
 /**
  * What a route module may declare in its `handle` export for the server in front of React Router
- * (server/body-limit.ts reads it from the build, through React Router's own matching), so that
- * rules about a route live beside the route and never as a second list of paths in `server/`.
+ * (server/body-limit.ts and server/fast-answers.ts read it from the build, through React Router's
+ * own matching), so that rules about a route live beside the route and never as a second list of
+ * paths in `server/`.
  */
 export interface RouteHandle {
   /**
@@ -10,4 +11,15 @@ export interface RouteHandle {
    * (release uploads of hundreds of MB).
    */
   body?: { limit: number } | "streamed";
+  /**
+   * A resource route polled by every installed app may be answered for GET and HEAD before express
+   * and React Router's request handler (server/fast-answers.ts, decision 0032), by the function of
+   * this name in `FAST_ANSWERS` (app/.server/http/fast-answers.server.ts): the same decision its
+   * loader makes, from the same code. Only for a route with no middleware of its own or of its
+   * layouts (checked at start-up).
+   */
+  fastAnswer?: FastAnswerName;
 }
+
+/** The fast answers there are; each is implemented once in `FAST_ANSWERS`. */
+export type FastAnswerName = "update-feed" | "tauri-update";

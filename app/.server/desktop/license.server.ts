@@ -4,6 +4,7 @@ import type { Entitlement } from "../billing/entitlement.server";
 import { type Database, db as defaultDb } from "../db";
 import { signingKeys } from "../db/schema";
 import { env } from "../env";
+import { onPublicContentChange, publicContentChanged } from "../http/public-content";
 import { isSealed, openJwk, sealJwk } from "../security/key-vault";
 import { randomToken } from "../security/tokens";
 
@@ -96,6 +97,9 @@ export async function rotateLicenceKey(
   const removed = rows.filter((row) => !keep.has(row.kid)).map((row) => row.kid);
   if (removed.length > 0)
     await database.delete(signingKeys).where(and(LICENCE_KEYS, inArray(signingKeys.kid, removed)));
+  // The JWKS changed, and every process keeping the signing key in memory must read it again:
+  // the same notice as any public content (NOTIFY on PostgreSQL).
+  await publicContentChanged(database);
   return { kid, kept: [...keep].filter((value) => value !== kid), removed };
 }
 
@@ -119,8 +123,7 @@ export async function signLicense(
   input: { userId: string; deviceId: string; entitlement: Entitlement },
   database: Database = defaultDb(),
 ): Promise<string> {
-  const key = await currentKey(database);
-  const privateKey = await importJWK(openJwk(key.privateJwk), "EdDSA");
+  const key = await signingKey(database);
   return new SignJWT({ entitlement: input.entitlement, device_id: input.deviceId })
     .setProtectedHeader({ alg: "EdDSA", kid: key.kid, typ: "JWT" })
     .setIssuer(env().SITE_URL)
@@ -128,5 +131,41 @@ export async function signLicense(
     .setAudience("desktop")
     .setIssuedAt()
     .setExpirationTime(Math.floor(Date.now() / 1000) + OFFLINE_GRACE_SECONDS)
-    .sign(privateKey);
+    .sign(key.privateKey);
+}
+
+/**
+ * The signing key, read and imported once per process (decision 0032) rather than on every
+ * /api/desktop/me: read again when a rotation anywhere announces itself (`rotateLicenceKey` sends
+ * the public-content notice, on PostgreSQL through NOTIFY), and at least every 30 s should a
+ * notice be lost. Older keys verify for 7 days, so a licence signed meanwhile stays valid.
+ */
+interface Signer {
+  kid: string;
+  privateKey: Awaited<ReturnType<typeof importJWK>>;
+}
+const SIGNER_TTL_MS = 30_000;
+let generation = 0;
+const signers = new WeakMap<
+  Database,
+  { signer: Promise<Signer>; loadedAt: number; generation: number }
+>();
+onPublicContentChange(() => {
+  generation += 1;
+});
+
+function signingKey(database: Database): Promise<Signer> {
+  const held = signers.get(database);
+  if (held && Date.now() - held.loadedAt < SIGNER_TTL_MS && held.generation === generation)
+    return held.signer;
+  const loading = (async () => {
+    const key = await currentKey(database);
+    return { kid: key.kid, privateKey: await importJWK(openJwk(key.privateJwk), "EdDSA") };
+  })();
+  signers.set(database, { signer: loading, loadedAt: Date.now(), generation });
+  // A failed read is not kept: the next licence tries again.
+  loading.catch(() => {
+    if (signers.get(database)?.signer === loading) signers.delete(database);
+  });
+  return loading;
 }

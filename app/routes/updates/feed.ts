@@ -1,13 +1,10 @@
-import { data } from "react-router";
 import {
-  buildFeed,
-  FEED_NAMES,
-  feedResponse,
-  type FeedName,
+  feedClientOfRequest,
+  outcomeResponse,
+  staticFeedOutcome,
 } from "~/.server/releases/feeds/index.server";
+import type { RouteHandle } from "~/lib/route-handle";
 import type { Route } from "./+types/feed";
-
-const CHANNELS = ["stable", "beta"] as const;
 
 /**
  * The update feeds, a public API shipped apps call for years (README: "Update feeds"):
@@ -15,14 +12,8 @@ const CHANNELS = ["stable", "beta"] as const;
  * appcast.xml (Sparkle). An unknown channel or feed is a 404.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const channel = CHANNELS.find((name) => name === params.channel);
-  const feed = FEED_NAMES.find((name) => name === params.feed) as FeedName | undefined;
-  if (!channel || !feed) throw data("Unknown update channel or feed.", { status: 404 });
-  const built = await buildFeed(request, channel, feed);
-  if (!built)
-    return new Response("Nothing published for this feed yet.", {
-      status: 404,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache" },
-    });
-  return feedResponse(request, built);
+  return outcomeResponse(request, await staticFeedOutcome(params, feedClientOfRequest(request)));
 }
+
+/** Every installed app polls this: answered before express when it can (decision 0032). */
+export const handle: RouteHandle = { fastAnswer: "update-feed" };

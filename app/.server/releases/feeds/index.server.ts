@@ -1,12 +1,15 @@
 import { createHash } from "node:crypto";
+import { data } from "react-router";
 import { site } from "~/config/site";
 import type { Platform } from "~/lib/platform";
 import { CLIENT_IP_HEADER } from "../../auth/client-ip";
+import type { FastBody, FastRequest, FastResponse } from "../../http/fast-answers.server";
 import { env } from "../../env";
 import type { ReleaseChannel } from "../../db/schema";
 import { renderReleaseNotes } from "../notes.server";
 import { builtOnce, candidatesOf, releaseSnapshot } from "../release-cache.server";
 import { countAppVersion, countReleaseEvent } from "../counters.server";
+import { archOfTauriArch, platformOfTauriTarget } from "../targets";
 import { isOlder, isVersion } from "../versions";
 import { electronFeed, electronUsable } from "./electron";
 import { olderReleases, selectRelease } from "./select";
@@ -15,25 +18,46 @@ import { tauriDynamic, tauriFileFor, tauriStatic, tauriUsable } from "./tauri";
 
 export const FEED_NAMES = ["latest.yml", "latest-mac.yml", "tauri.json", "appcast.xml"] as const;
 export type FeedName = (typeof FEED_NAMES)[number];
+const CHANNELS = ["stable", "beta"] as const;
 
 /**
- * The id a client is bucketed by in a staged rollout: the id it sends (`?client_id=`, or
- * electron-updater's staging id header), else its IP. Hashed before use; never stored.
+ * Who is asking, as far as a staged rollout cares: the id it sends (`?client_id=`, or
+ * electron-updater's staging id header) when it sends one, else its IP.
  */
-export function clientIdOf(request: Request): string {
-  const url = new URL(request.url);
-  const sent = url.searchParams.get("client_id") ?? request.headers.get("x-user-staging-id");
-  if (sent && sent.length <= 200) return `id:${sent}`;
-  return `ip:${request.headers.get(CLIENT_IP_HEADER) ?? "unknown"}`;
+export interface FeedClient {
+  /** What the client is bucketed by: hashed before use, never stored. */
+  id: string;
+  /** Whether it sent an id at all (electron-updater then lets the server decide its bucket). */
+  sentId: boolean;
 }
 
-function hasClientId(request: Request): boolean {
-  const url = new URL(request.url);
-  return url.searchParams.has("client_id") || request.headers.has("x-user-staging-id");
+/** The client of a feed request: from its query, its staging id header and its address. */
+export function feedClientOf(
+  searchParams: URLSearchParams,
+  stagingId: string | null,
+  ip: string | null,
+): FeedClient {
+  const sent = searchParams.get("client_id") ?? stagingId;
+  return {
+    id: sent && sent.length <= 200 ? `id:${sent}` : `ip:${ip ?? "unknown"}`,
+    sentId: searchParams.has("client_id") || stagingId !== null,
+  };
 }
 
-/** A feed's bytes, type and ETag: built once per release snapshot and what the client gets. */
-export interface BuiltFeed {
+/** The same for a request that went through React Router (the IP is in CLIENT_IP_HEADER). */
+export function feedClientOfRequest(request: Request): FeedClient {
+  return feedClientOf(
+    new URL(request.url).searchParams,
+    request.headers.get("x-user-staging-id"),
+    request.headers.get(CLIENT_IP_HEADER),
+  );
+}
+
+/**
+ * A feed's bytes, type and ETag: built once per release snapshot and what the client gets. The
+ * fast path (server/fast-answers.ts) keeps its compressed copies beside it.
+ */
+export interface BuiltFeed extends FastBody {
   body: string;
   contentType: string;
   etag: string;
@@ -41,23 +65,112 @@ export interface BuiltFeed {
 
 function built(body: string, contentType: string): BuiltFeed {
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
-  return { body, contentType, etag };
+  return { body, contentType, etag, bytes: Buffer.from(body), encoded: new Map() };
 }
 
 /**
- * A feed body as a response: private (a rollout answers clients differently), revalidated every
- * time, with an ETag so an unchanged feed costs a 304.
+ * A feed's headers: private (a rollout answers clients differently), revalidated every time, with
+ * an ETag so an unchanged feed costs a 304.
  */
-export function feedResponse(request: Request, feed: BuiltFeed): Response {
-  const headers = {
+function feedHeaders(feed: BuiltFeed): Record<string, string> {
+  return {
     "Content-Type": feed.contentType,
     "Cache-Control": "private, no-cache",
     ETag: feed.etag,
     Vary: "X-User-Staging-Id",
   };
+}
+
+/** Nothing newer for a Tauri client: 204, asked again next time. */
+const NO_UPDATE_HEADERS = { "Cache-Control": "no-cache" } as const;
+
+/** A feed body as a response, 304 when the client has these bytes already. */
+export function feedResponse(request: Request, feed: BuiltFeed): Response {
+  const headers = feedHeaders(feed);
   if (request.headers.get("if-none-match") === feed.etag)
     return new Response(null, { status: 304, headers });
   return new Response(request.method === "HEAD" ? null : feed.body, { status: 200, headers });
+}
+
+/**
+ * What a feed request gets, decided once for both ways it may arrive (the route's loader and its
+ * fast answer): a feed, nothing to offer (204, or 404 for a static feed), or a refusal.
+ */
+export type FeedOutcome =
+  | { kind: "feed"; feed: BuiltFeed }
+  | { kind: "no-update" }
+  | { kind: "nothing-published" }
+  | { kind: "refused"; status: 400 | 404; message: string };
+
+/** /updates/:channel/:feed */
+export async function staticFeedOutcome(
+  params: { channel?: string; feed?: string },
+  client: FeedClient,
+): Promise<FeedOutcome> {
+  const channel = CHANNELS.find((name) => name === params.channel);
+  const feed = FEED_NAMES.find((name) => name === params.feed);
+  if (!channel || !feed)
+    return { kind: "refused", status: 404, message: "Unknown update channel or feed." };
+  const found = await buildFeed(client, channel, feed);
+  return found ? { kind: "feed", feed: found } : { kind: "nothing-published" };
+}
+
+/** /updates/tauri/:target/:arch/:current_version, `?channel=beta` for betas. */
+export async function tauriOutcome(
+  params: { target?: string; arch?: string; current_version?: string },
+  channelParam: string | null,
+  client: FeedClient,
+): Promise<FeedOutcome> {
+  const platform = platformOfTauriTarget(params.target ?? "");
+  const arch = archOfTauriArch(params.arch ?? "");
+  if (!platform || !arch)
+    return { kind: "refused", status: 404, message: "Unknown target or arch." };
+  const currentVersion = params.current_version ?? "";
+  if (!isVersion(currentVersion))
+    return {
+      kind: "refused",
+      status: 400,
+      message: "current_version must be a version such as 1.2.0.",
+    };
+  const channel = channelParam ?? "stable";
+  if (channel !== "stable" && channel !== "beta")
+    return { kind: "refused", status: 404, message: "Unknown update channel." };
+  const update = await tauriUpdateFor(client, { platform, arch, currentVersion, channel });
+  return update ? { kind: "feed", feed: update } : { kind: "no-update" };
+}
+
+/** A loader's response for an outcome; a refusal is thrown as React Router's error data. */
+export function outcomeResponse(request: Request, outcome: FeedOutcome): Response {
+  switch (outcome.kind) {
+    case "feed":
+      return feedResponse(request, outcome.feed);
+    case "no-update":
+      return new Response(null, { status: 204, headers: NO_UPDATE_HEADERS });
+    case "nothing-published":
+      return new Response("Nothing published for this feed yet.", {
+        status: 404,
+        headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache" },
+      });
+    case "refused":
+      throw data(outcome.message, { status: outcome.status });
+  }
+}
+
+/**
+ * The fast path's answer for an outcome (server/fast-answers.ts): the same status, headers and
+ * bytes as `outcomeResponse`; null for what the loader answers (refusals, an empty channel), which
+ * decides it again without side effects (nothing is counted for them).
+ */
+export function outcomeFastResponse(
+  request: FastRequest,
+  outcome: FeedOutcome,
+): FastResponse | null {
+  if (outcome.kind === "no-update") return { status: 204, headers: NO_UPDATE_HEADERS };
+  if (outcome.kind !== "feed") return null;
+  const { feed } = outcome;
+  const headers = feedHeaders(feed);
+  if (request.header("if-none-match") === feed.etag) return { status: 304, headers };
+  return { status: 200, headers, body: feed };
 }
 
 function countCheck(
@@ -75,13 +188,13 @@ function countCheck(
  * is built once per snapshot of the releases.
  */
 export async function buildFeed(
-  request: Request,
+  client: FeedClient,
   channel: ReleaseChannel,
   feed: FeedName,
 ): Promise<BuiltFeed | null> {
   const snapshot = await releaseSnapshot();
   const releases = candidatesOf(snapshot, channel);
-  const clientId = clientIdOf(request);
+  const clientId = client.id;
   const siteUrl = env().SITE_URL;
 
   if (feed === "latest.yml" || feed === "latest-mac.yml") {
@@ -91,7 +204,7 @@ export async function buildFeed(
     const selection = selectRelease(releases, {
       channel,
       usable: electronUsable(platform),
-      clientId: hasClientId(request) ? clientId : null,
+      clientId: client.sentId ? clientId : null,
       clientDecides: true,
     });
     if (!selection) return null;
@@ -145,7 +258,7 @@ export async function buildFeed(
  * (204) when it has the newest release its rollout offers it.
  */
 export async function tauriUpdateFor(
-  request: Request,
+  client: FeedClient,
   input: { platform: Platform; arch: string; currentVersion: string; channel: ReleaseChannel },
 ): Promise<BuiltFeed | null> {
   const snapshot = await releaseSnapshot();
@@ -153,7 +266,7 @@ export async function tauriUpdateFor(
   const selection = selectRelease(candidatesOf(snapshot, input.channel), {
     channel: input.channel,
     usable: tauriUsable(input.platform, input.arch),
-    clientId: clientIdOf(request),
+    clientId: client.id,
   });
   if (!selection) return null;
   const { release } = selection;

@@ -1,0 +1,270 @@
+/**
+ * Fast answers (decision record 0032): the resource routes every installed app polls (the update
+ * feeds) answer GET and HEAD in the raw HTTP handler, before express and React Router's request
+ * handler, which cost far more than the answer itself. A route opts in with `handle.fastAnswer`
+ * (app/lib/route-handle.ts), naming its answer in `FAST_ANSWERS`
+ * (app/.server/http/fast-answers.server.ts): the same decision its loader makes, from the same
+ * code. Which route a
+ * path reaches is decided by React Router's own matching of the build's routes (no path is written
+ * here); what the skipped pipeline adds to such a response is added here the same way: the request
+ * id, the security headers and the base CSP, `Vary: Accept-Encoding` and the encoding the
+ * compression middleware would choose (its negotiator, its settings), `Connection: close` while
+ * shutting down, the access log line. Anything else (a refusal, a body, a query the URL parser would
+ * rewrite, an error such as the database being away) goes to the app, which answers it as before.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createRequire } from "node:module";
+import zlib from "node:zlib";
+import compression from "compression";
+import type { Response } from "express";
+import type { Params, ServerBuild } from "react-router";
+import {
+  FAST_ANSWERS,
+  type FastAnswer,
+  type FastBody,
+  type FastRequest,
+  type FastResponse,
+} from "~/.server/http/fast-answers.server";
+import type { RouteHandle } from "~/lib/route-handle";
+import { requestPathname, type RouteRules } from "./route-rules";
+
+/** The negotiator the compression middleware itself asks (its own dependency, its version). */
+const negotiatorOfCompression = createRequire(
+  createRequire(import.meta.url).resolve("compression"),
+)("negotiator") as new (request: { headers: Record<string, unknown> }) => {
+  encoding(available: string[], preferred?: string[]): string | undefined;
+};
+// compression 1.8 on a Node with brotli: what it offers and prefers, and its brotli quality.
+const SUPPORTED_ENCODINGS = ["br", "gzip", "deflate", "identity"];
+const PREFERRED_ENCODINGS = ["br", "gzip"];
+const BROTLI_QUALITY = 4;
+const NO_TRANSFORM = /(?:^|,)\s*?no-transform\s*?(?:,|$)/i;
+
+/** Paths whose match is remembered; more are matched again (a Tauri path names a version). */
+const MAX_REMEMBERED_PATHS = 2000;
+/** A path spelt as the URL parser leaves it: no escapes, no backslash, nothing to rewrite. */
+const PLAIN_PATH = /^\/[A-Za-z0-9._~\-/:@!$&'()*+,;=]*$/;
+/** A request target with nothing the URL parser would escape or cut (spaces, controls, #). */
+const PLAIN_TARGET = /^\/[\x21-\x22\x24-\x7e]*$/;
+
+export interface FastAnswersOptions {
+  /** Header name/value pairs every response carries: the security headers and the base CSP. */
+  baseHeaders: readonly (readonly [string, string])[];
+  requestId: (req: IncomingMessage) => string;
+  /** The client's address as express's `req.ip` gives it (TRUST_PROXY applied). */
+  clientIp: (req: IncomingMessage) => string;
+  closing: () => boolean;
+  /** An answer that could not be written (never expected: a fault of this module). */
+  onError?: (error: unknown) => void;
+  /** Called once an answer is written, for the access log. */
+  onAnswer?: (req: IncomingMessage, status: number, requestId: string, ms: number) => void;
+}
+
+export interface FastAnswers {
+  /**
+   * True when it takes the request: it answers it, or hands it to `fallback` once it found it
+   * should not (never after writing anything). False: not a fast route, serve it as usual.
+   */
+  serve(req: IncomingMessage, res: ServerResponse, fallback: () => void): boolean;
+}
+
+type Answer = FastAnswer;
+type ManifestRoute = NonNullable<ServerBuild["routes"][string]>;
+
+/** The routes that declare a fast answer, refused when a middleware would be skipped. */
+function fastRoutes(build: ServerBuild): Map<string, { answer: Answer; prefix: string }> {
+  const routes = new Map<string, { answer: Answer; prefix: string }>();
+  for (const route of Object.values(build.routes)) {
+    const name = (route?.module.handle as RouteHandle | undefined)?.fastAnswer;
+    if (!route || !name) continue;
+    const answer = FAST_ANSWERS[name] as Answer | undefined;
+    if (!answer) throw new Error(`route ${route.id} names an unknown fast answer: ${name}`);
+    const chain: ManifestRoute[] = [];
+    for (let at: ManifestRoute | undefined = route; at; at = build.routes[at.parentId ?? ""])
+      chain.unshift(at);
+    // The root's middleware marks guarded routes private and turns a database outage into a 503:
+    // a fast answer never reaches a guarded route, and any error goes to the app. A layout's
+    // middleware (a guard, a rate limit) would be skipped: not allowed.
+    const skipped = chain.filter((at) => at.parentId !== undefined && at.module.middleware?.length);
+    if (skipped.length > 0)
+      throw new Error(
+        `route ${route.id} declares a fast answer but ${skipped.map((at) => at.id).join(", ")} has middleware it would skip`,
+      );
+    const segments = chain.flatMap((at) => (at.path ? at.path.split("/") : [])).filter(Boolean);
+    const fixed: string[] = [];
+    for (const segment of segments) {
+      if (segment.startsWith(":") || segment.includes("*") || segment.endsWith("?")) break;
+      fixed.push(segment.toLowerCase());
+    }
+    routes.set(route.id, { answer, prefix: `/${fixed.map((s) => `${s}/`).join("")}` });
+  }
+  return routes;
+}
+
+function headerOf(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** Whether the compression middleware (as server/app.ts configures it) would touch this type. */
+function compressibleType(req: IncomingMessage, contentType: string): boolean {
+  if (contentType.startsWith("application/octet-stream")) return false;
+  const probe = {
+    getHeader: (name: string) => (/^content-type$/i.test(name) ? contentType : undefined),
+  };
+  return compression.filter(req as never, probe as unknown as Response);
+}
+
+function encode(body: FastBody, method: string): Uint8Array {
+  let bytes = body.encoded.get(method);
+  if (!bytes) {
+    bytes =
+      method === "br"
+        ? zlib.brotliCompressSync(body.bytes, {
+            params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY },
+          })
+        : method === "gzip"
+          ? zlib.gzipSync(body.bytes)
+          : zlib.deflateSync(body.bytes);
+    body.encoded.set(method, bytes);
+  }
+  return bytes;
+}
+
+export function createFastAnswers(
+  build: ServerBuild,
+  rules: RouteRules,
+  options: FastAnswersOptions,
+): FastAnswers | undefined {
+  const routes = fastRoutes(build);
+  if (routes.size === 0) return undefined;
+  const prefixes = [...new Set([...routes.values()].map((route) => route.prefix))];
+  const matched = new Map<string, { answer: Answer; params: Params } | null>();
+  const negotiated = new Map<string, string>();
+  const compressible = new Map<string, boolean>();
+
+  function routeOf(pathname: string) {
+    let found = matched.get(pathname);
+    if (found !== undefined) return found;
+    const leaf = rules.leafFor(pathname);
+    const route = leaf ? routes.get(leaf.id) : undefined;
+    found =
+      leaf && route ? { answer: route.answer, params: Object.freeze({ ...leaf.params }) } : null;
+    if (matched.size >= MAX_REMEMBERED_PATHS) matched.clear();
+    matched.set(pathname, found);
+    return found;
+  }
+
+  function encodingFor(req: IncomingMessage): string {
+    const accept = req.headers["accept-encoding"];
+    if (accept === undefined) return "identity";
+    let method = negotiated.get(accept);
+    if (method === undefined) {
+      method =
+        new negotiatorOfCompression(req).encoding(SUPPORTED_ENCODINGS, PREFERRED_ENCODINGS) ??
+        "identity";
+      if (negotiated.size >= 100) negotiated.clear();
+      negotiated.set(accept, method);
+    }
+    return method;
+  }
+
+  function write(
+    req: IncomingMessage,
+    res: ServerResponse,
+    answer: FastResponse,
+    requestId: string,
+    started: bigint,
+  ) {
+    const head: string[] = ["X-Request-Id", requestId];
+    for (const [name, value] of options.baseHeaders) head.push(name, value);
+    let vary: string | undefined;
+    let contentType: string | undefined;
+    let cacheControl = "";
+    for (const [name, value] of Object.entries(answer.headers)) {
+      const lower = name.toLowerCase();
+      if (lower === "vary") vary = value;
+      else head.push(name, value);
+      if (lower === "content-type") contentType = value;
+      if (lower === "cache-control") cacheControl = value;
+    }
+    // What the compression middleware does: a compressible type varies by Accept-Encoding, and a
+    // GET's body (streamed by React Router, so of any size) is sent in the encoding it negotiates.
+    let compress = false;
+    if (contentType !== undefined && !NO_TRANSFORM.test(cacheControl)) {
+      compress = compressible.get(contentType) ?? compressibleType(req, contentType);
+      compressible.set(contentType, compress);
+    }
+    if (compress) vary = vary ? `${vary}, Accept-Encoding` : "Accept-Encoding";
+    if (vary !== undefined) head.push("Vary", vary);
+    if (options.closing()) head.push("Connection", "close");
+    let bytes: Uint8Array | undefined;
+    if (answer.status === 200 && answer.body && req.method === "GET") {
+      bytes = answer.body.bytes;
+      const method = compress ? encodingFor(req) : "identity";
+      if (method !== "identity") {
+        bytes = encode(answer.body, method);
+        head.push("Content-Encoding", method);
+      }
+    }
+    // No Content-Length: sent chunked, as React Router's streamed bodies are.
+    res.writeHead(answer.status, head);
+    res.end(bytes);
+    options.onAnswer?.(
+      req,
+      answer.status,
+      requestId,
+      Number(process.hrtime.bigint() - started) / 1e6,
+    );
+  }
+
+  return {
+    serve(req, res, fallback) {
+      if (req.method !== "GET" && req.method !== "HEAD") return false;
+      const url = req.url ?? "/";
+      if (!PLAIN_TARGET.test(url)) return false;
+      // A GET with a body goes through the body caps like any other.
+      if (req.headers["transfer-encoding"] !== undefined) return false;
+      const length = req.headers["content-length"];
+      if (length !== undefined && length !== "0") return false;
+      const question = url.indexOf("?");
+      const rawPath = question === -1 ? url : url.slice(0, question);
+      const lower = rawPath.toLowerCase();
+      if (!prefixes.some((prefix) => lower.startsWith(prefix))) return false;
+      // Single-fetch data requests run the route differently: React Router's.
+      if (lower.endsWith(".data")) return false;
+      const pathname = PLAIN_PATH.test(rawPath) ? rawPath : requestPathname(url);
+      const route = routeOf(pathname);
+      if (!route) return false;
+
+      const started = process.hrtime.bigint();
+      const request: FastRequest = {
+        method: req.method as FastRequest["method"],
+        params: route.params,
+        searchParams: new URLSearchParams(question === -1 ? "" : url.slice(question + 1)),
+        header: (name) => headerOf(req, name),
+        clientIp: options.clientIp(req),
+      };
+      route
+        .answer(request)
+        .then(
+          (answer) => {
+            if (!answer || res.headersSent) return fallback();
+            write(req, res, answer, options.requestId(req), started);
+          },
+          // The app answers it again: an outage becomes its 503, anything else its error page.
+          () => fallback(),
+        )
+        .catch((error: unknown) => {
+          options.onError?.(error);
+          if (res.headersSent) res.destroy();
+          else
+            res
+              .writeHead(500, { "Content-Type": "text/plain; charset=utf-8" })
+              .end("Internal Server Error");
+        });
+      return true;
+    },
+  };
+}
