@@ -35,7 +35,6 @@ import { kickJobs } from "../jobs";
 import { escapeLike } from "./users.server";
 import { AppError } from "../http/errors";
 
-
 export interface BillingStats {
   mrrPaise: number;
   activeSubscriptions: number;

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { oauthErrors, readJsonBody, refusalResponse } from "../http/api-action";
 import { authenticateDevice, DesktopAuthError } from "./devices.server";
 
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
@@ -29,29 +30,21 @@ export function fromError(error: unknown): Response {
   throw error;
 }
 
-/** The JSON body checked against a schema, or the 400 response to return. */
+/**
+ * The JSON body checked against a schema, or the refusal to return (415, 413, 400) as an OAuth
+ * error: the site's one JSON body reader (`readJsonBody`, app/.server/http/api-action.ts).
+ */
 export async function readBody<S extends z.ZodType>(
   request: Request,
   schema: S,
 ): Promise<z.output<S> | Response> {
-  if (!isJsonRequest(request))
-    return oauthError(415, "invalid_request", "send the body as application/json");
-  let body: unknown;
   try {
-    body = await request.json();
-  } catch {
-    return oauthError(400, "invalid_request", "body must be JSON");
+    return await readJsonBody(request, { schema });
+  } catch (error) {
+    const refused = refusalResponse(error, oauthErrors);
+    refused.headers.set("Pragma", "no-cache");
+    return refused;
   }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return oauthError(
-      400,
-      "invalid_request",
-      `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`,
-    );
-  }
-  return parsed.data;
 }
 
 /** The device behind the Bearer token, or the 401 response (RFC 6750). */
