@@ -108,9 +108,13 @@ describe.each(engines())("the operator cockpit on $name", (engine) => {
     const text = await eventually(
       async () => {
         const page = await cockpit();
-        return /Paid 2 66\.7% 33\.3%/.test(page) && /New subscriptions paid 3 /.test(page)
-          ? page
-          : undefined;
+        // The sections are read in parallel, on PostgreSQL on separate connections: one may see
+        // a payment recorded a moment before another does, so wait until every section has all.
+        const all =
+          /Paid 2 66\.7% 33\.3%/.test(page) &&
+          /New subscriptions paid 3 /.test(page) &&
+          /₹1,981\.25 3 ₹1,981\.25 /.test(page);
+        return all ? page : undefined;
       },
       30_000,
       "two attributed payments and three new subscriptions on the cockpit",

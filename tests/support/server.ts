@@ -30,12 +30,29 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), "pinout-data-"));
 }
 
-/** Starts the production build (`node server.js`) on a free port and waits until it listens. */
+/** The port found free was taken by another process before the server could listen on it. */
+class PortTakenError extends Error {}
+
+/**
+ * Starts the production build (`node server.js`) on a free port and waits until it listens. Test
+ * files start servers side by side, so a port found free can be taken before the server binds
+ * it: then it starts again on another (unless the test chose the port).
+ */
 export async function startServer(options: StartOptions = {}): Promise<RunningTestServer> {
   if (!fs.existsSync(path.join(ROOT, "build", "server", "index.js"))) {
     throw new Error("Integration tests need the production build: run `npm run build` first.");
   }
   const dataDir = options.dataDir ?? tempDataDir();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnce(options, dataDir);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt === 3) throw error;
+    }
+  }
+}
+
+async function startOnce(options: StartOptions, dataDir: string): Promise<RunningTestServer> {
   // A known port up front, so SITE_URL (Better Auth's origin check, canonical URLs) matches it.
   const chosenPort = await freePort();
   const child = spawn(process.execPath, ["server.js"], {
@@ -84,6 +101,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningTe
     void exited.then((code) => {
       clearTimeout(timer);
       if (options.expectExit) resolve(-1);
+      else if (/EADDRINUSE/.test(output) && options.env?.PORT === undefined)
+        reject(new PortTakenError(output));
       else reject(new Error(`server exited with ${code} before listening:\n${output}`));
     });
   });
