@@ -40,7 +40,14 @@ export async function formAction<S extends z.ZodType, R>(
   { request, context }: Args,
   schema: S,
   run: (input: z.output<S>, session: Session) => Promise<R>,
-  options: { role?: "admin" } = {},
+  options: {
+    role?: "admin";
+    /**
+     * The message when the form does not parse and no field of it is shown to correct (hidden
+     * fields and fixed choices, e.g. a row's buttons): "Check the highlighted fields" otherwise.
+     */
+    invalidMessage?: string;
+  } = {},
 ): Promise<R | ReturnType<typeof refuse>> {
   const session = requireSession(context);
   if (options.role === "admin" && !isAdmin(session))
@@ -55,7 +62,7 @@ export async function formAction<S extends z.ZodType, R>(
       {
         intent,
         ok: false,
-        message: "Check the highlighted fields.",
+        message: options.invalidMessage ?? "Check the highlighted fields.",
         errors: fieldErrors(parsed.error),
       },
       { status: 400 },

@@ -1,4 +1,4 @@
-import { data, Form, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { z } from "zod";
 import {
   ANALYTICS_DAYS,
@@ -12,6 +12,8 @@ import { feedbackCategoryLabel, feedbackStatusSchema } from "~/lib/feedback";
 import { formatInr } from "~/lib/money";
 import { staleLanes } from "~/.server/admin/jobs.server";
 import { requireAdmin } from "~/.server/auth/session";
+import { done, formAction } from "~/.server/forms/action.server";
+import { AppError } from "~/.server/http/errors";
 import { LANES } from "~/.server/jobs/define";
 import { formatDateTime } from "~/lib/dates";
 import { AdminPage, AdminSection, Stat, TD, HeaderRow } from "~/components/admin/AdminUi";
@@ -53,25 +55,20 @@ const actionSchema = z.object({
   status: feedbackStatusSchema,
 });
 
-type ActionResult = { ok: boolean; message: string };
-
-export async function action({ request, context }: Route.ActionArgs) {
-  requireAdmin(context);
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) {
-    return data<ActionResult>(
-      { ok: false, message: "That request was not understood. Reload the page and try again." },
-      { status: 400 },
-    );
-  }
-  const { id, status } = parsed.data;
-  const updated = await setFeedbackStatus(id, status);
-  if (!updated)
-    return data<ActionResult>(
-      { ok: false, message: "That message no longer exists." },
-      { status: 404 },
-    );
-  return data<ActionResult>({ ok: true, message: `The message is marked ${status}.` });
+export async function action(args: Route.ActionArgs) {
+  return formAction(
+    args,
+    actionSchema,
+    async ({ intent, id, status }) => {
+      if (!(await setFeedbackStatus(id, status)))
+        throw new AppError("not_found", "That message no longer exists.");
+      return done(intent, `The message is marked ${status}.`);
+    },
+    {
+      role: "admin",
+      invalidMessage: "That request was not understood. Reload the page and try again.",
+    },
+  );
 }
 
 const STATUS_CLASSES: Record<z.infer<typeof feedbackStatusSchema>, string> = {

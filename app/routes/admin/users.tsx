@@ -1,4 +1,4 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import {
   changeUserRole,
@@ -7,6 +7,7 @@ import {
   searchUsers,
 } from "~/.server/admin/users.server";
 import { requireAdmin } from "~/.server/auth/session";
+import { done, formAction, refuse } from "~/.server/forms/action.server";
 import { formatDate } from "~/lib/dates";
 import { AdminPage, AdminSection, TD, HeaderRow } from "~/components/admin/AdminUi";
 import { FormMessage } from "~/components/forms";
@@ -29,25 +30,18 @@ const actionSchema = z.object({
   role: roleSchema,
 });
 
-type ActionResult = { ok: boolean; message: string };
-
-export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = requireAdmin(context);
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) {
-    return data<ActionResult>(
-      { ok: false, message: "Choose a role of user or admin for an existing user." },
-      { status: 400 },
-    );
-  }
-  const result = await changeUserRole({
-    actorId: user.id,
-    targetId: parsed.data.userId,
-    role: parsed.data.role,
-  });
-  return result.ok
-    ? data<ActionResult>({ ok: true, message: result.message })
-    : data<ActionResult>({ ok: false, message: result.message }, { status: result.status });
+export async function action(args: Route.ActionArgs) {
+  return formAction(
+    args,
+    actionSchema,
+    async ({ intent, userId, role }, { user }) => {
+      const result = await changeUserRole({ actorId: user.id, targetId: userId, role });
+      return result.ok
+        ? done(intent, result.message)
+        : refuse(intent, result.message, result.status);
+    },
+    { role: "admin", invalidMessage: "Choose a role of user or admin for an existing user." },
+  );
 }
 
 /** A link to another page of the same search. */
