@@ -33,7 +33,10 @@ import { startJobWorker, stopJobWorker } from "~/.server/jobs";
 import { logger, type Logger } from "~/.server/logger";
 import { CLIENT_IP_HEADER } from "~/.server/auth/client-ip";
 import { requestContext } from "~/.server/request-context";
-import { followPublicContentChanges, publicContentGeneration } from "~/.server/http/public-content";
+import {
+  followPublicContentChanges,
+  publicContentGeneration,
+} from "~/.server/http/public-content.server";
 import {
   bodyLimit,
   type BodyRules,

@@ -11,7 +11,7 @@ import { env } from "../env";
 import { done, refuse, refuseField } from "../forms/action.server";
 import { kickJobs } from "../jobs";
 import { logger } from "../logger";
-import { burnOneTimeToken, issueOneTimeToken } from "../security/one-time-tokens";
+import { burnOneTimeToken, issueOneTimeToken } from "../security/one-time-tokens.server";
 import { hashToken, randomToken } from "../security/tokens";
 import { queueAccountMail } from "./security-mail.server";
 import { hasPassword } from "./session-origin.server";

@@ -10,13 +10,13 @@ import { user as users } from "../db/schema";
 import { defineJob, enqueue } from "../jobs/define";
 import type { Executor } from "../jobs/queue.server";
 import { PermanentJobError } from "../jobs/worker.server";
-import { type MailMessage, type SendOptions, sendMail as sendMailNow } from "../mail/mailer";
+import { type MailMessage, type SendOptions, sendMail as sendMailNow } from "../mail/mailer.server";
 import {
   confirmAccountDeletionMessage,
   confirmEmailChangeMessage,
   passwordChangedMessage,
 } from "../mail/templates";
-import { openSecret, sealSecret } from "../security/key-vault";
+import { openSecret, sealSecret } from "../security/key-vault.server";
 
 export const ACCOUNT_MAIL_JOB = "mail.account";
 

@@ -13,7 +13,7 @@ import { kickJobs } from "../jobs";
 import { hashToken } from "../security/tokens";
 import { cancelEverythingFor } from "../billing/manage.server";
 import { bearer } from "better-auth/plugins";
-import { dataDirSecret } from "../security/data-dir-secret";
+import { dataDirSecret } from "../security/data-dir-secret.server";
 import { desktopWebSession } from "./desktop-plugin";
 import { authSchemaOptions } from "./options";
 import { refuseUnlistedHttpEndpoints } from "./http-endpoints";

@@ -31,7 +31,7 @@ import {
   subscriptionHaltedMessage,
   switchWithdrawnMessage,
 } from "../mail/billing-templates";
-import { type MailMessage, type SendOptions, sendMail } from "../mail/mailer";
+import { type MailMessage, type SendOptions, sendMail } from "../mail/mailer.server";
 import { invoiceForPayment } from "../invoices/issue.server";
 import { invoicePdf } from "../invoices/stored-pdf.server";
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isAllowedDesktopRedirect } from "~/lib/desktop-redirect";
 import { type Database, db as defaultDb } from "../db";
 import { oneTimeTokens, user as users } from "../db/schema";
-import { burnOneTimeToken, issueOneTimeToken } from "../security/one-time-tokens";
+import { burnOneTimeToken, issueOneTimeToken } from "../security/one-time-tokens.server";
 import { hashToken, PKCE_CHALLENGE, randomToken } from "../security/tokens";
 
 export const HANDOFF_TTL_MS = 5 * 60 * 1000;

@@ -4,8 +4,8 @@ import type { Entitlement } from "../billing/entitlement.server";
 import { type Database, db as defaultDb } from "../db";
 import { signingKeys } from "../db/schema";
 import { env } from "../env";
-import { onPublicContentChange, publicContentChanged } from "../http/public-content";
-import { isSealed, openJwk, sealJwk } from "../security/key-vault";
+import { onPublicContentChange, publicContentChanged } from "../http/public-content.server";
+import { isSealed, openJwk, sealJwk } from "../security/key-vault.server";
 import { randomToken } from "../security/tokens";
 
 /** How long the app may run offline on one licence before it must reach the server again. */

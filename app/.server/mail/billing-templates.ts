@@ -2,7 +2,7 @@
 import { site } from "~/config/site";
 import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
-import type { MailMessage } from "./mailer";
+import type { MailMessage } from "./mailer.server";
 import { hello, render } from "./templates";
 
 interface Recipient {

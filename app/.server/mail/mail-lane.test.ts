@@ -31,8 +31,8 @@ describe("mail leaves only through the mail lane", () => {
       .filter((file) => {
         const text = fs.readFileSync(file, "utf8");
         return (
-          /import\s*\{[^}]*\bsendMail\b[^}]*\}\s*from\s*"[^"]*mail\/mailer"/.test(text) ||
-          /import\s*\{[^}]*\bsendMail\b[^}]*\}\s*from\s*"\.\/mailer"/.test(text)
+          /import\s*\{[^}]*\bsendMail\b[^}]*\}\s*from\s*"[^"]*mail\/mailer.server"/.test(text) ||
+          /import\s*\{[^}]*\bsendMail\b[^}]*\}\s*from\s*"\.\/mailer.server"/.test(text)
         );
       })
       .map((file) => path.relative(path.dirname(APP), file));

@@ -8,8 +8,8 @@ import { z } from "zod";
 import { defineJob, enqueue } from "../jobs/define";
 import type { Executor } from "../jobs/queue.server";
 import { PermanentJobError } from "../jobs/worker.server";
-import { openSecret, sealSecret } from "../security/key-vault";
-import { type MailMessage, sendMail } from "./mailer";
+import { openSecret, sealSecret } from "../security/key-vault.server";
+import { type MailMessage, sendMail } from "./mailer.server";
 
 const messageSchema = z.object({
   to: z.string().min(3).max(320),

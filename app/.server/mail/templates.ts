@@ -1,6 +1,6 @@
 import { site } from "~/config/site";
 import { escapeHtml } from "~/lib/escape";
-import type { MailMessage } from "./mailer";
+import type { MailMessage } from "./mailer.server";
 
 interface Content {
   to: string;

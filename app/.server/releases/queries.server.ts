@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
-import { onPublicContentChange, publicContentChanged } from "../http/public-content";
+import { onPublicContentChange, publicContentChanged } from "../http/public-content.server";
 import {
   type Release,
   type ReleaseChannel,

@@ -1,7 +1,7 @@
 import type { Platform } from "~/lib/platform";
 import { type Database, db as defaultDb } from "../db";
 import { type ReleaseChannel, updatePolicies } from "../db/schema";
-import { onPublicContentChange, publicContentGeneration } from "../http/public-content";
+import { onPublicContentChange, publicContentGeneration } from "../http/public-content.server";
 import { channelsOf } from "./feeds/select";
 import { listReleases, type ReleaseWithAssets } from "./queries.server";
 

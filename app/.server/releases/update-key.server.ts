@@ -4,7 +4,7 @@ import type { JWK } from "jose";
 import { type Database, db as defaultDb } from "../db";
 import { signingKeys } from "../db/schema";
 import { createSigningKey } from "../desktop/license.server";
-import { openJwk } from "../security/key-vault";
+import { openJwk } from "../security/key-vault.server";
 
 /**
  * The site's Ed25519 update key: it signs Sparkle enclosures published without a signature of

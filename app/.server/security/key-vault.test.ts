@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { isSealed, openJwk, openSecret, sealJwk, sealSecret } from "./key-vault";
+import { isSealed, openJwk, openSecret, sealJwk, sealSecret } from "./key-vault.server";
 
 describe("signing keys at rest", () => {
   const key = randomBytes(32);

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
 import type { JWK } from "jose";
 import { z } from "zod";
 import { env } from "../env";
-import { dataDirSecret } from "./data-dir-secret";
+import { dataDirSecret } from "./data-dir-secret.server";
 
 /**
  * Secrets at rest: AES-256-GCM under a key from the environment, so a copy of the database (a
