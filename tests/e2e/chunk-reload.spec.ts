@@ -30,15 +30,19 @@ test("a route module that fails to load during navigation goes through the same 
 }) => {
   await page.goto("/");
   await waitForHydration(page);
-  const moduleUrl = await page.evaluate(
-    () =>
-      (
-        window as unknown as {
-          __reactRouterManifest: { routes: Record<string, { module: string }> };
-        }
-      ).__reactRouterManifest.routes["routes/pricing"]?.module,
-  );
-  expect(moduleUrl).toMatch(/^\/assets\/.+\.js$/);
+  // Routes enter the browser's manifest as their links are discovered after hydration (React
+  // Router's lazy route discovery), so /pricing's module may be known a moment later.
+  const routeModule = () =>
+    page.evaluate(
+      () =>
+        (
+          window as unknown as {
+            __reactRouterManifest: { routes: Record<string, { module: string }> };
+          }
+        ).__reactRouterManifest.routes["routes/pricing"]?.module ?? "",
+    );
+  await expect.poll(routeModule).toMatch(/^\/assets\/.+\.js$/);
+  const moduleUrl = await routeModule();
   // As after a deploy: the tab asks for a route module the server no longer has.
   await page.route(`**${moduleUrl}`, (route) => route.fulfill({ status: 404, body: "gone" }));
   let loads = 0;
