@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BROWSER_HEADERS, getWithCookies, signUpVerified } from "../support/auth";
+import { getWithCookies, signUpVerified } from "../support/auth";
+import { signInDevice } from "../support/billing";
 import { engines } from "../support/engines";
 import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
 
@@ -57,38 +57,7 @@ describe.each(engines())("feature_use from the desktop app's usage reports on $n
       "First usage report: To do",
     ]);
     // The desktop handoff, as the app does it: a token for the signed-in browser, then PKCE.
-    const verifier = randomBytes(32).toString("base64url");
-    const handoff = await fetch(`${server.url}/api/functions/generateAuthRedirectToken`, {
-      method: "POST",
-      headers: {
-        ...BROWSER_HEADERS,
-        "content-type": "application/json",
-        origin: server.url,
-        cookie,
-      },
-      body: JSON.stringify({
-        data: {
-          redirect_uri: "http://127.0.0.1:53682/callback",
-          state: "state-1234567",
-          code_challenge: createHash("sha256").update(verifier).digest("base64url"),
-          code_challenge_method: "S256",
-        },
-      }),
-    });
-    const { token } = ((await handoff.json()) as { result: { token: string } }).result;
-    const exchanged = await fetch(`${server.url}/api/desktop/token`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        token,
-        code_verifier: verifier,
-        device_name: "Ravi's MacBook",
-        platform: "mac",
-        app_version: "2.1.0",
-      }),
-    });
-    expect(exchanged.status).toBe(200);
-    access = ((await exchanged.json()) as { access_token: string }).access_token;
+    access = await signInDevice(server, cookie, "Ravi's MacBook");
     const me = (await (
       await fetch(`${server.url}/api/desktop/me`, {
         headers: { authorization: `Bearer ${access}` },

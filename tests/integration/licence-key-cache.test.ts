@@ -5,10 +5,10 @@
  * keeps signing with the old one (which would still verify for 7 days, but a rotation after a leak
  * must take effect at once). Licences signed before and after both verify with the JWKS.
  */
-import { createHash, randomBytes } from "node:crypto";
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { BROWSER_HEADERS, signUpVerified } from "../support/auth";
+import { signUpVerified } from "../support/auth";
+import { signInDevice } from "../support/billing";
 import { runScript } from "../support/cli";
 import { createDatabase } from "../support/engines";
 import { type RunningTestServer, startServer } from "../support/server";
@@ -17,39 +17,7 @@ const postgresUrl = inject("postgresUrl");
 
 async function deviceToken(server: RunningTestServer, email: string): Promise<string> {
   const cookie = await signUpVerified(server, { name: "Key", email, password: "key-cache-pw-1" });
-  const verifier = randomBytes(32).toString("base64url");
-  const challenge = createHash("sha256").update(verifier).digest("base64url");
-  const handoff = await fetch(`${server.url}/api/functions/generateAuthRedirectToken`, {
-    method: "POST",
-    headers: {
-      ...BROWSER_HEADERS,
-      "content-type": "application/json",
-      origin: server.url,
-      cookie,
-    },
-    body: JSON.stringify({
-      data: {
-        redirect_uri: "http://127.0.0.1:53682/callback",
-        state: "state-1234567",
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-      },
-    }),
-  });
-  const { token } = ((await handoff.json()) as { result: { token: string } }).result;
-  const exchanged = await fetch(`${server.url}/api/desktop/token`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      token,
-      code_verifier: verifier,
-      device_name: "Key Mac",
-      platform: "mac",
-      app_version: "1.0.0",
-    }),
-  });
-  expect(exchanged.status).toBe(200);
-  return ((await exchanged.json()) as { access_token: string }).access_token;
+  return signInDevice(server, cookie, "Key Mac");
 }
 
 async function licence(server: RunningTestServer, access: string): Promise<string> {
