@@ -12,7 +12,6 @@ import { logger } from "./.server/logger";
 import { isDatabaseUnavailable } from "./.server/db/outage";
 import { requestContext } from "./.server/request-context";
 import { inlineScriptHashes } from "./.server/http/inline-scripts";
-import { deferHydration } from "./.server/http/deferred-hydration";
 
 export const streamTimeout = 5_000;
 
@@ -70,15 +69,12 @@ export default function handleRequest(
             },
             final(callback) {
               clearTimeout(timeoutId);
-              const rendered = Buffer.concat(chunks).toString("utf8");
-              const html = deferHydration(rendered);
-              // The held module script keeps its text (and hash) from the rendered document.
-              const hashes = new Set([
-                ...inlineScriptHashes(rendered),
-                ...inlineScriptHashes(html),
-              ]);
+              const html = Buffer.concat(chunks).toString("utf8");
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-              responseHeaders.set("Content-Security-Policy", contentSecurityPolicy([...hashes]));
+              responseHeaders.set(
+                "Content-Security-Policy",
+                contentSecurityPolicy(inlineScriptHashes(html)),
+              );
               resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
               callback();
             },

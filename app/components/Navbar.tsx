@@ -90,7 +90,7 @@ function isPopoverOpen(element: HTMLElement): boolean {
 
 /**
  * The mobile menu is a popover the button opens with `popovertarget`: it works before the page's
- * scripts have started (decision record 0026: they start after the first paint), closes on Escape
+ * scripts have run (decision record 0026: the page is visible before they are), closes on Escape
  * and on a tap outside, and sits above the consent banner. React follows its state from the
  * `toggle` event, closes it on navigation, and opens it itself where the Popover API is missing.
  */

@@ -3,9 +3,9 @@ import { useSyncExternalStore } from "react";
 const neverChanges = () => () => {};
 
 /**
- * False in the server's HTML and while React hydrates it, true from the render after. Scripts start
- * after the first paint (decision record 0026), so for a moment a page is plain HTML in the
- * visitor's hands; controls that need React can say so.
+ * False in the server's HTML and while React hydrates it, true from the render after. The page is
+ * painted before its scripts have run (decision record 0026), so for a moment it is plain HTML in
+ * the visitor's hands; controls that need React can say so.
  */
 export function useHydrated(): boolean {
   return useSyncExternalStore(

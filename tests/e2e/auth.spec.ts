@@ -37,12 +37,12 @@ test("Sign out works before the page's scripts have run", async ({ page }) => {
   const email = uniqueEmail("sita");
   await signUpAndVerify(page, { name: "Sita", email, password: PASSWORD });
   const releaseScripts = await holdScripts(page);
-  await page.reload();
+  await page.reload({ waitUntil: "domcontentloaded" });
   expect(await page.evaluate(() => "__reactRouterRouteModules" in window)).toBe(false);
 
   await page.getByRole("button", { name: "Sign out" }).first().click();
   await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
-  await page.goto("/account");
+  await page.goto("/account", { waitUntil: "domcontentloaded" });
   await expect(page).toHaveURL("/auth?next=%2Faccount");
   releaseScripts();
   await waitForHydration(page);
@@ -75,9 +75,9 @@ test.describe("a failed sign-in", () => {
       if (request.resourceType() === "document") documents.push(request.url());
     });
     const releaseScripts = await holdScripts(page);
-    await page.goto("/auth?view=signup");
+    await page.goto("/auth?view=signup", { waitUntil: "domcontentloaded" });
     await expect(page.getByRole("button", { name: "Create account" })).toBeEnabled();
-    await page.goto("/auth");
+    await page.goto("/auth", { waitUntil: "domcontentloaded" });
     await expect(page.getByRole("button", { name: "Log in" })).toBeEnabled();
     await page.getByLabel("Email").fill("nobody@example.com");
     await page.getByLabel("Password").fill("not-the-password");

@@ -62,8 +62,8 @@ export async function fakeSignedIn(page: Page) {
 /**
  * Resolves once React has hydrated the page: the navbar's session check only runs in the browser,
  * so "Log in" or "Account" appears only after hydration (in the desktop navbar, hidden at mobile
- * width but there all the same). A page's scripts start after its first paint (decision 0026), so
- * a test that presses a button right after `goto` must wait for this first.
+ * width but there all the same). The page is visible before its scripts have run (decision 0026),
+ * so a test that presses a React-only button right after `goto` must wait for this first.
  */
 export async function waitForHydration(page: Page) {
   await expect(
@@ -74,8 +74,9 @@ export async function waitForHydration(page: Page) {
 }
 
 /**
- * Holds every script request until the returned function is called: scripts start after the first
- * paint (decision record 0026), and this is how a test acts in the moment before hydration.
+ * Holds every script request until the returned function is called: the page is visible before
+ * its scripts have run (decision record 0026), and this is how a test acts in that moment. The
+ * held scripts hold the `load` event too: go to the page with `waitUntil: "domcontentloaded"`.
  */
 export async function holdScripts(page: Page): Promise<() => void> {
   let release = () => {};

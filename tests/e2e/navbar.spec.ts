@@ -128,7 +128,7 @@ test.describe("navbar at mobile width", () => {
     page,
   }) => {
     const releaseScripts = await holdScripts(page);
-    await page.goto("/");
+    await page.goto("/", { waitUntil: "domcontentloaded" });
     expect(await page.evaluate(() => "__reactRouterRouteModules" in window)).toBe(false);
 
     const toggle = page.getByRole("button", { name: "Open menu" });

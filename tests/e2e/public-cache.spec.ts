@@ -31,20 +31,22 @@ test("a public page served from the shared cache runs under its CSP and hydrates
   ).toEqual([]);
 });
 
-test("a page's scripts start loading only after its first paint, and it still hydrates", async ({
+test("a page's stylesheets are requested before any of its scripts, and it still hydrates", async ({
   page,
 }) => {
+  // Decision 0026: the first paint waits for the stylesheets, not for the scripts, so they go first.
   await page.goto("/legal/terms");
   await waitForHydration(page);
   const timing = await page.evaluate(() => {
-    const paint = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1;
-    const scripts = performance
-      .getEntriesByType("resource")
-      .filter((entry) => new URL(entry.name).pathname.endsWith(".js"))
-      .map((entry) => entry.startTime);
-    return { paint, scripts };
+    const resources = performance.getEntriesByType("resource");
+    const starts = (extension: string) =>
+      resources
+        .filter((entry) => new URL(entry.name).pathname.endsWith(extension))
+        .map((entry) => entry.startTime);
+    return { styles: starts(".css"), scripts: starts(".js") };
   });
-  expect(timing.paint).toBeGreaterThan(0);
+  expect(timing.styles.length).toBe(2);
   expect(timing.scripts.length).toBeGreaterThan(3);
-  for (const start of timing.scripts) expect(start).toBeGreaterThanOrEqual(timing.paint);
+  const lastStyle = Math.max(...timing.styles);
+  for (const start of timing.scripts) expect(start).toBeGreaterThanOrEqual(lastStyle);
 });

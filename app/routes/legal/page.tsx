@@ -9,7 +9,10 @@ import type { Route } from "./+types/page";
 import { CookieSettings } from "~/components/CookieSettings";
 import { publicPageHeaders } from "~/lib/cache-control";
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: contentStyles }];
+export const links: Route.LinksFunction = () => [
+  // After the site stylesheet, ahead of the scripts (decision 0026).
+  { rel: "stylesheet", href: contentStyles, precedence: "content" },
+];
 
 export function loader({ params }: Route.LoaderArgs) {
   const page = getLegalPage(params.page);
