@@ -1,7 +1,9 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
+import { Form, redirect, useNavigation, useSearchParams } from "react-router";
 import { getSession } from "~/.server/auth/session";
 import { env } from "~/.server/env";
+import { formAction } from "~/.server/forms/action.server";
+import { AppError } from "~/.server/http/errors";
 import { saveFeedback } from "~/.server/feedback/feedback.server";
 import { latestStableCached } from "~/.server/releases/queries.server";
 import { requestContext } from "~/.server/request-context";
@@ -39,51 +41,38 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** What each point of the optional rating means, read out and shown beside the number. */
 const RATING_LABELS = ["Poor", "Fair", "Good", "Very good", "Excellent"] as const;
 
-type FieldName = "email" | "category" | "message" | "rating" | "appVersion" | "os";
+const FIELD_NAMES = ["email", "category", "message", "rating", "appVersion", "os"] as const;
+type FieldName = (typeof FIELD_NAMES)[number];
 type FieldErrors = Partial<Record<FieldName, string[]>>;
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const values = Object.fromEntries(
-    (["email", "category", "message", "rating", "appVersion", "os"] as const).map((name) => [
-      name,
-      String(form.get(name) ?? ""),
-    ]),
-  ) as Record<FieldName, string>;
-
+export async function action(args: Route.ActionArgs) {
   // A field people never see: bots fill it in. They get the same confirmation and nothing is stored.
-  if (String(form.get("website") ?? "") !== "") throw redirect("/feedback?sent=1");
+  const honeypot = (await args.request.clone().formData()).get("website");
+  if (typeof honeypot === "string" && honeypot !== "") throw redirect("/feedback?sent=1");
 
-  const parsed = feedbackSchema.safeParse(values);
-  if (!parsed.success) {
-    const errors: FieldErrors = {};
-    for (const issue of parsed.error.issues)
-      (errors[issue.path[0] as FieldName] ??= []).push(issue.message);
-    return data({ errors, values, formError: null as string | null }, { status: 400 });
-  }
-
-  const { clientIp, log } = context.get(requestContext);
-  const limit = await hitRateLimit(
-    `feedback:${rateLimitClientKey(clientIp)}`,
-    env().FEEDBACK_RATE_LIMIT,
-    60 * 60,
+  return formAction(
+    args,
+    feedbackSchema,
+    async (input, session) => {
+      const { clientIp, log } = args.context.get(requestContext);
+      const limit = await hitRateLimit(
+        `feedback:${rateLimitClientKey(clientIp)}`,
+        env().FEEDBACK_RATE_LIMIT,
+        60 * 60,
+      );
+      if (!limit.allowed)
+        throw new AppError(
+          "rate_limited",
+          `You have sent several messages in the last hour. Please wait ${Math.ceil(limit.retryAfter / 60)} minutes, or write to ${site.company.supportEmail}.`,
+          { retryAfter: limit.retryAfter },
+        );
+      const id = await saveFeedback({ ...input, userId: session?.user.id ?? null });
+      log.info({ feedbackId: id, category: input.category }, "feedback received");
+      // Post/redirect/get: a reload does not send the message twice.
+      return redirect("/feedback?sent=1");
+    },
+    { who: "anyone", echo: FIELD_NAMES },
   );
-  if (!limit.allowed) {
-    return data(
-      {
-        errors: {} as FieldErrors,
-        values,
-        formError: `You have sent several messages in the last hour. Please wait ${Math.ceil(limit.retryAfter / 60)} minutes, or write to ${site.company.supportEmail}.`,
-      },
-      { status: 429, headers: { "Retry-After": String(limit.retryAfter) } },
-    );
-  }
-
-  const session = await getSession(request);
-  const id = await saveFeedback({ ...parsed.data, userId: session?.user.id ?? null });
-  log.info({ feedbackId: id, category: parsed.data.category }, "feedback received");
-  // Post/redirect/get: a reload does not send the message twice.
-  throw redirect("/feedback?sent=1");
 }
 
 export default function FeedbackPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -101,12 +90,7 @@ export default function FeedbackPage({ loaderData, actionData }: Route.Component
   function checkBeforeSending(event: FormEvent<HTMLFormElement>) {
     const form = new FormData(event.currentTarget);
     const parsed = feedbackSchema.safeParse(
-      Object.fromEntries(
-        (["email", "category", "message", "rating", "appVersion", "os"] as const).map((name) => [
-          name,
-          String(form.get(name) ?? ""),
-        ]),
-      ),
+      Object.fromEntries(FIELD_NAMES.map((name) => [name, String(form.get(name) ?? "")])),
     );
     if (parsed.success) {
       setClientErrors(null);
@@ -156,8 +140,8 @@ export default function FeedbackPage({ loaderData, actionData }: Route.Component
             }
           }}
         >
-          {actionData?.formError ? (
-            <FormMessage tone="error" message={actionData.formError} />
+          {actionData && !actionData.ok && !actionData.errors ? (
+            <FormMessage tone="error" message={actionData.message} />
           ) : null}
           <Field
             label="Your email"

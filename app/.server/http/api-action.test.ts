@@ -75,6 +75,18 @@ describe("apiAction", () => {
     expect(extra.status).toBe(400);
   });
 
+  it("says when to ask again after a rate limit (Retry-After, whole seconds)", async () => {
+    const limited = await run(post(JSON.stringify({ name: "x" })), async () => {
+      throw new AppError("rate_limited", "Slow down.", { retryAfter: 12.5 });
+    });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("13");
+    const other = await run(post(JSON.stringify({ name: "x" })), async () => {
+      throw new AppError("conflict", "Taken.");
+    });
+    expect(other.headers.has("retry-after")).toBe(false);
+  });
+
   it("refuses a body that is not JSON with 415, and broken JSON with 400", async () => {
     for (const type of [
       "text/plain",

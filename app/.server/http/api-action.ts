@@ -119,11 +119,15 @@ export async function readJsonBody<S extends z.ZodType>(
 /** An AppError or body refusal as the API's response; anything else is not ours to answer. */
 export function refusalResponse(error: unknown, shape: ErrorShape = plainErrors): Response {
   if (error instanceof BodyRefusal) return failureResponse(error.failure, shape);
-  if (isAppError(error))
-    return failureResponse(
+  if (isAppError(error)) {
+    const response = failureResponse(
       { status: error.status, code: error.code, message: error.message, field: error.field },
       shape,
     );
+    if (error.retryAfter !== undefined)
+      response.headers.set("Retry-After", String(Math.ceil(error.retryAfter)));
+    return response;
+  }
   throw error;
 }
 

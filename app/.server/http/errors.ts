@@ -20,14 +20,17 @@ export class AppError extends Error {
   override name = "AppError";
   readonly status: (typeof STATUS)[AppErrorCode];
   readonly field: string | undefined;
+  /** Seconds until asking again may succeed (a rate limit): sent as `Retry-After`. */
+  readonly retryAfter: number | undefined;
   constructor(
     readonly code: AppErrorCode,
     message: string,
-    options: { field?: string; cause?: unknown } = {},
+    options: { field?: string; retryAfter?: number; cause?: unknown } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.status = STATUS[code];
     this.field = options.field;
+    this.retryAfter = options.retryAfter;
   }
 }
 
