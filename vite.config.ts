@@ -4,6 +4,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { contentPlugin } from "./vite/content-plugin";
 import { routeModuleReloadPlugin } from "./vite/route-module-reload";
+import { sandboxAssetsPlugin } from "./vite/sandbox-assets";
 
 // React Router builds the client and the server in one process and may evaluate this file more
 // than once; keeping the id in process.env gives both bundles the same build id.
@@ -22,5 +23,11 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   resolve: { tsconfigPaths: true },
   server: { port: 3000 },
-  plugins: [tailwindcss(), contentPlugin(), routeModuleReloadPlugin(), reactRouter()],
+  plugins: [
+    tailwindcss(),
+    contentPlugin(),
+    routeModuleReloadPlugin(),
+    sandboxAssetsPlugin(),
+    reactRouter(),
+  ],
 }));

@@ -5,7 +5,7 @@
 import { createHmac } from "node:crypto";
 import vm from "node:vm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CHECKOUT_JS } from "./checkout-script";
+import { CHECKOUT_JS } from "./browser-assets";
 import { FakeDocument, type FakeElement } from "../../tests/support/fake-dom";
 import {
   KEY_ID,

@@ -5,9 +5,8 @@
 import { Router, type Response } from "express";
 import { z } from "zod";
 import { checkoutPay, hostedAuthorise } from "./billing";
-import { CHECKOUT_CSS } from "./checkout-css";
-import { CHECKOUT_JS } from "./checkout-script";
-import { HOSTED_JS, hostedPage, notFoundPage } from "./hosted";
+import { CHECKOUT_CSS, CHECKOUT_JS, HOSTED_JS } from "./browser-assets";
+import { hostedPage, notFoundPage } from "./hosted";
 import { parseBody, requireKeyId } from "./http";
 import { DEFAULT_VPA } from "./ledger";
 import { getPlan, getSubscription } from "./state";

@@ -1,7 +1,9 @@
 /**
  * The hosted page behind a subscription's `short_url`: "Update payment method — Test mode".
- * Server-rendered HTML with no inline script or style (the site's CSP); its logic is hosted.js.
+ * Server-rendered HTML with no inline script or style (the site's CSP); its logic is hosted.js
+ * (browser/hosted-page.ts), which reads what it needs from the page (the form's data-action).
  */
+import { money, perText } from "./browser/format";
 import type { Method, PlanEntity, SubscriptionEntity } from "./entities";
 
 const ESCAPES: Record<string, string> = {
@@ -20,19 +22,6 @@ function escapeHtml(value: string): string {
 export function safeReturnPath(value: string | null): string | null {
   if (value === null || value.length > 2000) return null;
   return /^\/(?![/\\])[^\s\\]*$/.test(value) ? value : null;
-}
-
-const money = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR" });
-const UNITS: Record<string, [string, string]> = {
-  daily: ["day", "days"],
-  weekly: ["week", "weeks"],
-  monthly: ["month", "months"],
-  yearly: ["year", "years"],
-};
-
-function perText(period: string, interval: number): string {
-  const [one, many]: [string, string] = UNITS[period] ?? [period, period];
-  return interval === 1 ? `per ${one}` : `every ${interval} ${many}`;
 }
 
 function layout(title: string, root: string, main: string): string {
@@ -110,69 +99,3 @@ export function notFoundPage(root: string): string {
 <p>The id provided does not exist.</p>`,
   );
 }
-
-export const HOSTED_JS = String.raw`/* Razorpay sandbox: hosted "update payment method" page. */
-(function () {
-  "use strict";
-  var form = document.getElementById("rzp-sbx-form");
-  if (!form) return;
-  var status = document.getElementById("rzp-sbx-status");
-  var current = document.getElementById("rzp-sbx-current");
-  var card = document.getElementById("rzp-sbx-card");
-  var upi = document.getElementById("rzp-sbx-upi");
-  var vpa = form.querySelector("input[name=vpa]");
-  var button = form.querySelector("button[type=submit]");
-  var radios = form.querySelectorAll("input[name=method]");
-  var money = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR" });
-
-  function selected() {
-    for (var i = 0; i < radios.length; i++) if (radios[i].checked) return radios[i].value;
-    return "card";
-  }
-  function sync() {
-    var method = selected();
-    card.hidden = method !== "card";
-    upi.hidden = method !== "upi";
-  }
-  for (var i = 0; i < radios.length; i++) radios[i].addEventListener("change", sync);
-  sync();
-
-  form.addEventListener("submit", function (event) {
-    event.preventDefault();
-    var method = selected();
-    var body = { method: method };
-    if (method === "upi") body.vpa = vpa.value.trim();
-    button.disabled = true;
-    status.textContent = "Authorising\u2026";
-    fetch(form.getAttribute("data-action"), {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(body),
-      credentials: "same-origin"
-    })
-      .then(function (response) {
-        return response.json().then(function (json) { return { ok: response.ok, json: json }; });
-      })
-      .then(
-        function (result) {
-          if (!result.ok) {
-            var error = result.json && result.json.error;
-            status.textContent = (error && error.description) || "Authorisation failed.";
-            return;
-          }
-          var sub = result.json.subscription;
-          var payment = result.json.payment;
-          var text = "Payment method authorised: " + (method === "upi" ? "UPI AutoPay (" + body.vpa + ")" : "Card") + ".";
-          if (payment && payment.status === "captured") text += " Charged " + money.format(payment.amount / 100) + ".";
-          text += " The subscription is now " + sub.status + ".";
-          status.textContent = text;
-          current.textContent = sub.status;
-        },
-        function () {
-          status.textContent = "The payment server could not be reached. Try again.";
-        }
-      )
-      .then(function () { button.disabled = false; });
-  });
-})();
-`;

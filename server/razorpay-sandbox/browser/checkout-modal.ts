@@ -1,0 +1,378 @@
+/**
+ * The checkout modal behind `new Razorpay(options)`: the subscription summary, the method choice,
+ * Success/Failure and their requests to the sandbox, focus kept inside while it is open.
+ */
+import { el, focusables, radio } from "./dom";
+import { money, perText } from "./format";
+
+/** The options Razorpay's checkout takes that the sandbox reads. */
+export interface CheckoutOptions {
+  key: string;
+  subscription_id: string;
+  name?: string;
+  description?: string;
+  image?: string;
+  prefill?: { email?: string };
+  handler?: (response: unknown) => void;
+  modal?: { ondismiss?: () => void };
+}
+
+/** GET /checkout/subscriptions/:id (checkout.ts of the sandbox's server). */
+interface SubscriptionInfo {
+  status: string;
+  plan: { name: string; amount: number; period: string; interval: number };
+  quantity: number;
+  start_at: number | null;
+  start_in_future: boolean;
+}
+
+/** Razorpay's error body's `error`. */
+interface ApiError {
+  code?: string;
+  description?: string;
+  reason?: string;
+}
+
+interface Reply {
+  ok: boolean;
+  status: number;
+  json: unknown;
+}
+
+interface PaymentForm {
+  card: HTMLInputElement;
+  upi: HTMLInputElement;
+  vpa: HTMLInputElement;
+  alert: HTMLParagraphElement;
+  success: HTMLButtonElement;
+  failure: HTMLButtonElement;
+}
+
+/** The open modal. */
+interface Modal {
+  id: string;
+  previousFocus: Element | null;
+  overlay: HTMLDivElement;
+  dialog: HTMLDivElement;
+  close: HTMLButtonElement;
+  body: HTMLDivElement;
+  onKey: (event: KeyboardEvent) => void;
+  form?: PaymentForm;
+}
+
+type Outcome = "success" | "failure";
+type Listener = (payload: unknown) => void;
+
+const dates = new Intl.DateTimeFormat("en-IN", { day: "numeric", month: "long", year: "numeric" });
+let counter = 0;
+
+function errorOf(json: unknown): ApiError | undefined {
+  if (typeof json !== "object" || json === null || !("error" in json)) return undefined;
+  const { error } = json;
+  return typeof error === "object" && error !== null ? (error as ApiError) : undefined;
+}
+
+/** A listener's exception must not stop the others, nor vanish. */
+function later(error: unknown): void {
+  setTimeout(() => {
+    throw error;
+  }, 0);
+}
+
+export class SandboxCheckout {
+  private readonly listeners: Record<string, Listener[]> = {};
+  private ui: Modal | null = null;
+  private busy = false;
+
+  constructor(
+    private readonly options: CheckoutOptions,
+    /** The sandbox's root URL, which serves checkout.js and the endpoints below. */
+    private readonly base: string,
+  ) {
+    if (!options || typeof options.key !== "string" || !options.key)
+      throw new Error("Razorpay: the key option is required.");
+    if (typeof options.subscription_id !== "string" || !options.subscription_id)
+      throw new Error(
+        "Razorpay sandbox: pass subscription_id (only subscription checkout is simulated).",
+      );
+  }
+
+  on(event: string, fn: Listener): this {
+    if (typeof fn === "function") (this.listeners[event] ??= []).push(fn);
+    return this;
+  }
+
+  open(): this {
+    if (this.ui) return this;
+    const o = this.options;
+    const id = `rzp-sbx-${++counter}`;
+    const overlay = el("div", "rzp-sbx-overlay");
+    const dialog = el("div", "rzp-sbx-dialog");
+    dialog.setAttribute("role", "dialog");
+    dialog.setAttribute("aria-modal", "true");
+    dialog.setAttribute("aria-labelledby", `${id}-title`);
+    dialog.tabIndex = -1;
+    const header = el("div", "rzp-sbx-header");
+    if (o.image) {
+      const image = el("img", "rzp-sbx-logo");
+      image.alt = "";
+      image.src = o.image;
+      header.appendChild(image);
+    }
+    const heading = el("h2", "rzp-sbx-heading", o.name || "Checkout");
+    heading.id = `${id}-title`;
+    header.appendChild(heading);
+    header.appendChild(el("span", "rzp-sbx-badge", "Test mode"));
+    const close = el("button", "rzp-sbx-close", "\u00d7");
+    close.type = "button";
+    close.setAttribute("aria-label", "Close checkout");
+    close.addEventListener("click", () => {
+      if (!this.busy) this.dismiss();
+    });
+    header.appendChild(close);
+    dialog.appendChild(header);
+    if (o.description) dialog.appendChild(el("p", "rzp-sbx-muted", o.description));
+    const body = el("div", "rzp-sbx-body");
+    body.appendChild(el("p", "rzp-sbx-muted", "Loading\u2026"));
+    dialog.appendChild(body);
+    overlay.appendChild(dialog);
+    const onKey = (event: KeyboardEvent) => this.onKey(event);
+    const ui: Modal = {
+      id,
+      previousFocus: document.activeElement,
+      overlay,
+      dialog,
+      close,
+      body,
+      onKey,
+    };
+    document.addEventListener("keydown", onKey, true);
+    document.documentElement.classList.add("rzp-sbx-open");
+    document.body.appendChild(overlay);
+    this.ui = ui;
+    dialog.focus();
+    void this.load(ui);
+    return this;
+  }
+
+  /** Closes the modal without calling modal.ondismiss (like Razorpay's close()). */
+  close(): void {
+    const ui = this.ui;
+    if (!ui) return;
+    this.ui = null;
+    this.busy = false;
+    document.removeEventListener("keydown", ui.onKey, true);
+    if (ui.overlay.parentNode) ui.overlay.parentNode.removeChild(ui.overlay);
+    document.documentElement.classList.remove("rzp-sbx-open");
+    const previous = ui.previousFocus as HTMLElement | null;
+    if (previous && typeof previous.focus === "function") previous.focus();
+  }
+
+  private emit(event: string, payload: unknown): void {
+    for (const fn of (this.listeners[event] ?? []).slice()) {
+      try {
+        fn(payload);
+      } catch (error) {
+        later(error);
+      }
+    }
+  }
+
+  private async request(method: "GET" | "POST", path: string, body?: object): Promise<Reply> {
+    const headers: Record<string, string> = { Accept: "application/json" };
+    const init: RequestInit = { method, headers };
+    if (body) {
+      headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(this.base + path, init);
+    return response.json().then(
+      (json: unknown) => ({ ok: response.ok, status: response.status, json }),
+      () => ({ ok: false, status: response.status, json: null }),
+    );
+  }
+
+  private async load(ui: Modal): Promise<void> {
+    const o = this.options;
+    const path = `/checkout/subscriptions/${encodeURIComponent(o.subscription_id)}?key_id=${encodeURIComponent(o.key)}`;
+    let reply: Reply;
+    try {
+      reply = await this.request("GET", path);
+    } catch {
+      if (this.ui === ui)
+        this.renderError(ui, "The payment server could not be reached. Close and try again.");
+      return;
+    }
+    if (this.ui !== ui) return;
+    if (!reply.ok)
+      this.renderError(
+        ui,
+        errorOf(reply.json)?.description || "This subscription could not be loaded.",
+      );
+    else this.render(ui, reply.json as SubscriptionInfo);
+  }
+
+  private renderError(ui: Modal, message: string): void {
+    ui.body.textContent = "";
+    const alert = el("p", "rzp-sbx-alert", message);
+    alert.setAttribute("role", "alert");
+    ui.body.appendChild(alert);
+  }
+
+  private render(ui: Modal, info: SubscriptionInfo): void {
+    const o = this.options;
+    if (info.status !== "created") {
+      this.renderError(ui, `This subscription cannot be authorised in ${info.status} status.`);
+      return;
+    }
+    const body = ui.body;
+    body.textContent = "";
+    const quantity = info.quantity || 1;
+    const amountText = money.format((info.plan.amount * quantity) / 100);
+    const times = quantity > 1 ? ` \u00d7 ${quantity}` : "";
+    body.appendChild(el("p", "rzp-sbx-muted", info.plan.name + times));
+    const amount = el("p", "rzp-sbx-amount", `${amountText} `);
+    amount.appendChild(el("span", "rzp-sbx-per", perText(info.plan.period, info.plan.interval)));
+    body.appendChild(amount);
+    if (info.start_in_future && info.start_at) {
+      const when = dates.format(new Date(info.start_at * 1000));
+      const note = `You will be charged ${amountText} on ${when}; today we only authorise the mandate.`;
+      body.appendChild(el("p", "rzp-sbx-note", note));
+    }
+    const fieldset = el("fieldset", "rzp-sbx-methods");
+    fieldset.appendChild(el("legend", null, "Payment method"));
+    const card = radio(fieldset, `${ui.id}-method`, "card", "Card", true);
+    const upi = radio(fieldset, `${ui.id}-method`, "upi", "UPI AutoPay", false);
+    body.appendChild(fieldset);
+    const cardPanel = el("p", "rzp-sbx-testcard", "Test card 4718 6091 0820 4366");
+    body.appendChild(cardPanel);
+    const upiPanel = el("label", "rzp-sbx-field");
+    upiPanel.appendChild(el("span", null, "UPI ID"));
+    const vpa = el("input", "rzp-sbx-input");
+    vpa.type = "text";
+    vpa.name = "vpa";
+    vpa.value = "success@razorpay";
+    vpa.setAttribute("autocomplete", "off");
+    vpa.setAttribute("spellcheck", "false");
+    upiPanel.appendChild(vpa);
+    upiPanel.hidden = true;
+    body.appendChild(upiPanel);
+    const sync = () => {
+      cardPanel.hidden = !card.checked;
+      upiPanel.hidden = !upi.checked;
+    };
+    card.addEventListener("change", sync);
+    upi.addEventListener("change", sync);
+    if (o.prefill && o.prefill.email)
+      body.appendChild(el("p", "rzp-sbx-muted", `Paying as ${o.prefill.email}`));
+    const alert = el("p", "rzp-sbx-alert");
+    alert.setAttribute("role", "alert");
+    body.appendChild(alert);
+    const actions = el("div", "rzp-sbx-actions");
+    const success = el("button", "rzp-sbx-button rzp-sbx-primary", "Success");
+    success.type = "button";
+    const failure = el("button", "rzp-sbx-button rzp-sbx-danger", "Failure");
+    failure.type = "button";
+    success.addEventListener("click", () => void this.pay("success", success));
+    failure.addEventListener("click", () => void this.pay("failure", failure));
+    actions.appendChild(success);
+    actions.appendChild(failure);
+    body.appendChild(actions);
+    const footnote =
+      "Sandbox checkout: no real money moves. Success and Failure stand for the bank's answer.";
+    body.appendChild(el("p", "rzp-sbx-footnote", footnote));
+    ui.form = { card, upi, vpa, alert, success, failure };
+  }
+
+  private setBusy(busy: boolean): void {
+    this.busy = busy;
+    const ui = this.ui;
+    if (!ui || !ui.form) return;
+    ui.form.success.disabled = busy;
+    ui.form.failure.disabled = busy;
+    ui.close.disabled = busy;
+    if (busy) ui.dialog.setAttribute("aria-busy", "true");
+    else ui.dialog.removeAttribute("aria-busy");
+  }
+
+  private async pay(outcome: Outcome, pressed: HTMLButtonElement): Promise<void> {
+    const ui = this.ui;
+    const o = this.options;
+    if (!ui || !ui.form || this.busy) return;
+    const form = ui.form;
+    const method = form.upi.checked ? "upi" : "card";
+    const body: { key_id: string; method: string; outcome: Outcome; vpa?: string } = {
+      key_id: o.key,
+      method,
+      outcome,
+    };
+    if (method === "upi") body.vpa = form.vpa.value.trim();
+    form.alert.textContent = "";
+    this.setBusy(true);
+    const path = `/checkout/subscriptions/${encodeURIComponent(o.subscription_id)}/pay`;
+    let reply: Reply;
+    try {
+      reply = await this.request("POST", path, body);
+    } catch {
+      this.setBusy(false);
+      if (this.ui !== ui) return;
+      form.alert.textContent = "The payment server could not be reached. Try again.";
+      if (!ui.dialog.contains(document.activeElement)) pressed.focus();
+      return;
+    }
+    this.setBusy(false);
+    if (this.ui !== ui) return;
+    if (reply.ok) {
+      this.close();
+      if (typeof o.handler === "function") o.handler(reply.json);
+      return;
+    }
+    const error = errorOf(reply.json) ?? {
+      code: "BAD_REQUEST_ERROR",
+      description: "Payment failed",
+      reason: "payment_failed",
+    };
+    if (error.reason === "payment_failed") {
+      form.alert.textContent = "Payment failed. Nothing was charged. Try again or close.";
+      this.emit("payment.failed", { error });
+    } else {
+      form.alert.textContent = error.description || "The payment could not be made.";
+    }
+    if (!ui.dialog.contains(document.activeElement)) pressed.focus();
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    const ui = this.ui;
+    if (!ui) return;
+    if (event.key === "Escape" || event.key === "Esc") {
+      event.preventDefault();
+      event.stopPropagation();
+      if (!this.busy) this.dismiss();
+      return;
+    }
+    if (event.key !== "Tab") return;
+    const nodes = focusables(ui.dialog);
+    const active = document.activeElement;
+    const first = nodes[0];
+    const last = nodes[nodes.length - 1];
+    if (!first || !last) {
+      event.preventDefault();
+      ui.dialog.focus();
+      return;
+    }
+    const inside = ui.dialog.contains(active) && active !== ui.dialog;
+    if (event.shiftKey && (!inside || active === first)) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && (!inside || active === last)) {
+      event.preventDefault();
+      first.focus();
+    }
+  }
+
+  private dismiss(): void {
+    this.close();
+    const modal = this.options.modal;
+    if (modal && typeof modal.ondismiss === "function") modal.ondismiss();
+  }
+}
