@@ -53,26 +53,35 @@ async function titles(dev: ViteDevServer): Promise<string[]> {
 }
 
 describe("the content plugin", () => {
-  it("resolves and loads both virtual modules", async () => {
+  it("serves the virtual module and appends the code colours to the content stylesheet", async () => {
     const root = fixture();
     const plugin = contentPlugin();
     const resolveId = hook(plugin, "resolveId");
     const load = hook(plugin, "load");
+    const transform = hook(plugin, "transform");
     hook(plugin, "configResolved").call(null, {
       root,
       command: "build",
       logger: createLogger("silent"),
     } as unknown as ResolvedConfig);
     expect(resolveId.call(null, "virtual:content")).toBe("\0virtual:content");
-    expect(resolveId.call(null, "virtual:content.css?direct")).toBe("\0virtual:content.css?direct");
+    expect(resolveId.call(null, "virtual:content?x")).toBe("\0virtual:content?x");
     expect(resolveId.call(null, "./other.ts")).toBeUndefined();
 
     const code = (await load.call(null, "\0virtual:content")) as string;
     expect(code).toMatch(/^export const posts = \[/);
     expect(code).toContain('"slug":"first"');
     expect(code).toContain("export const legalPages = [");
-    const css = (await load.call(null, "\0virtual:content.css?transform-only")) as string;
-    expect(css).toMatch(/^\.hl-[a-z0-9]+\{/);
+    const styled = (await transform.call(
+      null,
+      ".prose-content{}",
+      `${root}/app/styles/content.css?transform-only`,
+    )) as { code: string };
+    expect(styled.code).toMatch(/^\.prose-content\{\}\n\/\*[^*]+\*\/\n\.hl-[a-z0-9]+\{/);
+    expect(await transform.call(null, ".other{}", `${root}/app/app.css`)).toBeUndefined();
+    // The JS module `?url` gives the route is not the stylesheet.
+    const url = 'export default "/assets/content.css"';
+    expect(await transform.call(null, url, `${root}/app/styles/content.css?url`)).toBeUndefined();
     expect(code).not.toContain(" style=");
     expect(await load.call(null, "/some/file.ts")).toBeUndefined();
   });

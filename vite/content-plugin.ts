@@ -1,15 +1,19 @@
 import path from "node:path";
-import type { Logger, Plugin, ViteDevServer } from "vite";
+import { type Logger, normalizePath, type Plugin, type ViteDevServer } from "vite";
 import { site } from "../app/config/site";
 import { compileContent } from "./content/compile";
 import type { ContentBundle } from "./content/types";
 
 export const CONTENT_MODULE = "virtual:content";
-export const CONTENT_CSS_MODULE = "virtual:content.css";
-// The "\0" prefix tells other plugins these ids are not files; ".css" lets Vite treat the second
-// one as a stylesheet (extracted to a file in the build, never an inline <style> in production).
+// The "\0" prefix tells other plugins this id is not a file.
 const RESOLVED_CONTENT = `\0${CONTENT_MODULE}`;
-const RESOLVED_CSS = `\0${CONTENT_CSS_MODULE}`;
+/**
+ * The stylesheet of compiled content (blog posts, legal pages), relative to the Vite root. The
+ * code highlighting colours are appended to it, so a page that shows content loads one
+ * stylesheet it links itself, as a React resource ahead of the scripts (decision 0026), instead
+ * of a second one React Router would link after them.
+ */
+export const CONTENT_STYLESHEET = "app/styles/content.css";
 
 export interface ContentPluginOptions {
   /** The folder with blog/ and legal/; default: content/ under the Vite root. */
@@ -29,11 +33,12 @@ export function contentModuleCode(bundle: ContentBundle): string {
 /**
  * Compiles content/blog/*.md and content/legal/*.md when the build starts (a content mistake fails
  * the build with the file and field named) and serves the result as `virtual:content`, with the
- * code highlighting styles as `virtual:content.css`. In development an edit, a new file or a
- * deleted one recompiles, invalidates both modules and reloads the page.
+ * code highlighting styles appended to CONTENT_STYLESHEET. In development an edit, a new file or
+ * a deleted one recompiles, invalidates both modules and reloads the page.
  */
 export function contentPlugin(options: ContentPluginOptions = {}): Plugin {
   let root = process.cwd();
+  let stylesheet = "";
   let contentDir = options.contentDir ? path.resolve(options.contentDir) : "";
   let bundle: Promise<ContentBundle> | undefined;
   let serving = false;
@@ -59,10 +64,12 @@ export function contentPlugin(options: ContentPluginOptions = {}): Plugin {
     }
     const timestamp = Date.now();
     for (const environment of Object.values(server.environments)) {
-      for (const id of [RESOLVED_CONTENT, RESOLVED_CSS]) {
-        const module = environment.moduleGraph.getModuleById(id);
+      const modules = [
+        environment.moduleGraph.getModuleById(RESOLVED_CONTENT),
+        ...(environment.moduleGraph.getModulesByFile(stylesheet) ?? []),
+      ];
+      for (const module of modules)
         if (module) environment.moduleGraph.invalidateModule(module, new Set(), timestamp, true);
-      }
     }
     server.ws.send({ type: "full-reload", path: "*" });
   }
@@ -72,6 +79,7 @@ export function contentPlugin(options: ContentPluginOptions = {}): Plugin {
     enforce: "pre",
     configResolved(config) {
       root = config.root;
+      stylesheet = normalizePath(path.resolve(config.root, CONTENT_STYLESHEET));
       serving = config.command === "serve";
       logger = config.logger;
       contentDir ||= path.resolve(config.root, "content");
@@ -91,14 +99,24 @@ export function contentPlugin(options: ContentPluginOptions = {}): Plugin {
       const [bare = "", query] = id.split("?", 2);
       const suffix = query === undefined ? "" : `?${query}`;
       if (bare === CONTENT_MODULE) return RESOLVED_CONTENT + suffix;
-      if (bare === CONTENT_CSS_MODULE) return RESOLVED_CSS + suffix;
       return undefined;
     },
     async load(id) {
       const bare = id.split("?", 1)[0];
       if (bare === RESOLVED_CONTENT) return contentModuleCode(await current());
-      if (bare === RESOLVED_CSS) return (await current()).css;
       return undefined;
+    },
+    async transform(code, id) {
+      const [file = "", query = ""] = id.split("?", 2);
+      if (normalizePath(file) !== stylesheet) return undefined;
+      // `content.css?url` loads as a JS module naming the asset; Vite compiles the stylesheet
+      // itself under another query (e.g. `?transform-only`), and that is where the rules go.
+      if (new URLSearchParams(query).has("url")) return undefined;
+      const { css } = await current();
+      return {
+        code: `${code}\n/* Code highlighting colours, from content/ */\n${css}\n`,
+        map: null,
+      };
     },
     configureServer(server) {
       server.watcher.add(contentDir);

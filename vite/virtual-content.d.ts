@@ -11,6 +11,3 @@ declare module "virtual:content" {
   /** Every page in content/legal, in file-name order. */
   export const legalPages: readonly LegalPage[];
 }
-
-/** Class rules for the highlighted code blocks (the CSP forbids inline styles). */
-declare module "virtual:content.css";

@@ -104,7 +104,7 @@ export function plainTextOf(tokens: readonly Token[]): string {
 export interface RenderOptions {
   /** The file, for error messages. */
   file: string;
-  /** Collects the colours of highlighted code as classes; its CSS goes to virtual:content.css. */
+  /** Collects the colours of highlighted code as classes; its CSS is appended to app/styles/content.css. */
   styleToClass: ShikiTransformerStyleToClass;
 }
 

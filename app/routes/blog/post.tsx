@@ -1,4 +1,3 @@
-import "virtual:content.css";
 import { Link, data } from "react-router";
 import { adjacentPosts, findPost } from "~/.server/content/blog.server";
 import { env } from "~/.server/env";
