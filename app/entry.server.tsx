@@ -1,4 +1,6 @@
-import { Writable } from "node:stream";
+import { randomBytes } from "node:crypto";
+import { PassThrough, Writable } from "node:stream";
+import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import {
   type EntryContext,
@@ -12,6 +14,8 @@ import { logger } from "./.server/logger";
 import { isDatabaseUnavailable } from "./.server/db/outage";
 import { requestContext } from "./.server/request-context";
 import { inlineScriptHashes } from "./.server/http/inline-scripts";
+import { isGuarded } from "./.server/auth/guards";
+import { NonceContext } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
 
@@ -30,9 +34,13 @@ function botErrorResponse(status: number, headers: Headers): Response {
 }
 
 /**
- * Renders the whole document before answering (decision record 0022): the Content-Security-Policy
- * lists the hash of each inline script the page carries, so the header depends only on the bytes,
- * and a public page's response is the same for every visitor and can be cached and shared.
+ * A public page is rendered whole before answering (decision record 0022): the
+ * Content-Security-Policy lists the hash of each inline script it carries, so the header depends
+ * only on the bytes, and the response is the same for every visitor and can be cached and shared.
+ *
+ * A signed-in page (a guarded route: private, never cached) streams from its first byte instead:
+ * its policy allows the inline scripts by a nonce made for this response alone, which React,
+ * React Router and the root layout write on each of them.
  */
 export default function handleRequest(
   request: Request,
@@ -50,17 +58,36 @@ export default function handleRequest(
   }
 
   const { contentSecurityPolicy, log } = loadContext.get(requestContext);
+  const nonce = isGuarded(loadContext) ? randomBytes(18).toString("base64") : undefined;
 
   return new Promise<Response>((resolve, reject) => {
     let shellReady = false;
     const timeoutId = setTimeout(() => abort(), streamTimeout + 1000);
     const { pipe, abort } = renderToPipeableStream(
-      <ServerRouter context={routerContext} url={request.url} />,
+      <NonceContext.Provider value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </NonceContext.Provider>,
       {
+        nonce,
         onShellReady() {
           shellReady = true;
+          if (nonce === undefined) return;
+          const body = new PassThrough({
+            final: (callback) => (clearTimeout(timeoutId), callback()),
+          });
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          // A CSP source like the hashes: the one nonce this document's inline scripts carry.
+          responseHeaders.set("Content-Security-Policy", contentSecurityPolicy([`nonce-${nonce}`]));
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
+          pipe(body);
         },
         onAllReady() {
+          if (nonce !== undefined) return;
           const chunks: Buffer[] = [];
           const sink = new Writable({
             write(chunk: Buffer, _encoding, callback) {

@@ -24,6 +24,7 @@ import { AnalyticsProvider } from "~/lib/analytics/provider";
 import { AuthProvider } from "~/lib/auth-state";
 import { isChunkLoadError } from "~/lib/chunk-reload";
 import { HEAD_SCRIPT } from "~/lib/head-script";
+import { useNonce } from "~/lib/nonce";
 import { pageMeta } from "~/lib/meta";
 import { siteStructuredData } from "~/lib/structured-data";
 import type { Route } from "./+types/root";
@@ -74,6 +75,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const siteUrl = data?.siteUrl;
   const chrome = hasSiteChrome(location.pathname, useRouteError());
+  const nonce = useNonce();
   const canonical = siteUrl
     ? `${siteUrl}${location.pathname === "/" ? "/" : location.pathname}`
     : undefined;
@@ -84,7 +86,12 @@ export function Layout({ children }: { children: ReactNode }) {
     <html lang={site.language} className="dark" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
-        <script dangerouslySetInnerHTML={{ __html: HEAD_SCRIPT }} />
+        {/* Browsers hide a nonce from the DOM once parsed: hydration sees it differ. */}
+        <script
+          nonce={nonce}
+          suppressHydrationWarning
+          dangerouslySetInnerHTML={{ __html: HEAD_SCRIPT }}
+        />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content={site.theme.themeColor} />
         <meta name="color-scheme" content="dark" />
@@ -123,8 +130,8 @@ export function Layout({ children }: { children: ReactNode }) {
             <VersionToast />
           </AnalyticsProvider>
         </AuthProvider>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

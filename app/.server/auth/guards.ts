@@ -1,4 +1,10 @@
-import { createContext, data, redirect, type MiddlewareFunction } from "react-router";
+import {
+  createContext,
+  data,
+  redirect,
+  type MiddlewareFunction,
+  type RouterContextProvider,
+} from "react-router";
 import { ADMIN_STEP_UP_REQUIRED_MESSAGE } from "../account/sensitive-rules";
 import { stepUpPending } from "../account/session-origin.server";
 import { getSession, isAdmin, sessionContext, type Session } from "./session";
@@ -92,6 +98,11 @@ export function keepPrivate(response: Response): Response {
 
 /** Set by a guard before it decides: the response, whatever it is, is private (see `markPrivate`). */
 const guardedContext = createContext<boolean>(false);
+
+/** Whether a guard ran for this request: its document is private to the signed-in visitor. */
+export function isGuarded(context: Readonly<RouterContextProvider>): boolean {
+  return context.get(guardedContext);
+}
 
 /**
  * The root's outermost middleware: marks every response of a guarded route private, no-store,
