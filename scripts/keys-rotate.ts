@@ -6,30 +6,17 @@
  * a later rotation. With the embedded database, stop the site first (it holds the database lock);
  * with PostgreSQL, run it anywhere with the site's environment.
  */
-import { closeDatabase, initDatabase } from "~/.server/db";
 import { rotateLicenceKey } from "~/.server/desktop/license.server";
+import { runMain } from "./lib/run-main";
+import { withDatabase } from "./lib/with-database";
 
 async function main(): Promise<number> {
-  await initDatabase();
-  try {
-    const result = await rotateLicenceKey();
-    console.log(`new licence signing key ${result.kid}`);
-    if (result.kept.length > 0)
-      console.log(`still verifying (until their licences expire): ${result.kept.join(", ")}`);
-    if (result.removed.length > 0)
-      console.log(`removed expired keys: ${result.removed.join(", ")}`);
-    return 0;
-  } finally {
-    await closeDatabase();
-  }
+  const result = await withDatabase(rotateLicenceKey);
+  console.log(`new licence signing key ${result.kid}`);
+  if (result.kept.length > 0)
+    console.log(`still verifying (until their licences expire): ${result.kept.join(", ")}`);
+  if (result.removed.length > 0) console.log(`removed expired keys: ${result.removed.join(", ")}`);
+  return 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  },
-);
+runMain(main);

@@ -13,6 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
+import { runMain } from "./lib/run-main";
 
 const USAGE =
   "usage: npm run release:publish -- --version X.Y.Z [--mac file.dmg] [--windows file.exe] [--file other …] [--notes file.md|text] [--channel stable|beta] [--rollout 0-100] [--critical] [--minimum-system-version 12.0] [--site URL --token TOKEN]";
@@ -189,12 +190,4 @@ async function main(): Promise<number> {
   return direct(options);
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  },
-);
+runMain(main);

@@ -8,7 +8,8 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { roleSchema, setRoleByEmail } from "~/.server/admin/users.server";
-import { closeDatabase, initDatabase } from "~/.server/db";
+import { runMain } from "./lib/run-main";
+import { withDatabase } from "./lib/with-database";
 
 const USAGE = "usage: npm run user:role -- --email name@example.com --role admin|user";
 
@@ -42,26 +43,13 @@ async function main(): Promise<number> {
   }
   const { email, role } = parsed.data;
 
-  await initDatabase();
-  try {
-    const result = await setRoleByEmail(email, role);
-    if (!result) {
-      console.error(`error: no account uses ${email}`);
-      return 1;
-    }
-    console.log(result.message);
-    return 0;
-  } finally {
-    await closeDatabase();
+  const result = await withDatabase(() => setRoleByEmail(email, role));
+  if (!result) {
+    console.error(`error: no account uses ${email}`);
+    return 1;
   }
+  console.log(result.message);
+  return 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  },
-);
+runMain(main);

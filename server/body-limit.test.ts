@@ -14,6 +14,7 @@ import {
   OTHER_BODY_LIMIT,
   withBufferedBody,
 } from "./body-limit";
+import { chunkedBody } from "../tests/support/streams";
 
 /** What the action saw, so a test can tell whether a refused request reached it. */
 let reached: { path: string; bytes: number }[] = [];
@@ -97,17 +98,7 @@ beforeEach(() => {
 const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 
 /** A body sent in pieces with no Content-Length (Transfer-Encoding: chunked). */
-function chunked(total: number, piece = 16 * 1024): ReadableStream<Uint8Array> {
-  let sent = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (sent >= total) return controller.close();
-      const size = Math.min(piece, total - sent);
-      sent += size;
-      controller.enqueue(new Uint8Array(size).fill(0x61));
-    },
-  });
-}
+const chunked = (total: number, piece = 16 * 1024) => chunkedBody(total, piece);
 
 const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
   fetch(base + path, { method: "POST", body, headers, duplex: "half" } as RequestInit);

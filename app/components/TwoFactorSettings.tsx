@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { useRevalidator } from "react-router";
 import { renderSVG } from "uqr";
 import { disableTwoFactor, enableTwoFactor, verifyTotp } from "~/lib/auth-client";
@@ -8,8 +8,40 @@ function secretOf(totpURI: string): string {
   return new URL(totpURI).searchParams.get("secret") ?? "";
 }
 
-function field(event: FormEvent<HTMLFormElement>, name: string): string {
-  return String(new FormData(event.currentTarget).get(name) ?? "");
+function field(form: FormData, name: string): string {
+  return String(form.get(name) ?? "");
+}
+
+/** One step's form: its field, its button, and the step's work on submit. */
+function StepForm({
+  pending,
+  submit,
+  onSubmit,
+  children,
+}: {
+  pending: boolean;
+  submit: { label: string; pendingLabel: string; className: string };
+  onSubmit: (form: FormData) => Promise<unknown>;
+  children: ReactNode;
+}) {
+  return (
+    <ScriptForm
+      className="max-w-md space-y-2"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        await onSubmit(new FormData(event.currentTarget));
+      }}
+    >
+      {children}
+      <SubmitButton pending={pending} {...submit} />
+    </ScriptForm>
+  );
+}
+
+function PasswordField({ label }: { label: string }) {
+  return (
+    <Field label={label} name="password" type="password" autoComplete="current-password" required />
+  );
 }
 
 /** Turn TOTP two-factor authentication on (QR code, secret, backup codes, first code) or off. */
@@ -36,31 +68,22 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
           Two-factor authentication is on: signing in asks for a code from your authenticator app.
         </p>
         {message ? <FormMessage tone={message.tone} message={message.text} /> : null}
-        <ScriptForm
-          className="max-w-md space-y-2"
-          onSubmit={async (event) => {
-            event.preventDefault();
-            const password = field(event, "password");
-            const result = await run(() => disableTwoFactor(password));
+        <StepForm
+          pending={pending}
+          submit={{
+            label: "Turn off two-factor authentication",
+            pendingLabel: "Turning off…",
+            className: "btn-secondary",
+          }}
+          onSubmit={async (form) => {
+            const result = await run(() => disableTwoFactor(field(form, "password")));
             if (!result.ok) return setMessage({ tone: "error", text: result.message });
             setMessage({ tone: "success", text: "Two-factor authentication is off." });
             await revalidator.revalidate();
           }}
         >
-          <Field
-            label="Password, to turn it off"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-          />
-          <SubmitButton
-            pending={pending}
-            label="Turn off two-factor authentication"
-            pendingLabel="Turning off…"
-            className="btn-secondary"
-          />
-        </ScriptForm>
+          <PasswordField label="Password, to turn it off" />
+        </StepForm>
       </div>
     );
   }
@@ -97,12 +120,11 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
           </ul>
         </div>
         {message ? <FormMessage tone={message.tone} message={message.text} /> : null}
-        <ScriptForm
-          className="max-w-md space-y-2"
-          onSubmit={async (event) => {
-            event.preventDefault();
-            const code = field(event, "code").trim();
-            const result = await run(() => verifyTotp(code));
+        <StepForm
+          pending={pending}
+          submit={{ label: "Turn on", pendingLabel: "Turning on…", className: "btn-primary" }}
+          onSubmit={async (form) => {
+            const result = await run(() => verifyTotp(field(form, "code").trim()));
             if (!result.ok) return setMessage({ tone: "error", text: result.message });
             setSetup(null);
             setMessage({ tone: "success", text: "Two-factor authentication is on." });
@@ -116,13 +138,7 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
             autoComplete="one-time-code"
             required
           />
-          <SubmitButton
-            pending={pending}
-            label="Turn on"
-            pendingLabel="Turning on…"
-            className="btn-primary"
-          />
-        </ScriptForm>
+        </StepForm>
       </div>
     );
   }
@@ -133,12 +149,15 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
         Add a code from an authenticator app to your password when you sign in.
       </p>
       {message ? <FormMessage tone={message.tone} message={message.text} /> : null}
-      <ScriptForm
-        className="max-w-md space-y-2"
-        onSubmit={async (event) => {
-          event.preventDefault();
-          const password = field(event, "password");
-          const result = await run(() => enableTwoFactor(password));
+      <StepForm
+        pending={pending}
+        submit={{
+          label: "Set up two-factor authentication",
+          pendingLabel: "Setting up…",
+          className: "btn-primary",
+        }}
+        onSubmit={async (form) => {
+          const result = await run(() => enableTwoFactor(field(form, "password")));
           if (!result.ok || !result.setup) {
             return setMessage({
               tone: "error",
@@ -148,20 +167,8 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
           setSetup(result.setup);
         }}
       >
-        <Field
-          label="Password, to set it up"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-        />
-        <SubmitButton
-          pending={pending}
-          label="Set up two-factor authentication"
-          pendingLabel="Setting up…"
-          className="btn-primary"
-        />
-      </ScriptForm>
+        <PasswordField label="Password, to set it up" />
+      </StepForm>
     </div>
   );
 }

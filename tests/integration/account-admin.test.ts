@@ -1,11 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  ADMIN_EMAIL,
   authPost,
   BROWSER_HEADERS,
   cookiesFrom,
   getWithCookies,
   postForm,
+  signUpAdmin,
   signUpVerified,
 } from "../support/auth";
 import { textOf } from "../support/billing";
@@ -44,7 +46,7 @@ describe.each(engines())("account and admin pages on $name", (engine) => {
       dataDir,
       env: {
         DATABASE_URL: databaseUrl,
-        ADMIN_EMAILS: "boss@example.com",
+        ADMIN_EMAILS: ADMIN_EMAIL,
         AUTH_RATE_LIMIT: "100",
       },
     });
@@ -110,11 +112,7 @@ describe.each(engines())("account and admin pages on $name", (engine) => {
   beforeAll(async () => {
     databaseUrl = await engine.freshDatabaseUrl();
     await start();
-    boss = await signUpVerified(server, {
-      name: "Boss",
-      email: "boss@example.com",
-      password: PASSWORD,
-    });
+    boss = await signUpAdmin(server, PASSWORD);
     asha = await signUpVerified(server, {
       name: "Asha Rao",
       email: "asha@example.com",

@@ -1,23 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BROWSER_HEADERS } from "../support/auth";
+import { analyticsEvents } from "~/.server/db/schema";
+import { postJson } from "../support/auth";
 import { engines } from "../support/engines";
 import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import { readDatabase } from "../support/test-database";
 
 describe.each(engines())("analytics collector on $name", (engine) => {
   const dataDir = tempDataDir();
   let databaseUrl: string | undefined;
   let server: RunningTestServer;
   const send = (body: unknown, consent: string | null = "granted") =>
-    fetch(`${server.url}/api/events`, {
-      method: "POST",
-      headers: {
-        ...BROWSER_HEADERS,
-        "content-type": "application/json",
-        origin: server.url,
-        ...(consent ? { cookie: `consent=${consent}` } : {}),
-      },
-      body: JSON.stringify(body),
-    });
+    postJson(server, "/api/events", body, consent ? { cookie: `consent=${consent}` } : {});
 
   beforeAll(async () => {
     databaseUrl = await engine.freshDatabaseUrl();
@@ -93,30 +86,23 @@ describe.each(engines())("analytics collector on $name", (engine) => {
     expect(await response.json()).toEqual({ stored: 4 });
 
     await server.stop();
-    const { openDatabase } = await import("~/.server/db/client");
-    const { analyticsEvents } = await import("~/.server/db/schema");
-    const handle = await openDatabase({ dataDir, databaseUrl });
-    try {
-      const rows = await handle.db.select().from(analyticsEvents);
-      // Only this batch: the refused ones above stored nothing.
-      expect(rows.map((row) => row.name).sort()).toEqual([
-        "exception",
-        "faq_click",
-        "page_view",
-        "purchase",
-      ]);
-      expect(JSON.stringify(rows)).not.toMatch(/SECRET-RESET-TOKEN|asha/);
-      const params = Object.fromEntries(rows.map((row) => [row.name, row.params]));
-      expect(params.exception).toMatchObject({ fatal: false });
-      expect(params.faq_click).toMatchObject({ section: "pricing" });
-      expect(params.purchase).toMatchObject({ currency: "INR" });
-      expect(params.page_view).toMatchObject({ page_location: "http://x/search?q=uart" });
-      expect(rows.every((row) => row.clientId === "6f1c1c4e-8f0e-4d1a-9d4e-2b1f4a9c0e11")).toBe(
-        true,
-      );
-    } finally {
-      await handle.close();
-    }
+    const rows = await readDatabase({ dataDir, databaseUrl }, (db) =>
+      db.select().from(analyticsEvents),
+    );
+    // Only this batch: the refused ones above stored nothing.
+    expect(rows.map((row) => row.name).sort()).toEqual([
+      "exception",
+      "faq_click",
+      "page_view",
+      "purchase",
+    ]);
+    expect(JSON.stringify(rows)).not.toMatch(/SECRET-RESET-TOKEN|asha/);
+    const params = Object.fromEntries(rows.map((row) => [row.name, row.params]));
+    expect(params.exception).toMatchObject({ fatal: false });
+    expect(params.faq_click).toMatchObject({ section: "pricing" });
+    expect(params.purchase).toMatchObject({ currency: "INR" });
+    expect(params.page_view).toMatchObject({ page_location: "http://x/search?q=uart" });
+    expect(rows.every((row) => row.clientId === "6f1c1c4e-8f0e-4d1a-9d4e-2b1f4a9c0e11")).toBe(true);
     server = await startServer({ dataDir, env: { DATABASE_URL: databaseUrl } });
   });
 });

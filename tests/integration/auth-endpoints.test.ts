@@ -10,9 +10,17 @@ import { memoryAdapter } from "better-auth/adapters/memory";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authPlugins } from "~/.server/auth/auth.server";
 import { HTTP_AUTH_ENDPOINTS } from "~/.server/auth/http-endpoints";
-import { authPost, BROWSER_HEADERS, cookiesFrom, postForm, signUpVerified } from "../support/auth";
+import {
+  authPost,
+  BROWSER_HEADERS,
+  cookiesFrom,
+  getWithCookies,
+  postForm,
+  signUpVerified,
+  startWithAdmin,
+} from "../support/auth";
 import { engines } from "../support/engines";
-import { type RunningTestServer, startServer } from "../support/server";
+import type { RunningTestServer } from "../support/server";
 
 const PASSWORD = "allow-list-password-1";
 
@@ -62,18 +70,9 @@ describe.each(engines())("Better Auth endpoints over HTTP on $name", (engine) =>
   let customerId: string;
 
   beforeAll(async () => {
-    server = await startServer({
-      env: {
-        DATABASE_URL: await engine.freshDatabaseUrl(),
-        ADMIN_EMAILS: "boss@example.com",
-        AUTH_RATE_LIMIT: "1000",
-      },
-    });
-    boss = await signUpVerified(server, {
-      name: "Boss",
-      email: "boss@example.com",
-      password: PASSWORD,
-    });
+    ({ server, admin: boss } = await startWithAdmin(engine, PASSWORD, {
+      env: { AUTH_RATE_LIMIT: "1000" },
+    }));
     await signUpVerified(server, { name: "Ravi", email: "ravi@example.com", password: PASSWORD });
     await signUpVerified(server, {
       name: "Customer",
@@ -82,9 +81,7 @@ describe.each(engines())("Better Auth endpoints over HTTP on $name", (engine) =>
     });
     const idOf = async (email: string) => {
       const html = await (
-        await fetch(`${server.url}/admin/users?q=${encodeURIComponent(email)}`, {
-          headers: { ...BROWSER_HEADERS, cookie: boss },
-        })
+        await getWithCookies(server, `/admin/users?q=${encodeURIComponent(email)}`, boss)
       ).text();
       return /name="userId" value="([^"]+)"/.exec(html)?.[1] ?? "";
     };

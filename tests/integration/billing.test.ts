@@ -3,12 +3,20 @@
  * dunning, cancellation, webhooks (signatures, duplicates), crash recovery and the admin actions.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authPost, cookiesFrom, getWithCookies, postForm, signUpVerified } from "../support/auth";
+import {
+  authPost,
+  cookiesFrom,
+  getWithCookies,
+  postForm,
+  signUpVerified,
+  startWithAdmin,
+} from "../support/auth";
 import {
   DETAILS,
   eventually,
   postWebhook,
   SANDBOX,
+  sandboxApi,
   sandboxCharge,
   sandboxPay,
   signedWebhook,
@@ -60,19 +68,10 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
   }
 
   beforeAll(async () => {
-    server = await startServer({
+    ({ server, admin: boss } = await startWithAdmin(engine, PASSWORD, {
       dataDir,
-      env: {
-        DATABASE_URL: await engine.freshDatabaseUrl(),
-        ADMIN_EMAILS: "boss@example.com",
-        AUTH_RATE_LIMIT: "1000",
-      },
-    });
-    boss = await signUpVerified(server, {
-      name: "Boss",
-      email: "boss@example.com",
-      password: PASSWORD,
-    });
+      env: { AUTH_RATE_LIMIT: "1000" },
+    }));
   });
   afterAll(async () => {
     await server?.stop();
@@ -321,13 +320,10 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
 
   it("records a payment once when its event arrives five times at once", async () => {
     const { cookie: dupesCookie, subscriptionId } = await buy("dupes@example.com");
-    const subscription = (await (
-      await fetch(`${server.url}${SANDBOX_API}/v1/subscriptions/${subscriptionId}`, {
-        headers: {
-          authorization: `Basic ${Buffer.from(`${SANDBOX.keyId}:${SANDBOX.keySecret}`).toString("base64")}`,
-        },
-      })
-    ).json()) as Record<string, unknown>;
+    const subscription = await sandboxApi<Record<string, unknown>>(
+      server.url,
+      `/v1/subscriptions/${subscriptionId}`,
+    );
     const payment = {
       id: "pay_DupeDupeDupe01",
       entity: "payment",
@@ -564,13 +560,11 @@ describe("webhook processing survives a crash", () => {
       const paid = await sandboxPay(first, subscriptionId, "success");
       expect(paid.status).toBe(200);
       // No worker runs here: the sandbox's own webhooks are stored and wait, as after a crash.
-      const auth = `Basic ${Buffer.from(`${SANDBOX.keyId}:${SANDBOX.keySecret}`).toString("base64")}`;
       await eventually(async () => {
-        const log = (await (
-          await fetch(`${first.url}${SANDBOX_API}/control/webhooks`, {
-            headers: { authorization: auth },
-          })
-        ).json()) as { items: { status: string }[] };
+        const log = await sandboxApi<{ items: { status: string }[] }>(
+          first.url,
+          "/control/webhooks",
+        );
         return log.items.length === 3 && log.items.every((item) => item.status === "delivered");
       });
       expect(

@@ -5,10 +5,17 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BROWSER_HEADERS, getWithCookies, postForm, signUpVerified } from "../support/auth";
+import {
+  BROWSER_HEADERS,
+  getWithCookies,
+  postForm,
+  postJson,
+  signUpVerified,
+  startWithAdmin,
+} from "../support/auth";
 import { eventually, sandboxPay, startCheckout, textOf } from "../support/billing";
 import { engines } from "../support/engines";
-import { type RunningTestServer, startServer } from "../support/server";
+import type { RunningTestServer } from "../support/server";
 
 const PASSWORD = "cockpit-test-password-1";
 
@@ -17,34 +24,21 @@ describe.each(engines())("the operator cockpit on $name", (engine) => {
   let boss: string;
 
   beforeAll(async () => {
-    server = await startServer({
-      env: {
-        DATABASE_URL: await engine.freshDatabaseUrl(),
-        ADMIN_EMAILS: "boss@example.com",
-        AUTH_RATE_LIMIT: "100",
-      },
-    });
-    boss = await signUpVerified(server, {
-      name: "Boss",
-      email: "boss@example.com",
-      password: PASSWORD,
-    });
+    ({ server, admin: boss } = await startWithAdmin(engine, PASSWORD, {
+      env: { AUTH_RATE_LIMIT: "100" },
+    }));
   });
   afterAll(async () => {
     await server?.stop();
   });
 
   const send = (clientId: string, events: { name: string; params: unknown }[], consent = true) =>
-    fetch(`${server.url}/api/events`, {
-      method: "POST",
-      headers: {
-        ...BROWSER_HEADERS,
-        "content-type": "application/json",
-        origin: server.url,
-        ...(consent ? { cookie: "consent=granted" } : {}),
-      },
-      body: JSON.stringify({ clientId, events }),
-    });
+    postJson(
+      server,
+      "/api/events",
+      { clientId, events },
+      consent ? { cookie: "consent=granted" } : {},
+    );
   const cockpit = async (query = "?days=7") => {
     const response = await getWithCookies(server, `/admin/analytics${query}`, boss);
     expect(response.status).toBe(200);

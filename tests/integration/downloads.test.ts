@@ -3,10 +3,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { releaseAssets } from "~/.server/db/schema";
 import { BROWSER_HEADERS } from "../support/auth";
 import { runScript } from "../support/cli";
 import { engines } from "../support/engines";
 import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import { readDatabase } from "../support/test-database";
 
 const MAC_UA =
   "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15";
@@ -134,21 +136,16 @@ describe.each(engines())("downloads on $name", (engine) => {
       (response) => response.arrayBuffer(),
     );
     await server.stop();
-    const { openDatabase } = await import("~/.server/db/client");
-    const { releaseAssets } = await import("~/.server/db/schema");
-    const handle = await openDatabase({ dataDir, databaseUrl });
-    try {
-      const rows = await handle.db.select().from(releaseAssets);
-      const counts = Object.fromEntries(
-        rows
-          .filter((row) => row.fileName.includes("2.1.0"))
-          .map((row) => [row.platform, row.downloadCount]),
-      );
-      // Mac: the full download in the bytes test and one here; Windows: the 0-1 range.
-      expect(counts).toEqual({ mac: 2, windows: 1 });
-    } finally {
-      await handle.close();
-    }
+    const rows = await readDatabase({ dataDir, databaseUrl }, (db) =>
+      db.select().from(releaseAssets),
+    );
+    const counts = Object.fromEntries(
+      rows
+        .filter((row) => row.fileName.includes("2.1.0"))
+        .map((row) => [row.platform, row.downloadCount]),
+    );
+    // Mac: the full download in the bytes test and one here; Windows: the 0-1 range.
+    expect(counts).toEqual({ mac: 2, windows: 1 });
     server = await startServer({ dataDir, env: { DATABASE_URL: databaseUrl } });
   });
 });

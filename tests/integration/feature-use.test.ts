@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { analyticsEvents } from "~/.server/db/schema";
 import { getWithCookies, signUpVerified } from "../support/auth";
 import { signInDevice } from "../support/billing";
 import { engines } from "../support/engines";
 import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import { readDatabase } from "../support/test-database";
 
 /**
  * Issue 24, point 5: the desktop app's usage reports become `feature_use` analytics events on the
@@ -88,31 +90,26 @@ describe.each(engines())("feature_use from the desktop app's usage reports on $n
     expect(await checklist()).toBeNull();
 
     await server.stop();
-    const { openDatabase } = await import("~/.server/db/client");
-    const { analyticsEvents } = await import("~/.server/db/schema");
-    const handle = await openDatabase({ dataDir, databaseUrl });
-    try {
-      const rows = await handle.db.select().from(analyticsEvents);
-      const features = rows.filter((row) => row.name === "feature_use");
-      expect(features.map((row) => row.params)).toEqual(
-        expect.arrayContaining([
-          { feature_name: "serial_monitor" },
-          { feature_name: "pin_map" },
-          { feature_name: "flasher" },
-        ]),
-      );
-      expect(features).toHaveLength(3);
-      expect(features.every((row) => row.occurredAt.toISOString() === at)).toBe(true);
-      // One pseudonymous id for the device, naming neither it nor its account.
-      const ids = new Set(features.map((row) => row.clientId));
-      expect(ids.size).toBe(1);
-      const [clientId] = [...ids];
-      expect(clientId).toMatch(/^desktop:[0-9a-f]{32}$/);
-      expect(JSON.stringify(rows)).not.toContain(deviceId);
-      expect(JSON.stringify(rows)).not.toContain(userId);
-    } finally {
-      await handle.close();
-    }
+    const rows = await readDatabase({ dataDir, databaseUrl }, (db) =>
+      db.select().from(analyticsEvents),
+    );
+    const features = rows.filter((row) => row.name === "feature_use");
+    expect(features.map((row) => row.params)).toEqual(
+      expect.arrayContaining([
+        { feature_name: "serial_monitor" },
+        { feature_name: "pin_map" },
+        { feature_name: "flasher" },
+      ]),
+    );
+    expect(features).toHaveLength(3);
+    expect(features.every((row) => row.occurredAt.toISOString() === at)).toBe(true);
+    // One pseudonymous id for the device, naming neither it nor its account.
+    const ids = new Set(features.map((row) => row.clientId));
+    expect(ids.size).toBe(1);
+    const [clientId] = [...ids];
+    expect(clientId).toMatch(/^desktop:[0-9a-f]{32}$/);
+    expect(JSON.stringify(rows)).not.toContain(deviceId);
+    expect(JSON.stringify(rows)).not.toContain(userId);
     server = await startServer({ dataDir, env: { DATABASE_URL: databaseUrl } });
   });
 });

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { feedback } from "~/.server/db/schema";
 import { BROWSER_HEADERS, postForm } from "../support/auth";
 import { engines } from "../support/engines";
 import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import { readDatabase } from "../support/test-database";
 
 const VALID = {
   email: "Maya@Example.com",
@@ -74,24 +76,17 @@ describe.each(engines())("feedback on $name", (engine) => {
 
   it("stored exactly the valid messages, normalised, with status new", async () => {
     await server.stop();
-    const { openDatabase } = await import("~/.server/db/client");
-    const { feedback } = await import("~/.server/db/schema");
-    const handle = await openDatabase({ dataDir, databaseUrl });
-    try {
-      const rows = await handle.db.select().from(feedback);
-      expect(rows).toHaveLength(2);
-      expect(rows[0]).toMatchObject({
-        email: "maya@example.com",
-        category: "bug",
-        rating: 4,
-        appVersion: "2.1.0",
-        os: "Windows 11",
-        status: "new",
-        userId: null,
-      });
-    } finally {
-      await handle.close();
-    }
+    const rows = await readDatabase({ dataDir, databaseUrl }, (db) => db.select().from(feedback));
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({
+      email: "maya@example.com",
+      category: "bug",
+      rating: 4,
+      appVersion: "2.1.0",
+      os: "Windows 11",
+      status: "new",
+      userId: null,
+    });
     server = await startServer({ dataDir, env: { DATABASE_URL: databaseUrl } });
   });
 });

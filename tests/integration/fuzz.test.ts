@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BROWSER_HEADERS, signUpVerified } from "../support/auth";
+import { ADMIN_EMAIL, postFormBody, postJson, signUpAdmin, signUpVerified } from "../support/auth";
 import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
 
 /**
@@ -107,31 +107,11 @@ describe("fuzzing every form and JSON API", () => {
   const tally: Record<string, number> = {};
 
   const form = (path: string, who: () => string) => (server: RunningTestServer, input: unknown) =>
-    fetch(`${server.url}${path}`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        ...BROWSER_HEADERS,
-        "content-type": "application/x-www-form-urlencoded",
-        origin: server.url,
-        cookie: who(),
-      },
-      body: input as URLSearchParams,
-    });
+    postFormBody(server, path, who(), input as URLSearchParams);
   const json =
     (path: string, headers: () => Record<string, string> = () => ({})) =>
     (server: RunningTestServer, input: unknown) =>
-      fetch(`${server.url}${path}`, {
-        method: "POST",
-        redirect: "manual",
-        headers: {
-          ...BROWSER_HEADERS,
-          "content-type": "application/json",
-          origin: server.url,
-          ...headers(),
-        },
-        body: JSON.stringify(input),
-      });
+      postJson(server, path, input, headers());
   const anonymous = () => "";
 
   const targets: Target[] = [
@@ -286,7 +266,7 @@ describe("fuzzing every form and JSON API", () => {
     server = await startServer({
       dataDir,
       env: {
-        ADMIN_EMAILS: "boss@example.com",
+        ADMIN_EMAILS: ADMIN_EMAIL,
         AUTH_RATE_LIMIT: "10000",
         FEEDBACK_RATE_LIMIT: "10000",
         API_RATE_LIMIT: "100000",
@@ -297,11 +277,7 @@ describe("fuzzing every form and JSON API", () => {
       email: "fuzz@example.com",
       password: "fuzz-password-1",
     });
-    boss = await signUpVerified(server, {
-      name: "Boss",
-      email: "boss@example.com",
-      password: "fuzz-password-1",
-    });
+    boss = await signUpAdmin(server, "fuzz-password-1");
   });
   afterAll(async () => {
     await server?.stop();

@@ -1,23 +1,19 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BROWSER_HEADERS, getWithCookies, signUpVerified } from "../support/auth";
+import {
+  ADMIN_EMAIL,
+  BROWSER_HEADERS,
+  getWithCookies,
+  postFormBody,
+  signUpAdmin,
+  signUpVerified,
+} from "../support/auth";
+import { requestHandoff } from "../support/billing";
 import { engines } from "../support/engines";
-import { type RunningTestServer, startServer } from "../support/server";
+import { type RunningTestServer, startServerOn } from "../support/server";
+import { chunkedBody } from "../support/streams";
 
 const PASSWORD = "hardening-password-1";
-
-/** A body sent in pieces with no Content-Length (Transfer-Encoding: chunked). */
-function chunked(total: number, piece = 64 * 1024): ReadableStream<Uint8Array> {
-  let sent = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (sent >= total) return controller.close();
-      const size = Math.min(piece, total - sent);
-      sent += size;
-      controller.enqueue(new Uint8Array(size).fill(0x61));
-    },
-  });
-}
 
 describe.each(engines())("hardening on $name", (engine) => {
   let server: RunningTestServer;
@@ -25,41 +21,22 @@ describe.each(engines())("hardening on $name", (engine) => {
   let boss: string;
 
   beforeAll(async () => {
-    server = await startServer({
-      env: {
-        DATABASE_URL: await engine.freshDatabaseUrl(),
-        ADMIN_EMAILS: "boss@example.com",
-        AUTH_RATE_LIMIT: "100",
-      },
+    server = await startServerOn(engine, {
+      env: { ADMIN_EMAILS: ADMIN_EMAIL, AUTH_RATE_LIMIT: "100" },
     });
     asha = await signUpVerified(server, {
       name: "Asha Rao",
       email: "asha@example.com",
       password: PASSWORD,
     });
-    boss = await signUpVerified(server, {
-      name: "The Boss",
-      email: "boss@example.com",
-      password: PASSWORD,
-    });
+    boss = await signUpAdmin(server, PASSWORD, "The Boss");
   });
   afterAll(async () => {
     await server?.stop();
   });
 
   describe("request body caps", () => {
-    const postFeedback = (body: BodyInit) =>
-      fetch(`${server.url}/feedback`, {
-        method: "POST",
-        redirect: "manual",
-        headers: {
-          ...BROWSER_HEADERS,
-          "content-type": "application/x-www-form-urlencoded",
-          origin: server.url,
-        },
-        body,
-        duplex: "half",
-      } as RequestInit);
+    const postFeedback = (body: BodyInit) => postFormBody(server, "/feedback", "", body);
 
     it("refuses a 2 MB form post with 413 and a plain message", async () => {
       const response = await postFeedback(
@@ -71,7 +48,7 @@ describe.each(engines())("hardening on $name", (engine) => {
     });
 
     it("refuses a 2 MB form post sent without Content-Length as well", async () => {
-      const response = await postFeedback(chunked(2 * 1024 * 1024));
+      const response = await postFeedback(chunkedBody(2 * 1024 * 1024));
       expect(response.status).toBe(413);
     });
 
@@ -216,23 +193,7 @@ describe.each(engines())("hardening on $name", (engine) => {
     it("does not spend a handoff token on a request that fails validation", async () => {
       const verifier = "v".repeat(50);
       const challenge = createHash("sha256").update(verifier).digest("base64url");
-      const handoff = await fetch(`${server.url}/api/functions/generateAuthRedirectToken`, {
-        method: "POST",
-        headers: {
-          ...BROWSER_HEADERS,
-          "content-type": "application/json",
-          origin: server.url,
-          cookie: asha,
-        },
-        body: JSON.stringify({
-          data: {
-            redirect_uri: "http://127.0.0.1:53682/callback",
-            state: "state-1234567",
-            code_challenge: challenge,
-            code_challenge_method: "S256",
-          },
-        }),
-      });
+      const handoff = await requestHandoff(server, asha, challenge);
       const { token } = ((await handoff.json()) as { result: { token: string } }).result;
       const exchange = (deviceName: string, contentType = "application/json") =>
         fetch(`${server.url}/api/desktop/token`, {

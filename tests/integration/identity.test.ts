@@ -1,10 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authPost, cookiesFrom, getWithCookies, postForm, signUpVerified } from "../support/auth";
+import {
+  ADMIN_EMAIL,
+  authPost,
+  cookiesFrom,
+  getWithCookies,
+  postForm,
+  signUpAdmin,
+  signUpVerified,
+} from "../support/auth";
 import { eventually } from "../support/billing";
 import { engines } from "../support/engines";
 import { titleOf } from "../support/html";
 import { readOutbox, waitForMail } from "../support/mail";
-import { type RunningTestServer, startServer } from "../support/server";
+import { type RunningTestServer, startServer, startServerOn } from "../support/server";
 
 const PASSWORD = "correct-horse-battery-9";
 
@@ -20,7 +28,7 @@ describe.each(engines())("identity on $name", (engine) => {
         DATABASE_URL: databaseUrl,
         BETTER_AUTH_SECRET:
           engine.name === "postgres" ? "a-test-secret-that-is-long-enough-0123456789" : undefined,
-        ADMIN_EMAILS: "boss@example.com",
+        ADMIN_EMAILS: ADMIN_EMAIL,
         AUTH_RATE_LIMIT: "100",
         LOG_LEVEL: "debug",
       },
@@ -132,11 +140,7 @@ describe.each(engines())("identity on $name", (engine) => {
       expect(titleOf(await response.text())).toBe("Forbidden | Pinout");
     }
 
-    const boss = await signUpVerified(server, {
-      name: "Boss",
-      email: "boss@example.com",
-      password: PASSWORD,
-    });
+    const boss = await signUpAdmin(server, PASSWORD);
     for (const path of [
       "/admin",
       "/admin/users",
@@ -254,9 +258,8 @@ describe.each(engines())("identity on $name", (engine) => {
 describe.each(engines())("sign-in rate limit on $name", (engine) => {
   let limited: RunningTestServer;
   beforeAll(async () => {
-    limited = await startServer({
+    limited = await startServerOn(engine, {
       env: {
-        DATABASE_URL: await engine.freshDatabaseUrl(),
         BETTER_AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
         AUTH_RATE_LIMIT: "3",
       },

@@ -8,8 +8,21 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getWithCookies, postForm, signUpVerified } from "../support/auth";
-import { eventually, sandboxCharge, sandboxPay, startCheckout, textOf } from "../support/billing";
+import {
+  ADMIN_EMAIL,
+  getWithCookies,
+  postForm,
+  signUpAdmin,
+  signUpVerified,
+} from "../support/auth";
+import {
+  eventually,
+  pageText,
+  sandboxCharge,
+  sandboxPay,
+  startCheckout,
+  textOf,
+} from "../support/billing";
 import { readOutbox } from "../support/mail";
 import { type RunningTestServer, startServer } from "../support/server";
 
@@ -39,7 +52,7 @@ describe("billing dates at 01:30 in India (20:00 UTC the day before)", () => {
         // From this moment, then running at the normal pace.
         FAKETIME: "@2026-11-23 20:00:00",
         TZ: "UTC",
-        ADMIN_EMAILS: "boss@example.com",
+        ADMIN_EMAILS: ADMIN_EMAIL,
         AUTH_RATE_LIMIT: "100",
       },
     });
@@ -49,11 +62,7 @@ describe("billing dates at 01:30 in India (20:00 UTC the day before)", () => {
   });
 
   it("shows the same India dates on the invoice, account, billing, fix pages, mail and CSV", async () => {
-    const boss = await signUpVerified(server, {
-      name: "Boss",
-      email: "boss@example.com",
-      password: PASSWORD,
-    });
+    const boss = await signUpAdmin(server, PASSWORD);
     const cookie = await signUpVerified(server, {
       name: "Night Owl",
       email: "owl@example.com",
@@ -62,8 +71,7 @@ describe("billing dates at 01:30 in India (20:00 UTC the day before)", () => {
     const started = await startCheckout(server, cookie, "pro-monthly");
     const paid = await sandboxPay(server, started.subscriptionId ?? "", "success");
     await postForm(server, "/checkout.data", cookie, { intent: "verify", ...paid.body });
-    const page = async (path: string, who = cookie) =>
-      textOf(await (await getWithCookies(server, path, who)).text());
+    const page = (path: string, who = cookie) => pageText(server, path, who);
     const invoicesHtml = await eventually(
       async () => {
         const html = await (await getWithCookies(server, "/invoices", cookie)).text();

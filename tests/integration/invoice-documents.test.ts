@@ -17,8 +17,14 @@ import { PGlite } from "@electric-sql/pglite";
 import { unzipSync } from "fflate";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getWithCookies, postForm, signUpVerified } from "../support/auth";
-import { eventually, sandboxPay, startCheckout, textOf } from "../support/billing";
+import {
+  ADMIN_EMAIL,
+  getWithCookies,
+  postForm,
+  signUpAdmin,
+  signUpVerified,
+} from "../support/auth";
+import { eventually, pageText, sandboxPay, startCheckout } from "../support/billing";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
@@ -90,7 +96,7 @@ describe.each(engines())("issued invoice PDFs on $name", (engine) => {
   const start = async () => {
     server = await startServer({
       dataDir,
-      env: { DATABASE_URL: databaseUrl, ADMIN_EMAILS: "boss@example.com", AUTH_RATE_LIMIT: "1000" },
+      env: { DATABASE_URL: databaseUrl, ADMIN_EMAILS: ADMIN_EMAIL, AUTH_RATE_LIMIT: "1000" },
     });
   };
   const download = async (cookie: string, url = invoice.path) => {
@@ -115,11 +121,7 @@ describe.each(engines())("issued invoice PDFs on $name", (engine) => {
   beforeAll(async () => {
     databaseUrl = await engine.freshDatabaseUrl();
     await start();
-    boss = await signUpVerified(server, {
-      name: "Boss",
-      email: "boss@example.com",
-      password: PASSWORD,
-    });
+    boss = await signUpAdmin(server, PASSWORD);
     // A purchase through the sandbox: the payment's invoice is issued as its event is processed.
     buyer = await signUpVerified(server, {
       name: "Kavya",
@@ -143,7 +145,7 @@ describe.each(engines())("issued invoice PDFs on $name", (engine) => {
       30_000,
       "the invoice on /invoices",
     );
-    const text = textOf(await (await getWithCookies(server, "/invoices", buyer)).text());
+    const text = await pageText(server, "/invoices", buyer);
     invoice = {
       id: link[1]!,
       path: link[0],

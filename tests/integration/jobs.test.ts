@@ -23,7 +23,8 @@ import {
   desktopHandoff,
   eventually,
   exchangeHandoff,
-  SANDBOX,
+  pageText,
+  sandboxApi,
   sandboxCharge,
   sandboxPay,
   startCheckout,
@@ -137,10 +138,7 @@ describe("a mail server that greets and never answers", () => {
       const paid = await sandboxPay(server, started.subscriptionId ?? "", "success");
       await postForm(server, "/checkout.data", cookie, { intent: "verify", ...paid.body });
       await eventually(
-        async () =>
-          /Plan Pro/.test(
-            textOf(await (await getWithCookies(server, "/account/subscription", cookie)).text()),
-          ),
+        async () => /Plan Pro/.test(await pageText(server, "/account/subscription", cookie)),
         15_000,
         "Pro on /account/subscription",
       );
@@ -291,16 +289,10 @@ describe("two instances on one PostgreSQL with jobs that outlast the lease", () 
         });
         expect(confirmed.status).toBe(200);
       }
-      const auth = `Basic ${Buffer.from(`${SANDBOX.keyId}:${SANDBOX.keySecret}`).toString("base64")}`;
       await eventually(
         async () =>
-          (
-            (await (
-              await fetch(`${a.url}/_sandbox/razorpay/v1/payments/${paymentId}`, {
-                headers: { authorization: auth },
-              })
-            ).json()) as { amount_refunded: number }
-          ).amount_refunded === 30_000,
+          (await sandboxApi<{ amount_refunded: number }>(a.url, `/v1/payments/${paymentId}`))
+            .amount_refunded === 30_000,
         30_000,
         "three refunds made",
       );
@@ -389,14 +381,12 @@ describe("kill -9 in the middle of a job", () => {
         expect(paid.status).toBe(200);
         // Every webhook is stored (the sandbox saw each acknowledged), and processing is mid-job,
         // waiting on Razorpay: the kill lands on jobs, not on deliveries still in flight.
-        const auth = `Basic ${Buffer.from(`${SANDBOX.keyId}:${SANDBOX.keySecret}`).toString("base64")}`;
         await eventually(
           async () => {
-            const log = (await (
-              await fetch(`${first.url}/_sandbox/razorpay/control/webhooks`, {
-                headers: { authorization: auth },
-              })
-            ).json()) as { items: { status: string }[] };
+            const log = await sandboxApi<{ items: { status: string }[] }>(
+              first.url,
+              "/control/webhooks",
+            );
             return (
               log.items.length > 0 &&
               log.items.every((item) => item.status === "delivered") &&
@@ -415,10 +405,7 @@ describe("kill -9 in the middle of a job", () => {
       proxy.retarget(second.url);
       try {
         await eventually(
-          async () =>
-            /Plan Pro/.test(
-              textOf(await (await getWithCookies(second, "/account/subscription", cookie)).text()),
-            ),
+          async () => /Plan Pro/.test(await pageText(second, "/account/subscription", cookie)),
           30_000,
           "Pro after the restart",
         );
@@ -493,8 +480,7 @@ describe.each(engines())("dead jobs on /admin/jobs on $name", (engine) => {
   });
 
   it("fails a payload that no longer parses at once, shows it, and retries or discards it, audited", async () => {
-    const page = async () =>
-      textOf(await (await getWithCookies(server, "/admin/jobs", boss)).text());
+    const page = () => pageText(server, "/admin/jobs", boss);
     const text = await eventually(async () => {
       const now = await page();
       return (now.match(/razorpay\.webhook Dead 1 of 10/g) ?? []).length === 2 ? now : undefined;

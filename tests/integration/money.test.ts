@@ -3,19 +3,20 @@
  * their signed body, and checkouts serialised per person.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getWithCookies, postForm, signUpVerified } from "../support/auth";
+import { postForm, signUpVerified } from "../support/auth";
 import {
   buyThroughSandbox,
   DETAILS,
+  pageText,
   postWebhook,
   SANDBOX,
+  sandboxApi,
   signedWebhook,
   startCheckout,
-  textOf,
 } from "../support/billing";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
-import { type RunningTestServer, startServer } from "../support/server";
+import { type RunningTestServer, startServerOn } from "../support/server";
 
 const PASSWORD = "money-test-password-1";
 const FAILED_SUBJECT = "Action needed: your Pinout payment failed";
@@ -24,16 +25,13 @@ describe.each(engines())("money on $name", (engine) => {
   let server: RunningTestServer;
 
   beforeAll(async () => {
-    server = await startServer({
-      env: { DATABASE_URL: await engine.freshDatabaseUrl(), AUTH_RATE_LIMIT: "100" },
-    });
+    server = await startServerOn(engine, { env: { AUTH_RATE_LIMIT: "100" } });
   });
   afterAll(async () => {
     await server?.stop();
   });
 
-  const accountText = async (cookie: string) =>
-    textOf(await (await getWithCookies(server, "/account/subscription", cookie)).text());
+  const accountText = (cookie: string) => pageText(server, "/account/subscription", cookie);
 
   it("point 7: two checkouts started at once are one subscription", async () => {
     const cookie = await signUpVerified(server, {
@@ -71,12 +69,10 @@ describe.each(engines())("money on $name", (engine) => {
     expect(await accountText(cookie)).toMatch(/Status Active/);
 
     // The subscription as Razorpay had it, made stale: a pending event from before the recovery.
-    const auth = `Basic ${Buffer.from(`${SANDBOX.keyId}:${SANDBOX.keySecret}`).toString("base64")}`;
-    const entity = (await (
-      await fetch(`${server.url}/_sandbox/razorpay/v1/subscriptions/${subscriptionId}`, {
-        headers: { authorization: auth },
-      })
-    ).json()) as Record<string, unknown>;
+    const entity = await sandboxApi<Record<string, unknown>>(
+      server.url,
+      `/v1/subscriptions/${subscriptionId}`,
+    );
     const body = JSON.stringify({
       entity: "event",
       account_id: "acc_Sandbox000001",

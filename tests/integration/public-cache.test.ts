@@ -2,11 +2,18 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BROWSER_HEADERS, getWithCookies, postForm, signUpVerified } from "../support/auth";
+import {
+  BROWSER_HEADERS,
+  getAsBrowser,
+  getWithCookies,
+  postForm,
+  signUpVerified,
+  startWithAdmin,
+} from "../support/auth";
 import { runScript } from "../support/cli";
 import { engines } from "../support/engines";
 import { inlineScriptHashes } from "../support/html";
-import { type RunningTestServer, startServer } from "../support/server";
+import type { RunningTestServer } from "../support/server";
 
 const PASSWORD = "public-cache-password-1";
 const SECRET = "integration-test-secret-0123456789abcdef";
@@ -21,24 +28,12 @@ describe.each(engines())("the shared cache of public pages on $name", (engine) =
   let server: RunningTestServer;
   let boss = "";
   const get = (pathname: string, headers: Record<string, string> = {}) =>
-    fetch(server.url + pathname, {
-      redirect: "manual",
-      headers: { ...BROWSER_HEADERS, ...headers },
-    });
+    getAsBrowser(server, pathname, headers);
 
   beforeAll(async () => {
-    server = await startServer({
-      env: {
-        DATABASE_URL: await engine.freshDatabaseUrl(),
-        BETTER_AUTH_SECRET: SECRET,
-        ADMIN_EMAILS: "boss@example.com",
-      },
-    });
-    boss = await signUpVerified(server, {
-      name: "Boss",
-      email: "boss@example.com",
-      password: PASSWORD,
-    });
+    ({ server, admin: boss } = await startWithAdmin(engine, PASSWORD, {
+      env: { BETTER_AUTH_SECRET: SECRET },
+    }));
   });
   afterAll(async () => {
     await server?.stop();

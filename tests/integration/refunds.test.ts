@@ -5,12 +5,14 @@
  * cancelled at once and refunded, with a mail.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getWithCookies, postForm, signUpVerified } from "../support/auth";
+import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
 import {
   buyThroughSandbox,
   eventually,
+  pageText,
   postWebhook,
   SANDBOX,
+  sandboxApi,
   sandboxPay,
   signedWebhook,
   textOf,
@@ -18,10 +20,9 @@ import {
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import { type RazorpayProxy, startRazorpayProxy } from "../support/razorpay-proxy";
-import { type RunningTestServer, startServer } from "../support/server";
+import type { RunningTestServer } from "../support/server";
 
 const PASSWORD = "refund-test-password-1";
-const AUTH = `Basic ${Buffer.from(`${SANDBOX.keyId}:${SANDBOX.keySecret}`).toString("base64")}`;
 
 describe.each(engines())("refunds on $name", (engine) => {
   let server: RunningTestServer;
@@ -30,20 +31,10 @@ describe.each(engines())("refunds on $name", (engine) => {
 
   beforeAll(async () => {
     proxy = await startRazorpayProxy();
-    server = await startServer({
-      env: {
-        DATABASE_URL: await engine.freshDatabaseUrl(),
-        RAZORPAY_API_URL: proxy.apiUrl,
-        ADMIN_EMAILS: "boss@example.com",
-        AUTH_RATE_LIMIT: "100",
-      },
-    });
+    ({ server, admin: boss } = await startWithAdmin(engine, PASSWORD, {
+      env: { RAZORPAY_API_URL: proxy.apiUrl, AUTH_RATE_LIMIT: "100" },
+    }));
     proxy.retarget(server.url);
-    boss = await signUpVerified(server, {
-      name: "Boss",
-      email: "boss@example.com",
-      password: PASSWORD,
-    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -51,13 +42,8 @@ describe.each(engines())("refunds on $name", (engine) => {
   });
 
   /** Razorpay's own record, read from the sandbox's REST API. */
-  const sandbox = async <T>(path: string, init: RequestInit = {}): Promise<T> =>
-    (await (
-      await fetch(`${server.url}/_sandbox/razorpay${path}`, {
-        ...init,
-        headers: { authorization: AUTH, "content-type": "application/json" },
-      })
-    ).json()) as T;
+  const sandbox = <T>(path: string, init: RequestInit = {}) =>
+    sandboxApi<T>(server.url, path, init);
   const mailsTo = (email: string, subject: RegExp) =>
     readOutbox(server.dataDir).filter(
       (mail) => mail.to.includes(email) && subject.test(mail.subject),
@@ -120,7 +106,7 @@ describe.each(engines())("refunds on $name", (engine) => {
       );
     }
     await eventually(
-      async () => /refunded/.test(textOf(await (await getWithCookies(server, path, boss)).text())),
+      async () => /refunded/.test(await pageText(server, path, boss)),
       30_000,
       "the refund on the admin page",
     );
@@ -134,7 +120,7 @@ describe.each(engines())("refunds on $name", (engine) => {
     const payment = await sandbox<{ amount_refunded: number }>(`/v1/payments/${paymentId}`);
     expect(payment.amount_refunded).toBe(69_900);
 
-    const page = textOf(await (await getWithCookies(server, path, boss)).text());
+    const page = await pageText(server, path, boss);
     expect(page.match(/payment\.refund\.requested/g)).toHaveLength(1);
     expect(page.match(/payment\.refund(?!\.)/g)).toHaveLength(1);
     await eventually(
@@ -142,7 +128,7 @@ describe.each(engines())("refunds on $name", (engine) => {
       15_000,
       "the refund mail",
     );
-    const invoices = textOf(await (await getWithCookies(server, "/invoices", cookie)).text());
+    const invoices = await pageText(server, "/invoices", cookie);
     expect(invoices.match(/PL\/CN\/\d{2}-\d{2}\/\d{4}/g)).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(mailsTo(email, /^Refund of/)).toHaveLength(1);
@@ -167,7 +153,7 @@ describe.each(engines())("refunds on $name", (engine) => {
     );
     expect(late.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const after = textOf(await (await getWithCookies(server, path, boss)).text());
+    const after = await pageText(server, path, boss);
     expect(after).toMatch(new RegExp(`${paymentId} ₹699 ₹699 refunded`));
   });
 
@@ -214,9 +200,7 @@ describe.each(engines())("refunds on $name", (engine) => {
         `/v1/subscriptions/${kept}`,
       ),
     ).toMatchObject({ status: "active", has_scheduled_changes: false });
-    expect(
-      textOf(await (await getWithCookies(server, "/account/subscription", cookie)).text()),
-    ).toMatch(/Status Active/);
+    expect(await pageText(server, "/account/subscription", cookie)).toMatch(/Status Active/);
     await eventually(
       async () =>
         mailsTo(email, /^We cancelled a second Pinout subscription$/).length === 1 &&

@@ -5,11 +5,17 @@ import path from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { BROWSER_HEADERS, getWithCookies, postForm, signUpVerified } from "../support/auth";
+import {
+  getAsBrowser,
+  getWithCookies,
+  postForm,
+  signUpVerified,
+  startWithAdmin,
+} from "../support/auth";
 import { signInDevice, textOf } from "../support/billing";
 import { runScript } from "../support/cli";
 import { engines } from "../support/engines";
-import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import { type RunningTestServer, tempDataDir } from "../support/server";
 
 const PASSWORD = "releases-password-1";
 const SECRET = "integration-test-secret-0123456789abcdef";
@@ -60,10 +66,7 @@ describe.each(engines())("desktop releases and update feeds on $name", (engine) 
   let token = "";
 
   const get = (pathname: string, headers: Record<string, string> = {}) =>
-    fetch(server.url + pathname, {
-      redirect: "manual",
-      headers: { ...BROWSER_HEADERS, ...headers },
-    });
+    getAsBrowser(server, pathname, headers);
   const api = (pathname: string, body: unknown) =>
     fetch(server.url + pathname, {
       method: "POST",
@@ -96,20 +99,10 @@ describe.each(engines())("desktop releases and update feeds on $name", (engine) 
     );
 
   beforeAll(async () => {
-    const databaseUrl = await engine.freshDatabaseUrl();
-    server = await startServer({
+    ({ server, admin: boss } = await startWithAdmin(engine, PASSWORD, {
       dataDir,
-      env: {
-        DATABASE_URL: databaseUrl,
-        BETTER_AUTH_SECRET: SECRET,
-        ADMIN_EMAILS: "boss@example.com",
-      },
-    });
-    boss = await signUpVerified(server, {
-      name: "Boss",
-      email: "boss@example.com",
-      password: PASSWORD,
-    });
+      env: { BETTER_AUTH_SECRET: SECRET },
+    }));
     const created = await postForm(server, "/admin/releases", boss, {
       intent: "token",
       name: "test",

@@ -14,8 +14,9 @@ import {
   getWithCookies,
   postForm,
   signUpVerified,
+  startWithAdmin,
 } from "../support/auth";
-import { buyThroughSandbox, eventually, signInDevice, textOf } from "../support/billing";
+import { buyThroughSandbox, eventually, pageText, signInDevice, textOf } from "../support/billing";
 import { engines } from "../support/engines";
 import { type RazorpayProxy, startRazorpayProxy } from "../support/razorpay-proxy";
 import { type RunningTestServer, startServer } from "../support/server";
@@ -237,20 +238,10 @@ describe.each(engines())("signed-in attacks on $name (points 5, 6, 11)", (engine
 
   beforeAll(async () => {
     proxy = await startRazorpayProxy();
-    server = await startServer({
-      env: {
-        DATABASE_URL: await engine.freshDatabaseUrl(),
-        ADMIN_EMAILS: "boss@example.com",
-        AUTH_RATE_LIMIT: "1000",
-        RAZORPAY_API_URL: proxy.apiUrl,
-      },
-    });
+    ({ server, admin: boss } = await startWithAdmin(engine, PASSWORD, {
+      env: { AUTH_RATE_LIMIT: "1000", RAZORPAY_API_URL: proxy.apiUrl },
+    }));
     proxy.retarget(server.url);
-    boss = await signUpVerified(server, {
-      name: "Boss",
-      email: "boss@example.com",
-      password: PASSWORD,
-    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -327,7 +318,7 @@ describe.each(engines())("signed-in attacks on $name (points 5, 6, 11)", (engine
     expect(((await api.json()) as { error: string }).error).toContain(
       "Confirm your password first",
     );
-    const releases = textOf(await (await getWithCookies(server, "/admin/releases", boss)).text());
+    const releases = await pageText(server, "/admin/releases", boss);
     expect(releases).not.toContain("stolen-ci");
     expect(releases).not.toContain("9.9.9");
 

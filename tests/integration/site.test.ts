@@ -9,7 +9,7 @@ import {
   metaContent,
   titleOf,
 } from "../support/html";
-import { type RunningTestServer, startServer } from "../support/server";
+import { type RunningTestServer, startServerOn } from "../support/server";
 
 /** Every route of the spec with the title it must carry (pages later issues fill in included). */
 const PUBLIC_PAGES: [path: string, title: RegExp][] = [
@@ -54,9 +54,7 @@ describe.each(engines())("the site on $name", (engine) => {
     });
 
   beforeAll(async () => {
-    server = await startServer({
-      env: { DATABASE_URL: await engine.freshDatabaseUrl(), ERROR_PROBE: "true" },
-    });
+    server = await startServerOn(engine, { env: { ERROR_PROBE: "true" } });
   });
   afterAll(async () => {
     await server?.stop();

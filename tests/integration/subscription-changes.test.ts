@@ -4,19 +4,20 @@
  * once (double submits and replays mail nobody twice).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getWithCookies, postForm, signUpVerified } from "../support/auth";
+import { postForm, signUpVerified } from "../support/auth";
 import {
   buyThroughSandbox,
   DETAILS,
   eventually,
-  SANDBOX,
+  pageText,
+  sandboxApi,
   sandboxPay,
   startCheckout,
   textOf,
 } from "../support/billing";
 import { engines } from "../support/engines";
 import { type OutboxMessage, readOutbox, waitForMail } from "../support/mail";
-import { type RunningTestServer, startServer } from "../support/server";
+import { type RunningTestServer, startServerOn } from "../support/server";
 
 const PASSWORD = "switch-test-password-1";
 const EMAIL = "switcher@example.com";
@@ -32,16 +33,13 @@ describe.each(engines())("subscription changes on $name", (engine) => {
   let server: RunningTestServer;
 
   beforeAll(async () => {
-    server = await startServer({
-      env: { DATABASE_URL: await engine.freshDatabaseUrl(), AUTH_RATE_LIMIT: "100" },
-    });
+    server = await startServerOn(engine, { env: { AUTH_RATE_LIMIT: "100" } });
   });
   afterAll(async () => {
     await server?.stop();
   });
 
-  const page = async (cookie: string) =>
-    textOf(await (await getWithCookies(server, "/account/subscription", cookie)).text());
+  const page = (cookie: string) => pageText(server, "/account/subscription", cookie);
   const post = async (cookie: string, fields: Record<string, string>) =>
     textOf(await (await postForm(server, "/account/subscription", cookie, fields)).text());
   const mine = (): OutboxMessage[] =>
@@ -50,15 +48,11 @@ describe.each(engines())("subscription changes on $name", (engine) => {
     mine().filter((mail) =>
       typeof subject === "string" ? mail.subject === subject : subject.test(mail.subject),
     ).length;
-  const sandboxStatus = async (subscriptionId: string) => {
-    const auth = `Basic ${Buffer.from(`${SANDBOX.keyId}:${SANDBOX.keySecret}`).toString("base64")}`;
-    const entity = (await (
-      await fetch(`${server.url}/_sandbox/razorpay/v1/subscriptions/${subscriptionId}`, {
-        headers: { authorization: auth },
-      })
-    ).json()) as { status: string; has_scheduled_changes: boolean };
-    return entity;
-  };
+  const sandboxStatus = (subscriptionId: string) =>
+    sandboxApi<{ status: string; has_scheduled_changes: boolean }>(
+      server.url,
+      `/v1/subscriptions/${subscriptionId}`,
+    );
   /** Starts and authorises a switch to yearly as the page does; the new subscription's id. */
   const authoriseSwitch = async (cookie: string): Promise<string> => {
     const started = await startCheckout(server, cookie, "pro-yearly", DETAILS, { switch: "1" });

@@ -1,5 +1,6 @@
+import type { EngineCase } from "./engines";
 import { linkFromMail } from "./mail";
-import type { RunningTestServer } from "./server";
+import { type RunningTestServer, type StartOptions, startServerOn } from "./server";
 
 export const BROWSER_HEADERS = {
   "user-agent":
@@ -13,17 +14,17 @@ export function authPost(
   body: unknown,
   headers: Record<string, string> = {},
 ) {
-  return fetch(`${server.url}/api/auth${endpoint}`, {
-    method: "POST",
-    redirect: "manual",
-    headers: {
-      ...BROWSER_HEADERS,
-      "content-type": "application/json",
-      origin: server.url,
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
+  return postJson(server, `/api/auth${endpoint}`, body, headers);
+}
+
+/** Posts JSON the way the site's own scripts do: same origin; `headers` may add or override. */
+export function postJson(
+  server: RunningTestServer,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  return browserPost(server, path, "application/json", JSON.stringify(body), headers);
 }
 
 /**
@@ -37,18 +38,38 @@ export function postForm(
   fields: Record<string, string>,
   headers: Record<string, string> = {},
 ) {
+  return postFormBody(server, path, cookie, new URLSearchParams(fields), headers);
+}
+
+/** `postForm` with the body as given: encoded already, or a stream (sent chunked). */
+export function postFormBody(
+  server: RunningTestServer,
+  path: string,
+  cookie: string,
+  body: BodyInit,
+  headers: Record<string, string> = {},
+) {
+  return browserPost(server, path, "application/x-www-form-urlencoded", body, {
+    ...(cookie ? { cookie } : {}),
+    ...headers,
+  });
+}
+
+/** A same-origin POST as the site's pages make it, redirects not followed. */
+function browserPost(
+  server: RunningTestServer,
+  path: string,
+  contentType: string,
+  body: BodyInit,
+  headers: Record<string, string>,
+) {
   return fetch(server.url + path, {
     method: "POST",
     redirect: "manual",
-    headers: {
-      ...BROWSER_HEADERS,
-      "content-type": "application/x-www-form-urlencoded",
-      origin: server.url,
-      ...(cookie ? { cookie } : {}),
-      ...headers,
-    },
-    body: new URLSearchParams(fields),
-  });
+    headers: { ...BROWSER_HEADERS, "content-type": contentType, origin: server.url, ...headers },
+    body,
+    duplex: "half",
+  } as RequestInit);
 }
 
 /** The cookie header to send back, from a response's Set-Cookie lines. */
@@ -85,8 +106,53 @@ export async function signUpVerified(
   return cookiesFrom(verified);
 }
 
+/** The address integration servers name in ADMIN_EMAILS. */
+export const ADMIN_EMAIL = "boss@example.com";
+
+/** Signs the administrator (`ADMIN_EMAIL`) up and verifies them; their cookies. */
+export function signUpAdmin(
+  server: RunningTestServer,
+  password: string,
+  name = "Boss",
+): Promise<string> {
+  return signUpVerified(server, { name, email: ADMIN_EMAIL, password });
+}
+
+/**
+ * `startServerOn` with `ADMIN_EMAIL` in ADMIN_EMAILS and that administrator signed up: the server
+ * and the administrator's cookies.
+ */
+export async function startWithAdmin(
+  engine: EngineCase,
+  password: string,
+  options: StartOptions = {},
+): Promise<{ server: RunningTestServer; admin: string }> {
+  const server = await startServerOn(engine, {
+    ...options,
+    env: { ADMIN_EMAILS: ADMIN_EMAIL, ...options.env },
+  });
+  try {
+    return { server, admin: await signUpAdmin(server, password) };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+/** A browser's GET of `path`, redirects not followed; `headers` are added to a browser's own. */
+export function getAsBrowser(
+  server: RunningTestServer,
+  path: string,
+  headers: Record<string, string> = {},
+) {
+  return fetch(server.url + path, {
+    redirect: "manual",
+    headers: { ...BROWSER_HEADERS, ...headers },
+  });
+}
+
 export function getWithCookies(server: RunningTestServer, path: string, cookie: string) {
-  return fetch(server.url + path, { redirect: "manual", headers: { ...BROWSER_HEADERS, cookie } });
+  return getAsBrowser(server, path, { cookie });
 }
 
 /**

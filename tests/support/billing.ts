@@ -1,6 +1,6 @@
 /** Billing through HTTP the way a browser does it, plus signed webhooks, for integration tests. */
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import { BROWSER_HEADERS, postForm } from "./auth";
+import { BROWSER_HEADERS, getWithCookies, postForm } from "./auth";
 import type { RunningTestServer } from "./server";
 
 /** The sandbox's fixed, documented keys (app/.server/env.ts SANDBOX_KEYS). */
@@ -20,6 +20,22 @@ export const DETAILS = {
   gstin: "",
 };
 
+/** The sandbox's keys as Basic auth, as the site sends them to Razorpay's REST API. */
+export const SANDBOX_AUTH = `Basic ${Buffer.from(`${SANDBOX.keyId}:${SANDBOX.keySecret}`).toString("base64")}`;
+
+/** Razorpay's own records: the sandbox's REST API (`/v1/…`, `/control/…`) under the sandbox's keys. */
+export async function sandboxApi<T>(
+  baseUrl: string,
+  path: string,
+  init: RequestInit = {},
+): Promise<T> {
+  const response = await fetch(`${baseUrl}/_sandbox/razorpay${path}`, {
+    ...init,
+    headers: { authorization: SANDBOX_AUTH, "content-type": "application/json" },
+  });
+  return (await response.json()) as T;
+}
+
 /** The visible text of a page: tags dropped, entities decoded. */
 export function textOf(html: string): string {
   return html
@@ -31,6 +47,11 @@ export function textOf(html: string): string {
     .replace(/&gt;/g, ">")
     .replace(/&amp;/g, "&")
     .replace(/\s+/g, " ");
+}
+
+/** The visible text of a page as the signed-in browser (`cookie`) gets it. */
+export async function pageText(server: RunningTestServer, path: string, cookie: string) {
+  return textOf(await (await getWithCookies(server, path, cookie)).text());
 }
 
 /** Starts checkout as the page's form does (the .data request), returning the subscription id. */
@@ -139,13 +160,9 @@ export function pkce() {
   return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
 }
 
-/** The web → app handoff a signed-in browser makes for the app: a token and the app's verifier. */
-export async function desktopHandoff(
-  server: RunningTestServer,
-  cookie: string,
-): Promise<{ token: string; verifier: string }> {
-  const { verifier, challenge } = pkce();
-  const handoff = await fetch(`${server.url}/api/functions/generateAuthRedirectToken`, {
+/** The signed-in browser's call for a handoff token bound to `challenge` (the answer as it is). */
+export function requestHandoff(server: RunningTestServer, cookie: string, challenge: string) {
+  return fetch(`${server.url}/api/functions/generateAuthRedirectToken`, {
     method: "POST",
     headers: { ...BROWSER_HEADERS, "content-type": "application/json", origin: server.url, cookie },
     body: JSON.stringify({
@@ -157,6 +174,15 @@ export async function desktopHandoff(
       },
     }),
   });
+}
+
+/** The web → app handoff a signed-in browser makes for the app: a token and the app's verifier. */
+export async function desktopHandoff(
+  server: RunningTestServer,
+  cookie: string,
+): Promise<{ token: string; verifier: string }> {
+  const { verifier, challenge } = pkce();
+  const handoff = await requestHandoff(server, cookie, challenge);
   if (handoff.status !== 200) throw new Error(`handoff failed: ${handoff.status}`);
   const { token } = ((await handoff.json()) as { result: { token: string } }).result;
   return { token, verifier };
@@ -206,17 +232,7 @@ export async function buyThroughSandbox(
   const paid = await sandboxPay(server, started.subscriptionId, "success");
   await postForm(server, "/checkout.data", cookie, { intent: "verify", ...paid.body });
   await eventually(
-    async () =>
-      /Plan Pro/.test(
-        textOf(
-          await (
-            await fetch(`${server.url}/account`, {
-              redirect: "manual",
-              headers: { ...BROWSER_HEADERS, cookie },
-            })
-          ).text(),
-        ),
-      ),
+    async () => /Plan Pro/.test(await pageText(server, "/account", cookie)),
     20_000,
     "Pro on /account",
   );

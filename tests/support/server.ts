@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { EngineCase } from "./engines";
 import { freePort } from "./postgres";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -28,6 +29,17 @@ export interface StartOptions {
 
 export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), "pinout-data-"));
+}
+
+/** `startServer` on a fresh, empty database of `engine` (its DATABASE_URL; `env` may add more). */
+export async function startServerOn(
+  engine: EngineCase,
+  options: StartOptions = {},
+): Promise<RunningTestServer> {
+  return startServer({
+    ...options,
+    env: { DATABASE_URL: await engine.freshDatabaseUrl(), ...options.env },
+  });
 }
 
 /** The port found free was taken by another process before the server could listen on it. */

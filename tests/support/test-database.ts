@@ -40,6 +40,40 @@ export async function openTestDatabase(
   };
 }
 
+/**
+ * Opens the database a stopped server used (its DATA_DIR, or its DATABASE_URL), runs `read` on it
+ * and closes it again: the embedded database admits one process at a time.
+ */
+export async function readDatabase<T>(
+  location: { dataDir: string; databaseUrl?: string },
+  read: (database: Database) => Promise<T>,
+): Promise<T> {
+  const handle = await openDatabase(location);
+  try {
+    return await read(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A month of Pro paid at `paidAt`, as `issueInvoiceForPayment` is given a payment. */
+export function monthlyPayment(input: {
+  paymentId: string;
+  userId: string;
+  paidAt: Date;
+  amountPaise?: number;
+}) {
+  return {
+    paymentId: input.paymentId,
+    amountPaise: input.amountPaise ?? 69_900,
+    paidAt: input.paidAt,
+    userId: input.userId,
+    planId: "pro-monthly",
+    periodStart: input.paidAt,
+    periodEnd: new Date(input.paidAt.getTime() + 30 * 86_400_000),
+  };
+}
+
 let sequence = 0;
 
 /** Inserts a user the way Better Auth would have stored one; returns its id. */

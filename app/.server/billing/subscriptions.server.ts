@@ -2,7 +2,7 @@
  * Our mirror of Razorpay subscriptions. Every change comes from a verified webhook or a fetch
  * ("resync"); a read older than the one stored never overwrites it.
  */
-import { and, desc, eq, inArray, lte } from "drizzle-orm";
+import { and, desc, eq, inArray, lte, type SQL } from "drizzle-orm";
 import { isPaidPlanId } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
 import { subscriptions, type SubscriptionRow, user as users } from "../db/schema";
@@ -31,10 +31,7 @@ export async function applyProviderSubscription(
   entity: RazorpaySubscription,
   readAt: Date,
 ): Promise<SubscriptionRow | null> {
-  const [existing] = await executor
-    .select()
-    .from(subscriptions)
-    .where(eq(subscriptions.providerSubscriptionId, entity.id));
+  const existing = await subscriptionByProviderId(entity.id, executor);
   const mappedPlan = await planIdForProviderPlan(entity.plan_id, executor as Database);
   const planId =
     mappedPlan ??
@@ -82,27 +79,28 @@ export async function applyProviderSubscription(
         ),
       );
   }
-  const [stored] = await executor
+  return subscriptionByProviderId(entity.id, executor);
+}
+
+/** A user's subscriptions, those `only` admits when given, newest first. */
+function userSubscriptions(userId: string, database: Database, only?: SQL) {
+  return database
     .select()
     .from(subscriptions)
-    .where(eq(subscriptions.providerSubscriptionId, entity.id));
-  return stored ?? null;
+    .where(and(eq(subscriptions.userId, userId), only))
+    .orderBy(desc(subscriptions.createdAt));
 }
 
 export async function subscriptionsOf(
   userId: string,
   database: Database = defaultDb(),
 ): Promise<SubscriptionRow[]> {
-  return database
-    .select()
-    .from(subscriptions)
-    .where(eq(subscriptions.userId, userId))
-    .orderBy(desc(subscriptions.createdAt));
+  return userSubscriptions(userId, database);
 }
 
 export async function subscriptionByProviderId(
   providerSubscriptionId: string,
-  database: Database = defaultDb(),
+  database: Executor = defaultDb(),
 ): Promise<SubscriptionRow | null> {
   const [row] = await database
     .select()
@@ -149,11 +147,7 @@ export async function liveSubscriptionsOf(
   userId: string,
   database: Database = defaultDb(),
 ): Promise<SubscriptionRow[]> {
-  return database
-    .select()
-    .from(subscriptions)
-    .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, [...LIVE_STATUSES])))
-    .orderBy(desc(subscriptions.createdAt));
+  return userSubscriptions(userId, database, inArray(subscriptions.status, [...LIVE_STATUSES]));
 }
 
 /** Unpaid checkouts of a user (status created), newest first. */
@@ -161,9 +155,5 @@ export async function openCheckoutsOf(
   userId: string,
   database: Database = defaultDb(),
 ): Promise<SubscriptionRow[]> {
-  return database
-    .select()
-    .from(subscriptions)
-    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, "created")))
-    .orderBy(desc(subscriptions.createdAt));
+  return userSubscriptions(userId, database, eq(subscriptions.status, "created"));
 }

@@ -3,10 +3,10 @@
  * per payment, a new series each financial year, credit notes, immutability, account deletion.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import { createDatabase } from "../../../tests/support/engines";
-import { insertUser, openTestDatabase } from "../../../tests/support/test-database";
-import { type Database, migrate, openDatabase } from "../db/client";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { engines } from "../../../tests/support/engines";
+import { insertUser, monthlyPayment, openTestDatabase } from "../../../tests/support/test-database";
+import type { Database } from "../db/client";
 import { billingProfiles, invoices, user as users } from "../db/schema";
 import { issueCreditNoteForRefund, issueInvoiceForPayment, reissueWithBuyer } from "./issue.server";
 import type * as PdfModule from "./pdf.server";
@@ -19,40 +19,16 @@ vi.mock("./pdf.server", async (importOriginal) => {
 });
 const { renderInvoicePdf: realRender } = await vi.importActual<typeof PdfModule>("./pdf.server");
 
-interface Engine {
-  name: string;
-  open(): Promise<{ db: Database; close(): Promise<void> }>;
-}
-
-const postgresUrl = inject("postgresUrl");
-const ENGINES: Engine[] = [
-  { name: "pglite", open: openTestDatabase },
-  ...(postgresUrl
-    ? [
-        {
-          name: "postgres",
-          async open() {
-            const handle = await openDatabase({
-              dataDir: "",
-              databaseUrl: await createDatabase(postgresUrl),
-              poolMax: 10,
-            });
-            await migrate(handle);
-            return { db: handle.db, close: handle.close };
-          },
-        },
-      ]
-    : []),
-];
-
-describe.each(ENGINES)("invoices on $name", (engine) => {
+describe.each(engines())("invoices on $name", (engine) => {
   let database: Database;
   let close: () => Promise<void>;
   let buyer: string;
   let sequence = 0;
 
   beforeAll(async () => {
-    ({ db: database, close } = await engine.open());
+    ({ db: database, close } = await openTestDatabase({
+      databaseUrl: await engine.freshDatabaseUrl(),
+    }));
     buyer = await insertUser(database, {
       email: `buyer-${engine.name}@example.com`,
       name: "Meera",
@@ -71,15 +47,8 @@ describe.each(ENGINES)("invoices on $name", (engine) => {
 
   const payment = (paidAt = new Date("2026-11-23T10:00:00Z"), amountPaise = 69_900) => {
     sequence += 1;
-    return {
-      paymentId: `pay_${engine.name}${String(sequence).padStart(8, "0")}`,
-      amountPaise,
-      paidAt,
-      userId: buyer,
-      planId: "pro-monthly",
-      periodStart: paidAt,
-      periodEnd: new Date(paidAt.getTime() + 30 * 86_400_000),
-    };
+    const paymentId = `pay_${engine.name}${String(sequence).padStart(8, "0")}`;
+    return monthlyPayment({ paymentId, userId: buyer, paidAt, amountPaise });
   };
   const issue = (input: ReturnType<typeof payment>) =>
     database.transaction((tx) => issueInvoiceForPayment(tx, input));

@@ -4,11 +4,11 @@
  * font or the company's address in the configuration become later. On both engines.
  */
 import { eq, type SQL, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { site } from "~/config/site";
-import { createDatabase } from "../../../tests/support/engines";
-import { insertUser, openTestDatabase } from "../../../tests/support/test-database";
-import { type Database, migrate, openDatabase } from "../db/client";
+import { engines } from "../../../tests/support/engines";
+import { insertUser, monthlyPayment, openTestDatabase } from "../../../tests/support/test-database";
+import type { Database } from "../db/client";
 import { invoices, type InvoiceRow } from "../db/schema";
 import { logger } from "../logger";
 import { issueCreditNoteForRefund, issueInvoiceForPayment, supplierParty } from "./issue.server";
@@ -24,42 +24,19 @@ vi.mock("./pdf.server", async (importOriginal) => {
 const render = vi.mocked(renderInvoicePdf);
 const { renderInvoicePdf: renderToday } = await vi.importActual<typeof PdfModule>("./pdf.server");
 
-interface Engine {
-  name: string;
-  open(): Promise<{ db: Database; close(): Promise<void> }>;
-}
-
-const postgresUrl = inject("postgresUrl");
-const ENGINES: Engine[] = [
-  { name: "pglite", open: openTestDatabase },
-  ...(postgresUrl
-    ? [
-        {
-          name: "postgres",
-          async open() {
-            const handle = await openDatabase({
-              dataDir: "",
-              databaseUrl: await createDatabase(postgresUrl),
-            });
-            await migrate(handle);
-            return { db: handle.db, close: handle.close };
-          },
-        },
-      ]
-    : []),
-];
-
 const ADDRESS = { ...site.company.address };
 const SUPPORT_EMAIL = site.company.supportEmail;
 
-describe.each(ENGINES)("stored invoice PDFs on $name", (engine) => {
+describe.each(engines())("stored invoice PDFs on $name", (engine) => {
   let database: Database;
   let close: () => Promise<void>;
   let buyer: string;
   let sequence = 0;
 
   beforeAll(async () => {
-    ({ db: database, close } = await engine.open());
+    ({ db: database, close } = await openTestDatabase({
+      databaseUrl: await engine.freshDatabaseUrl(),
+    }));
     buyer = await insertUser(database, { email: `pdf-${engine.name}@example.com`, name: "Ravi" });
   });
   afterAll(() => close());
@@ -75,15 +52,7 @@ describe.each(ENGINES)("stored invoice PDFs on $name", (engine) => {
     sequence += 1;
     const paymentId = `pay_pdf${engine.name}${String(sequence).padStart(6, "0")}`;
     return database.transaction((tx) =>
-      issueInvoiceForPayment(tx, {
-        paymentId,
-        amountPaise: 69_900,
-        paidAt,
-        userId: buyer,
-        planId: "pro-monthly",
-        periodStart: paidAt,
-        periodEnd: new Date(paidAt.getTime() + 30 * 86_400_000),
-      }),
+      issueInvoiceForPayment(tx, monthlyPayment({ paymentId, userId: buyer, paidAt })),
     );
   };
   const stored = async (row: InvoiceRow) => {

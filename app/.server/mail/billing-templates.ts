@@ -3,7 +3,7 @@ import { site } from "~/config/site";
 import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
 import type { MailMessage } from "./mailer.server";
-import { hello, render } from "./templates";
+import { renderTo } from "./templates";
 
 interface Recipient {
   to: string;
@@ -21,10 +21,8 @@ export function paymentReceivedMessage(
     accountUrl: string;
   },
 ): MailMessage {
-  const message = render({
-    to: input.to,
+  const message = renderTo(input, {
     subject: `Payment received: ${formatInr(input.amountPaise)} for ${site.product.name} ${input.plan}`,
-    greeting: hello(input.name),
     paragraphs: [
       `We received your payment of ${formatInr(input.amountPaise)} (GST included) for ${input.plan}. Payment reference: ${input.paymentId}.`,
       input.nextChargeAt
@@ -54,10 +52,8 @@ export function paymentReceivedMessage(
 export function paymentFailedMessage(
   input: Recipient & { plan: string; amountPaise: number; fixUrl: string },
 ): MailMessage {
-  return render({
-    to: input.to,
+  return renderTo(input, {
     subject: `Action needed: your ${site.product.name} payment failed`,
-    greeting: hello(input.name),
     paragraphs: [
       `We could not charge ${formatInr(input.amountPaise)} for ${input.plan}. Razorpay will try again over the next days, and you keep Pro meanwhile.`,
       "If your card expired or your UPI mandate was revoked, update the payment method now so that nothing is interrupted.",
@@ -69,10 +65,8 @@ export function paymentFailedMessage(
 export function subscriptionHaltedMessage(
   input: Recipient & { plan: string; fixUrl: string },
 ): MailMessage {
-  return render({
-    to: input.to,
+  return renderTo(input, {
     subject: `Your ${site.product.name} Pro subscription is paused for non-payment`,
-    greeting: hello(input.name),
     paragraphs: [
       `The last payments for ${input.plan} failed, so Razorpay stopped retrying and your account is back on the Free plan.`,
       "Authorise a working payment method to restart Pro: you are charged for the current period and everything comes back at once.",
@@ -85,10 +79,8 @@ export function cancellationMessage(
   input: Recipient & { plan: string; endsAt: Date | null; accountUrl: string },
 ): MailMessage {
   const until = input.endsAt ? formatDate(input.endsAt.toISOString()) : null;
-  return render({
-    to: input.to,
+  return renderTo(input, {
     subject: `Your ${site.product.name} subscription is cancelled`,
-    greeting: hello(input.name),
     paragraphs: [
       until
         ? `Your ${input.plan} subscription is cancelled. You keep Pro until ${until}; nothing more will be charged.`
@@ -103,10 +95,8 @@ export function resumedMessage(
   input: Recipient & { plan: string; renewsAt: Date | null; accountUrl: string },
 ): MailMessage {
   const on = input.renewsAt ? formatDate(input.renewsAt.toISOString()) : null;
-  return render({
-    to: input.to,
+  return renderTo(input, {
     subject: `Your ${site.product.name} subscription continues`,
-    greeting: hello(input.name),
     paragraphs: [
       on
         ? `You undid the cancellation: your ${input.plan} subscription continues and renews on ${on}, as before.`
@@ -128,10 +118,8 @@ export function planChangeMessage(
   const when = input.startsAt
     ? formatDate(input.startsAt.toISOString())
     : "the end of your current period";
-  return render({
-    to: input.to,
+  return renderTo(input, {
     subject: `Plan change scheduled: ${input.to_plan} from ${when}`,
-    greeting: hello(input.name),
     paragraphs: [
       `You switch from ${input.from} to ${input.to_plan} on ${when}. The first charge of ${formatInr(input.amountPaise)} is made then; your current plan runs until that day and is not renewed.`,
     ],
@@ -143,10 +131,8 @@ export function switchWithdrawnMessage(
   input: Recipient & { plan: string; withdrawn: string; renewsAt: Date | null; accountUrl: string },
 ): MailMessage {
   const on = input.renewsAt ? formatDate(input.renewsAt.toISOString()) : null;
-  return render({
-    to: input.to,
+  return renderTo(input, {
     subject: `Plan change withdrawn: you stay on ${site.product.name} ${input.plan}`,
-    greeting: hello(input.name),
     paragraphs: [
       `You chose to stay on ${input.plan}: the switch to ${input.withdrawn} is withdrawn and nothing will be charged for it.`,
       on
@@ -167,10 +153,8 @@ export function refundedMessage(
     accountUrl: string;
   },
 ): MailMessage {
-  const message = render({
-    to: input.to,
+  const message = renderTo(input, {
     subject: `Refund of ${formatInr(input.amountPaise)} for ${site.product.name} ${input.plan}`,
-    greeting: hello(input.name),
     paragraphs: [
       `We refunded ${formatInr(input.amountPaise)} of your payment ${input.paymentId} for ${input.plan}. Banks usually show it within 5 to 7 working days.`,
       input.creditNote
@@ -203,10 +187,8 @@ export function duplicateCancelledMessage(
     accountUrl: string;
   },
 ): MailMessage {
-  return render({
-    to: input.to,
+  return renderTo(input, {
     subject: `We cancelled a second ${site.product.name} subscription`,
-    greeting: hello(input.name),
     paragraphs: [
       `Your account already had ${input.keptPlan ?? "a subscription"}, so the second ${input.plan} subscription (${input.subscriptionId}) is cancelled and will not charge you again. Your Pro continues as before.`,
       input.refundPaise > 0
@@ -220,10 +202,8 @@ export function duplicateCancelledMessage(
 export function renewalReminderMessage(
   input: Recipient & { plan: string; amountPaise: number; chargeAt: Date; accountUrl: string },
 ): MailMessage {
-  return render({
-    to: input.to,
+  return renderTo(input, {
     subject: `Your ${site.product.name} ${input.plan} renews on ${formatDate(input.chargeAt.toISOString())}`,
-    greeting: hello(input.name),
     paragraphs: [
       `On ${formatDate(input.chargeAt.toISOString())} we will charge ${formatInr(input.amountPaise)} (GST included) to renew ${input.plan} for another year.`,
       "Nothing to do if you want to continue. To stop the renewal, cancel before that date from Account → Subscription.",

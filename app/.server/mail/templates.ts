@@ -12,7 +12,7 @@ interface Content {
 }
 
 /** One layout for every message: plain text first, and the same words as simple HTML. */
-export function render(content: Content): MailMessage {
+function render(content: Content): MailMessage {
   const { product, company } = site;
   const lines = [content.greeting, "", ...content.paragraphs.flatMap((p) => [p, ""])];
   if (content.action) lines.push(`${content.action.label}: ${content.action.url}`, "");
@@ -40,13 +40,19 @@ ${content.footnote ? `<p style="font-size:13px;color:#94a3b8">${escapeHtml(conte
   return { to: content.to, subject: content.subject, text: lines.join("\n"), html };
 }
 
-export const hello = (name: string) => (name ? `Hello ${name},` : "Hello,");
+const hello = (name: string) => (name ? `Hello ${name},` : "Hello,");
+
+/** A message to a person: sent to their address, greeted by their name. */
+export function renderTo(
+  recipient: { to: string; name: string },
+  content: Omit<Content, "to" | "greeting">,
+): MailMessage {
+  return render({ to: recipient.to, greeting: hello(recipient.name), ...content });
+}
 
 export function verifyEmailMessage(input: { to: string; name: string; url: string }): MailMessage {
-  return render({
-    to: input.to,
+  return renderTo(input, {
     subject: `Confirm your email for ${site.product.name}`,
-    greeting: hello(input.name),
     paragraphs: [
       `Confirm that ${input.to} is your email address to finish setting up your ${site.product.name} account.`,
     ],
@@ -60,10 +66,8 @@ export function resetPasswordMessage(input: {
   name: string;
   url: string;
 }): MailMessage {
-  return render({
-    to: input.to,
+  return renderTo(input, {
     subject: `Reset your ${site.product.name} password`,
-    greeting: hello(input.name),
     paragraphs: [
       "Someone asked to reset the password of your account. If it was you, choose a new password here:",
     ],
@@ -74,10 +78,8 @@ export function resetPasswordMessage(input: {
 }
 
 export function passwordChangedMessage(input: { to: string; name: string }): MailMessage {
-  return render({
-    to: input.to,
+  return renderTo(input, {
     subject: `Your ${site.product.name} password was changed`,
-    greeting: hello(input.name),
     paragraphs: [
       "The password of your account was just changed.",
       `If this was not you, reset your password now and write to ${site.company.supportEmail}.`,
@@ -91,10 +93,8 @@ export function newDesktopSignInMessage(input: {
   device: string;
   when: Date;
 }): MailMessage {
-  return render({
-    to: input.to,
+  return renderTo(input, {
     subject: `New sign-in to ${site.product.name} on ${input.device}`,
-    greeting: hello(input.name),
     paragraphs: [
       `The ${site.product.name} desktop app on "${input.device}" signed in to your account on ${input.when.toUTCString()}.`,
       "If this was not you, sign that device out from Account → Security and change your password.",
@@ -103,10 +103,8 @@ export function newDesktopSignInMessage(input: {
 }
 
 export function accountDeletedMessage(input: { to: string; name: string }): MailMessage {
-  return render({
-    to: input.to,
+  return renderTo(input, {
     subject: `Your ${site.product.name} account was deleted`,
-    greeting: hello(input.name),
     paragraphs: [
       "Your account and its personal data have been erased, and every device was signed out.",
       "Tax invoices already issued are kept as the law requires. Thank you for using our app.",
@@ -121,10 +119,8 @@ export function confirmEmailChangeMessage(input: {
   newEmail: string;
   url: string;
 }): MailMessage {
-  return render({
-    to: input.to,
+  return renderTo(input, {
     subject: `Confirm the new email address of your ${site.product.name} account`,
-    greeting: hello(input.name),
     paragraphs: [
       `Someone asked to change the email address of your account from ${input.to} to ${input.newEmail}.`,
       `If it was you, confirm here. We then send a last link to ${input.newEmail}, and the change is made when you open that one.`,
@@ -140,10 +136,8 @@ export function confirmAccountDeletionMessage(input: {
   name: string;
   url: string;
 }): MailMessage {
-  return render({
-    to: input.to,
+  return renderTo(input, {
     subject: `Confirm deleting your ${site.product.name} account`,
-    greeting: hello(input.name),
     paragraphs: [
       "Someone asked to delete your account. If it was you, open this link in the browser where you are signed in, and confirm.",
       "Deleting erases your profile, devices, usage and messages, and cannot be undone.",

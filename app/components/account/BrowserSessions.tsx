@@ -1,8 +1,8 @@
 import { Form } from "react-router";
-import { FormMessage } from "~/components/forms";
 import { Section } from "~/components/Section";
 import { formatDate } from "~/lib/dates";
 import { describeBrowser } from "./describe-browser";
+import { AnswerMessage } from "./AnswerMessage";
 import type { FormAnswer } from "./form-answer";
 
 export interface BrowserSessionRow {
@@ -25,9 +25,7 @@ export function BrowserSessions({
 }) {
   return (
     <Section id="browsers" title="Browser sessions">
-      {answer ? (
-        <FormMessage tone={answer.ok ? "success" : "error"} message={answer.message} />
-      ) : null}
+      <AnswerMessage answer={answer} />
       <ul className="divide-y divide-slate-800">
         {browsers.map((browser) => (
           <li key={browser.id} className="flex items-center justify-between gap-4 py-3">

@@ -1,6 +1,7 @@
 import { Form } from "react-router";
-import { FormMessage, PasswordField } from "~/components/forms";
+import { PasswordField } from "~/components/forms";
 import { Section } from "~/components/Section";
+import { AnswerMessage } from "./AnswerMessage";
 import type { FormAnswer } from "./form-answer";
 
 /** A new password: signs out every other browser and the desktop devices. */
@@ -16,9 +17,7 @@ export function ChangePasswordForm({
   const errors = answer?.errors ?? {};
   return (
     <Section id="password" title="Change password">
-      {answer ? (
-        <FormMessage tone={answer.ok ? "success" : "error"} message={answer.message} />
-      ) : null}
+      <AnswerMessage answer={answer} />
       {hasPassword ? (
         <Form method="post" className="max-w-md space-y-2" noValidate>
           <input type="hidden" name="intent" value="change-password" />

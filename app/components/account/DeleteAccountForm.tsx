@@ -1,6 +1,7 @@
 import { Form } from "react-router";
-import { FormMessage, PasswordField } from "~/components/forms";
+import { PasswordField } from "~/components/forms";
 import { Section } from "~/components/Section";
+import { AnswerMessage } from "./AnswerMessage";
 import type { FormAnswer } from "./form-answer";
 
 const DANGER =
@@ -30,11 +31,7 @@ export function DeleteAccountForm({
         This erases your profile, devices, usage and messages, and signs you out everywhere. Tax
         invoices already issued are kept as the law requires. It cannot be undone.
       </p>
-      {answer ? (
-        <div className="mt-4">
-          <FormMessage tone={answer.ok ? "success" : "error"} message={answer.message} />
-        </div>
-      ) : null}
+      <AnswerMessage answer={answer} className="mt-4" />
       {confirmToken ? (
         <Form method="post" className="mt-4 max-w-md space-y-2">
           <input type="hidden" name="intent" value="confirm-delete" />

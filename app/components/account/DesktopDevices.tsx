@@ -1,7 +1,7 @@
 import { Form } from "react-router";
-import { FormMessage } from "~/components/forms";
 import { Section } from "~/components/Section";
 import { formatDate } from "~/lib/dates";
+import { AnswerMessage } from "./AnswerMessage";
 import type { FormAnswer } from "./form-answer";
 
 export interface DesktopDeviceRow {
@@ -24,9 +24,7 @@ export function DesktopDevices({
 }) {
   return (
     <Section id="devices" title="Desktop devices">
-      {answer ? (
-        <FormMessage tone={answer.ok ? "success" : "error"} message={answer.message} />
-      ) : null}
+      <AnswerMessage answer={answer} />
       {devices.length === 0 ? (
         <p className="text-slate-300">No desktop app is signed in to your account.</p>
       ) : (

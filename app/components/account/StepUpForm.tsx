@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import { Field, FormMessage, PasswordField, SubmitButton } from "~/components/forms";
 import { Section } from "~/components/Section";
+import { AnswerMessage } from "./AnswerMessage";
 import type { FormAnswer } from "./form-answer";
 
 export type StepUpState =
@@ -29,11 +30,7 @@ export function StepUpForm({
         two-factor settings, sign out browsers or devices, or delete your account, confirm it is
         you.
       </p>
-      {answer ? (
-        <div className="mt-4">
-          <FormMessage tone={answer.ok ? "success" : "error"} message={answer.message} />
-        </div>
-      ) : null}
+      <AnswerMessage answer={answer} className="mt-4" />
       {state.hasPassword ? (
         <Form method="post" className="mt-4 max-w-md space-y-2" noValidate>
           <input type="hidden" name="intent" value="step-up" />

@@ -115,3 +115,63 @@ export function HiddenFields({ values }: { values: Record<string, string> }) {
     </>
   );
 }
+
+/** The look of a filter's input or select above an admin list. */
+export const FILTER_INPUT =
+  "mt-1 block rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100 focus:border-green-400 focus:outline-none";
+
+/** One filter above an admin list: its label, then its control (whose id is `filter-{name}`). */
+export function FilterField({
+  name,
+  label,
+  className,
+  children,
+}: {
+  name: string;
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className={className}>
+      <label htmlFor={`filter-${name}`} className="block text-sm text-slate-200">
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
+
+/** A filter that picks one of `options` (the first is usually "Any", value ""). */
+export function FilterSelect({
+  name,
+  label,
+  defaultValue,
+  options,
+  className,
+  selectClassName = FILTER_INPUT,
+}: {
+  name: string;
+  label: string;
+  defaultValue: string;
+  options: readonly { value: string; label: string }[];
+  className?: string;
+  selectClassName?: string;
+}) {
+  return (
+    <FilterField name={name} label={label} className={className}>
+      <select
+        id={`filter-${name}`}
+        name={name}
+        defaultValue={defaultValue}
+        className={selectClassName}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </FilterField>
+  );
+}

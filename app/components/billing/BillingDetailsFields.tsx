@@ -23,6 +23,12 @@ export function BillingDetailsFields({
 }) {
   const stateId = useId();
   const stateErrors = errors.stateCode;
+  /** A field's name with its default and its errors. */
+  const detail = (name: keyof BillingDefaults) => ({
+    name,
+    defaultValue: defaults[name],
+    errors: errors[name],
+  });
   return (
     <fieldset className="grid gap-x-4 sm:grid-cols-2">
       <legend className="mb-3 text-sm text-slate-300">
@@ -31,44 +37,29 @@ export function BillingDetailsFields({
       <Field
         className="sm:col-span-2"
         label="Name or company name"
-        name="name"
+        {...detail("name")}
         autoComplete="organization"
-        defaultValue={defaults.name}
-        errors={errors.name}
         required
       />
       <Field
         className="sm:col-span-2"
         label="Address"
-        name="addressLine1"
+        {...detail("addressLine1")}
         autoComplete="address-line1"
-        defaultValue={defaults.addressLine1}
-        errors={errors.addressLine1}
         required
       />
       <Field
         className="sm:col-span-2"
         label="Address line 2 (optional)"
-        name="addressLine2"
+        {...detail("addressLine2")}
         autoComplete="address-line2"
-        defaultValue={defaults.addressLine2}
-        errors={errors.addressLine2}
       />
-      <Field
-        label="City"
-        name="city"
-        autoComplete="address-level2"
-        defaultValue={defaults.city}
-        errors={errors.city}
-        required
-      />
+      <Field label="City" {...detail("city")} autoComplete="address-level2" required />
       <Field
         label="PIN code"
-        name="postalCode"
+        {...detail("postalCode")}
         inputMode="numeric"
         autoComplete="postal-code"
-        defaultValue={defaults.postalCode}
-        errors={errors.postalCode}
         required
       />
       <div>
@@ -99,11 +90,9 @@ export function BillingDetailsFields({
       </div>
       <Field
         label="GSTIN (optional)"
-        name="gstin"
+        {...detail("gstin")}
         autoComplete="off"
         spellCheck={false}
-        defaultValue={defaults.gstin}
-        errors={errors.gstin}
         hint="15 characters, e.g. 29ABCDE1234F1Z5"
       />
     </fieldset>

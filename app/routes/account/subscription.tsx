@@ -14,6 +14,7 @@ import { done, formAction, refuse } from "~/.server/forms/action.server";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
+import { Card } from "~/components/Section";
 import { track } from "~/lib/analytics/client";
 import { planEvents } from "~/lib/analytics/plan-events";
 import { formatDate } from "~/lib/dates";
@@ -131,13 +132,7 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
         <FormMessage tone={actionData.ok ? "success" : "error"} message={actionData.message} />
       ) : null}
 
-      <section
-        aria-labelledby="current-plan"
-        className="rounded-xl border border-slate-800 bg-slate-900 p-6"
-      >
-        <h2 id="current-plan" className="text-lg font-semibold text-white">
-          Current plan
-        </h2>
+      <Card id="current-plan" title="Current plan">
         <dl className="mt-4 grid gap-4 sm:grid-cols-3">
           <Detail term="Plan">
             <span data-testid="current-plan">{plan.name}</span>
@@ -158,16 +153,10 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
           </Link>{" "}
           page.
         </p>
-      </section>
+      </Card>
 
       {sub ? (
-        <section
-          aria-labelledby="billing-heading"
-          className="rounded-xl border border-slate-800 bg-slate-900 p-6"
-        >
-          <h2 id="billing-heading" className="text-lg font-semibold text-white">
-            {sub.plan}
-          </h2>
+        <Card id="billing-heading" title={sub.plan}>
           <dl className="mt-4 grid gap-4 sm:grid-cols-2">
             <Detail term="Status">
               <span data-testid="subscription-status">
@@ -295,17 +284,11 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
               </button>
             </Form>
           ) : null}
-        </section>
+        </Card>
       ) : null}
 
       {!running ? (
-        <section
-          aria-labelledby="upgrade"
-          className="rounded-xl border border-slate-800 bg-slate-900 p-6"
-        >
-          <h2 id="upgrade" className="text-lg font-semibold text-white">
-            {sub?.status === "halted" ? "Restart Pro" : "Upgrade to Pro"}
-          </h2>
+        <Card id="upgrade" title={sub?.status === "halted" ? "Restart Pro" : "Upgrade to Pro"}>
           <p className="mt-3 text-slate-300">
             Logic-analyser views, firmware flashing and three devices. GST invoice with every
             payment.
@@ -321,7 +304,7 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
               Compare plans
             </Link>
           </div>
-        </section>
+        </Card>
       ) : null}
     </div>
   );

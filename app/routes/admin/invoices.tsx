@@ -5,14 +5,22 @@ import {
   parseInvoiceFilter,
   periodTotals,
 } from "~/.server/invoices/queries.server";
-import { AdminPage, AdminSection, HeaderRow, Stat, TD } from "~/components/admin/AdminUi";
+import {
+  AdminPage,
+  AdminSection,
+  AdminTable,
+  FILTER_INPUT,
+  FilterField,
+  FilterSelect,
+  Stat,
+  TD,
+} from "~/components/admin/AdminUi";
 import { PageHeader } from "~/components/PageHeader";
 import { formatDate } from "~/lib/dates";
 import { BILLING_STATES, stateByCode } from "~/lib/gst";
 import { formatInr } from "~/lib/money";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/invoices";
-import { ScrollBox } from "~/components/ScrollBox";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Invoices", "GST invoices and credit notes by month, with GSTR-1 export.");
@@ -46,8 +54,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-const SELECT =
-  "mt-1 block rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100 focus:border-green-400 focus:outline-none max-w-full";
+const SELECT = `${FILTER_INPUT} max-w-full`;
+
+const BUYER_TYPES = [
+  { value: "", label: "All" },
+  { value: "b2b", label: "B2B (with GSTIN)" },
+  { value: "b2c", label: "B2C" },
+];
+const PLACES = [
+  { value: "", label: "Any" },
+  ...BILLING_STATES.map((state) => ({ value: state.code, label: `${state.name} (${state.code})` })),
+];
 
 export default function AdminInvoicesPage({ loaderData }: Route.ComponentProps) {
   const { filter, totals, rows, exportQuery } = loaderData;
@@ -59,10 +76,7 @@ export default function AdminInvoicesPage({ loaderData }: Route.ComponentProps) 
         lead="Tax invoices and credit notes issued, by month (India time)."
       />
       <Form method="get" className="flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="filter-month" className="block text-sm text-slate-200">
-            Month
-          </label>
+        <FilterField name="month" label="Month">
           <input
             id="filter-month"
             type="month"
@@ -70,30 +84,22 @@ export default function AdminInvoicesPage({ loaderData }: Route.ComponentProps) 
             defaultValue={filter.month}
             className={SELECT}
           />
-        </div>
-        <div>
-          <label htmlFor="filter-type" className="block text-sm text-slate-200">
-            Buyers
-          </label>
-          <select id="filter-type" name="type" defaultValue={filter.type} className={SELECT}>
-            <option value="">All</option>
-            <option value="b2b">B2B (with GSTIN)</option>
-            <option value="b2c">B2C</option>
-          </select>
-        </div>
-        <div className="min-w-0 max-w-full">
-          <label htmlFor="filter-state" className="block text-sm text-slate-200">
-            Place of supply
-          </label>
-          <select id="filter-state" name="state" defaultValue={filter.state} className={SELECT}>
-            <option value="">Any</option>
-            {BILLING_STATES.map((state) => (
-              <option key={state.code} value={state.code}>
-                {`${state.name} (${state.code})`}
-              </option>
-            ))}
-          </select>
-        </div>
+        </FilterField>
+        <FilterSelect
+          name="type"
+          label="Buyers"
+          defaultValue={filter.type}
+          options={BUYER_TYPES}
+          selectClassName={SELECT}
+        />
+        <FilterSelect
+          className="min-w-0 max-w-full"
+          name="state"
+          label="Place of supply"
+          defaultValue={filter.state}
+          options={PLACES}
+          selectClassName={SELECT}
+        />
         <button type="submit" className="btn-primary">
           Show
         </button>
@@ -131,48 +137,43 @@ export default function AdminInvoicesPage({ loaderData }: Route.ComponentProps) 
         {rows.length === 0 ? (
           <p className="text-slate-300">Nothing issued in this period.</p>
         ) : (
-          <ScrollBox label="Invoices and credit notes">
-            <table className="w-full">
-              <caption className="sr-only">Invoices and credit notes</caption>
-              <HeaderRow
-                columns={[
-                  "Number",
-                  "Date",
-                  "Buyer",
-                  "GSTIN",
-                  "Place of supply",
-                  "Taxable",
-                  "CGST",
-                  "SGST",
-                  "IGST",
-                  "Total",
-                ]}
-              />
-              <tbody>
-                {rows.map((row) => (
-                  <tr key={row.id} className="border-b border-slate-800">
-                    <td className={`${TD} font-mono text-xs`}>
-                      <a className="link" href={`/invoices/${row.id}.pdf`}>
-                        {row.number}
-                      </a>
-                      {row.kind === "credit_note" ? (
-                        <span className="ml-1 font-sans">(credit note)</span>
-                      ) : null}
-                    </td>
-                    <td className={TD}>{formatDate(row.issuedAt)}</td>
-                    <td className={TD}>{row.buyer}</td>
-                    <td className={`${TD} font-mono text-xs`}>{row.gstin ?? "—"}</td>
-                    <td className={TD}>{row.place}</td>
-                    <td className={`${TD} tabular-nums`}>{formatInr(row.taxablePaise)}</td>
-                    <td className={`${TD} tabular-nums`}>{formatInr(row.cgstPaise)}</td>
-                    <td className={`${TD} tabular-nums`}>{formatInr(row.sgstPaise)}</td>
-                    <td className={`${TD} tabular-nums`}>{formatInr(row.igstPaise)}</td>
-                    <td className={`${TD} tabular-nums`}>{formatInr(row.totalPaise)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollBox>
+          <AdminTable
+            caption="Invoices and credit notes"
+            columns={[
+              "Number",
+              "Date",
+              "Buyer",
+              "GSTIN",
+              "Place of supply",
+              "Taxable",
+              "CGST",
+              "SGST",
+              "IGST",
+              "Total",
+            ]}
+          >
+            {rows.map((row) => (
+              <tr key={row.id} className="border-b border-slate-800">
+                <td className={`${TD} font-mono text-xs`}>
+                  <a className="link" href={`/invoices/${row.id}.pdf`}>
+                    {row.number}
+                  </a>
+                  {row.kind === "credit_note" ? (
+                    <span className="ml-1 font-sans">(credit note)</span>
+                  ) : null}
+                </td>
+                <td className={TD}>{formatDate(row.issuedAt)}</td>
+                <td className={TD}>{row.buyer}</td>
+                <td className={`${TD} font-mono text-xs`}>{row.gstin ?? "—"}</td>
+                <td className={TD}>{row.place}</td>
+                <td className={`${TD} tabular-nums`}>{formatInr(row.taxablePaise)}</td>
+                <td className={`${TD} tabular-nums`}>{formatInr(row.cgstPaise)}</td>
+                <td className={`${TD} tabular-nums`}>{formatInr(row.sgstPaise)}</td>
+                <td className={`${TD} tabular-nums`}>{formatInr(row.igstPaise)}</td>
+                <td className={`${TD} tabular-nums`}>{formatInr(row.totalPaise)}</td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
       </AdminSection>
     </AdminPage>

@@ -8,7 +8,16 @@ import {
 import { planDistribution } from "~/.server/admin/plans.server";
 import { requireAdmin } from "~/.server/auth/session";
 import { statusText } from "~/.server/billing/overview.server";
-import { AdminPage, AdminSection, HeaderRow, Stat, TD } from "~/components/admin/AdminUi";
+import {
+  AdminPage,
+  AdminSection,
+  FILTER_INPUT,
+  FilterField,
+  FilterSelect,
+  HeaderRow,
+  Stat,
+  TD,
+} from "~/components/admin/AdminUi";
 import { PageHeader } from "~/components/PageHeader";
 import { SUBSCRIPTION_STATUSES } from "~/.server/db/schema";
 import { formatDate } from "~/lib/dates";
@@ -45,8 +54,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-const SELECT =
-  "mt-1 block rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100 focus:border-green-400 focus:outline-none";
+const ANY = { value: "", label: "Any" };
+const PLANS = [ANY, ...PAID_PLAN_IDS.map((plan) => ({ value: plan, label: planLabel(plan) }))];
 
 export default function SubscriptionsPage({ loaderData }: Route.ComponentProps) {
   const { query, stats, rows, shares, statuses, perPage } = loaderData;
@@ -70,44 +79,22 @@ export default function SubscriptionsPage({ loaderData }: Route.ComponentProps) 
         lead={`Newest first, at most ${perPage}.`}
       >
         <Form method="get" className="mb-4 flex flex-wrap items-end gap-3">
-          <div>
-            <label htmlFor="filter-status" className="block text-sm text-slate-200">
-              Status
-            </label>
-            <select id="filter-status" name="status" defaultValue={query.status} className={SELECT}>
-              <option value="">Any</option>
-              {statuses.map((status) => (
-                <option key={status} value={status}>
-                  {status}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="filter-plan" className="block text-sm text-slate-200">
-              Plan
-            </label>
-            <select id="filter-plan" name="plan" defaultValue={query.plan} className={SELECT}>
-              <option value="">Any</option>
-              {PAID_PLAN_IDS.map((plan) => (
-                <option key={plan} value={plan}>
-                  {planLabel(plan)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex-1">
-            <label htmlFor="filter-q" className="block text-sm text-slate-200">
-              Email, sub_ or pay_ id
-            </label>
+          <FilterSelect
+            name="status"
+            label="Status"
+            defaultValue={query.status}
+            options={[ANY, ...statuses.map((status) => ({ value: status, label: status }))]}
+          />
+          <FilterSelect name="plan" label="Plan" defaultValue={query.plan} options={PLANS} />
+          <FilterField className="flex-1" name="q" label="Email, sub_ or pay_ id">
             <input
               id="filter-q"
               name="q"
               defaultValue={query.q}
-              className={`${SELECT} w-full`}
+              className={`${FILTER_INPUT} w-full`}
               maxLength={200}
             />
-          </div>
+          </FilterField>
           <button type="submit" className="btn-primary">
             Filter
           </button>

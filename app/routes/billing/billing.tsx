@@ -9,6 +9,7 @@ import { billingDefaults, BillingDetailsFields } from "~/components/billing/Bill
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { FormMessage, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
+import { Card } from "~/components/Section";
 import { billingDetailsSchema } from "~/lib/billing-details";
 import { stateByCode } from "~/lib/gst";
 import { pageMeta } from "~/lib/meta";
@@ -60,13 +61,7 @@ export default function BillingPage({ loaderData, actionData }: Route.ComponentP
         </div>
       </PageHeader>
 
-      <section
-        aria-labelledby="method-heading"
-        className="rounded-xl border border-slate-800 bg-slate-900 p-6"
-      >
-        <h2 id="method-heading" className="text-lg font-semibold text-white">
-          Payment method
-        </h2>
+      <Card id="method-heading" title="Payment method">
         {sub ? (
           <>
             <p className="mt-3 text-slate-200" data-testid="payment-method">
@@ -100,7 +95,7 @@ export default function BillingPage({ loaderData, actionData }: Route.ComponentP
             Subscription
           </Link>
         </p>
-      </section>
+      </Card>
 
       <Form
         method="post"

@@ -14,6 +14,7 @@ import { hitRateLimit } from "~/.server/security/rate-limit.server";
 import { ComparisonTable } from "~/components/billing/ComparisonTable";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
+import { Card } from "~/components/Section";
 import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/fix-subscription";
@@ -84,13 +85,7 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
         </p>
       ) : (
         <>
-          <section
-            aria-labelledby="compare-heading"
-            className="rounded-xl border border-slate-800 bg-slate-900 p-6"
-          >
-            <h2 id="compare-heading" className="text-lg font-semibold text-white">
-              {`${sub.plan}: ${sub.statusText}`}
-            </h2>
+          <Card id="compare-heading" title={`${sub.plan}: ${sub.statusText}`}>
             <p className="mt-1 mb-4 text-sm text-slate-300">
               {comparison.inSync
                 ? "Our record matches Razorpay."
@@ -106,15 +101,9 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
                 Resync from Razorpay
               </button>
             </Form>
-          </section>
+          </Card>
 
-          <section
-            aria-labelledby="next-heading"
-            className="rounded-xl border border-slate-800 bg-slate-900 p-6"
-          >
-            <h2 id="next-heading" className="text-lg font-semibold text-white">
-              Next step
-            </h2>
+          <Card id="next-heading" title="Next step">
             {sub.status === "pending" ? (
               <p className="mt-2 text-slate-200">
                 The last charge failed and Razorpay is retrying. Authorise a working card or UPI ID
@@ -144,7 +133,7 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
               </Link>{" "}
               with your subscription id {sub.providerSubscriptionId}.
             </p>
-          </section>
+          </Card>
         </>
       )}
     </div>
