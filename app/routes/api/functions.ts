@@ -71,6 +71,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     log.info({ function: name, result }, "function result");
     return Response.json({ result }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
+    // The callable protocol answers in its own envelope and status names (`{ error: { status,
+    // message } }`, FunctionError), which its clients read: not an AppError's HTTP mapping.
     if (error instanceof FunctionError) {
       log.info({ function: name, status: error.status }, "function refused");
       return failure(error.status, error.message);
