@@ -8,6 +8,11 @@
  * autocannon; then a 60 s mixed run at 50 connections. Prints a table and writes bench/results/http.md. Embedded database; with
  * BENCH_DATABASE_URL set, PostgreSQL too, where the signed-in pages and the mixed run are measured
  * again with one server process per core (WEB_CONCURRENCY). A measurement, never a test.
+ *
+ * While working on one endpoint: BENCH_ONLY=<text> measures the ceiling and only the targets whose
+ * name contains the text (`BENCH_ONLY=/api/desktop`), prints them and leaves bench/results/http.md
+ * alone; BENCH_CPU_PROF=1 with it runs the server under `node --cpu-prof` and prints where its CPU
+ * time went.
  */
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -19,6 +24,10 @@ import { PUBLIC_PAGES, ROOT, startBenchSite } from "./lib/bench-site";
 import { summariseProfile } from "./lib/cpu-profile";
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const MIXED_DURATION = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
+/** A part of the run only (see above): never written to bench/results/http.md. */
+const ONLY = process.env.BENCH_ONLY;
+const PROFILE_ONLY = Boolean(ONLY) && process.env.BENCH_CPU_PROF === "1";
+const wanted = (target: string) => !ONLY || target.includes(ONLY);
 const PUBLIC = PUBLIC_PAGES;
 const PRIVATE = ["/account", "/account/usage", "/billing"];
 /** The release the apps' calls are measured against, newer than the embedded demo release. */
@@ -37,6 +46,7 @@ const FEEDS = [
 ];
 /** One device (and one user: the free plan allows one) per connection for /api/desktop/refresh. */
 const REFRESH_CONNECTIONS = 20;
+const REFRESH_TARGET = "POST /api/desktop/refresh (a device per connection)";
 
 /**
  * Several processes need the real Razorpay (the sandbox lives in one process); the pages measured
@@ -234,7 +244,7 @@ async function measureRefresh(url: string, dataDir: string): Promise<Row> {
     ],
   });
   return {
-    target: "POST /api/desktop/refresh (a device per connection)",
+    target: REFRESH_TARGET,
     requests: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -266,6 +276,45 @@ async function measure(
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
   };
+}
+
+function tableLines(rows: Row[]): string[] {
+  return [
+    "| target | req/s | p50 ms | p99 ms | errors | × ceiling |",
+    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ...rows.map(
+      (row) =>
+        `| ${row.target} | ${row.requests} | ${row.p50} | ${row.p99} | ${row.errors} | ${(row.ratio ?? 0).toFixed(3)} |`,
+    ),
+  ];
+}
+
+/** A BENCH_ONLY run: the rows measured, and where the server's CPU went under BENCH_CPU_PROF. */
+async function onlyLines(
+  label: string,
+  rows: Row[],
+  site: { stop(): Promise<void> },
+  profileDir?: string,
+): Promise<string[]> {
+  await site.stop();
+  const profileFile = profileDir
+    ? fs.readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"))
+    : undefined;
+  const lines = [
+    `## ${label}`,
+    "",
+    ...tableLines(rows),
+    "",
+    ...(profileDir && profileFile
+      ? [
+          "### Where the server's time went (the whole run, sign-ins included)",
+          "",
+          ...summariseProfile(path.join(profileDir, profileFile), 25),
+        ]
+      : []),
+  ];
+  console.log(lines.join("\n"));
+  return lines;
 }
 
 function rssMb(pid: number): number {
@@ -306,7 +355,14 @@ async function startCeiling(body: Buffer): Promise<{ port: number; stop(): void 
 
 async function runEngine(label: string, databaseUrl?: string): Promise<string[]> {
   const startedAt = Date.now();
-  const site = await startSite(databaseUrl);
+  const onlyProfileDir = PROFILE_ONLY
+    ? fs.mkdtempSync(path.join(os.tmpdir(), "pinout-cpuprof-"))
+    : undefined;
+  const site = await startSite(
+    databaseUrl,
+    undefined,
+    onlyProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${onlyProfileDir}`] : undefined,
+  );
   const coldStartMs = Date.now() - startedAt;
   const cookie = await signIn(site.url, site.dataDir);
   const rssAtRest = rssMb(site.child.pid ?? 0);
@@ -322,31 +378,33 @@ async function runEngine(label: string, databaseUrl?: string): Promise<string[]>
     await measure("plain node:http, bytes of / (ceiling)", `http://127.0.0.1:${ceilingPort}/`),
   );
   ceiling.stop();
-  rows.push(await measure("/healthz", `${site.url}/healthz`));
-  rows.push(await measure("/robots.txt", `${site.url}/robots.txt`));
-  for (const page of PUBLIC) rows.push(await measure(page, `${site.url}${page}`));
+  const measured = async (
+    target: string,
+    url: string,
+    headers: Record<string, string> = {},
+  ): Promise<void> => {
+    if (wanted(target)) rows.push(await measure(target, url, headers));
+  };
+  await measured("/healthz", `${site.url}/healthz`);
+  await measured("/robots.txt", `${site.url}/robots.txt`);
+  for (const page of PUBLIC) await measured(page, `${site.url}${page}`);
   for (const page of PRIVATE)
-    rows.push(await measure(`${page} (signed in)`, `${site.url}${page}`, { cookie }));
-  rows.push(
-    await measure("/account.data (signed in, loader only)", `${site.url}/account.data`, {
-      cookie,
-    }),
-  );
+    await measured(`${page} (signed in)`, `${site.url}${page}`, { cookie });
+  await measured("/account.data (signed in, loader only)", `${site.url}/account.data`, { cookie });
 
   // What the installed apps call: feeds, Tauri's endpoint, /me and /refresh with device tokens.
   await publishBenchRelease(site.url, site.dataDir);
-  for (const feed of FEEDS) rows.push(await measure(feed, `${site.url}${feed}`));
+  for (const feed of FEEDS) await measured(feed, `${site.url}${feed}`);
   const device = await signInDevice(site.url, cookie, "Bench Mac");
-  rows.push(
-    await measure("/api/desktop/me (device token)", `${site.url}/api/desktop/me`, {
-      authorization: `Bearer ${device.access_token}`,
-      "x-app-version": "1.0.0",
-    }),
-  );
-  rows.push(await measureRefresh(site.url, site.dataDir));
+  await measured("/api/desktop/me (device token)", `${site.url}/api/desktop/me`, {
+    authorization: `Bearer ${device.access_token}`,
+    "x-app-version": "1.0.0",
+  });
+  if (wanted(REFRESH_TARGET)) rows.push(await measureRefresh(site.url, site.dataDir));
   const rssUnderLoad = rssMb(site.child.pid ?? 0);
   const ceilingRate = rows[0]?.requests ?? 1;
   for (const row of rows) row.ratio = row.requests / ceilingRate;
+  if (ONLY) return onlyLines(label, rows, site, onlyProfileDir);
 
   // Mixed: public and signed-in pages at once, 50 connections.
   const mixed = await autocannon({
@@ -425,12 +483,7 @@ async function runEngine(label: string, databaseUrl?: string): Promise<string[]>
   const lines = [
     `## ${label}`,
     "",
-    "| target | req/s | p50 ms | p99 ms | errors | × ceiling |",
-    "| --- | ---: | ---: | ---: | ---: | ---: |",
-    ...[...rows, ...several].map(
-      (row) =>
-        `| ${row.target} | ${row.requests} | ${row.p50} | ${row.p99} | ${row.errors} | ${(row.ratio ?? 0).toFixed(3)} |`,
-    ),
+    ...tableLines([...rows, ...several]),
     "",
     `Mixed run (${MIXED_DURATION} s, 50 connections, public + signed-in): ${Math.round(mixed.requests.average)} req/s, p99 ${mixed.latency.p99} ms, errors ${mixed.errors + mixed.non2xx}.`,
     ...(severalMixed
@@ -461,6 +514,7 @@ async function main() {
   ];
   if (process.env.BENCH_DATABASE_URL)
     sections.push(...(await runEngine("PostgreSQL", process.env.BENCH_DATABASE_URL)));
+  if (ONLY) return;
   fs.mkdirSync(path.join(ROOT, "bench", "results"), { recursive: true });
   fs.writeFileSync(path.join(ROOT, "bench", "results", "http.md"), sections.join("\n"));
   console.log("wrote bench/results/http.md");

@@ -47,7 +47,7 @@ import {
   withBufferedBody,
 } from "./body-limit";
 import { hasDotSegment, requestPathname, type RouteRules, routeRules } from "./route-rules";
-import { createFastAnswers } from "./fast-answers";
+import { countedRateLimitsOf, createFastAnswers } from "./fast-answers";
 import { createRazorpaySandbox } from "./razorpay-sandbox";
 import { type Primary, startWorkers } from "./cluster";
 import { createPublicCache, type PublicCache } from "./public-cache";
@@ -290,6 +290,8 @@ export function createApp(
         contentSecurityPolicy: security.pagePolicy,
         clientIp: req.ip ?? req.socket.remoteAddress ?? "",
         log: res.locals.log,
+        // `req` is the body-buffering proxy (server/body-limit.ts): the request itself is res.req.
+        countedRateLimits: countedRateLimitsOf(res.req),
       });
       return context;
     },

@@ -1,16 +1,18 @@
 /**
  * Fast answers (decision record 0032): the resource routes every installed app polls (the update
- * feeds) answer GET and HEAD in the raw HTTP handler, before express and React Router's request
- * handler, which cost far more than the answer itself. A route opts in with `handle.fastAnswer`
- * (app/lib/route-handle.ts), naming its answer in `FAST_ANSWERS`
+ * feeds, `/api/desktop/me`) answer GET and HEAD in the raw HTTP handler, before express and React
+ * Router's request handler, which cost far more than the answer itself. A route opts in with
+ * `handle.fastAnswer` (app/lib/route-handle.ts), naming its answer in `FAST_ANSWERS`
  * (app/.server/http/fast-answers.server.ts): the same decision its loader makes, from the same
- * code. Which route a
- * path reaches is decided by React Router's own matching of the build's routes (no path is written
- * here); what the skipped pipeline adds to such a response is added here the same way: the request
- * id, the security headers and the base CSP, `Vary: Accept-Encoding` and the encoding the
+ * code. Which route a path reaches is decided by React Router's own matching of the build's routes
+ * (no path is written here). Of the middleware React Router would run, only a layout's API rate
+ * limit may be skipped, and the answer counts the request in it as the middleware would (a 429
+ * past the limit); what the skipped pipeline adds to a response is added here the same way: the
+ * request id, the security headers and the base CSP, `Vary: Accept-Encoding` and the encoding the
  * compression middleware would choose (its negotiator, its settings), `Connection: close` while
- * shutting down, the access log line. Anything else (a refusal, a body, a query the URL parser would
- * rewrite, an error such as the database being away) goes to the app, which answers it as before.
+ * shutting down, the access log line. Anything else (a body, a query the URL parser would
+ * rewrite, an error such as the database being away) goes to the app, which answers it as before
+ * (without counting a request in a rate limit twice).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
@@ -25,6 +27,7 @@ import {
   type FastRequest,
   type FastResponse,
 } from "~/.server/http/fast-answers.server";
+import { apiRateLimitGroup } from "~/.server/security/rate-limit.server";
 import type { RouteHandle } from "~/lib/route-handle";
 import { requestPathname, type RouteRules } from "./route-rules";
 
@@ -34,6 +37,13 @@ const negotiatorOfCompression = createRequire(
 )("negotiator") as new (request: { headers: Record<string, unknown> }) => {
   encoding(available: string[], preferred?: string[]): string | undefined;
 };
+/**
+ * The mime-types express itself uses: its `res.set` (and so React Router's express adapter)
+ * completes a Content-Type with the type's charset (`application/json; charset=utf-8`).
+ */
+const mimeOfExpress = createRequire(createRequire(import.meta.url).resolve("express"))(
+  "mime-types",
+) as { contentType(type: string): string | false };
 // compression 1.8 on a Node with brotli: what it offers and prefers, and its brotli quality.
 const SUPPORTED_ENCODINGS = ["br", "gzip", "deflate", "identity"];
 const PREFERRED_ENCODINGS = ["br", "gzip"];
@@ -58,6 +68,8 @@ export interface FastAnswersOptions {
   onError?: (error: unknown) => void;
   /** Called once an answer is written, for the access log. */
   onAnswer?: (req: IncomingMessage, status: number, requestId: string, ms: number) => void;
+  /** The answers by name: `FAST_ANSWERS` (tests give their own). */
+  answers?: Readonly<Record<string, FastAnswer>>;
 }
 
 export interface FastAnswers {
@@ -70,25 +82,57 @@ export interface FastAnswers {
 
 type Answer = FastAnswer;
 type ManifestRoute = NonNullable<ServerBuild["routes"][string]>;
+interface FastRoute {
+  answer: Answer;
+  prefix: string;
+  /** The API rate-limit groups of its layouts, outermost first: the answer counts them. */
+  rateLimits: readonly string[];
+}
 
-/** The routes that declare a fast answer, refused when a middleware would be skipped. */
-function fastRoutes(build: ServerBuild): Map<string, { answer: Answer; prefix: string }> {
-  const routes = new Map<string, { answer: Answer; prefix: string }>();
+/**
+ * The rate-limit groups a fast answer counted a request in before it went on to the app (the
+ * answer declined or failed): their middleware lets it through without counting it again.
+ */
+const counted = new WeakMap<IncomingMessage, ReadonlySet<string>>();
+
+export function countedRateLimitsOf(req: IncomingMessage): ReadonlySet<string> | undefined {
+  return counted.get(req);
+}
+
+/**
+ * The routes that declare a fast answer, refused when a middleware would be skipped: only API
+ * rate limits (`apiRateLimit`) may sit on their layouts, and the answer counts those the same way.
+ */
+function fastRoutes(
+  build: ServerBuild,
+  answers: Readonly<Record<string, FastAnswer>>,
+): Map<string, FastRoute> {
+  const routes = new Map<string, FastRoute>();
   for (const route of Object.values(build.routes)) {
     const name = (route?.module.handle as RouteHandle | undefined)?.fastAnswer;
     if (!route || !name) continue;
-    const answer = FAST_ANSWERS[name] as Answer | undefined;
+    const answer = answers[name];
     if (!answer) throw new Error(`route ${route.id} names an unknown fast answer: ${name}`);
     const chain: ManifestRoute[] = [];
     for (let at: ManifestRoute | undefined = route; at; at = build.routes[at.parentId ?? ""])
       chain.unshift(at);
     // The root's middleware marks guarded routes private and turns a database outage into a 503:
-    // a fast answer never reaches a guarded route, and any error goes to the app. A layout's
-    // middleware (a guard, a rate limit) would be skipped: not allowed.
-    const skipped = chain.filter((at) => at.parentId !== undefined && at.module.middleware?.length);
+    // a fast answer never reaches a guarded route, and any error goes to the app. A layout's API
+    // rate limit is counted by the answer as its middleware counts it (checked for each answer);
+    // any other middleware of a layout (a guard) would be skipped: not allowed.
+    const rateLimits: string[] = [];
+    const skipped: string[] = [];
+    for (const at of chain) {
+      if (at.parentId === undefined) continue;
+      for (const middleware of at.module.middleware ?? []) {
+        const group = apiRateLimitGroup(middleware);
+        if (group === undefined) skipped.push(at.id);
+        else rateLimits.push(group);
+      }
+    }
     if (skipped.length > 0)
       throw new Error(
-        `route ${route.id} declares a fast answer but ${skipped.map((at) => at.id).join(", ")} has middleware it would skip`,
+        `route ${route.id} declares a fast answer but ${[...new Set(skipped)].join(", ")} has middleware it would skip`,
       );
     const segments = chain.flatMap((at) => (at.path ? at.path.split("/") : [])).filter(Boolean);
     const fixed: string[] = [];
@@ -96,7 +140,13 @@ function fastRoutes(build: ServerBuild): Map<string, { answer: Answer; prefix: s
       if (segment.startsWith(":") || segment.includes("*") || segment.endsWith("?")) break;
       fixed.push(segment.toLowerCase());
     }
-    routes.set(route.id, { answer, prefix: `/${fixed.map((s) => `${s}/`).join("")}` });
+    // Fixed segments followed by a parameter end with "/" (`/updates/`); a path of fixed
+    // segments only is its own prefix (`/api/desktop/me`).
+    const prefix =
+      fixed.length === segments.length
+        ? `/${fixed.join("/")}`
+        : `/${fixed.map((s) => `${s}/`).join("")}`;
+    routes.set(route.id, { answer, prefix, rateLimits });
   }
   return routes;
 }
@@ -137,10 +187,10 @@ export function createFastAnswers(
   rules: RouteRules,
   options: FastAnswersOptions,
 ): FastAnswers | undefined {
-  const routes = fastRoutes(build);
+  const routes = fastRoutes(build, options.answers ?? FAST_ANSWERS);
   if (routes.size === 0) return undefined;
   const prefixes = [...new Set([...routes.values()].map((route) => route.prefix))];
-  const matched = new Map<string, { answer: Answer; params: Params } | null>();
+  const matched = new Map<string, { route: FastRoute; params: Params } | null>();
   const negotiated = new Map<string, string>();
   const compressible = new Map<string, boolean>();
 
@@ -149,11 +199,21 @@ export function createFastAnswers(
     if (found !== undefined) return found;
     const leaf = rules.leafFor(pathname);
     const route = leaf ? routes.get(leaf.id) : undefined;
-    found =
-      leaf && route ? { answer: route.answer, params: Object.freeze({ ...leaf.params }) } : null;
+    found = leaf && route ? { route, params: Object.freeze({ ...leaf.params }) } : null;
     if (matched.size >= MAX_REMEMBERED_PATHS) matched.clear();
     matched.set(pathname, found);
     return found;
+  }
+
+  const types = new Map<string, string>();
+  function typeAsExpressSetsIt(type: string): string {
+    let set = types.get(type);
+    if (set === undefined) {
+      set = mimeOfExpress.contentType(type) || type;
+      if (types.size >= 100) types.clear();
+      types.set(type, set);
+    }
+    return set;
   }
 
   function encodingFor(req: IncomingMessage): string {
@@ -182,8 +242,9 @@ export function createFastAnswers(
     let vary: string | undefined;
     let contentType: string | undefined;
     let cacheControl = "";
-    for (const [name, value] of Object.entries(answer.headers)) {
+    for (const [name, given] of Object.entries(answer.headers)) {
       const lower = name.toLowerCase();
+      const value = lower === "content-type" ? typeAsExpressSetsIt(given) : given;
       if (lower === "vary") vary = value;
       else head.push(name, value);
       if (lower === "content-type") contentType = value;
@@ -200,7 +261,7 @@ export function createFastAnswers(
     if (vary !== undefined) head.push("Vary", vary);
     if (options.closing()) head.push("Connection", "close");
     let bytes: Uint8Array | undefined;
-    if (answer.status === 200 && answer.body && req.method === "GET") {
+    if (answer.body && req.method === "GET") {
       bytes = answer.body.bytes;
       const method = compress ? encodingFor(req) : "identity";
       if (method !== "identity") {
@@ -235,22 +296,38 @@ export function createFastAnswers(
       // Single-fetch data requests run the route differently: React Router's.
       if (lower.endsWith(".data")) return false;
       const pathname = PLAIN_PATH.test(rawPath) ? rawPath : requestPathname(url);
-      const route = routeOf(pathname);
-      if (!route) return false;
+      const found = routeOf(pathname);
+      if (!found) return false;
 
       const started = process.hrtime.bigint();
+      const { route } = found;
+      const groups = new Set<string>();
       const request: FastRequest = {
         method: req.method as FastRequest["method"],
-        params: route.params,
+        params: found.params,
         searchParams: new URLSearchParams(question === -1 ? "" : url.slice(question + 1)),
         header: (name) => headerOf(req, name),
         clientIp: options.clientIp(req),
+        rateLimits: route.rateLimits,
+        counted: (group) => {
+          groups.add(group);
+          counted.set(req, groups);
+        },
       };
       route
         .answer(request)
         .then(
           (answer) => {
             if (!answer || res.headersSent) return fallback();
+            // An answer that skipped a layout's rate limit is a fault: the app answers (and
+            // counts what was not counted).
+            const uncounted = route.rateLimits.filter((group) => !groups.has(group));
+            if (uncounted.length > 0) {
+              options.onError?.(
+                new Error(`fast answer for ${pathname} did not count ${uncounted.join(", ")}`),
+              );
+              return fallback();
+            }
             write(req, res, answer, options.requestId(req), started);
           },
           // The app answers it again: an outage becomes its 503, anything else its error page.

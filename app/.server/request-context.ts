@@ -12,6 +12,11 @@ export interface RequestInfo {
   /** The client address: the socket peer, or the proxy header only when TRUST_PROXY allows. */
   clientIp: string;
   log: Logger;
+  /**
+   * The API rate-limit groups a fast answer already counted this request in before it handed the
+   * request on (server/fast-answers.ts): their middleware lets it through without counting again.
+   */
+  countedRateLimits?: ReadonlySet<string>;
 }
 
 export const requestContext = createContext<RequestInfo>();

@@ -16,10 +16,11 @@ export interface RouteHandle {
    * and React Router's request handler (server/fast-answers.ts, decision 0032), by the function of
    * this name in `FAST_ANSWERS` (app/.server/http/fast-answers.server.ts): the same decision its
    * loader makes, from the same code. Only for a route with no middleware of its own or of its
-   * layouts (checked at start-up).
+   * layouts but API rate limits (`apiRateLimit`), in which its answer then counts the request as
+   * that middleware would (checked at start-up, and on every answer).
    */
   fastAnswer?: FastAnswerName;
 }
 
 /** The fast answers there are; each is implemented once in `FAST_ANSWERS`. */
-export type FastAnswerName = "update-feed" | "tauri-update";
+export type FastAnswerName = "update-feed" | "tauri-update" | "desktop-me";

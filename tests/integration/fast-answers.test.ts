@@ -7,14 +7,13 @@
  * it shows what the app answers.
  */
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postForm, signUpVerified } from "../support/auth";
 import { runScript } from "../support/cli";
 import { engines } from "../support/engines";
+import { raw } from "../support/raw-http";
 import { type RunningTestServer, startServer } from "../support/server";
 
 const VERSION = "6.1.0";
@@ -35,51 +34,6 @@ function releaseFiles(version: string): string[] {
     const file = path.join(dir, name);
     fs.writeFileSync(file, body);
     return ["--file", file];
-  });
-}
-
-interface RawAnswer {
-  status: string;
-  /** Every header but Date and X-Request-Id, names lower-cased, sorted. */
-  headers: string[];
-  body: string;
-}
-
-function dechunk(bytes: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  let at = 0;
-  for (;;) {
-    const end = bytes.indexOf("\r\n", at);
-    const size = parseInt(bytes.subarray(at, end).toString(), 16);
-    if (!size) return Buffer.concat(parts);
-    parts.push(bytes.subarray(end + 2, end + 2 + size));
-    at = end + 2 + size + 2;
-  }
-}
-
-/** One request on its own connection, as written; the answer with its body decoded. */
-function raw(port: number, request: string): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, "127.0.0.1", () => socket.write(request));
-    const chunks: Buffer[] = [];
-    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-    socket.on("error", reject);
-    socket.on("close", () => {
-      const bytes = Buffer.concat(chunks);
-      const split = bytes.indexOf("\r\n\r\n");
-      const [status = "", ...lines] = bytes.subarray(0, split).toString("latin1").split("\r\n");
-      const headers = lines
-        .filter((line) => !/^(date|x-request-id):/i.test(line))
-        .map((line) => line.replace(/^[^:]+/, (name) => name.toLowerCase()))
-        .sort();
-      let body: Buffer = bytes.subarray(split + 4);
-      if (headers.includes("transfer-encoding: chunked")) body = dechunk(body);
-      const encoding = /^content-encoding: (.+)$/m.exec(headers.join("\n"))?.[1];
-      if (encoding === "br") body = zlib.brotliDecompressSync(body);
-      if (encoding === "gzip") body = zlib.gunzipSync(body);
-      if (encoding === "deflate") body = zlib.inflateSync(body);
-      resolve({ status, headers, body: body.toString("utf8") });
-    });
   });
 }
 

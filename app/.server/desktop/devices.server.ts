@@ -211,20 +211,25 @@ export async function refreshDevice(
   return tokens.pair;
 }
 
+/** The access token of an `Authorization: Bearer …` header, or null when it holds none. */
+export function bearerToken(authorization: string | null): string | null {
+  return /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(authorization ?? "")?.[1] ?? null;
+}
+
 /** The device and user behind a Bearer access token, or null (unknown, expired, revoked). */
 export async function authenticateDevice(
   authorization: string | null,
   database: Database = defaultDb(),
 ) {
-  const match = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(authorization ?? "");
-  if (!match?.[1]) return null;
+  const token = bearerToken(authorization);
+  if (!token) return null;
   const [row] = await database
     .select({ device: desktopDevices, user: users })
     .from(desktopDevices)
     .innerJoin(users, eq(users.id, desktopDevices.userId))
     .where(
       and(
-        eq(desktopDevices.accessTokenHash, hashToken(match[1])),
+        eq(desktopDevices.accessTokenHash, hashToken(token)),
         isNull(desktopDevices.revokedAt),
         gt(desktopDevices.accessExpiresAt, new Date()),
       ),

@@ -2,7 +2,8 @@ import type { z } from "zod";
 import { oauthErrors, readJsonBody, refusalResponse } from "../http/api-action";
 import { authenticateDevice, DesktopAuthError } from "./devices.server";
 
-const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
+/** What every desktop API answer says to caches. */
+export const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
 /** OAuth-style JSON error: {error, error_description}. */
 export function oauthError(
@@ -47,14 +48,25 @@ export async function readBody<S extends z.ZodType>(
   }
 }
 
+/** The refusal of a missing, unknown, expired or revoked access token (RFC 6750). */
+export const INVALID_TOKEN = {
+  status: 401 as const,
+  body: { error: "invalid_token", error_description: "missing, expired or revoked access token" },
+  headers: { ...NO_STORE, "WWW-Authenticate": 'Bearer error="invalid_token"' },
+};
+
+export function invalidTokenResponse(): Response {
+  return Response.json(INVALID_TOKEN.body, {
+    status: INVALID_TOKEN.status,
+    headers: INVALID_TOKEN.headers,
+  });
+}
+
 /** The device behind the Bearer token, or the 401 response (RFC 6750). */
 export async function requireDevice(request: Request) {
   const found = await authenticateDevice(request.headers.get("authorization"));
   if (found) return found;
-  return Response.json(
-    { error: "invalid_token", error_description: "missing, expired or revoked access token" },
-    { status: 401, headers: { ...NO_STORE, "WWW-Authenticate": 'Bearer error="invalid_token"' } },
-  );
+  return invalidTokenResponse();
 }
 
 export function methodNotAllowed(allow: string) {

@@ -1,10 +1,15 @@
-import { createLocalJWKSet, jwtVerify } from "jose";
+import { createLocalJWKSet, decodeJwt, importJWK, jwtVerify, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Entitlement } from "../billing/entitlement.server";
+import { desc } from "drizzle-orm";
 import { signingKeys } from "../db/schema";
 import { openTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
+import { openJwk } from "../security/key-vault.server";
+import { env } from "../env";
 import {
   jwks,
+  LICENCE_REUSE_SECONDS,
+  licenceFor,
   OFFLINE_GRACE_SECONDS,
   rotateLicenceKey,
   sealPlaintextKeys,
@@ -60,5 +65,50 @@ describe("licence signing keys", () => {
     const next = await rotateLicenceKey(test.db, later);
     expect(next.removed).toContain(headerKid(before));
     expect(next.kept).toEqual([rotated.kid]);
+  });
+
+  it("signs the very bytes jose's SignJWT would (decision 0032)", async () => {
+    const at = new Date("2026-11-24T05:30:00.900Z");
+    const token = await signLicense({ userId: "u1", deviceId: "d1", entitlement }, test.db, at);
+    const [row] = await test.db.select().from(signingKeys).orderBy(desc(signingKeys.createdAt));
+    const key = await importJWK(openJwk(row!.privateJwk), "EdDSA");
+    const iat = Math.floor(at.getTime() / 1000);
+    const expected = await new SignJWT({ entitlement, device_id: "d1" })
+      .setProtectedHeader({ alg: "EdDSA", kid: row!.kid, typ: "JWT" })
+      .setIssuer(env().SITE_URL)
+      .setSubject("u1")
+      .setAudience("desktop")
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + OFFLINE_GRACE_SECONDS)
+      .sign(key);
+    expect(token).toBe(expected);
+  });
+
+  it("hands a device the licence of the last minute only while it says the same", async () => {
+    // After the keys the test above made (its last one is dated 8 days ahead).
+    const start = new Date(Date.now() + 30 * DAY);
+    const at = (seconds: number) => new Date(start.getTime() + seconds * 1000);
+    const input = { userId: "u2", deviceId: "d2", entitlement };
+    const first = await licenceFor(input, test.db, start);
+    expect(await licenceFor(input, test.db, at(LICENCE_REUSE_SECONDS - 1))).toBe(first);
+    // A minute on: a new one, issued then.
+    const later = await licenceFor(input, test.db, at(LICENCE_REUSE_SECONDS));
+    expect(later).not.toBe(first);
+    expect(decodeJwt(later).iat).toBe(Math.floor(at(LICENCE_REUSE_SECONDS).getTime() / 1000));
+    // Another entitlement, another user or another device: signed for what it is, at once.
+    const pro = { ...entitlement, plan: "pro-monthly", device_limit: 3 };
+    const changed = await licenceFor({ ...input, entitlement: pro }, test.db, at(61));
+    expect(decodeJwt(changed).entitlement).toEqual(pro);
+    expect(decodeJwt(await licenceFor(input, test.db, at(62))).entitlement).toEqual(entitlement);
+    expect(decodeJwt(await licenceFor({ ...input, userId: "u3" }, test.db, at(63))).sub).toBe("u3");
+    expect(
+      decodeJwt(await licenceFor({ ...input, deviceId: "d3" }, test.db, at(63))).device_id,
+    ).toBe("d3");
+    // A rotated key signs the next one at once (the rotation's notice, in this process).
+    const held = await licenceFor(input, test.db, at(64));
+    expect(await licenceFor(input, test.db, at(65))).toBe(held);
+    const { kid } = await rotateLicenceKey(test.db, at(65));
+    const rotated = await licenceFor(input, test.db, at(66));
+    expect(JSON.parse(Buffer.from(rotated.split(".")[0]!, "base64url").toString()).kid).toBe(kid);
   });
 });

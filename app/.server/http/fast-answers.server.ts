@@ -5,6 +5,9 @@
  * the loader answer (it decides the same way again, with nothing counted twice).
  */
 import type { FastAnswerName } from "~/lib/route-handle";
+import { INVALID_TOKEN, NO_STORE } from "../desktop/http.server";
+import { desktopMe } from "../desktop/me.server";
+import { rateLimitedAnswer } from "../security/rate-limit.server";
 import {
   feedClientOf,
   outcomeFastResponse,
@@ -21,6 +24,14 @@ export interface FastRequest {
   header(name: string): string | null;
   /** The client's address, as `req.ip` gives it (TRUST_PROXY applied). */
   clientIp: string;
+  /**
+   * The API rate-limit groups (`apiRateLimit`) of the route's layouts, outermost first, which the
+   * answer must count the request in as that middleware would (and answer 429 past a limit)
+   * before it answers anything else; empty for a route without them.
+   */
+  rateLimits: readonly string[];
+  /** Tells the server the request was counted in `group`: the app will not count it again. */
+  counted(group: string): void;
 }
 
 /**
@@ -34,13 +45,35 @@ export interface FastBody {
 
 /**
  * What a fast answer sends: the status, the route's own headers (the server adds the security
- * headers, the request id and content negotiation as for any response), and a 200's body.
+ * headers, the request id and content negotiation as for any response), and the body of a 200,
+ * 401 or 429.
  */
 export interface FastResponse {
-  status: 200 | 204 | 304;
+  status: 200 | 204 | 304 | 401 | 429;
   headers: Readonly<Record<string, string>>;
   body?: FastBody;
 }
+
+/** A body sent once, as `Response.json` would have written it. */
+export function jsonBody(value: unknown): FastBody {
+  return { bytes: Buffer.from(JSON.stringify(value)), encoded: new Map() };
+}
+
+/** A JSON answer as `Response.json(body, { status, headers })` gives it. */
+export function jsonFastResponse(answer: {
+  status: FastResponse["status"];
+  body: unknown;
+  headers: Readonly<Record<string, string>>;
+}): FastResponse {
+  return {
+    status: answer.status,
+    headers: { "Content-Type": "application/json", ...answer.headers },
+    body: jsonBody(answer.body),
+  };
+}
+
+/** The 401 of the desktop API, made once (its compressed copies too). */
+const invalidToken: FastResponse = jsonFastResponse(INVALID_TOKEN);
 
 export type FastAnswer = (request: FastRequest) => Promise<FastResponse | null>;
 
@@ -52,6 +85,28 @@ export const FAST_ANSWERS: Record<FastAnswerName, FastAnswer> = {
   /** /updates/:channel/:feed (app/routes/updates/feed.ts) */
   "update-feed": async (request) =>
     outcomeFastResponse(request, await staticFeedOutcome(request.params, feedClient(request))),
+  /**
+   * /api/desktop/me (app/routes/desktop/me.ts), under the desktop API's rate limit: counted in the
+   * same statement as the read on PostgreSQL.
+   */
+  "desktop-me": async (request) => {
+    const outcome = await desktopMe(
+      {
+        authorization: request.header("authorization"),
+        appVersion: request.header("x-app-version"),
+      },
+      {
+        count: {
+          groups: request.rateLimits,
+          clientIp: request.clientIp,
+          onCounted: request.counted,
+        },
+      },
+    );
+    if (outcome.status === 429) return jsonFastResponse(rateLimitedAnswer(outcome.retryAfter));
+    if (outcome.status === 401) return invalidToken;
+    return jsonFastResponse({ status: 200, body: outcome.body, headers: NO_STORE });
+  },
   /** /updates/tauri/:target/:arch/:current_version (app/routes/updates/tauri.ts) */
   "tauri-update": async (request) =>
     outcomeFastResponse(

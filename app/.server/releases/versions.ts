@@ -10,8 +10,19 @@ export const versionSchema = z
   })
   .refine((value) => semver.valid(value) !== null, { error: "version is not valid semver" });
 
+/** Versions seen lately and whether they are valid: every app call and poll names one of a few. */
+const checked = new Map<string, boolean>();
+
 export function isVersion(value: string | undefined): value is string {
-  return value !== undefined && versionSchema.safeParse(value).success;
+  // Longer is never valid (and would not be worth remembering).
+  if (value === undefined || value.length > 64) return false;
+  let valid = checked.get(value);
+  if (valid === undefined) {
+    valid = versionSchema.safeParse(value).success;
+    if (checked.size >= 1_000) checked.clear();
+    checked.set(value, valid);
+  }
+  return valid;
 }
 
 /** Newest first, by semver precedence (2.0.0 > 2.0.0-beta.2 > 1.10.0 > 1.9.0). */

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { MiddlewareFunction } from "react-router";
-import { type Database, databaseHandle, db as defaultDb } from "../db";
+import { type Database, db as defaultDb } from "../db";
+import { engineOf, prepared, type PreparedValue } from "../db/prepared";
 import { oneTimeTokens, rateLimitHits } from "../db/schema";
 import { env } from "../env";
 import { requestContext } from "../request-context";
@@ -14,32 +15,36 @@ export interface RateLimitResult {
 }
 
 /**
- * Counts one hit for `key` in a fixed window, atomically in the database so that every instance
- * shares the count. Allowed while the count is at most `max`.
+ * Counts one hit for key `$1` in a fixed window of `$2` seconds, atomically in the database so
+ * that every instance shares the count; returns the count and the seconds left in the window.
  */
+const RATE_LIMIT_UPSERT = `insert into rate_limit_hits (key, count, window_start) values ($1, 1, now())
+   on conflict (key) do update set
+     count = case when rate_limit_hits.window_start < now() - make_interval(secs => $2)
+       then 1 else rate_limit_hits.count + 1 end,
+     window_start = case when rate_limit_hits.window_start < now() - make_interval(secs => $2)
+       then now() else rate_limit_hits.window_start end
+   returning count,
+     greatest(1, ceil(extract(epoch from (window_start + make_interval(secs => $2) - now()))))::int
+       as retry_after`;
+
+/** A prepared statement: every desktop API call on PostgreSQL runs it (decision 0032). */
+const countHit = prepared<{ count: number; retry_after: number }>(
+  "rate_limit_hit",
+  ["text", "float8"],
+  RATE_LIMIT_UPSERT,
+);
+
+/** Counts one hit for `key`; allowed while the count is at most `max`. */
 export async function hitRateLimit(
   key: string,
   max: number,
   windowSeconds: number,
   database: Database = defaultDb(),
 ): Promise<RateLimitResult> {
-  const expired = sql`${rateLimitHits.windowStart} < now() - make_interval(secs => ${windowSeconds})`;
-  const [row] = await database
-    .insert(rateLimitHits)
-    .values({ key, count: 1, windowStart: sql`now()` })
-    .onConflictDoUpdate({
-      target: rateLimitHits.key,
-      set: {
-        count: sql`case when ${expired} then 1 else ${rateLimitHits.count} + 1 end`,
-        windowStart: sql`case when ${expired} then now() else ${rateLimitHits.windowStart} end`,
-      },
-    })
-    .returning({
-      count: rateLimitHits.count,
-      retryAfter: sql<number>`greatest(1, ceil(extract(epoch from (${rateLimitHits.windowStart} + make_interval(secs => ${windowSeconds}) - now()))))::int`,
-    });
+  const [row] = await countHit.run(database, [key, windowSeconds]);
   const count = row?.count ?? 1;
-  return { allowed: count <= max, count, retryAfter: Number(row?.retryAfter ?? windowSeconds) };
+  return { allowed: count <= max, count, retryAfter: Number(row?.retry_after ?? windowSeconds) };
 }
 
 /**
@@ -87,28 +92,145 @@ export async function pruneExpiredSecurityRows(database: Database = defaultDb())
   return { rateLimitHits: hits.length, oneTimeTokens: tokens.length };
 }
 
+/** The API limits' window: requests per client per minute (`API_RATE_LIMIT`). */
+const API_WINDOW_SECONDS = 60;
+
+function apiKey(group: string, clientIp: string): string {
+  return `${group}:${rateLimitClientKey(clientIp)}`;
+}
+
+/**
+ * Counts one request of an API group (`desktop`, `functions`) from a client (IPv6 by /64): in the
+ * database on PostgreSQL, shared by every instance; in memory on the embedded database, which one
+ * process owns.
+ */
+export async function countApiRequest(
+  group: string,
+  clientIp: string,
+  database: Database = defaultDb(),
+): Promise<RateLimitResult> {
+  const key = apiKey(group, clientIp);
+  return engineOf(database) === "pglite"
+    ? hitInMemory(key, env().API_RATE_LIMIT, API_WINDOW_SECONDS)
+    : await hitRateLimit(key, env().API_RATE_LIMIT, API_WINDOW_SECONDS, database);
+}
+
+/** Where a request is counted: the API groups of its route's layouts, and the client. */
+export interface ApiRequestCount {
+  groups: readonly string[];
+  clientIp: string;
+  /** Called for each group once the count is done (kept even if what follows fails). */
+  onCounted(group: string): void;
+}
+
+/**
+ * A prepared read that can also count an API request, in the same round trip on PostgreSQL (decision
+ * 0032): `with hit as (the upsert) select … from hit left join (the read)`, one statement, so the
+ * count and the read happen together or not at all. On the embedded database the count is in
+ * memory and the read runs alone. Every group but the last is counted on its own first.
+ */
+export interface CountedRead<Row> {
+  run(
+    database: Database,
+    values: readonly PreparedValue[],
+    count?: ApiRequestCount,
+  ): Promise<{ limit: RateLimitResult | null; rows: Row[] }>;
+}
+
+type CountedRow<Row> = Row & {
+  rate_limit_count: number;
+  rate_limit_retry_after: number;
+  rate_limit_row: boolean | null;
+};
+
+export function countedRead<Row extends object>(
+  name: string,
+  types: readonly string[],
+  text: string,
+): CountedRead<Row> {
+  const read = prepared<Row>(name, types, text);
+  // The read's placeholders follow the upsert's two.
+  const shifted = text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + 2}`);
+  const combined = prepared<CountedRow<Row>>(
+    `${name}_counted`,
+    ["text", "float8", ...types],
+    `with hit as (${RATE_LIMIT_UPSERT})
+     select hit.count as rate_limit_count, hit.retry_after as rate_limit_retry_after, q.*
+     from hit left join (select true as rate_limit_row, r.* from (${shifted}) r) q
+       on true`,
+  );
+  return {
+    async run(database, values, count) {
+      const groups = count?.groups ?? [];
+      if (!count || groups.length === 0)
+        return { limit: null, rows: await read.run(database, values) };
+      const { clientIp, onCounted } = count;
+      const inMemory = engineOf(database) === "pglite";
+      // In memory, or every group but the last: counted on its own, in order.
+      let limit: RateLimitResult | null = null;
+      for (const group of inMemory ? groups : groups.slice(0, -1)) {
+        limit = await countApiRequest(group, clientIp, database);
+        onCounted(group);
+        if (!limit.allowed) return { limit, rows: [] };
+      }
+      const last = groups.at(-1);
+      if (inMemory || last === undefined) return { limit, rows: await read.run(database, values) };
+      const rows = await combined.run(database, [
+        apiKey(last, clientIp),
+        API_WINDOW_SECONDS,
+        ...values,
+      ]);
+      onCounted(last);
+      const counted = rows[0]?.rate_limit_count ?? 1;
+      limit = {
+        allowed: counted <= env().API_RATE_LIMIT,
+        count: counted,
+        retryAfter: Number(rows[0]?.rate_limit_retry_after ?? API_WINDOW_SECONDS),
+      };
+      // The read's rows (with the count's columns beside theirs); none when it found nothing.
+      return { limit, rows: limit.allowed ? rows.filter((row) => row.rate_limit_row) : [] };
+    },
+  };
+}
+
+/** The refusal past an API limit: its JSON body and headers (the middleware's and a fast answer's). */
+export function rateLimitedAnswer(retryAfter: number) {
+  return {
+    status: 429 as const,
+    body: { error: "rate_limited", error_description: "Too many requests. Try again shortly." },
+    headers: { "Retry-After": String(retryAfter), "Cache-Control": "no-store" },
+  };
+}
+
+const groupOfMiddleware = new WeakMap<object, string>();
+
+/**
+ * The group of an `apiRateLimit` middleware, or undefined for any other function: the server may
+ * answer a route under such a layout before React Router (server/fast-answers.ts) by counting the
+ * same request in the same group itself.
+ */
+export function apiRateLimitGroup(middleware: unknown): string | undefined {
+  return typeof middleware === "function" ? groupOfMiddleware.get(middleware) : undefined;
+}
+
 /**
  * Route middleware for an API group: `limit` requests per client (IPv6 by /64) per minute, then
  * 429 with Retry-After. Server-side `auth.api` calls and our own endpoints skip Better Auth's
  * limiter, so the API counts for itself, shared by every instance through the database (in
- * memory on the embedded database, which one process owns).
+ * memory on the embedded database, which one process owns). A request a fast answer already
+ * counted before handing it to React Router (`countedRateLimits`) is not counted twice.
  */
 export function apiRateLimit(group: string): MiddlewareFunction<Response> {
-  return async ({ context }, next) => {
-    const { clientIp } = context.get(requestContext);
-    const key = `${group}:${rateLimitClientKey(clientIp)}`;
-    const result =
-      databaseHandle().engine === "pglite"
-        ? hitInMemory(key, env().API_RATE_LIMIT, 60)
-        : await hitRateLimit(key, env().API_RATE_LIMIT, 60);
-    if (!result.allowed)
-      return Response.json(
-        { error: "rate_limited", error_description: "Too many requests. Try again shortly." },
-        {
-          status: 429,
-          headers: { "Retry-After": String(result.retryAfter), "Cache-Control": "no-store" },
-        },
-      );
+  const middleware: MiddlewareFunction<Response> = async ({ context }, next) => {
+    const { clientIp, countedRateLimits } = context.get(requestContext);
+    if (countedRateLimits?.has(group)) return next();
+    const result = await countApiRequest(group, clientIp);
+    if (!result.allowed) {
+      const refusal = rateLimitedAnswer(result.retryAfter);
+      return Response.json(refusal.body, { status: refusal.status, headers: refusal.headers });
+    }
     return next();
   };
+  groupOfMiddleware.set(middleware, group);
+  return middleware;
 }

@@ -1,10 +1,14 @@
-import { entitlementFor } from "~/.server/billing/entitlement.server";
-import { json, requireDevice } from "~/.server/desktop/http.server";
-import { recordAppVersion } from "~/.server/desktop/devices.server";
-import { signLicense } from "~/.server/desktop/license.server";
-import { updateStatusFor } from "~/.server/releases/policy.server";
-import { isVersion } from "~/.server/releases/versions";
+import { desktopMe } from "~/.server/desktop/me.server";
+import { invalidTokenResponse, json } from "~/.server/desktop/http.server";
+import type { RouteHandle } from "~/lib/route-handle";
 import type { Route } from "./+types/me";
+
+/**
+ * Every installed app calls it at launch and periodically: answered before express and React
+ * Router by the same function (server/fast-answers.ts, decision 0032), with the desktop API's
+ * rate limit of the layout above counted there the same way.
+ */
+export const handle: RouteHandle = { fastAnswer: "desktop-me" };
 
 /**
  * GET /api/desktop/me: who is signed in, what they may use, a signed licence for offline use, and
@@ -12,22 +16,9 @@ import type { Route } from "./+types/me";
  * else the version it signed in with).
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  const found = await requireDevice(request);
-  if (found instanceof Response) return found;
-  const { user, device } = found;
-  const reported = request.headers.get("x-app-version")?.trim();
-  const appVersion = reported && isVersion(reported) ? reported : device.appVersion;
-  if (appVersion !== device.appVersion) await recordAppVersion(device.id, appVersion);
-  const [entitlement, update] = await Promise.all([
-    entitlementFor(user.id),
-    updateStatusFor(device.platform, appVersion, `device:${device.id}`),
-  ]);
-  const license = await signLicense({ userId: user.id, deviceId: device.id, entitlement });
-  return json({
-    user: { id: user.id, email: user.email, name: user.name },
-    device: { id: device.id, name: device.name, platform: device.platform },
-    entitlement,
-    license,
-    update,
+  const outcome = await desktopMe({
+    authorization: request.headers.get("authorization"),
+    appVersion: request.headers.get("x-app-version"),
   });
+  return outcome.status === 200 ? json(outcome.body) : invalidTokenResponse();
 }

@@ -1,0 +1,157 @@
+import { eq } from "drizzle-orm";
+import { decideEntitlement, type Entitlement } from "../billing/entitlement.server";
+import { type Database, db as defaultDb } from "../db";
+import { desktopDevices } from "../db/schema";
+import { updateStatusFor, type UpdateStatus } from "../releases/policy.server";
+import { isVersion } from "../releases/versions";
+import { type ApiRequestCount, countedRead } from "../security/rate-limit.server";
+import { hashToken } from "../security/tokens";
+import { bearerToken, recordAppVersion } from "./devices.server";
+import { licenceFor } from "./license.server";
+
+/** What `/api/desktop/me` answers a signed-in device. */
+export interface MeBody {
+  user: { id: string; email: string; name: string };
+  device: { id: string; name: string; platform: string };
+  entitlement: Entitlement;
+  license: string;
+  update: UpdateStatus;
+}
+
+/**
+ * 429 past the API rate limit (when asked to count it), 401 (no, unknown, expired or revoked
+ * token, or a banned account), else the device's answer.
+ */
+export type MeOutcome =
+  { status: 429; retryAfter: number } | { status: 401 } | { status: 200; body: MeBody };
+
+interface MeRow {
+  id: string;
+  user_id: string;
+  name: string;
+  platform: string;
+  app_version: string;
+  last_seen_ms: number;
+  email: string;
+  user_name: string;
+  banned: boolean;
+  /** One row per subscription and live grant of the user (null when there is none). */
+  is_grant: boolean | null;
+  plan_id: string | null;
+  status: string | null;
+  first_ms: number | null;
+  second_ms: number | null;
+}
+
+/**
+ * Everything `/me` reads, in one statement planned once (decision 0032): the device behind the
+ * token's hash (not revoked, not expired) with its user, and the user's subscriptions and live
+ * grants — what `entitlementFor` reads — one row each. Nothing is kept between calls: a revoked
+ * device, a banned account or a changed entitlement shows on the next call, on every process.
+ */
+const lookup = countedRead<MeRow>(
+  "desktop_me",
+  ["text", "timestamptz"],
+  `select d.id, d.user_id, d.name, d.platform, d.app_version,
+     (extract(epoch from d.last_seen_at) * 1000)::float8 as last_seen_ms,
+     u.email, u.name as user_name, coalesce(u.banned, false) as banned,
+     s.is_grant, s.plan_id, s.status,
+     (extract(epoch from s.first) * 1000)::float8 as first_ms,
+     (extract(epoch from s.second) * 1000)::float8 as second_ms
+   from desktop_devices d
+   join "user" u on u.id = d.user_id
+   left join lateral (
+     select false as is_grant, plan_id, status::text as status,
+       current_end as first, charge_at as second
+     from subscriptions where user_id = d.user_id
+     union all
+     select true, plan_id, '', starts_at, ends_at
+     from entitlement_grants where user_id = d.user_id and ends_at > $2
+   ) s on true
+   where d.access_token_hash = $1 and d.revoked_at is null and d.access_expires_at > $2`,
+);
+
+const dateOf = (ms: number | null) => (ms === null ? null : new Date(ms));
+
+/** The entitlement of the rows' user at `now`, decided as `entitlementFor` decides it. */
+function entitlementOf(rows: MeRow[], now: Date): Entitlement {
+  const subscriptions = [];
+  const grants = [];
+  for (const row of rows) {
+    if (row.is_grant === null || row.plan_id === null) continue;
+    if (!row.is_grant) {
+      subscriptions.push({
+        planId: row.plan_id,
+        status: row.status ?? "",
+        currentEnd: dateOf(row.first_ms),
+        chargeAt: dateOf(row.second_ms),
+      });
+    } else if (row.first_ms !== null && row.second_ms !== null) {
+      grants.push({
+        planId: row.plan_id,
+        startsAt: new Date(row.first_ms),
+        endsAt: new Date(row.second_ms),
+      });
+    }
+  }
+  return decideEntitlement({ subscriptions, grants }, now);
+}
+
+/**
+ * GET /api/desktop/me for the Bearer access token in `authorization`: who is signed in, what they
+ * may use, a signed licence for offline use, and whether an update is available or required for
+ * the version the app reports (`X-App-Version`, else the version it signed in with). The route's
+ * loader (after its layout's rate limit) and its fast answer (server/fast-answers.ts, which asks
+ * for the count too, read in the same statement) both answer with this.
+ */
+export async function desktopMe(
+  request: { authorization: string | null; appVersion: string | null },
+  options: { count?: ApiRequestCount; database?: Database; now?: Date } = {},
+): Promise<MeOutcome> {
+  const database = options.database ?? defaultDb();
+  const now = options.now ?? new Date();
+  const token = bearerToken(request.authorization);
+  if (!token && !options.count) return { status: 401 };
+  // A request without a token is counted too (the limit is per client, whatever it sends): its
+  // read, of a hash no token has, finds nothing.
+  const { limit, rows } = await lookup.run(
+    database,
+    [token ? hashToken(token) : "", now],
+    options.count,
+  );
+  if (limit && !limit.allowed) return { status: 429, retryAfter: limit.retryAfter };
+  const device = token ? rows[0] : undefined;
+  if (!device || device.banned) return { status: 401 };
+  // lastSeenAt at minute resolution is enough, and saves a write on every call.
+  if (now.getTime() - device.last_seen_ms > 60_000) {
+    await database
+      .update(desktopDevices)
+      .set({ lastSeenAt: now })
+      .where(eq(desktopDevices.id, device.id));
+  }
+  const reported = request.appVersion?.trim();
+  const appVersion = reported && isVersion(reported) ? reported : device.app_version;
+  if (appVersion !== device.app_version) await recordAppVersion(device.id, appVersion, database);
+  const entitlement = entitlementOf(rows, now);
+  const update = await updateStatusFor(
+    device.platform,
+    appVersion,
+    `device:${device.id}`,
+    options.database,
+  );
+  const license = await licenceFor(
+    { userId: device.user_id, deviceId: device.id, entitlement },
+    database,
+    now,
+  );
+  return {
+    status: 200,
+    body: {
+      user: { id: device.user_id, email: device.email, name: device.user_name },
+      device: { id: device.id, name: device.name, platform: device.platform },
+      entitlement,
+      license,
+      update,
+    },
+  };
+}
