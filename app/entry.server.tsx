@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { PassThrough, Writable } from "node:stream";
+import { Transform, Writable } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import {
@@ -14,6 +14,7 @@ import { logger } from "./.server/logger";
 import { isDatabaseUnavailable } from "./.server/db/outage";
 import { requestContext } from "./.server/request-context";
 import { inlineScriptHashes } from "./.server/http/inline-scripts";
+import { privateDocuments, renderKey } from "./.server/http/private-documents";
 import { isGuarded } from "./.server/auth/guards";
 import { NonceContext } from "./lib/nonce";
 
@@ -38,9 +39,11 @@ function botErrorResponse(status: number, headers: Headers): Response {
  * Content-Security-Policy lists the hash of each inline script it carries, so the header depends
  * only on the bytes, and the response is the same for every visitor and can be cached and shared.
  *
- * A signed-in page (a guarded route: private, never cached) streams from its first byte instead:
- * its policy allows the inline scripts by a nonce made for this response alone, which React,
- * React Router and the root layout write on each of them.
+ * A signed-in page (a guarded route: private, never stored by any cache) streams from its first
+ * byte instead: its policy allows the inline scripts by a nonce made for this response alone, which
+ * React, React Router and the root layout write on each of them. What it streamed is kept in this
+ * process, keyed by everything the render read (decision 0035): the same URL answered with the
+ * same route data is sent those bytes again, with the hashes of their scripts, without a render.
  */
 export default function handleRequest(
   request: Request,
@@ -58,10 +61,25 @@ export default function handleRequest(
   }
 
   const { contentSecurityPolicy, log } = loadContext.get(requestContext);
-  const nonce = isGuarded(loadContext) ? randomBytes(18).toString("base64") : undefined;
+  const guarded = isGuarded(loadContext);
+  const { loaderData, actionData, errors } = routerContext.staticHandlerContext;
+  // Only reads of a built site: a form's answer carries what was posted, and the dev server's
+  // components change under it.
+  const key =
+    guarded && request.method === "GET" && !import.meta.env.DEV
+      ? renderKey({ url: request.url, status: responseStatusCode, loaderData, actionData, errors })
+      : null;
+  const stored = key === null ? undefined : privateDocuments.get(key);
+  if (stored) {
+    responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+    responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(stored.scriptHashes));
+    return new Response(stored.body, { headers: responseHeaders, status: responseStatusCode });
+  }
+  const nonce = guarded ? randomBytes(18).toString("base64") : undefined;
 
   return new Promise<Response>((resolve, reject) => {
     let shellReady = false;
+    let renderFailed = false;
     const timeoutId = setTimeout(() => abort(), streamTimeout + 1000);
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
@@ -72,8 +90,25 @@ export default function handleRequest(
         onShellReady() {
           shellReady = true;
           if (nonce === undefined) return;
-          const body = new PassThrough({
-            final: (callback) => (clearTimeout(timeoutId), callback()),
+          // Passes React's chunks on as they come, keeping a copy when the render may be reused.
+          let copy: Buffer[] | null = key === null ? null : [];
+          const body = new Transform({
+            transform(chunk: Buffer, _encoding, callback) {
+              copy?.push(chunk);
+              callback(null, chunk);
+            },
+            final(callback) {
+              clearTimeout(timeoutId);
+              if (key !== null && copy && !renderFailed) {
+                const html = Buffer.concat(copy);
+                privateDocuments.set(key, {
+                  body: html,
+                  scriptHashes: inlineScriptHashes(html.toString("utf8")),
+                });
+              }
+              copy = null;
+              callback();
+            },
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           // A CSP source like the hashes: the one nonce this document's inline scripts carry.
@@ -114,6 +149,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
+          renderFailed = true;
           // Errors in the shell reject and are logged by handleError; these are in boundaries.
           if (shellReady) log.error({ err: error }, "error while rendering");
         },

@@ -1,6 +1,5 @@
-import { and, eq, gt, min, sql } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
-import { desktopDevices, desktopUsageEvents, oneTimeTokens, user as users } from "../db/schema";
+import { type OnboardingFacts, readAccountState } from "./account-state.server";
 
 /** The first-run checklist of the account overview, in the order people go through it. */
 export const ONBOARDING_STEPS = [
@@ -38,37 +37,21 @@ export async function findOnboardingProgress(
   database: Database = defaultDb(),
   now = new Date(),
 ): Promise<OnboardingProgress> {
-  const [[account], [handoff], [devices], [usage]] = await Promise.all([
-    database.select({ createdAt: users.createdAt }).from(users).where(eq(users.id, userId)),
-    database
-      .select({ at: min(oneTimeTokens.createdAt) })
-      .from(oneTimeTokens)
-      .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, "desktop_handoff"))),
-    database
-      .select({
-        signedInAt: min(desktopDevices.createdAt),
-        seenAt: sql<Date | null>`min(${desktopDevices.lastSeenAt}) filter (where ${gt(
-          desktopDevices.lastSeenAt,
-          desktopDevices.createdAt,
-        )})`.mapWith(desktopDevices.lastSeenAt),
-      })
-      .from(desktopDevices)
-      .where(eq(desktopDevices.userId, userId)),
-    database
-      .select({ at: min(desktopUsageEvents.occurredAt) })
-      .from(desktopUsageEvents)
-      .where(eq(desktopUsageEvents.userId, userId)),
-  ]);
-  const signUp = account?.createdAt ?? now;
+  return onboardingProgressOf((await readAccountState(userId, { database, now })).onboarding, now);
+}
+
+/** The checklist at `now` from what was recorded (see `findOnboardingProgress`). */
+export function onboardingProgressOf(facts: OnboardingFacts, now: Date): OnboardingProgress {
+  const signUp = facts.signedUpAt ?? now;
   // The app's clock dates usage: kept between sign-up and now.
-  const usedAt = usage?.at
-    ? new Date(Math.min(Math.max(usage.at.getTime(), signUp.getTime()), now.getTime()))
+  const usedAt = facts.usageAt
+    ? new Date(Math.min(Math.max(facts.usageAt.getTime(), signUp.getTime()), now.getTime()))
     : null;
-  const signedInAt = devices?.signedInAt ?? null;
+  const { signedInAt } = facts;
   const doneAt: Record<OnboardingStepName, Date | null> = {
-    download_app: earliest(handoff?.at ?? null, signedInAt),
+    download_app: earliest(facts.handoffAt, signedInAt),
     sign_in_from_app: signedInAt,
-    device_seen: earliest(devices?.seenAt ?? null, usedAt),
+    device_seen: earliest(facts.seenAt, usedAt),
     first_usage_report: usedAt,
   };
   const steps = ONBOARDING_STEPS.map((name) => ({ name, done: doneAt[name] !== null }));

@@ -1,8 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { eq } from "drizzle-orm";
 import { type RouterContextProvider, createContext, data } from "react-router";
 import { db } from "../db";
-import { session as sessions, user as users } from "../db/auth-schema";
+import { prepared } from "../db/prepared";
 import { env } from "../env";
 import { AppError } from "../http/errors";
 import { auth } from "./auth.server";
@@ -95,6 +94,28 @@ function cookieValue(header: string, name: string): string | null {
 }
 
 /**
+ * The session row of a token with its user: planned once per connection, as every signed-in
+ * request asks it (decision 0035).
+ */
+const sessionByToken = prepared<{
+  id: string;
+  expiresMs: number;
+  userId: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  role: string | null;
+}>(
+  "session_by_token",
+  ["text"],
+  `select s.id, (extract(epoch from s.expires_at) * 1000)::float8 as "expiresMs",
+     u.id as "userId", u.email, u.name, u.email_verified as "emailVerified", u.role
+   from session s join "user" u on u.id = s.user_id
+   where s.token = $1
+   limit 1`,
+);
+
+/**
  * The common case of `getSession` in one indexed query (decision record 0023): the session cookie
  * Better Auth signed (HMAC-SHA256 of the token with its secret, checked in constant time), then the
  * session row joined with its user, still checked against the database on every call.
@@ -119,22 +140,9 @@ export async function sessionFromCookie(headers: Headers): Promise<Session | nul
   const expected = createHmac("sha256", secret).update(token).digest();
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
 
-  const [row] = await db()
-    .select({
-      id: sessions.id,
-      expiresAt: sessions.expiresAt,
-      userId: users.id,
-      email: users.email,
-      name: users.name,
-      emailVerified: users.emailVerified,
-      role: users.role,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.token, token))
-    .limit(1);
+  const [row] = await sessionByToken.run(db(), [token]);
   if (!row) return null;
-  const expiresAt = row.expiresAt.getTime();
+  const expiresAt = row.expiresMs;
   const now = Date.now();
   if (expiresAt <= now) return undefined; // Better Auth deletes it and clears the cookie
   if (expiresAt - expiresInMs + updateAgeMs <= now) return undefined;

@@ -1,9 +1,9 @@
 /** What the account pages show about a buyer's subscription, in words and plain values. */
 import { formatDate } from "~/lib/dates";
 import { findPlan, planLabel } from "~/lib/plans";
+import type { AccountSubscription } from "../account/account-state.server";
 import { type Database, db as defaultDb } from "../db";
-import { desc, eq } from "drizzle-orm";
-import { subscriptions, type SubscriptionRow } from "../db/schema";
+import type { SubscriptionRow } from "../db/schema";
 import { paymentMethodOf, paymentsOfSubscription } from "./payments.server";
 import {
   primarySubscription,
@@ -80,24 +80,9 @@ function bannerOf(status: SubscriptionRow["status"] | undefined): Banner {
   return status === "pending" ? "pending" : status === "halted" ? "halted" : null;
 }
 
-/**
- * Only the dunning banner, for every account page: one small query, not the whole overview
- * (the subscription page loads that itself).
- */
-export async function billingBanner(
-  userId: string,
-  database: Database = defaultDb(),
-): Promise<Banner> {
-  const rows = await database
-    .select({
-      status: subscriptions.status,
-      replacesSubscriptionId: subscriptions.replacesSubscriptionId,
-      createdAt: subscriptions.createdAt,
-    })
-    .from(subscriptions)
-    .where(eq(subscriptions.userId, userId))
-    .orderBy(desc(subscriptions.createdAt));
-  return bannerOf(primarySubscription(rows)?.status);
+/** Only the dunning banner, for every account page, from the state the page read anyway. */
+export function accountBanner(state: { subscriptions: readonly AccountSubscription[] }): Banner {
+  return bannerOf(primarySubscription(state.subscriptions)?.status);
 }
 
 export async function billingOverview(

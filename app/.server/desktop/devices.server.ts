@@ -64,17 +64,6 @@ function newPair() {
   };
 }
 
-export async function activeDeviceCount(
-  userId: string,
-  database: Database = defaultDb(),
-): Promise<number> {
-  const [row] = await database
-    .select({ value: count() })
-    .from(desktopDevices)
-    .where(and(eq(desktopDevices.userId, userId), isNull(desktopDevices.revokedAt)));
-  return Number(row?.value ?? 0);
-}
-
 /**
  * Exchanges a handoff token and its PKCE verifier for a device session. The token is burnt by the
  * first attempt, valid or not.

@@ -1,6 +1,7 @@
 import { Outlet } from "react-router";
+import { accountState } from "~/.server/account/account-state.server";
 import { requireSession } from "~/.server/auth/session";
-import { billingBanner } from "~/.server/billing/overview.server";
+import { accountBanner } from "~/.server/billing/overview.server";
 import { BillingBanner } from "~/components/billing/BillingBanner";
 import { SectionNav } from "~/components/SectionNav";
 import { SignOutButton } from "~/components/SignOutButton";
@@ -19,7 +20,7 @@ const SECTIONS = [
 export async function loader({ context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
   // Failed payments show on every account page, not only where billing is.
-  return { user, banner: await billingBanner(user.id) };
+  return { user, banner: accountBanner(await accountState(context)) };
 }
 
 export default function AccountLayout({ loaderData }: Route.ComponentProps) {

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
-import { findOnboardingProgress } from "~/.server/account/onboarding.server";
+import { accountState } from "~/.server/account/account-state.server";
+import { onboardingProgressOf } from "~/.server/account/onboarding.server";
 import { requireSession } from "~/.server/auth/session";
-import { entitlementFor } from "~/.server/billing/entitlement.server";
-import { activeDeviceCount } from "~/.server/desktop/devices.server";
+import { decideEntitlement } from "~/.server/billing/entitlement.server";
 import { OnboardingChecklist } from "~/components/account/OnboardingChecklist";
 import { PageHeader } from "~/components/PageHeader";
 import { SignOutButton } from "~/components/SignOutButton";
@@ -15,19 +15,17 @@ export const meta: Route.MetaFunction = () =>
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
-  const [entitlement, devicesInUse, onboarding] = await Promise.all([
-    entitlementFor(user.id),
-    activeDeviceCount(user.id),
-    findOnboardingProgress(user.id),
-  ]);
+  const state = await accountState(context);
+  const now = new Date();
+  const entitlement = decideEntitlement(state, now);
   const plan = findPlan(entitlement.plan);
   return {
     user: { id: user.id, name: user.name, email: user.email, role: user.role },
-    onboarding,
+    onboarding: onboardingProgressOf(state.onboarding, now),
     plan: {
       name: plan?.name ?? entitlement.plan,
       deviceLimit: entitlement.device_limit,
-      devicesInUse,
+      devicesInUse: state.activeDevices,
     },
   };
 }

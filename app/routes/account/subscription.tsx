@@ -1,7 +1,8 @@
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
+import { accountState } from "~/.server/account/account-state.server";
 import { requireSession } from "~/.server/auth/session";
-import { entitlementFor } from "~/.server/billing/entitlement.server";
+import { decideEntitlement } from "~/.server/billing/entitlement.server";
 import {
   cancelAtPeriodEnd,
   undoCancellation,
@@ -9,7 +10,6 @@ import {
 } from "~/.server/billing/manage.server";
 import { billingOverview } from "~/.server/billing/overview.server";
 import { paymentsConfig } from "~/.server/billing/provider.server";
-import { activeDeviceCount } from "~/.server/desktop/devices.server";
 import { done, formAction, refuse } from "~/.server/forms/action.server";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { FormMessage } from "~/components/forms";
@@ -28,11 +28,9 @@ export const meta: Route.MetaFunction = () =>
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
-  const [entitlement, devicesInUse, overview] = await Promise.all([
-    entitlementFor(user.id),
-    activeDeviceCount(user.id),
-    billingOverview(user.id),
-  ]);
+  const [state, overview] = await Promise.all([accountState(context), billingOverview(user.id)]);
+  const entitlement = decideEntitlement(state, new Date());
+  const devicesInUse = state.activeDevices;
   const current = overview.subscription ? findPlan(overview.subscription.planId) : undefined;
   const target = current ? switchTarget(current) : undefined;
   return {

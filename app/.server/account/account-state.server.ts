@@ -1,0 +1,141 @@
+import type { RouterContextProvider } from "react-router";
+import { requireSession } from "../auth/session";
+import type { EntitlementSources } from "../billing/entitlement.server";
+import type { SubscriptionRow } from "../db/schema";
+import { type Database, db as defaultDb } from "../db";
+import { prepared } from "../db/prepared";
+
+/** What the first-run checklist is decided from (`onboardingProgressOf`). */
+export interface OnboardingFacts {
+  signedUpAt: Date | null;
+  /** The first desktop handoff issued for the user (the app asked to sign in). */
+  handoffAt: Date | null;
+  /** The first device created for the user, signed out since or not. */
+  signedInAt: Date | null;
+  /** The first last-seen time of a device that moved on after its sign-in. */
+  seenAt: Date | null;
+  /** The first feature-usage report, as the app's clock dated it. */
+  usageAt: Date | null;
+}
+
+/** A user's subscriptions as the account pages read them, newest first. */
+export interface AccountSubscription {
+  planId: string;
+  status: SubscriptionRow["status"];
+  replacesSubscriptionId: string | null;
+  createdAt: Date;
+  currentEnd: Date | null;
+  chargeAt: Date | null;
+}
+
+/** Everything the account area's frame and overview show about a user, read at one instant. */
+export interface AccountState extends EntitlementSources {
+  subscriptions: AccountSubscription[];
+  /** Grants live at the instant of the read. */
+  grants: { planId: string; startsAt: Date; endsAt: Date }[];
+  activeDevices: number;
+  onboarding: OnboardingFacts;
+}
+
+interface StateRow {
+  signed_up_ms: number | null;
+  active_devices: number;
+  handoff_ms: number | null;
+  signed_in_ms: number | null;
+  seen_ms: number | null;
+  usage_ms: number | null;
+  subscriptions: {
+    planId: string;
+    status: SubscriptionRow["status"];
+    replaces: string | null;
+    createdMs: number;
+    currentEndMs: number | null;
+    chargeAtMs: number | null;
+  }[];
+  grants: { planId: string; startsMs: number; endsMs: number }[];
+}
+
+const ms = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
+
+/**
+ * One statement, planned once per connection (decision 0035): the round trips of a signed-in page
+ * cost more CPU than the queries (each is a socket write and a read on this server and on
+ * PostgreSQL's), and the account area's frame, overview and checklist used to make seven.
+ */
+const stateOf = prepared<StateRow>(
+  "account_state",
+  ["text", "timestamptz"],
+  `select ${ms("u.created_at")} as signed_up_ms,
+     d.active_devices, ${ms("d.signed_in")} as signed_in_ms, ${ms("d.seen")} as seen_ms,
+     (select ${ms("min(created_at)")} from one_time_tokens
+       where user_id = u.id and purpose = 'desktop_handoff') as handoff_ms,
+     (select ${ms("min(occurred_at)")} from desktop_usage_events where user_id = u.id) as usage_ms,
+     (select coalesce(json_agg(json_build_object(
+         'planId', plan_id, 'status', status, 'replaces', replaces_subscription_id,
+         'createdMs', ${ms("created_at")}, 'currentEndMs', ${ms("current_end")},
+         'chargeAtMs', ${ms("charge_at")}) order by created_at desc), '[]'::json)
+       from subscriptions where user_id = u.id) as subscriptions,
+     (select coalesce(json_agg(json_build_object(
+         'planId', plan_id, 'startsMs', ${ms("starts_at")}, 'endsMs', ${ms("ends_at")})), '[]'::json)
+       from entitlement_grants where user_id = u.id and ends_at > $2) as grants
+   from "user" u
+   cross join lateral (
+     select count(*) filter (where revoked_at is null)::int as active_devices,
+       min(created_at) as signed_in,
+       min(last_seen_at) filter (where last_seen_at > created_at) as seen
+     from desktop_devices where user_id = u.id
+   ) d
+   where u.id = $1`,
+);
+
+const dateOf = (value: number | null) => (value === null ? null : new Date(value));
+
+/** The account state of a user at `now` (an unknown user has none of anything). */
+export async function readAccountState(
+  userId: string,
+  options: { database?: Database; now?: Date } = {},
+): Promise<AccountState> {
+  const [row] = await stateOf.run(options.database ?? defaultDb(), [
+    userId,
+    options.now ?? new Date(),
+  ]);
+  return {
+    subscriptions: (row?.subscriptions ?? []).map((subscription) => ({
+      planId: subscription.planId,
+      status: subscription.status,
+      replacesSubscriptionId: subscription.replaces,
+      createdAt: new Date(subscription.createdMs),
+      currentEnd: dateOf(subscription.currentEndMs),
+      chargeAt: dateOf(subscription.chargeAtMs),
+    })),
+    grants: (row?.grants ?? []).map((grant) => ({
+      planId: grant.planId,
+      startsAt: new Date(grant.startsMs),
+      endsAt: new Date(grant.endsMs),
+    })),
+    activeDevices: row?.active_devices ?? 0,
+    onboarding: {
+      signedUpAt: dateOf(row?.signed_up_ms ?? null),
+      handoffAt: dateOf(row?.handoff_ms ?? null),
+      signedInAt: dateOf(row?.signed_in_ms ?? null),
+      seenAt: dateOf(row?.seen_ms ?? null),
+      usageAt: dateOf(row?.usage_ms ?? null),
+    },
+  };
+}
+
+/** Per request (the router context of one request), so it goes with the request. */
+const readsOf = new WeakMap<object, { userId: string; state: Promise<AccountState> }>();
+
+/**
+ * The signed-in user's account state, read once per request: the account layout's loader and its
+ * page's loader run side by side and share the one read.
+ */
+export function accountState(context: Readonly<RouterContextProvider>): Promise<AccountState> {
+  const { user } = requireSession(context);
+  const known = readsOf.get(context);
+  if (known?.userId === user.id) return known.state;
+  const state = readAccountState(user.id);
+  readsOf.set(context, { userId: user.id, state });
+  return state;
+}
