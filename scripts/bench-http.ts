@@ -267,8 +267,30 @@ async function measure(
   headers: Record<string, string> = {},
   connections = 20,
   duration = DURATION,
+  everyUrlNew = false,
 ): Promise<Row> {
-  const result = await autocannon({ url, connections, duration, headers });
+  let view = 0;
+  const { pathname } = new URL(url);
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    headers,
+    // A query string never asked before: a signed-in page is then rendered on every request, as
+    // a first view is, instead of being reused (decision 0035).
+    ...(everyUrlNew
+      ? {
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request) => ({
+                ...request,
+                path: `${pathname}?view=${(view += 1)}`,
+              }),
+            },
+          ],
+        }
+      : {}),
+  });
   return {
     target,
     requests: Math.round(result.requests.average),
@@ -390,6 +412,9 @@ async function runEngine(label: string, databaseUrl?: string): Promise<string[]>
   for (const page of PUBLIC) await measured(page, `${site.url}${page}`);
   for (const page of PRIVATE)
     await measured(`${page} (signed in)`, `${site.url}${page}`, { cookie });
+  const firstViews = "/account (signed in, every view a new URL: rendered each time)";
+  if (wanted(firstViews))
+    rows.push(await measure(firstViews, `${site.url}/account`, { cookie }, 20, DURATION, true));
   await measured("/account.data (signed in, loader only)", `${site.url}/account.data`, { cookie });
 
   // What the installed apps call: feeds, Tauri's endpoint, /me and /refresh with device tokens.
