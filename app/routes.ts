@@ -14,7 +14,10 @@ import {
  * React Router itself. /login-success is guarded (docs/decisions/0015) and so is
  * /admin-fix-subscription (0005).
  */
-function guarded(name: "auth" | "admin", children: RouteConfigEntry[]): RouteConfigEntry {
+function guarded(
+  name: "auth" | "account" | "admin",
+  children: RouteConfigEntry[],
+): RouteConfigEntry {
   return layout(`routes/guards/${name}.tsx`, children);
 }
 
@@ -49,6 +52,11 @@ export default [
 
   guarded("auth", [
     route("login-success", "routes/auth/login-success.tsx"),
+    route("checkout", "routes/billing/checkout.tsx"),
+    route("checkout/complete", "routes/billing/checkout-complete.tsx"),
+  ]),
+  // Signed in, as "auth"; the guard reads the account state with the session (decision 0035).
+  guarded("account", [
     // The account area's sidebar also frames the billing pages (their URLs stay short).
     layout("routes/account/layout.tsx", [
       ...prefix("account", [
@@ -64,8 +72,6 @@ export default [
       route("invoices/:file", "routes/billing/invoice-pdf.ts"),
       route("fix-subscription", "routes/billing/fix-subscription.tsx"),
     ]),
-    route("checkout", "routes/billing/checkout.tsx"),
-    route("checkout/complete", "routes/billing/checkout-complete.tsx"),
   ]),
 
   guarded("admin", [

@@ -141,6 +141,7 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(/\/account$/);
     await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
     await page.getByRole("button", { name: "Sign out" }).first().click();
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
 
     await page.goto("/auth?view=forgot");
     await page.getByLabel("Email").fill(email);

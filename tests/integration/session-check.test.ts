@@ -69,9 +69,16 @@ describe.each(engines())("the session check on $name", (engine) => {
     });
     const session = `${COOKIE}=${encodeURIComponent(tokenOf(cookies))}`;
     expect(await who(session)).toBe("out@example.com");
+    // The account area's guard reads the session with the account state (decision 0035).
+    expect((await getPage("/account", session)).status).toBe(200);
     const signOut = await authPost(server, "/sign-out", {}, { cookie: cookies });
     expect(signOut.status).toBe(200);
     expect(await who(session)).toBeNull();
+    for (const path of ["/account", "/account", "/billing", "/checkout"]) {
+      const refused = await getPage(path, session);
+      expect(refused.status, path).toBe(302);
+      expect(refused.headers.get("location"), path).toMatch(/^\/auth\?next=/);
+    }
     expect(cookiesFrom(signOut)).not.toContain(tokenOf(cookies));
   });
 
@@ -88,20 +95,30 @@ describe.each(engines())("the session check on $name", (engine) => {
     const token = tokenOf(cookies).split(".")[0] ?? "";
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
-    try {
-      // 28 of 30 days left: older than the one-day update age, so due for renewal.
-      await client.query(
+    // 28 of 30 days left: older than the one-day update age, so due for renewal.
+    const dueForRenewal = () =>
+      client.query(
         "update session set expires_at = now() at time zone 'utc' + interval '28 days' where token = $1",
         [token],
       );
-      expect(await who(`${COOKIE}=${encodeURIComponent(tokenOf(cookies))}`)).toBe(
-        "renew@example.com",
-      );
+    const daysLeft = async () => {
       const { rows } = await client.query<{ days: number }>(
         "select extract(epoch from (expires_at - now() at time zone 'utc')) / 86400 as days from session where token = $1",
         [token],
       );
-      expect(Number(rows[0]?.days)).toBeGreaterThan(29.9);
+      return Number(rows[0]?.days);
+    };
+    const session = `${COOKIE}=${encodeURIComponent(tokenOf(cookies))}`;
+    try {
+      await dueForRenewal();
+      expect(await who(session)).toBe("renew@example.com");
+      expect(await daysLeft()).toBeGreaterThan(29.9);
+      // The same through the account area's guard, which reads the account state with it.
+      await dueForRenewal();
+      const page = await getPage("/account", session);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("renew@example.com");
+      expect(await daysLeft()).toBeGreaterThan(29.9);
     } finally {
       await client.end();
     }

@@ -1,5 +1,12 @@
 import type { RouterContextProvider } from "react-router";
-import { requireSession } from "../auth/session";
+import {
+  getSession,
+  requireSession,
+  SESSION_COLUMNS,
+  type Session,
+  type SessionRow,
+  sessionReadFromCookie,
+} from "../auth/session";
 import type { EntitlementSources } from "../billing/entitlement.server";
 import type { SubscriptionRow } from "../db/schema";
 import { type Database, db as defaultDb } from "../db";
@@ -58,14 +65,12 @@ interface StateRow {
 const ms = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
 
 /**
- * One statement, planned once per connection (decision 0035): the round trips of a signed-in page
- * cost more CPU than the queries (each is a socket write and a read on this server and on
- * PostgreSQL's), and the account area's frame, overview and checklist used to make seven.
+ * The state's columns and the join they need, for the user `u` of the statement that includes
+ * them, `now` being the placeholder of the instant grants are live at.
  */
-const stateOf = prepared<StateRow>(
-  "account_state",
-  ["text", "timestamptz"],
-  `select ${ms("u.created_at")} as signed_up_ms,
+function stateSql(now: string): { columns: string; join: string } {
+  return {
+    columns: `${ms("u.created_at")} as signed_up_ms,
      d.active_devices, ${ms("d.signed_in")} as signed_in_ms, ${ms("d.seen")} as seen_ms,
      (select ${ms("min(created_at)")} from one_time_tokens
        where user_id = u.id and purpose = 'desktop_handoff') as handoff_ms,
@@ -77,16 +82,42 @@ const stateOf = prepared<StateRow>(
        from subscriptions where user_id = u.id) as subscriptions,
      (select coalesce(json_agg(json_build_object(
          'planId', plan_id, 'startsMs', ${ms("starts_at")}, 'endsMs', ${ms("ends_at")})), '[]'::json)
-       from entitlement_grants where user_id = u.id and ends_at > $2) as grants
-   from "user" u
-   cross join lateral (
+       from entitlement_grants where user_id = u.id and ends_at > ${now}) as grants`,
+    join: `cross join lateral (
      select count(*) filter (where revoked_at is null)::int as active_devices,
        min(created_at) as signed_in,
        min(last_seen_at) filter (where last_seen_at > created_at) as seen
      from desktop_devices where user_id = u.id
-   ) d
-   where u.id = $1`,
-);
+   ) d`,
+  };
+}
+
+/**
+ * One statement, planned once per connection (decision 0035): the round trips of a signed-in page
+ * cost more CPU than the queries (each is a socket write and a read on this server and on
+ * PostgreSQL's), and the account area's frame, overview and checklist used to make seven.
+ */
+const stateOf = (() => {
+  const { columns, join } = stateSql("$2");
+  return prepared<StateRow>(
+    "account_state",
+    ["text", "timestamptz"],
+    `select ${columns} from "user" u ${join} where u.id = $1`,
+  );
+})();
+
+/** The same with the session of a token, for the account area's guard: one round trip for both. */
+const sessionAndStateOf = (() => {
+  const { columns, join } = stateSql("$2");
+  return prepared<SessionRow & StateRow>(
+    "session_account_state",
+    ["text", "timestamptz"],
+    `select ${SESSION_COLUMNS}, ${columns}
+     from session s join "user" u on u.id = s.user_id ${join}
+     where s.token = $1
+     limit 1`,
+  );
+})();
 
 const dateOf = (value: number | null) => (value === null ? null : new Date(value));
 
@@ -99,6 +130,10 @@ export async function readAccountState(
     userId,
     options.now ?? new Date(),
   ]);
+  return stateOfRow(row);
+}
+
+function stateOfRow(row: StateRow | undefined): AccountState {
   return {
     subscriptions: (row?.subscriptions ?? []).map((subscription) => ({
       planId: subscription.planId,
@@ -126,6 +161,26 @@ export async function readAccountState(
 
 /** Per request (the router context of one request), so it goes with the request. */
 const readsOf = new WeakMap<object, { userId: string; state: Promise<AccountState> }>();
+
+/**
+ * The account area's guard's read (app/routes.ts): the session of the request's cookie and, when
+ * there is one, its user's account state, in one statement; `accountState(context)` then answers
+ * from it. A request Better Auth must answer (a bearer token, a session due for renewal) has its
+ * session read by `getSession` and its state by the first loader that asks.
+ */
+export async function readSessionAndAccountState(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+): Promise<Session | null> {
+  const found = await sessionReadFromCookie(request.headers, sessionAndStateOf, [new Date()]);
+  if (found === undefined) return getSession(request);
+  if (found === null) return null;
+  readsOf.set(context, {
+    userId: found.session.user.id,
+    state: Promise.resolve(stateOfRow(found.row)),
+  });
+  return found.session;
+}
 
 /**
  * The signed-in user's account state, read once per request: the account layout's loader and its

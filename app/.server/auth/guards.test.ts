@@ -41,14 +41,14 @@ describe("which routes are guarded", () => {
   const table = guardedPaths(routes);
 
   it.each([
-    ["/account", "auth"],
-    ["/account/security", "auth"],
-    ["/account/security/export", "auth"],
+    ["/account", "account"],
+    ["/account/security", "account"],
+    ["/account/security/export", "account"],
     ["/checkout", "auth"],
-    ["/billing", "auth"],
-    ["/invoices", "auth"],
-    ["/invoices/:file", "auth"],
-    ["/fix-subscription", "auth"],
+    ["/billing", "account"],
+    ["/invoices", "account"],
+    ["/invoices/:file", "account"],
+    ["/fix-subscription", "account"],
     ["/login-success", "auth"],
     ["/admin", "admin"],
     ["/admin/users", "admin"],
@@ -66,8 +66,9 @@ describe("which routes are guarded", () => {
 
   it("guards every page under /account, /admin and the billing pages", () => {
     for (const [path, guard] of table) {
-      if (/^\/(account|billing|invoices|fix-subscription|checkout)(\/|$)/.test(path))
-        expect(guard, path).toBe("auth");
+      if (/^\/(account|billing|invoices|fix-subscription)(\/|$)/.test(path))
+        expect(guard, path).toBe("account");
+      if (/^\/checkout(\/|$)/.test(path)) expect(guard, path).toBe("auth");
       if (/^\/admin(\/|-|$)/.test(path)) expect(guard, path).toBe("admin");
     }
   });
@@ -86,6 +87,14 @@ describe("guards", () => {
     expect(response?.headers.get("location")).toBe("/auth?next=%2Fadmin%2Fusers%3Ftab%3D2");
     expect(response?.headers.get("cache-control")).toBe("private, no-store");
     expect(thrown(() => guards.auth({ session: user, url }))).toBeUndefined();
+  });
+
+  it("account admits and refuses exactly as auth does", () => {
+    const refused = thrown(() => guards.account({ session: null, url }));
+    expect(refused?.status).toBe(302);
+    expect(refused?.headers.get("location")).toBe("/auth?next=%2Fadmin%2Fusers%3Ftab%3D2");
+    expect(refused?.headers.get("cache-control")).toBe("private, no-store");
+    expect(thrown(() => guards.account({ session: user, url }))).toBeUndefined();
   });
 
   it("admin redirects the anonymous, refuses other users with 403 and admits admins", () => {

@@ -6,6 +6,7 @@ import {
   type RouterContextProvider,
 } from "react-router";
 import { ADMIN_STEP_UP_REQUIRED_MESSAGE } from "../account/sensitive-rules";
+import { readSessionAndAccountState } from "../account/account-state.server";
 import { stepUpPending } from "../account/session-origin.server";
 import { getSession, isAdmin, sessionContext, type Session } from "./session";
 
@@ -32,6 +33,10 @@ export function signInRedirect(url: URL): Response {
 /** A guard returns nothing to admit the request, or throws the response that refuses it. */
 export const guards = {
   auth({ session, url }: GuardInput): void {
+    if (!session) throw signInRedirect(url);
+  },
+  /** The account area: signed in, as `auth`; its session is read with the account state. */
+  account({ session, url }: GuardInput): void {
     if (!session) throw signInRedirect(url);
   },
   admin({ session, url }: GuardInput): void {
@@ -66,6 +71,19 @@ export async function requireAdminStepUp(session: Session, method: string): Prom
     );
   }
 }
+
+/**
+ * How a guard reads the session when not with `getSession` alone: the account area's pages all
+ * show the account state, read in the same statement (decision 0035).
+ */
+const sessionReaders: Partial<
+  Record<
+    GuardName,
+    (request: Request, context: Readonly<RouterContextProvider>) => Promise<Session | null>
+  >
+> = {
+  account: readSessionAndAccountState,
+};
 
 /** What a guard checks beyond its rule, for requests that change something. */
 const actionChecks: Partial<Record<GuardName, typeof requireAdminStepUp>> = {
@@ -124,9 +142,10 @@ export function guardMiddleware(name: string): MiddlewareFunction<Response> {
   const guardName = assertGuardName(name);
   const guard = guards[guardName];
   const actionCheck = actionChecks[guardName];
+  const readSession = sessionReaders[guardName] ?? ((request: Request) => getSession(request));
   return async ({ request, context }, next) => {
     context.set(guardedContext, true);
-    const session = await getSession(request);
+    const session = await readSession(request, context);
     guard({ session, url: new URL(request.url) });
     if (session && actionCheck) await actionCheck(session, request.method);
     context.set(sessionContext, session);

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { type RouterContextProvider, createContext, data } from "react-router";
 import { db } from "../db";
-import { prepared } from "../db/prepared";
+import { type Prepared, type PreparedValue, prepared } from "../db/prepared";
 import { env } from "../env";
 import { AppError } from "../http/errors";
 import { auth } from "./auth.server";
@@ -93,11 +93,11 @@ function cookieValue(header: string, name: string): string | null {
   return null;
 }
 
-/**
- * The session row of a token with its user: planned once per connection, as every signed-in
- * request asks it (decision 0035).
- */
-const sessionByToken = prepared<{
+/** The columns of a session and its user that `sessionFromCookie` reads, from `session s join "user" u`. */
+export const SESSION_COLUMNS = `s.id, (extract(epoch from s.expires_at) * 1000)::float8 as "expiresMs",
+  u.id as "userId", u.email, u.name, u.email_verified as "emailVerified", u.role`;
+
+export interface SessionRow {
   id: string;
   expiresMs: number;
   userId: string;
@@ -105,11 +105,16 @@ const sessionByToken = prepared<{
   name: string;
   emailVerified: boolean;
   role: string | null;
-}>(
+}
+
+/**
+ * The session row of a token with its user: planned once per connection, as every signed-in
+ * request asks it (decision 0035).
+ */
+const sessionByToken = prepared<SessionRow>(
   "session_by_token",
   ["text"],
-  `select s.id, (extract(epoch from s.expires_at) * 1000)::float8 as "expiresMs",
-     u.id as "userId", u.email, u.name, u.email_verified as "emailVerified", u.role
+  `select ${SESSION_COLUMNS}
    from session s join "user" u on u.id = s.user_id
    where s.token = $1
    limit 1`,
@@ -123,6 +128,20 @@ const sessionByToken = prepared<{
  * renewal (which writes the new expiry).
  */
 export async function sessionFromCookie(headers: Headers): Promise<Session | null | undefined> {
+  const found = await sessionReadFromCookie(headers, sessionByToken, []);
+  return found ? found.session : found;
+}
+
+/**
+ * `sessionFromCookie` reading more in the same statement (decision 0035): `statement` selects
+ * `SESSION_COLUMNS` and its own columns for the token in `$1`, at most one row; `values` are its
+ * other placeholders, from `$2`. Its row is given back only with a session.
+ */
+export async function sessionReadFromCookie<Row extends SessionRow>(
+  headers: Headers,
+  statement: Prepared<Row>,
+  values: readonly PreparedValue[],
+): Promise<{ session: Session; row: Row } | null | undefined> {
   if (headers.has("authorization")) return undefined;
   const { name, secret, expiresInMs, updateAgeMs } = await settings();
   const raw = cookieValue(headers.get("cookie") ?? "", name);
@@ -140,21 +159,24 @@ export async function sessionFromCookie(headers: Headers): Promise<Session | nul
   const expected = createHmac("sha256", secret).update(token).digest();
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
 
-  const [row] = await sessionByToken.run(db(), [token]);
+  const [row] = await statement.run(db(), [token, ...values]);
   if (!row) return null;
   const expiresAt = row.expiresMs;
   const now = Date.now();
   if (expiresAt <= now) return undefined; // Better Auth deletes it and clears the cookie
   if (expiresAt - expiresInMs + updateAgeMs <= now) return undefined;
   return {
-    id: row.id,
-    user: {
-      id: row.userId,
-      email: row.email,
-      name: row.name,
-      emailVerified: row.emailVerified,
-      role: roleOf(row),
+    session: {
+      id: row.id,
+      user: {
+        id: row.userId,
+        email: row.email,
+        name: row.name,
+        emailVerified: row.emailVerified,
+        role: roleOf(row),
+      },
     },
+    row,
   };
 }
 
