@@ -35,8 +35,9 @@ function pageRoutes(
 ): PageRoute[] {
   return entries.flatMap((entry) => {
     const path = entry.path ? `${parent}/${entry.path}` : parent;
-    const guard = /^routes\/guards\/(auth|admin)\.tsx$/.exec(entry.file)?.[1] as Area | undefined;
-    const own = guard ?? area;
+    // The account area's guard admits whom `auth` admits (it reads more with the session).
+    const guard = /^routes\/guards\/(auth|account|admin)\.tsx$/.exec(entry.file)?.[1];
+    const own: Area = guard === "admin" ? "admin" : guard ? "auth" : area;
     // Resource routes (.ts) answer files, feeds and JSON; only components render a page.
     const isPage =
       (entry.path !== undefined || entry.index === true) && entry.file.endsWith(".tsx");
