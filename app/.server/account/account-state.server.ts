@@ -165,13 +165,15 @@ const readsOf = new WeakMap<object, { userId: string; state: Promise<AccountStat
 /**
  * The account area's guard's read (app/routes.ts): the session of the request's cookie and, when
  * there is one, its user's account state, in one statement; `accountState(context)` then answers
- * from it. A request Better Auth must answer (a bearer token, a session due for renewal) has its
+ * from it. Only for reads: a form post's loaders run after its action and read the state then. A request Better Auth must answer (a bearer token, a session due for renewal) has its
  * session read by `getSession` and its state by the first loader that asks.
  */
 export async function readSessionAndAccountState(
   request: Request,
   context: Readonly<RouterContextProvider>,
 ): Promise<Session | null> {
+  // An action may change the state before the loaders run: they read it again after it.
+  if (request.method !== "GET" && request.method !== "HEAD") return getSession(request);
   const found = await sessionReadFromCookie(request.headers, sessionAndStateOf, [new Date()]);
   if (found === undefined) return getSession(request);
   if (found === null) return null;
