@@ -24,6 +24,7 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 7_500 },
   reporter: [["list"]],
+  globalTeardown: "./tests/e2e/global-teardown.ts",
   use: {
     baseURL: BASE_URL,
     trace: "retain-on-failure",

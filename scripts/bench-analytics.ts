@@ -20,6 +20,7 @@ import { trafficFor } from "~/.server/analytics/traffic.server";
 import { type Database, migrate, openDatabase } from "~/.server/db/client";
 import { istMonth } from "~/lib/india-time";
 import { findPostgresBin, startCluster } from "../tests/support/postgres";
+import { claimScratchUntilExit } from "./lib/scratch";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5_000_000);
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 100_000);
@@ -168,6 +169,8 @@ async function measure(database: Database, label: string) {
 }
 
 async function main() {
+  // BENCH_KEEP leaves the cluster running, so its folder must outlive the bench.
+  if (!process.env.BENCH_KEEP) claimScratchUntilExit("bench-analytics");
   let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
   let url = process.env.BENCH_DATABASE_URL;
   if (!url) {

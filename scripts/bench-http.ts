@@ -22,6 +22,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { PUBLIC_PAGES, ROOT, startBenchSite } from "./lib/bench-site";
 import { summariseProfile } from "./lib/cpu-profile";
+import { claimScratchUntilExit } from "./lib/scratch";
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const MIXED_DURATION = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 /** A part of the run only (see above): never written to bench/results/http.md. */
@@ -198,7 +199,11 @@ async function publishBenchRelease(url: string, dataDir: string): Promise<void> 
       ...["--site", url, "--token", token, "--version", v, "--notes", "Benchmark release."],
       ...args,
     ],
-    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH } },
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR },
+    },
   );
   let output = "";
   cli.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -529,6 +534,8 @@ async function runEngine(label: string, databaseUrl?: string): Promise<string[]>
 }
 
 async function main() {
+  // Data folders, profiles and the ceiling's files go when the bench ends (scripts/lib/scratch.ts).
+  claimScratchUntilExit("bench-http");
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, Node ${process.version}`;
   const sections = [
     "# HTTP benchmark",

@@ -14,6 +14,7 @@ import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { PUBLIC_PAGES, ROOT, startBenchSite } from "./lib/bench-site";
+import { claimScratchUntilExit } from "./lib/scratch";
 
 const PAGES = PUBLIC_PAGES;
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
@@ -81,6 +82,7 @@ async function audit(
 }
 
 async function main() {
+  claimScratchUntilExit("bench-lighthouse");
   const site = await startSite();
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME,

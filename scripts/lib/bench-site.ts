@@ -56,6 +56,7 @@ export async function startBenchSite(
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
+      TMPDIR: process.env.TMPDIR,
       NODE_ENV: "production",
       PORT: String(port),
       SITE_URL: url,

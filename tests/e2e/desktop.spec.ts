@@ -30,7 +30,11 @@ function desktopClient(args: string[], stateFile: string) {
       "--state",
       stateFile,
     ],
-    { cwd: ROOT, env: { PATH: process.env.PATH }, stdio: ["ignore", "pipe", "pipe"] },
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
   );
   let output = "";
   let onOpen: (url: string) => void = () => {};

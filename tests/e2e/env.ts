@@ -1,10 +1,16 @@
-import os from "node:os";
 import path from "node:path";
+import { claimScratch, outerTmpdir, SCRATCH_ENV } from "../../scripts/lib/scratch";
+
+// The runner loads this through playwright.config.ts and claims the run's temporary folder: the
+// browsers and every test's files go there, and global-teardown.ts removes it. Workers inherit
+// its TMPDIR and variable, so they claim nothing.
+if (!process.env[SCRATCH_ENV]) claimScratch("e2e");
 
 /** Shared by playwright.config.ts (which starts the server) and the tests (which read its outbox). */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4317);
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
-export const E2E_DATA_DIR = path.join(os.tmpdir(), `pinout-e2e-${E2E_PORT}`);
+/** Outside the run's folder: the server still runs when that goes; each run starts it afresh. */
+export const E2E_DATA_DIR = path.join(outerTmpdir(), `pinout-e2e-${E2E_PORT}`);
 export const E2E_ADMIN_EMAIL = "ops@pinout.test";
 /** A second admin, so journeys that need one can run in parallel with their own account. */
 export const E2E_RELEASES_ADMIN_EMAIL = "releases@pinout.test";

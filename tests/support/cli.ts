@@ -15,7 +15,7 @@ export function runScript(
       [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), script, ...args],
       {
         cwd: ROOT,
-        env: { PATH: process.env.PATH, LOG_LEVEL: "warn", ...env },
+        env: { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, LOG_LEVEL: "warn", ...env },
         stdio: ["ignore", "pipe", "pipe"],
       },
     );

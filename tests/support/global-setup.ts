@@ -1,21 +1,43 @@
 import type { TestProject } from "vitest/node";
+import { claimScratch } from "../../scripts/lib/scratch";
 import { findPostgresBin, startCluster } from "./postgres";
 
 declare module "vitest" {
   export interface ProvidedContext {
     /** A PostgreSQL server for the database tests, or "" when this machine has none. */
     postgresUrl: string;
+    /** The run's temporary folder (TMPDIR in every worker). */
+    scratchRoot: string;
   }
 }
 
 /**
+ * Every temporary file of the run (data folders of test servers, databases, clusters) goes in one
+ * folder, removed when the run ends (scripts/lib/scratch.ts). Claimed before anything else, so
+ * the workers, started after this, inherit its TMPDIR.
+ *
  * Database tests run on PGlite always and on PostgreSQL whenever one can be had: TEST_DATABASE_URL,
  * or a throwaway cluster from local server binaries. CI must have one: no silent skipping there.
  */
 export default async function setup(project: TestProject) {
+  const scratch = claimScratch("vitest");
+  project.provide("scratchRoot", scratch.root);
+  try {
+    const stopPostgres = await providePostgres(project);
+    return () => {
+      stopPostgres();
+      scratch.release();
+    };
+  } catch (error) {
+    scratch.release();
+    throw error;
+  }
+}
+
+async function providePostgres(project: TestProject): Promise<() => void> {
   if (process.env.TEST_DATABASE_URL) {
     project.provide("postgresUrl", process.env.TEST_DATABASE_URL);
-    return;
+    return () => {};
   }
   const bin = findPostgresBin();
   if (!bin) {
@@ -24,7 +46,7 @@ export default async function setup(project: TestProject) {
     }
     console.warn("No PostgreSQL found: database tests run on PGlite only.");
     project.provide("postgresUrl", "");
-    return;
+    return () => {};
   }
   const cluster = await startCluster(bin);
   project.provide("postgresUrl", cluster.url);

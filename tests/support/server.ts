@@ -71,6 +71,8 @@ async function startOnce(options: StartOptions, dataDir: string): Promise<Runnin
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
+      // The run's temporary folder (scripts/lib/scratch.ts), so what the server writes there goes too.
+      TMPDIR: process.env.TMPDIR,
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: String(chosenPort),

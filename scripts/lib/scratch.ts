@@ -1,0 +1,109 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/**
+ * A test or bench run's temporary files, all in one folder of its own.
+ *
+ * Claiming it points TMPDIR there, so every `os.tmpdir()` caller of the run (test helpers, the
+ * servers and PostgreSQL clusters they start, Chromium) writes inside it without having to clean
+ * up after itself. The run removes the folder when it ends; a run that was killed leaves it, and
+ * the next run of any kind removes it once its process is gone. Before this, each full test run
+ * left about 6 GB in /tmp (a data folder per test server), until the disk was full.
+ */
+export interface Scratch {
+  /** The run's folder; TMPDIR while the run lasts. */
+  root: string;
+  /** The temporary folder the run was started with (where the run's folder lives). */
+  outer: string;
+  /** Removes the folder and gives TMPDIR back. Safe to call more than once. */
+  release(): void;
+}
+
+const PREFIX = "pinout-run-";
+/** Set for the run's children, so a config loaded again in a worker uses the same folder. */
+export const SCRATCH_ENV = "PINOUT_SCRATCH_ROOT";
+const OUTER_ENV = "PINOUT_OUTER_TMPDIR";
+
+/** The folder name for `kind` run by process `pid`. */
+export function scratchName(kind: string, pid: number): string {
+  if (!/^[a-z0-9-]+$/.test(kind)) throw new Error(`scratch kind must be [a-z0-9-]: ${kind}`);
+  return `${PREFIX}${kind}-${pid}`;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the folders of runs whose process is gone (killed, or a machine restarted), and returns
+ * their names. A folder whose process still runs is another run in progress and is kept.
+ */
+export function sweepStaleScratch(outer: string, alive: (pid: number) => boolean = isAlive) {
+  const removed: string[] = [];
+  for (const name of fs.readdirSync(outer)) {
+    const match = /^pinout-run-[a-z0-9-]+-(\d+)$/.exec(name);
+    if (!match) continue;
+    const pid = Number(match[1]);
+    if (pid === process.pid || alive(pid)) continue;
+    fs.rmSync(path.join(outer, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** The temporary folder outside any run's folder (the same in a run's children). */
+export function outerTmpdir(): string {
+  return process.env[OUTER_ENV] ?? os.tmpdir();
+}
+
+/**
+ * Claims this process's run folder and points TMPDIR (and so `os.tmpdir()`, here and in every
+ * child started after this) at it. `outer` is where it goes (tests pass their own).
+ */
+export function claimScratch(kind: string, outer = outerTmpdir()): Scratch {
+  sweepStaleScratch(outer);
+  const root = path.join(outer, scratchName(kind, process.pid));
+  fs.mkdirSync(root, { recursive: true });
+  // Traversable by other users: the PostgreSQL cluster runs as `postgres` in a folder inside it.
+  fs.chmodSync(root, 0o711);
+  const names = ["TMPDIR", SCRATCH_ENV, OUTER_ENV] as const;
+  const previous = names.map((name) => process.env[name]);
+  process.env.TMPDIR = root;
+  process.env[SCRATCH_ENV] = root;
+  process.env[OUTER_ENV] = outer;
+  let released = false;
+  return {
+    root,
+    outer,
+    release() {
+      if (released) return;
+      released = true;
+      fs.rmSync(root, { recursive: true, force: true });
+      names.forEach((name, index) => {
+        const value = previous[index];
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      });
+    },
+  };
+}
+
+/** `claimScratch` for a script: the folder goes when the process exits, however it exits. */
+export function claimScratchUntilExit(kind: string): Scratch {
+  const scratch = claimScratch(kind);
+  process.once("exit", () => scratch.release());
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      scratch.release();
+      process.exit(128 + os.constants.signals[signal]);
+    });
+  }
+  return scratch;
+}
