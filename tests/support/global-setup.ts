@@ -1,6 +1,7 @@
 import type { TestProject } from "vitest/node";
 import { claimScratch } from "../../scripts/lib/scratch";
 import { findPostgresBin, startCluster } from "./postgres";
+import { DATA_TEMPLATE_ENV, hasBuild, startServer, tempDataDir } from "./server";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -23,6 +24,7 @@ export default async function setup(project: TestProject) {
   const scratch = claimScratch("vitest");
   project.provide("scratchRoot", scratch.root);
   try {
+    await makeDataTemplate();
     const stopPostgres = await providePostgres(project);
     return () => {
       stopPostgres();
@@ -51,4 +53,17 @@ async function providePostgres(project: TestProject): Promise<() => void> {
   const cluster = await startCluster(bin);
   project.provide("postgresUrl", cluster.url);
   return () => cluster.stop();
+}
+
+/**
+ * Starts the built site once on an empty embedded database and stops it: test servers that name
+ * no data folder start on a copy (`startServer`). A unit-only run without a build skips it.
+ */
+async function makeDataTemplate() {
+  if (!hasBuild()) return;
+  const dataDir = tempDataDir();
+  const server = await startServer({ dataDir });
+  const { code } = await server.stop();
+  if (code !== 0) throw new Error(`the template server exited with ${code}:\n${server.output()}`);
+  process.env[DATA_TEMPLATE_ENV] = dataDir;
 }
