@@ -47,11 +47,12 @@ describe.runIf(postgresUrl)("several processes on one PostgreSQL", () => {
   let servers: RunningTestServer[] = [];
   let pooled: RunningTestServer;
   let fake: FakeRazorpay;
+  let env: Record<string, string>;
 
   beforeAll(async () => {
     // Several processes need the real provider's contract (the sandbox lives in one process).
     fake = await startFakeRazorpay();
-    const env = {
+    env = {
       DATABASE_URL: await createDatabase(postgresUrl),
       ADMIN_EMAILS: "ops@example.com",
       PAYMENTS_PROVIDER: "razorpay",
@@ -131,6 +132,23 @@ describe.runIf(postgresUrl)("several processes on one PostgreSQL", () => {
       5_000,
       "/download with 8.8.8 on every process",
     );
+  });
+
+  it("delivers mail asked through an instance without a job worker, to the outbox all share", async () => {
+    // Which instance runs a mail job is a race; the test servers share an outbox per database
+    // (tests/support/server.ts), so a test reads the mail whoever sent it. Without that, this
+    // sign-up's verification mail would be in another process's folder.
+    const quiet = await startServer({ env: { ...env, JOBS_WORKER: "false" } });
+    try {
+      const cookie = await signUpVerified(quiet, {
+        name: "Quiet",
+        email: "quiet@example.com",
+        password: "several-processes-2",
+      });
+      expect(cookie).toMatch(/session_token=/);
+    } finally {
+      await quiet.stop();
+    }
   });
 
   it("replaces a worker that dies, and stops the workers with the primary", async () => {

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -64,6 +65,23 @@ export function hasBuild(): boolean {
   return fs.existsSync(path.join(ROOT, "build", "server", "index.js"));
 }
 
+/**
+ * Servers on one database share one mail outbox, as instances share one mail relay: a mail job
+ * is run by whichever instance's worker claims it first, so with an outbox per process a test
+ * reading the one it asked would miss the mail whenever another won the race. `DATA_DIR/mail` is
+ * a link to a folder per DATABASE_URL (unless the folder is already there).
+ */
+function shareOutbox(dataDir: string, databaseUrl: string | undefined) {
+  if (!databaseUrl) return;
+  const mail = path.join(dataDir, "mail");
+  if (fs.lstatSync(mail, { throwIfNoEntry: false })) return;
+  const key = createHash("sha256").update(databaseUrl).digest("hex").slice(0, 16);
+  const shared = path.join(os.tmpdir(), `pinout-outbox-${key}`);
+  fs.mkdirSync(shared, { recursive: true, mode: 0o700 });
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.symlinkSync(shared, mail);
+}
+
 /** The port found free was taken by another process before the server could listen on it. */
 class PortTakenError extends Error {}
 
@@ -77,6 +95,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningTe
     throw new Error("Integration tests need the production build: run `npm run build` first.");
   }
   const dataDir = options.dataDir ?? defaultDataDir(options.env);
+  shareOutbox(dataDir, options.env?.DATABASE_URL);
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await startOnce(options, dataDir);
