@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { visibleFromHere } from "../../app/.server/db/lock";
 
 /**
  * A test or bench run's temporary files, all in one folder of its own.
@@ -31,21 +32,14 @@ export function scratchName(kind: string, pid: number): string {
   return `${PREFIX}${kind}-${pid}`;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
  * Removes the folders of runs whose process is gone (killed, or a machine restarted), and returns
  * their names. A folder whose process still runs is another run in progress and is kept.
  */
-export function sweepStaleScratch(outer: string, alive: (pid: number) => boolean = isAlive) {
+export function sweepStaleScratch(
+  outer: string,
+  alive: (pid: number) => boolean = visibleFromHere,
+) {
   const removed: string[] = [];
   for (const name of fs.readdirSync(outer)) {
     const match = /^pinout-run-[a-z0-9-]+-(\d+)$/.exec(name);

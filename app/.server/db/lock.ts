@@ -19,7 +19,7 @@ export class DatabaseLockedError extends Error {
 }
 
 /** Whether `pid` names a process in our PID namespace (EPERM: it exists, someone else's). */
-function visibleFromHere(pid: number): boolean {
+export function visibleFromHere(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
