@@ -89,6 +89,15 @@ export function claimScratch(kind: string, outer = outerTmpdir()): Scratch {
   };
 }
 
+/**
+ * Removes the run's folder from a process that did not claim it but runs in the run (Playwright's
+ * teardown: the claim was made while its config loaded).
+ */
+export function removeRunScratch(): void {
+  const root = process.env[SCRATCH_ENV];
+  if (root) fs.rmSync(root, { recursive: true, force: true });
+}
+
 /** `claimScratch` for a script: the folder goes when the process exits, however it exits. */
 export function claimScratchUntilExit(kind: string): Scratch {
   const scratch = claimScratch(kind);

@@ -1,8 +1,6 @@
-import fs from "node:fs";
-import { SCRATCH_ENV } from "../../scripts/lib/scratch";
+import { removeRunScratch } from "../../scripts/lib/scratch";
 
 /** Removes the run's temporary folder (claimed in env.ts) once every browser has closed. */
 export default function globalTeardown() {
-  const root = process.env[SCRATCH_ENV];
-  if (root) fs.rmSync(root, { recursive: true, force: true });
+  removeRunScratch();
 }
