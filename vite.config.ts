@@ -18,8 +18,12 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   build: {
     // The custom server's express app is bundled with the routes so that both share one copy of
-    // every server module (database handle, logger, request context).
-    rollupOptions: isSsrBuild ? { input: "./server/app.ts" } : undefined,
+    // every server module (database handle, logger, request context). One file, no chunks: the
+    // in-process test harness imports it once per site (with a query that makes each import a new
+    // module instance), and a chunk would be shared between those instances (decision 0036).
+    rollupOptions: isSsrBuild
+      ? { input: "./server/app.ts", output: { codeSplitting: false } }
+      : undefined,
   },
   resolve: { tsconfigPaths: true },
   server: { port: 3000 },

@@ -16,8 +16,11 @@ export default defineConfig({
       "scripts/**/*.test.ts",
       "vite/**/*.test.ts",
       "tests/integration/**/*.test.ts",
+      "tests/support/**/*.test.ts",
     ],
     globalSetup: ["tests/support/global-setup.ts"],
+    // Loaded by Node, not transformed: it imports the server bundle once per in-process site.
+    server: { deps: { external: [/tests\/support\/native-import\.mjs$/] } },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Integration files each start servers and mostly wait on them (the two cores averaged about

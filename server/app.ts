@@ -17,12 +17,13 @@ import express, {
   type Response,
 } from "express";
 import expressStaticGzip from "express-static-gzip";
+import type { DestinationStream } from "pino";
 import proxyAddr from "proxy-addr";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { HTTP_AUTH_ENDPOINTS } from "~/.server/auth/http-endpoints";
-import { env } from "~/.server/env";
-import { checkReadiness } from "~/.server/db/client";
+import { env, useEnv } from "~/.server/env";
+import { checkReadiness, type DatabaseHandle } from "~/.server/db/client";
 import { closeDatabase, databaseHandle, initDatabase } from "~/.server/db";
 import { closeCounters } from "~/.server/releases/counters.server";
 import { ensureDemoRelease } from "~/.server/releases/demo.server";
@@ -30,7 +31,7 @@ import { backfillFileHashes } from "~/.server/releases/manage.server";
 import { sealPlaintextKeys } from "~/.server/desktop/license.server";
 import { paymentsConfig, SANDBOX_MOUNT, setSelfUrl } from "~/.server/billing/provider.server";
 import { startJobWorker, stopJobWorker } from "~/.server/jobs";
-import { logger, type Logger } from "~/.server/logger";
+import { logger, type Logger, useLogDestination } from "~/.server/logger";
 import { CLIENT_IP_HEADER } from "~/.server/auth/client-ip";
 import { requestContext } from "~/.server/request-context";
 import {
@@ -84,10 +85,19 @@ export function loggablePath(path: string): string {
 export interface StartOptions {
   /** Vite's dev server, in development only. */
   vite?: ViteDevServer;
+  /**
+   * The environment instead of process.env, and where log lines go instead of stdout: the
+   * in-process test harness (tests/support/site.ts) runs several sites in one process, each from
+   * its own copy of this bundle. server.js passes neither.
+   */
+  env?: Record<string, string | undefined>;
+  logDestination?: DestinationStream;
 }
 
 export interface RunningServer {
   server: http.Server;
+  /** This server's database (the test harness reads its job queue). */
+  database: DatabaseHandle;
   shutdown(reason: string): Promise<void>;
 }
 
@@ -456,6 +466,8 @@ export function startPrimary(): Promise<Primary> {
 
 /** Opens the database, applies migrations, then listens; resolves once the port is bound. */
 export async function start(options: StartOptions = {}): Promise<RunningServer> {
+  if (options.env) useEnv(options.env);
+  if (options.logDestination) useLogDestination(options.logDestination);
   const config = env();
   const log = logger();
   const handle = await initDatabase();
@@ -553,13 +565,21 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
     );
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(config.PORT, config.HOST, () => {
-      server.off("error", reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(config.PORT, config.HOST, () => {
+        server.off("error", reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    // The port is taken: give back what start-up opened (the embedded database's lock above all)
+    // before the caller exits or tries another port.
+    await Promise.all([state.closeSandbox?.(), unfollow(), closeCounters()]);
+    await closeDatabase();
+    throw error;
+  }
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   const loopback =
@@ -600,5 +620,5 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
     return closing;
   };
 
-  return { server, shutdown };
+  return { server, database: handle, shutdown };
 }

@@ -316,3 +316,13 @@ export function env(): Env {
   cached ??= parseEnv(process.env);
   return cached;
 }
+
+/**
+ * Runs this copy of the server with `source` instead of process.env, before anything reads it:
+ * the in-process test harness starts several sites in one process, each with its own
+ * configuration and each from its own copy of the server bundle (tests/support/site.ts).
+ */
+export function useEnv(source: Record<string, string | undefined>): Env {
+  cached = parseEnv(source);
+  return cached;
+}

@@ -55,3 +55,9 @@ export function logger(): Logger {
   root ??= createLogger();
   return root;
 }
+
+/** Sends this copy of the server's log lines to `destination` instead of stdout (the test harness). */
+export function useLogDestination(destination: pino.DestinationStream): Logger {
+  root = createLogger({ destination });
+  return root;
+}

@@ -79,6 +79,7 @@ export function claimScratch(kind: string, outer = outerTmpdir()): Scratch {
     release() {
       if (released) return;
       released = true;
+      stopRunProcesses(root);
       fs.rmSync(root, { recursive: true, force: true });
       names.forEach((name, index) => {
         const value = previous[index];
@@ -95,7 +96,38 @@ export function claimScratch(kind: string, outer = outerTmpdir()): Scratch {
  */
 export function removeRunScratch(): void {
   const root = process.env[SCRATCH_ENV];
-  if (root) fs.rmSync(root, { recursive: true, force: true });
+  if (!root) return;
+  stopRunProcesses(root);
+  fs.rmSync(root, { recursive: true, force: true });
+}
+
+/**
+ * Ends (SIGKILL) every process the run started that is still alive: they all carry the run's
+ * folder in their environment (SCRATCH_ENV), whatever started them — a test server left by a test
+ * that timed out, a client script, a browser. This process and its own workers are spared (the
+ * runner ends those itself). Returns the pids it ended. Linux only: elsewhere there is no /proc.
+ */
+export function stopRunProcesses(root: string): number[] {
+  if (!fs.existsSync("/proc/self/environ")) return [];
+  const marker = `${SCRATCH_ENV}=${root}`;
+  const ended: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (pid === process.pid) continue;
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+      const parent = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]);
+      if (parent === process.pid) continue;
+      const environ = fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+      if (!environ.includes(marker)) continue;
+      process.kill(pid, "SIGKILL");
+      ended.push(pid);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return ended;
 }
 
 /** `claimScratch` for a script: the folder goes when the process exits, however it exits. */

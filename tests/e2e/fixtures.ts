@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import { linkFromMail } from "../support/mail";
-import { E2E_DATA_DIR } from "./env";
+import { BASE_URL, E2E_DATA_DIR } from "./env";
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
@@ -88,8 +88,44 @@ export async function holdScripts(page: Page): Promise<() => void> {
   return release;
 }
 
-/** Signs up through the real page, opens the verification link from the outbox: signed in. */
+/** The verification link the server mailed to `email` (from the outbox), once it is there. */
+async function verificationLink(email: string): Promise<string> {
+  await expect
+    .poll(() => {
+      try {
+        return linkFromMail(E2E_DATA_DIR, email, "/api/auth/verify-email");
+      } catch {
+        return "";
+      }
+    })
+    .not.toBe("");
+  return linkFromMail(E2E_DATA_DIR, email, "/api/auth/verify-email");
+}
+
+/**
+ * A verified customer, signed in in this page's browser: the server creates the account and its
+ * session as for anyone (the sign-up API the form posts to, then the mailed link), without typing
+ * into the form. For tests of what comes after signing up; the journeys in auth.spec.ts sign up
+ * through the form itself (`signUpThroughForm`).
+ */
 export async function signUpAndVerify(
+  page: Page,
+  user: { name: string; email: string; password: string },
+) {
+  const signUp = await page.request.post("/api/auth/sign-up/email", {
+    data: { ...user, callbackURL: "/account" },
+    headers: { origin: BASE_URL },
+  });
+  expect(signUp.status(), await signUp.text()).toBe(200);
+  // The browser context keeps the session cookie the link's answer sets.
+  const verified = await page.request.get(await verificationLink(user.email), { maxRedirects: 0 });
+  expect(verified.status()).toBe(302);
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/account$/);
+}
+
+/** Signs up through the real page, opens the verification link from the outbox: signed in. */
+export async function signUpThroughForm(
   page: Page,
   user: { name: string; email: string; password: string },
 ) {
@@ -100,17 +136,7 @@ export async function signUpAndVerify(
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText(`we sent a confirmation link to ${user.email}`)).toBeVisible();
-  const link = await expect
-    .poll(() => {
-      try {
-        return linkFromMail(E2E_DATA_DIR, user.email, "/api/auth/verify-email");
-      } catch {
-        return "";
-      }
-    })
-    .not.toBe("")
-    .then(() => linkFromMail(E2E_DATA_DIR, user.email, "/api/auth/verify-email"));
-  await page.goto(link);
+  await page.goto(await verificationLink(user.email));
   await expect(page).toHaveURL(/\/account$/);
 }
 

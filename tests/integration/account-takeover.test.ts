@@ -64,8 +64,8 @@ describe.each(engines())("account takeover chain on $name", (engine) => {
       `"${subject}" to ${address}`,
     );
 
-  /** Long enough for the job worker to have sent anything that was queued. */
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 3000));
+  /** Until the job worker has sent everything that was queued (nothing due or running). */
+  const settle = () => server.jobsSettled();
 
   async function pageText(response: Response) {
     return textOf(await response.text());

@@ -26,7 +26,12 @@ import {
 } from "../support/billing";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
-import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import {
+  type RunningTestServer,
+  startServer,
+  startServerProcess,
+  tempDataDir,
+} from "../support/server";
 
 const PASSWORD = "billing-test-password-1";
 const SANDBOX_API = "/_sandbox/razorpay";
@@ -362,7 +367,7 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
         ? true
         : undefined,
     );
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await server.jobsSettled();
     expect(
       mailTo("dupes@example.com").filter((mail) => mail.text.includes("pay_DupeDupeDupe01")),
     ).toHaveLength(1);
@@ -549,7 +554,8 @@ describe("webhook processing survives a crash", () => {
       email: "kill@example.com",
       password: PASSWORD,
     }).finally(() => setup.stop());
-    const first = await startServer({
+    // A process of its own: this one is killed with SIGKILL.
+    const first = await startServerProcess({
       dataDir,
       env: { JOBS_WORKER: "false", AUTH_RATE_LIMIT: "100" },
     });
@@ -591,7 +597,7 @@ describe("webhook processing survives a crash", () => {
           ? true
           : undefined,
       );
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await restarted.jobsSettled();
       expect(
         readOutbox(dataDir).filter((mail) => mail.subject.startsWith("Payment received")),
       ).toHaveLength(1);

@@ -14,7 +14,12 @@ import { runScript } from "../support/cli";
 import { createDatabase, engines } from "../support/engines";
 import { FAKE_KEYS, type FakeRazorpay, startFakeRazorpay } from "../support/fake-razorpay";
 import { tableRows } from "../support/html";
-import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import {
+  type RunningTestServer,
+  startServer,
+  startServerProcess,
+  tempDataDir,
+} from "../support/server";
 
 const SECRET = "integration-test-secret-0123456789abcdef";
 const VERSION = "3.0.0";
@@ -240,8 +245,8 @@ describe.runIf(postgresUrl)("batched counters of several processes on one Postgr
     // One DATA_DIR: the release files live on this disk, as shared storage would hold them.
     const dataDir = tempDataDir();
     servers = await Promise.all([
-      startServer({ dataDir, env }),
-      startServer({ dataDir, env: { ...env, WEB_CONCURRENCY: "2" } }),
+      startServerProcess({ dataDir, env }),
+      startServerProcess({ dataDir, env: { ...env, WEB_CONCURRENCY: "2" } }),
     ]);
     await eventually(
       async () => servers[1]!.output().includes("all workers listening"),

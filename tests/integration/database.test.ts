@@ -10,7 +10,7 @@ const postgresUrl = inject("postgresUrl");
 
 describe.runIf(postgresUrl)("migrations from several processes at once", () => {
   it("take turns: every migration is applied once and none fails", async () => {
-    const databaseUrl = await createDatabase(postgresUrl);
+    const databaseUrl = await createDatabase(postgresUrl, { migrated: false });
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-db-"));
     const handles = await Promise.all(
       [1, 2, 3].map(() => openDatabase({ dataDir, databaseUrl, poolMax: 1 })),
@@ -38,7 +38,7 @@ describe.each(engines())("database on $name", (engine) => {
 
   it("is not ready before migrations and ready after; migrating twice changes nothing", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-db-"));
-    handle = await openDatabase({ dataDir, databaseUrl: await engine.freshDatabaseUrl() });
+    handle = await openDatabase({ dataDir, databaseUrl: await engine.emptyDatabaseUrl() });
     expect(handle.engine).toBe(engine.name);
     expect((await checkReadiness(handle)).ok).toBe(false);
     await migrate(handle);

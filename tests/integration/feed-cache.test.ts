@@ -14,7 +14,7 @@ import { eventually } from "../support/billing";
 import { runScript } from "../support/cli";
 import { createDatabase, engines } from "../support/engines";
 import { FAKE_KEYS, type FakeRazorpay, startFakeRazorpay } from "../support/fake-razorpay";
-import { type RunningTestServer, startServer } from "../support/server";
+import { type RunningTestServer, startServer, startServerProcess } from "../support/server";
 
 const SECRET = "integration-test-secret-0123456789abcdef";
 const [OLD, NEW] = ["4.0.0", "4.1.0"];
@@ -196,8 +196,8 @@ describe.runIf(postgresUrl)("update feeds of several processes on one PostgreSQL
       RAZORPAY_WEBHOOK_SECRET: FAKE_KEYS.webhookSecret,
     };
     servers = await Promise.all([
-      startServer({ env }),
-      startServer({ env: { ...env, WEB_CONCURRENCY: "2" } }),
+      startServerProcess({ env }),
+      startServerProcess({ env: { ...env, WEB_CONCURRENCY: "2" } }),
     ]);
     await eventually(
       async () => servers[1]!.output().includes("all workers listening"),

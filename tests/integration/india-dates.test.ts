@@ -24,7 +24,7 @@ import {
   textOf,
 } from "../support/billing";
 import { readOutbox } from "../support/mail";
-import { type RunningTestServer, startServer } from "../support/server";
+import { type RunningTestServer, startServerProcess } from "../support/server";
 
 const FAKETIME_LIB = [
   "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
@@ -46,7 +46,8 @@ describe("billing dates at 01:30 in India (20:00 UTC the day before)", () => {
       throw new Error(
         "libfaketime is needed (Debian: apt-get install faketime; .ci/run installs it)",
       );
-    server = await startServer({
+    // A process of its own: libfaketime sets the clock of a whole process.
+    server = await startServerProcess({
       env: {
         LD_PRELOAD: FAKETIME_LIB,
         // From this moment, then running at the normal pace.

@@ -14,7 +14,7 @@ import { eventually } from "../support/billing";
 import { runScript } from "../support/cli";
 import { createDatabase } from "../support/engines";
 import { FAKE_KEYS, type FakeRazorpay, startFakeRazorpay } from "../support/fake-razorpay";
-import { type RunningTestServer, startServer } from "../support/server";
+import { startServerProcess, type TestServerProcess } from "../support/server";
 
 const postgresUrl = inject("postgresUrl");
 
@@ -44,8 +44,8 @@ function childPids(pid: number): number[] {
 
 // PostgreSQL is required in CI (global setup fails without it), so this never silently skips there.
 describe.runIf(postgresUrl)("several processes on one PostgreSQL", () => {
-  let servers: RunningTestServer[] = [];
-  let pooled: RunningTestServer;
+  let servers: TestServerProcess[] = [];
+  let pooled: TestServerProcess;
   let fake: FakeRazorpay;
   let env: Record<string, string>;
 
@@ -53,7 +53,7 @@ describe.runIf(postgresUrl)("several processes on one PostgreSQL", () => {
     // Several processes need the real provider's contract (the sandbox lives in one process).
     fake = await startFakeRazorpay();
     env = {
-      DATABASE_URL: await createDatabase(postgresUrl),
+      DATABASE_URL: await createDatabase(postgresUrl, { migrated: false }),
       ADMIN_EMAILS: "ops@example.com",
       PAYMENTS_PROVIDER: "razorpay",
       RAZORPAY_API_URL: fake.url,
@@ -63,9 +63,9 @@ describe.runIf(postgresUrl)("several processes on one PostgreSQL", () => {
     };
     // All at once on an empty database: they take turns to migrate (an advisory lock).
     servers = await Promise.all([
-      startServer({ env }),
-      startServer({ env }),
-      startServer({ env: { ...env, WEB_CONCURRENCY: "2" } }),
+      startServerProcess({ env }),
+      startServerProcess({ env }),
+      startServerProcess({ env: { ...env, WEB_CONCURRENCY: "2" } }),
     ]);
     pooled = servers[2]!;
     await eventually(
@@ -88,7 +88,7 @@ describe.runIf(postgresUrl)("several processes on one PostgreSQL", () => {
   });
 
   it("shows a release published through one process on every other's /download at once", async () => {
-    const [a, b] = servers as [RunningTestServer, RunningTestServer];
+    const [a, b] = servers as [TestServerProcess, TestServerProcess];
     const ops = await signUpVerified(a, {
       name: "Ops",
       email: "ops@example.com",
@@ -138,7 +138,7 @@ describe.runIf(postgresUrl)("several processes on one PostgreSQL", () => {
     // Which instance runs a mail job is a race; the test servers share an outbox per database
     // (tests/support/server.ts), so a test reads the mail whoever sent it. Without that, this
     // sign-up's verification mail would be in another process's folder.
-    const quiet = await startServer({ env: { ...env, JOBS_WORKER: "false" } });
+    const quiet = await startServerProcess({ env: { ...env, JOBS_WORKER: "false" } });
     try {
       const cookie = await signUpVerified(quiet, {
         name: "Quiet",

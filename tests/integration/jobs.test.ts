@@ -32,7 +32,12 @@ import {
 } from "../support/billing";
 import { createDatabase, engines } from "../support/engines";
 import { startRazorpayProxy } from "../support/razorpay-proxy";
-import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import {
+  type RunningTestServer,
+  startServer,
+  startServerProcess,
+  tempDataDir,
+} from "../support/server";
 import { type FakeSmtp, linkIn, startFakeSmtp } from "../support/smtp";
 import { inject } from "vitest";
 
@@ -176,8 +181,8 @@ describe("a mail server that greets and never answers", () => {
       90_000,
       "every held mail",
     );
-    // Long enough for any second copy to arrive.
-    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    // Any second copy would be a job still due or running: counted once the queue is quiet.
+    await server.jobsSettled({ timeoutMs: 60_000 });
     for (const [subject, count] of expected)
       expect(held().filter((mail) => subject.test(mail.subject)).length, String(subject)).toBe(
         count,
@@ -198,7 +203,8 @@ describe("two instances on one PostgreSQL with jobs that outlast the lease", () 
       JOBS_LEASE_SECONDS: "1",
       AUTH_RATE_LIMIT: "100",
     };
-    const [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
+    // Two processes, as two instances of the site are.
+    const [a, b] = await Promise.all([startServerProcess({ env }), startServerProcess({ env })]);
     try {
       const emails = Array.from({ length: 6 }, (_, i) => `twin${i}@example.com`);
       for (const [i, email] of emails.entries()) {
@@ -215,8 +221,9 @@ describe("two instances on one PostgreSQL with jobs that outlast the lease", () 
         60_000,
         "every verification mail",
       );
-      // Each took 2.5 s on a 1 s lease: several lease periods for a second copy to appear.
-      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      // Each took 2.5 s on a 1 s lease: a second copy would be a job claimed again and running,
+      // which the queue settling waits for.
+      await Promise.all([a.jobsSettled(), b.jobsSettled()]);
       for (const email of emails)
         expect(
           smtp.received.filter((m) => m.to.includes(email)),
@@ -238,7 +245,8 @@ describe("two instances on one PostgreSQL with jobs that outlast the lease", () 
       JOBS_LEASE_SECONDS: "1",
       AUTH_RATE_LIMIT: "100",
     };
-    const [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
+    // Two processes, as two instances of the site are.
+    const [a, b] = await Promise.all([startServerProcess({ env }), startServerProcess({ env })]);
     // Both instances call one Razorpay: the first instance's sandbox.
     proxy.retarget(a.url);
     try {
@@ -296,8 +304,8 @@ describe("two instances on one PostgreSQL with jobs that outlast the lease", () 
         30_000,
         "three refunds made",
       );
-      // Several lease periods for a second run to show itself.
-      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      // A second run would be a refund job claimed again: counted once both queues are quiet.
+      await Promise.all([a.jobsSettled(), b.jobsSettled()]);
       expect(proxy.refunds.map((call) => call.key).sort()).toEqual([...keys].sort());
     } finally {
       await Promise.all([a.stop(), b.stop()]);
@@ -316,7 +324,8 @@ describe("kill -9 in the middle of a job", () => {
       JOBS_LEASE_SECONDS: "2",
       AUTH_RATE_LIMIT: "100",
     };
-    const first = await startServer({ dataDir, env });
+    // A process of its own: it is killed with SIGKILL.
+    const first = await startServerProcess({ dataDir, env });
     try {
       const signUp = await authPost(first, "/sign-up/email", {
         name: "Killed",
@@ -338,7 +347,7 @@ describe("kill -9 in the middle of a job", () => {
         30_000,
         "the verification mail after the restart",
       );
-      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      await second.jobsSettled();
       expect(smtp.received.filter((m) => m.to.includes("killed@example.com"))).toHaveLength(1);
     } finally {
       await second.stop();
@@ -357,7 +366,8 @@ describe("kill -9 in the middle of a job", () => {
       AUTH_RATE_LIMIT: "100",
     };
     try {
-      const first = await startServer({ dataDir, env });
+      // A process of its own: it is killed with SIGKILL.
+      const first = await startServerProcess({ dataDir, env });
       proxy.retarget(first.url);
       let cookie = "";
       let subscriptionId = "";
@@ -410,7 +420,7 @@ describe("kill -9 in the middle of a job", () => {
           "Pro after the restart",
         );
         await eventually(async () => (await invoiceCount(second, cookie)) === 1, 15_000, "invoice");
-        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        await second.jobsSettled();
         expect(await invoiceCount(second, cookie)).toBe(1);
         expect(proxy.lookups.length).toBeGreaterThan(1);
       } finally {

@@ -3,7 +3,7 @@ import http from "node:http";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { authPost, signUpVerified } from "../support/auth";
-import { startServer, tempDataDir } from "../support/server";
+import { startServerProcess, tempDataDir } from "../support/server";
 
 /** A GET that records whether the whole response arrived. */
 function fullGet(url: string): Promise<{ status: number; complete: boolean } | { refused: true }> {
@@ -30,9 +30,10 @@ function fullGet(url: string): Promise<{ status: number; complete: boolean } | {
   });
 }
 
+// Processes: the lock names a process id, signals end processes, start-up failures exit.
 describe("server lifecycle (embedded database)", () => {
   it("refuses a second server on the same DATA_DIR and keeps the first one serving", async () => {
-    const first = await startServer();
+    const first = await startServerProcess();
     try {
       // Something worth keeping: an account, created before the second server tries to start.
       await signUpVerified(first, {
@@ -43,7 +44,7 @@ describe("server lifecycle (embedded database)", () => {
       const lockFile = path.join(first.dataDir, "db.lock");
       expect(fs.readFileSync(lockFile, "utf8").trim()).toBe(String(first.process.pid));
 
-      const second = await startServer({ dataDir: first.dataDir, expectExit: true });
+      const second = await startServerProcess({ dataDir: first.dataDir, expectExit: true });
       const { code } = await second.stop();
       expect(code).toBe(1);
       expect(second.output()).toContain(
@@ -69,20 +70,20 @@ describe("server lifecycle (embedded database)", () => {
 
   it("releases the lock on exit and takes over a lock left by a dead process", async () => {
     const dataDir = tempDataDir();
-    const first = await startServer({ dataDir });
+    const first = await startServerProcess({ dataDir });
     const { code } = await first.stop();
     expect(code, first.output().slice(-2000)).toBe(0);
     expect(fs.existsSync(path.join(dataDir, "db.lock")), first.output().slice(-2000)).toBe(false);
 
     // A crashed server leaves its lock file behind; pid 2^22+1 is above Linux's pid_max default.
     fs.writeFileSync(path.join(dataDir, "db.lock"), "4194305\n");
-    const second = await startServer({ dataDir });
+    const second = await startServerProcess({ dataDir });
     expect((await fetch(`${second.url}/readyz`)).status).toBe(200);
     await second.stop();
   });
 
   it("on SIGTERM under load finishes in-flight responses and exits within 5 s", async () => {
-    const server = await startServer();
+    const server = await startServerProcess();
     const url = `${server.url}/`;
     type Result = Awaited<ReturnType<typeof fullGet>>;
     const results: Promise<Result>[] = [];
@@ -115,7 +116,7 @@ describe("server lifecycle (embedded database)", () => {
   });
 
   it("stops with a message naming a wrong variable", async () => {
-    const server = await startServer({
+    const server = await startServerProcess({
       env: { PORT: "not-a-port", SITE_URL: "ftp://example.com" },
       expectExit: true,
     });

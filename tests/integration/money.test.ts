@@ -89,8 +89,8 @@ describe.each(engines())("money on $name", (engine) => {
       outcomes.push(((await response.json()) as { status: string }).status);
     }
     expect(outcomes).toEqual(["stored", "duplicate", "duplicate"]);
-    // Long enough for the worker to have processed it and sent anything it queued.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Until the worker has processed it and sent anything it queued.
+    await server.jobsSettled();
     expect(await accountText(cookie)).toMatch(/Status Active/);
     expect(
       readOutbox(server.dataDir).filter(

@@ -12,6 +12,7 @@ import {
 } from "../support/auth";
 import { runScript } from "../support/cli";
 import { engines } from "../support/engines";
+import { eventually } from "../support/billing";
 import { inlineScriptHashes } from "../support/html";
 import type { RunningTestServer } from "../support/server";
 
@@ -78,10 +79,15 @@ describe.each(engines())("the shared cache of public pages on $name", (engine) =
     expect(await revalidated.text()).toBe("");
     expect((await get("/pricing", { "if-none-match": 'W/"other"' })).status).toBe(200);
 
-    // Node's fetch decodes gzip itself; ask over a raw request to see the stored copy.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const raw = await fetch(`${server.url}/pricing`, {
-      headers: { ...BROWSER_HEADERS, "accept-encoding": "gzip" },
+    // Node's fetch decodes gzip itself; ask over a raw request to see the stored copy (compressed
+    // after the first answer went out).
+    const raw = await eventually(async () => {
+      const response = await fetch(`${server.url}/pricing`, {
+        headers: { ...BROWSER_HEADERS, "accept-encoding": "gzip" },
+      });
+      if (response.headers.get("content-encoding") === "gzip") return response;
+      await response.body?.cancel();
+      return undefined;
     });
     expect(raw.headers.get("content-encoding")).toBe("gzip");
     expect(Buffer.from(await raw.arrayBuffer()).equals(body)).toBe(true);

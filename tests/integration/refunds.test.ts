@@ -130,7 +130,7 @@ describe.each(engines())("refunds on $name", (engine) => {
     );
     const invoices = await pageText(server, "/invoices", cookie);
     expect(invoices.match(/PL\/CN\/\d{2}-\d{2}\/\d{4}/g)).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await server.jobsSettled();
     expect(mailsTo(email, /^Refund of/)).toHaveLength(1);
 
     // Point 6: a late payment.captured, carrying the payment as it was before the refund, does not
@@ -152,7 +152,7 @@ describe.each(engines())("refunds on $name", (engine) => {
       ),
     );
     expect(late.status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await server.jobsSettled();
     const after = await pageText(server, path, boss);
     expect(after).toMatch(new RegExp(`${paymentId} ₹699 ₹699 refunded`));
   });
@@ -211,7 +211,7 @@ describe.each(engines())("refunds on $name", (engine) => {
     const [notice] = mailsTo(email, /^We cancelled a second/);
     expect(notice?.text).toContain(extra.id);
     expect(notice?.text).toContain("is refunded in full");
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await server.jobsSettled();
     expect(mailsTo(email, /^We cancelled a second/)).toHaveLength(1);
   });
 });

@@ -19,7 +19,12 @@ import {
 import { buyThroughSandbox, eventually, pageText, signInDevice, textOf } from "../support/billing";
 import { engines } from "../support/engines";
 import { type RazorpayProxy, startRazorpayProxy } from "../support/razorpay-proxy";
-import { type RunningTestServer, startServer } from "../support/server";
+import {
+  type RunningTestServer,
+  startServer,
+  startServerProcess,
+  type TestServerProcess,
+} from "../support/server";
 
 const PASSWORD = "security-review-password-1";
 const MB = 1024 * 1024;
@@ -107,10 +112,11 @@ async function rssGrowthDuring<T>(pid: number, work: () => Promise<T>) {
 }
 
 describe("request bodies and paths (points 2-4)", () => {
-  let server: RunningTestServer;
+  // A process of its own: these tests measure how much the server's memory grows.
+  let server: TestServerProcess;
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServerProcess();
   });
   afterAll(async () => {
     await server?.stop();
@@ -194,7 +200,7 @@ describe("request bodies and paths (points 2-4)", () => {
 
 describe("the sandbox on a public site (point 8)", () => {
   it("refuses to start when SITE_URL is not this machine, http included", async () => {
-    const refused = await startServer({
+    const refused = await startServerProcess({
       env: { SITE_URL: "http://shop.example.com" },
       expectExit: true,
     });
@@ -350,19 +356,8 @@ describe.each(engines())("signed-in attacks on $name (points 5, 6, 11)", (engine
     const subscriptionId = await buyThroughSandbox(server, cookie);
 
     const ofThisOne = () => proxy.lookups.filter((url) => url.includes(subscriptionId)).length;
-    // The checkout's own lookups (the resync and webhook jobs) finish first: nothing new for 2 s.
-    let settled = -1;
-    await eventually(
-      async () => {
-        const now = ofThisOne();
-        if (now === settled) return true;
-        settled = now;
-        await new Promise((resolve) => setTimeout(resolve, 2_000));
-        return ofThisOne() === now;
-      },
-      30_000,
-      "the checkout's lookups to settle",
-    );
+    // The checkout's own lookups (the resync and webhook jobs) finish first.
+    await server.jobsSettled();
     const before = ofThisOne();
     for (let i = 0; i < 20; i++) {
       const page = await getWithCookies(server, "/fix-subscription", cookie);

@@ -142,8 +142,8 @@ describe.each(engines())("subscription changes on $name", (engine) => {
     expect((await sandboxStatus(monthly)).has_scheduled_changes).toBe(false);
     await waitForMail(server.dataDir, (mail) => mail.subject === SUBJECTS.resumed);
 
-    // Point 4: exactly one mail per change, counted after the worker has had time to send extras.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Point 4: exactly one mail per change, counted once the worker has sent everything queued.
+    await server.jobsSettled();
     expect({
       received: count(SUBJECTS.received),
       scheduled: count(SUBJECTS.scheduled),

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { SCRATCH_ENV } from "../../scripts/lib/scratch";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -15,7 +16,14 @@ export function runScript(
       [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), script, ...args],
       {
         cwd: ROOT,
-        env: { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, LOG_LEVEL: "warn", ...env },
+        env: {
+          PATH: process.env.PATH,
+          TMPDIR: process.env.TMPDIR,
+          // The run ends a script a test left running by this (scripts/lib/scratch.ts).
+          [SCRATCH_ENV]: process.env[SCRATCH_ENV],
+          LOG_LEVEL: "warn",
+          ...env,
+        },
         stdio: ["ignore", "pipe", "pipe"],
       },
     );

@@ -1,12 +1,17 @@
+import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { claimScratch } from "../../scripts/lib/scratch";
-import { findPostgresBin, startCluster } from "./postgres";
-import { DATA_TEMPLATE_ENV, hasBuild, startServer, tempDataDir } from "./server";
+import { migrate, openDatabase } from "~/.server/db/client";
+import { findPostgresBin, startCluster, TEMPLATE_DATABASE } from "./postgres";
+import { MIGRATED_PGLITE_ENV } from "./test-database";
+import { DATA_TEMPLATE_ENV, hasBuild, startServerProcess, tempDataDir } from "./server";
 
 declare module "vitest" {
   export interface ProvidedContext {
     /** A PostgreSQL server for the database tests, or "" when this machine has none. */
     postgresUrl: string;
+    /** True when `postgresUrl` holds the migrated template database (engines.ts). */
+    postgresTemplate: boolean;
     /** The run's temporary folder (TMPDIR in every worker). */
     scratchRoot: string;
   }
@@ -24,7 +29,7 @@ export default async function setup(project: TestProject) {
   const scratch = claimScratch("vitest");
   project.provide("scratchRoot", scratch.root);
   try {
-    await makeDataTemplate();
+    await Promise.all([makeDataTemplate(), makeMigratedPglite()]);
     const stopPostgres = await providePostgres(project);
     return () => {
       stopPostgres();
@@ -37,6 +42,7 @@ export default async function setup(project: TestProject) {
 }
 
 async function providePostgres(project: TestProject): Promise<() => void> {
+  project.provide("postgresTemplate", false);
   if (process.env.TEST_DATABASE_URL) {
     project.provide("postgresUrl", process.env.TEST_DATABASE_URL);
     return () => {};
@@ -51,8 +57,49 @@ async function providePostgres(project: TestProject): Promise<() => void> {
     return () => {};
   }
   const cluster = await startCluster(bin);
+  try {
+    await makeTemplateDatabase(cluster.url);
+  } catch (error) {
+    cluster.stop();
+    throw error;
+  }
   project.provide("postgresUrl", cluster.url);
+  project.provide("postgresTemplate", true);
   return () => cluster.stop();
+}
+
+/**
+ * Migrates one database on the run's cluster: every test database is a copy of it (`CREATE
+ * DATABASE … TEMPLATE`), which costs a file copy instead of every migration per server start.
+ */
+async function makeTemplateDatabase(clusterUrl: string) {
+  const client = new pg.Client({ connectionString: clusterUrl });
+  await client.connect();
+  try {
+    await client.query(`create database ${TEMPLATE_DATABASE}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(clusterUrl);
+  url.pathname = `/${TEMPLATE_DATABASE}`;
+  const handle = await openDatabase({ dataDir: "", databaseUrl: url.toString(), poolMax: 1 });
+  try {
+    await migrate(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** An embedded database with every migration applied: `openTestDatabase` starts from a copy. */
+async function makeMigratedPglite() {
+  const dataDir = tempDataDir();
+  const handle = await openDatabase({ dataDir });
+  try {
+    await migrate(handle);
+  } finally {
+    await handle.close();
+  }
+  process.env[MIGRATED_PGLITE_ENV] = dataDir;
 }
 
 /**
@@ -62,7 +109,7 @@ async function providePostgres(project: TestProject): Promise<() => void> {
 async function makeDataTemplate() {
   if (!hasBuild()) return;
   const dataDir = tempDataDir();
-  const server = await startServer({ dataDir });
+  const server = await startServerProcess({ dataDir });
   const { code } = await server.stop();
   if (code !== 0) throw new Error(`the template server exited with ${code}:\n${server.output()}`);
   process.env[DATA_TEMPLATE_ENV] = dataDir;

@@ -4,6 +4,9 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
+/** The migrated database every new one on the run's cluster is copied from (global setup). */
+export const TEMPLATE_DATABASE = "pinout_migrated";
+
 /** The newest PostgreSQL server binaries on this machine, if any. */
 export function findPostgresBin(): string | null {
   const root = "/usr/lib/postgresql";

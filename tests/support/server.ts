@@ -3,8 +3,18 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { unsettledJobCount } from "~/.server/jobs/queue.server";
+import { SCRATCH_ENV } from "../../scripts/lib/scratch";
 import type { EngineCase } from "./engines";
 import { freePort } from "./postgres";
+import {
+  pendingDeliveries,
+  SETTLE_WITHIN_MS,
+  type SettleOptions,
+  startSiteInProcess,
+  waitUntilSettled,
+} from "./site";
+import { readDatabase } from "./test-database";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -12,13 +22,25 @@ export interface RunningTestServer {
   url: string;
   port: number;
   dataDir: string;
-  process: ChildProcess;
-  /** Every line the server wrote to stdout and stderr so far. */
+  /** Every line the server logged so far. */
   output(): string;
   /** Parsed JSON log lines. */
   logs(): Record<string, unknown>[];
-  /** Sends a signal and resolves with the exit code and how long the exit took. */
+  /**
+   * Stops the server (SIGTERM's shutdown) and resolves with its exit code and how long it took.
+   * Other signals need a process: `startServerProcess`.
+   */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
+  /**
+   * Resolves once no job is running or due and the payment sandbox has no webhook left to
+   * deliver (tests/support/site.ts): count "exactly once" after this, never after a sleep.
+   */
+  jobsSettled(options?: SettleOptions): Promise<void>;
+}
+
+/** A server in a process of its own: for signals, `kill -9`, clocks and several instances. */
+export interface TestServerProcess extends RunningTestServer {
+  process: ChildProcess;
 }
 
 export interface StartOptions {
@@ -50,7 +72,7 @@ function defaultDataDir(env: StartOptions["env"]): string {
   return dataDir;
 }
 
-/** `startServer` on a fresh, empty database of `engine` (its DATABASE_URL; `env` may add more). */
+/** `startServer` on a fresh database of `engine` (its DATABASE_URL; `env` may add more). */
 export async function startServerOn(
   engine: EngineCase,
   options: StartOptions = {},
@@ -59,6 +81,81 @@ export async function startServerOn(
     ...options,
     env: { DATABASE_URL: await engine.freshDatabaseUrl(), ...options.env },
   });
+}
+
+/** The environment every test server starts with, before the test's own. */
+function baseEnv(port: number, dataDir: string): Record<string, string | undefined> {
+  return {
+    NODE_ENV: "production",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    SITE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "info",
+    // Required with DATABASE_URL; a test that wants the generated one passes undefined.
+    BETTER_AUTH_SECRET: "integration-test-secret-0123456789abcdef",
+    // Test files call the APIs many times a minute from one address; the limit has its own test.
+    API_RATE_LIMIT: "10000",
+  };
+}
+
+function parseLogs(output: string): Record<string, unknown>[] {
+  return output
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/**
+ * Starts the production build inside this test worker (tests/support/site.ts) on a free port and
+ * resolves once it listens: the way every HTTP test starts the site unless it needs a process.
+ */
+export async function startServer(options: StartOptions = {}): Promise<RunningTestServer> {
+  if (!hasBuild()) {
+    throw new Error("Integration tests need the production build: run `npm run build` first.");
+  }
+  if (options.expectExit) {
+    throw new Error("A start-up failure ends a process: use startServerProcess for it.");
+  }
+  const dataDir = options.dataDir ?? defaultDataDir(options.env);
+  shareOutbox(dataDir, options.env?.DATABASE_URL);
+  for (let attempt = 1; ; attempt += 1) {
+    const chosenPort = options.env?.PORT ? Number(options.env.PORT) : await freePort();
+    try {
+      const site = await startSiteInProcess(
+        { ...baseEnv(chosenPort, dataDir), ...options.env },
+        chosenPort,
+      );
+      let stopped: Promise<{ code: number | null; ms: number }> | undefined;
+      return {
+        url: site.url,
+        port: site.port,
+        dataDir,
+        output: site.output,
+        logs: () => parseLogs(site.output()),
+        jobsSettled: site.jobsSettled,
+        stop(signal = "SIGTERM") {
+          if (signal !== "SIGTERM" && signal !== "SIGINT") {
+            throw new Error(`${signal} needs a process: start this server with startServerProcess.`);
+          }
+          stopped ??= (async () => {
+            const started = Date.now();
+            try {
+              await site.running.shutdown(signal);
+              return { code: 0, ms: Date.now() - started };
+            } catch {
+              return { code: 1, ms: Date.now() - started };
+            }
+          })();
+          return stopped;
+        },
+      };
+    } catch (error) {
+      // Another worker took the port between the look and the listen: try another.
+      const taken = (error as NodeJS.ErrnoException).code === "EADDRINUSE";
+      if (!taken || options.env?.PORT !== undefined || attempt === 3) throw error;
+    }
+  }
 }
 
 export function hasBuild(): boolean {
@@ -82,15 +179,22 @@ function shareOutbox(dataDir: string, databaseUrl: string | undefined) {
   fs.symlinkSync(shared, mail);
 }
 
+/** Server processes of this test file still running: ended when the worker exits, however. */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 /** The port found free was taken by another process before the server could listen on it. */
 class PortTakenError extends Error {}
 
 /**
- * Starts the production build (`node server.js`) on a free port and waits until it listens. Test
- * files start servers side by side, so a port found free can be taken before the server binds
- * it: then it starts again on another (unless the test chose the port).
+ * Starts the production build as a process (`node server.js`) on a free port and waits until it
+ * listens: for what needs a process (signals, `kill -9`, libfaketime, several instances, start-up
+ * failures; decision 0036). Test files start servers side by side, so a port found free can be
+ * taken before the server binds it: then it starts again on another (unless the test chose it).
  */
-export async function startServer(options: StartOptions = {}): Promise<RunningTestServer> {
+export async function startServerProcess(options: StartOptions = {}): Promise<TestServerProcess> {
   if (!hasBuild()) {
     throw new Error("Integration tests need the production build: run `npm run build` first.");
   }
@@ -105,75 +209,106 @@ export async function startServer(options: StartOptions = {}): Promise<RunningTe
   }
 }
 
-async function startOnce(options: StartOptions, dataDir: string): Promise<RunningTestServer> {
+async function startOnce(options: StartOptions, dataDir: string): Promise<TestServerProcess> {
   // A known port up front, so SITE_URL (Better Auth's origin check, canonical URLs) matches it.
   const chosenPort = await freePort();
+  // The log goes to a file, not a pipe: a server whose reader is gone (a test worker that timed
+  // out) must never block on a full pipe, and must still exit on SIGTERM.
+  const logFile = path.join(
+    fs.mkdtempSync(path.join(os.tmpdir(), "pinout-server-log-")),
+    "server.log",
+  );
+  const logFd = fs.openSync(logFile, "a");
   const child = spawn(process.execPath, ["server.js"], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
-      // The run's temporary folder (scripts/lib/scratch.ts), so what the server writes there goes too.
+      // The run's temporary folder (scripts/lib/scratch.ts), so what the server writes there goes
+      // too, and the run's end finds the process by it if a test left it running.
       TMPDIR: process.env.TMPDIR,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(chosenPort),
-      SITE_URL: `http://127.0.0.1:${chosenPort}`,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "info",
-      // Required with DATABASE_URL; a test that wants the generated one passes undefined.
-      BETTER_AUTH_SECRET: "integration-test-secret-0123456789abcdef",
-      // Test files call the APIs many times a minute from one address; the limit has its own test.
-      API_RATE_LIMIT: "10000",
+      [SCRATCH_ENV]: process.env[SCRATCH_ENV],
+      ...baseEnv(chosenPort, dataDir),
       ...options.env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", logFd, logFd],
   });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  fs.closeSync(logFd);
+  running.add(child);
+  const output = () => fs.readFileSync(logFile, "utf8");
   const exited = new Promise<number | null>((resolve) =>
-    child.once("exit", (code) => resolve(code)),
+    child.once("exit", (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
   );
 
-  const logs = () =>
-    output
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const logs = () => parseLogs(output());
 
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
-    const check = () => {
+    const started = Date.now();
+    const poll = setInterval(() => {
       const listening = logs().find(
         (line) => typeof line.port === "number" && String(line.msg).startsWith("listening"),
       );
       if (listening) {
-        clearTimeout(timer);
+        clearInterval(poll);
         resolve(listening.port as number);
+      } else if (Date.now() - started > 90_000) {
+        clearInterval(poll);
+        child.kill("SIGKILL");
+        reject(new Error(`server did not start:\n${output()}`));
       }
-    };
-    child.stdout.on("data", check);
+    }, 20);
     void exited.then((code) => {
-      clearTimeout(timer);
+      clearInterval(poll);
       if (options.expectExit) resolve(-1);
-      else if (/EADDRINUSE/.test(output) && options.env?.PORT === undefined)
-        reject(new PortTakenError(output));
-      else reject(new Error(`server exited with ${code} before listening:\n${output}`));
+      else if (/EADDRINUSE/.test(output()) && options.env?.PORT === undefined)
+        reject(new PortTakenError(output()));
+      else reject(new Error(`server exited with ${code} before listening:\n${output()}`));
     });
   });
 
+  const url = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     port,
     dataDir,
     process: child,
-    output: () => output,
+    output,
     logs,
+    jobsSettled: (settle) => {
+      // The embedded database admits one process at a time: only PostgreSQL can be read beside it.
+      const databaseUrl = options.env?.DATABASE_URL;
+      if (!databaseUrl) {
+        throw new Error("jobsSettled on a server process needs PostgreSQL (DATABASE_URL).");
+      }
+      return waitUntilSettled(
+        {
+          unsettledJobs: () => unsettledJobsAt(databaseUrl, settle),
+          pendingDeliveries: () => pendingDeliveries(url),
+        },
+        settle,
+      );
+    },
     async stop(signal = "SIGTERM") {
       const started = Date.now();
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      // server.js ends itself within 5 s of a signal; past 30 s something is wrong, and a test
+      // must not leave the process behind to find out.
+      const killer = setTimeout(() => child.kill("SIGKILL"), 30_000);
       const code = await exited;
+      clearTimeout(killer);
       return { code, ms: Date.now() - started };
     },
   };
+}
+
+/** The job queue of a server process on PostgreSQL, read beside it (as site.ts reads its own). */
+function unsettledJobsAt(databaseUrl: string, settle: SettleOptions = {}): Promise<number> {
+  return readDatabase({ dataDir: "", databaseUrl }, (database) =>
+    unsettledJobCount(database, {
+      kinds: settle.kinds,
+      withinMs: settle.withinMs ?? SETTLE_WITHIN_MS,
+    }),
+  );
 }

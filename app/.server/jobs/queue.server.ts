@@ -122,6 +122,32 @@ export async function renewLease(
   return renewed.length > 0;
 }
 
+/**
+ * Jobs not settled: running (leased), or due now or within `withinMs` and not finished. Zero means
+ * the queue is quiet: nothing is being done and nothing is waiting to be, though retries with
+ * back-off and scheduled work may be due later. With `kinds`, only those kinds count (one lane).
+ */
+export async function unsettledJobCount(
+  database: Database,
+  options: { kinds?: readonly string[]; withinMs?: number } = {},
+): Promise<number> {
+  const which =
+    options.kinds === undefined
+      ? sql`true`
+      : options.kinds.length === 0
+        ? sql`false`
+        : sql`kind in (${sql.join(
+            options.kinds.map((kind) => sql`${kind}`),
+            sql`, `,
+          )})`;
+  const result = await database.execute(sql`
+    select count(*)::int as n from ${jobs}
+     where completed_at is null and failed_at is null and ${which}
+       and (run_at <= now() + make_interval(secs => ${(options.withinMs ?? 0) / 1000})
+            or locked_until > now())`);
+  return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+}
+
 /** Seconds until the next try: 5 s, 10 s, 20 s … capped at an hour. */
 export function retryDelaySeconds(attempts: number): number {
   return Math.min(3600, 5 * 2 ** Math.max(0, attempts - 1));
