@@ -130,7 +130,7 @@ describe.each(engines())("account takeover chain on $name", (engine) => {
       expect(mailsTo("ravi.new@example.com")).toEqual([]);
 
       // The old address's link: only now does the new address get its verification link.
-      const first = linkFromMail(server.dataDir, "ravi@example.com", "email%3Dconfirmed");
+      const first = await linkFromMail(server.dataDir, "ravi@example.com", "email%3Dconfirmed");
       const confirmed = await fetch(first, { redirect: "manual", headers: BROWSER_HEADERS });
       expect(confirmed.status).toBe(302);
       expect(confirmed.headers.get("location")).toMatch(/^\/account\/profile\?email=confirmed&to=/);
@@ -138,7 +138,8 @@ describe.each(engines())("account takeover chain on $name", (engine) => {
       expect(stillOld).toContain("Now: ravi@example.com");
 
       const second = await eventually(
-        async () => linkFromMail(server.dataDir, "ravi.new@example.com", "/api/auth/verify-email"),
+        async () =>
+          await linkFromMail(server.dataDir, "ravi.new@example.com", "/api/auth/verify-email"),
         20_000,
         "the verification link to the new address",
       );
@@ -164,7 +165,11 @@ describe.each(engines())("account takeover chain on $name", (engine) => {
         redirectTo: "/auth?view=reset",
       });
       expect(request.status).toBe(200);
-      const link = linkFromMail(server.dataDir, "bela@example.com", "/api/auth/reset-password/");
+      const link = await linkFromMail(
+        server.dataDir,
+        "bela@example.com",
+        "/api/auth/reset-password/",
+      );
       const landing = await fetch(link, { redirect: "manual" });
       const token = new URL(landing.headers.get("location") ?? "", server.url).searchParams.get(
         "token",
@@ -443,7 +448,11 @@ describe.each(engines())("account takeover chain on $name", (engine) => {
         expect(asked.status).toBe(200);
         expect(await pageText(asked)).toContain("We sent a link to gita@example.com to confirm.");
         await waitForMail("gita@example.com", "Confirm deleting your Pinout account");
-        const link = linkFromMail(server.dataDir, "gita@example.com", "/account/security?delete=");
+        const link = await linkFromMail(
+          server.dataDir,
+          "gita@example.com",
+          "/account/security?delete=",
+        );
         const token = new URL(link).searchParams.get("delete")!;
 
         // Opening the link only asks; the click deletes, once.

@@ -30,9 +30,9 @@ describe("first run on another port without SITE_URL", () => {
     const loopback = await signUp(`http://127.0.0.1:${server.port}`, "second@example.com");
     expect(loopback.status).toBe(200);
     // The verification mail links to the address the site runs at.
-    expect(linkFromMail(server.dataDir, "first@example.com", "/api/auth/verify-email")).toContain(
-      `http://localhost:${server.port}/`,
-    );
+    expect(
+      await linkFromMail(server.dataDir, "first@example.com", "/api/auth/verify-email"),
+    ).toContain(`http://localhost:${server.port}/`);
   });
 
   it("prints its own address on the legal pages, never the default port", async () => {

@@ -70,7 +70,7 @@ describe.each(engines())("identity on $name", (engine) => {
 
     async function signUpVerifiedAfterSignUp() {
       const { linkFromMail } = await import("../support/mail");
-      const link = linkFromMail(server.dataDir, "maya@example.com", "/api/auth/verify-email");
+      const link = await linkFromMail(server.dataDir, "maya@example.com", "/api/auth/verify-email");
       const verified = await fetch(link, { redirect: "manual" });
       expect(verified.status).toBe(302);
       expect(verified.headers.get("location")).toBe("/account");
@@ -158,7 +158,11 @@ describe.each(engines())("identity on $name", (engine) => {
     });
     expect(request.status).toBe(200);
     const { linkFromMail } = await import("../support/mail");
-    const link = linkFromMail(server.dataDir, "maya@example.com", "/api/auth/reset-password/");
+    const link = await linkFromMail(
+      server.dataDir,
+      "maya@example.com",
+      "/api/auth/reset-password/",
+    );
     const landing = await fetch(link, { redirect: "manual" });
     const location = new URL(landing.headers.get("location") ?? "", server.url);
     expect(location.pathname + location.search).toMatch(/^\/auth\?view=reset&token=/);

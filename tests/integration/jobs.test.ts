@@ -381,7 +381,7 @@ describe("kill -9 in the middle of a job", () => {
         expect(signUp.status).toBe(200);
         const { linkFromMail } = await import("../support/mail");
         const verified = await fetch(
-          linkFromMail(dataDir, "webhook@example.com", "/api/auth/verify-email"),
+          await linkFromMail(dataDir, "webhook@example.com", "/api/auth/verify-email"),
           { redirect: "manual", headers: BROWSER_HEADERS },
         );
         cookie = cookiesFrom(verified);

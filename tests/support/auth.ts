@@ -99,7 +99,7 @@ export async function signUpVerified(
   const signUp = await authPost(server, "/sign-up/email", { ...user, callbackURL: "/account" });
   if (signUp.status !== 200)
     throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
-  const link = linkFromMail(server.dataDir, user.email, "/api/auth/verify-email");
+  const link = await linkFromMail(server.dataDir, user.email, "/api/auth/verify-email");
   const verified = await fetch(link, { redirect: "manual", headers: BROWSER_HEADERS });
   if (verified.status !== 302)
     throw new Error(`verification failed: ${verified.status} ${await verified.text()}`);

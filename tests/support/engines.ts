@@ -14,7 +14,6 @@ export interface EngineCase {
   emptyDatabaseUrl(): Promise<string | undefined>;
 }
 
-
 /**
  * Creates a database and returns its URL. On the run's own cluster it is a copy of the migrated
  * template (`CREATE DATABASE … TEMPLATE`, a file copy: no migration runs per test), unless

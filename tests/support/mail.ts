@@ -67,9 +67,9 @@ function linkIn(messages: OutboxMessage[], contains: string): string | undefined
   return undefined;
 }
 
-/** Waits without leaving the call: the server (another process) keeps writing meanwhile. */
-function pause(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/** Waits without blocking: the site may run in this very process and must go on sending. */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
@@ -78,7 +78,7 @@ function pause(ms: number): void {
  * to 15 s) for such a message, and until no newer message to that address has arrived for a
  * quarter of a second, so a link sent just now is not mistaken for an older one.
  */
-export function linkFromMail(dataDir: string, to: string, contains: string): string {
+export async function linkFromMail(dataDir: string, to: string, contains: string): Promise<string> {
   const deadline = Date.now() + 15_000;
   const toAddress = () =>
     readOutbox(dataDir)
@@ -90,7 +90,7 @@ export function linkFromMail(dataDir: string, to: string, contains: string): str
     const link = linkIn(messages, contains);
     if (link && messages.length === seen) return link;
     seen = link ? messages.length : -1;
-    pause(250);
+    await pause(250);
   }
   const link = linkIn(toAddress(), contains);
   if (link) return link;

@@ -136,7 +136,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningTe
         jobsSettled: site.jobsSettled,
         stop(signal = "SIGTERM") {
           if (signal !== "SIGTERM" && signal !== "SIGINT") {
-            throw new Error(`${signal} needs a process: start this server with startServerProcess.`);
+            throw new Error(
+              `${signal} needs a process: start this server with startServerProcess.`,
+            );
           }
           stopped ??= (async () => {
             const started = Date.now();

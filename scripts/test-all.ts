@@ -1,0 +1,77 @@
+/**
+ * npm test: every check, each started as soon as what it needs is done, side by side.
+ *
+ *   lint ─────────┐
+ *   typecheck ────┤
+ *   build ──┬─────┤
+ *           ├ unit + HTTP tests (Vitest; needs the build)
+ *           └ browser tests (Playwright; needs the build)
+ *
+ * Lint and typecheck read only the sources, so they run beside the build; both test runners need
+ * only the build. Each step's output is printed whole when it ends (two runners' lines
+ * interleaved would be unreadable), with its time; the first failure does not stop the others, so
+ * one run shows every problem. Exits non-zero if any step failed.
+ */
+import { spawn } from "node:child_process";
+
+interface Step {
+  name: string;
+  command: string;
+  after?: string[];
+}
+
+const STEPS: Step[] = [
+  { name: "lint", command: "npm run -s lint" },
+  { name: "typecheck", command: "npm run -s typecheck" },
+  { name: "build", command: "npm run -s build" },
+  { name: "unit and HTTP tests", command: "npm run -s test:unit", after: ["build"] },
+  { name: "browser tests", command: "npm run -s test:e2e", after: ["build"] },
+];
+
+interface Result {
+  ok: boolean;
+  seconds: number;
+}
+
+function run(step: Step): Promise<Result> {
+  const started = Date.now();
+  console.log(`▶ ${step.name}: ${step.command}`);
+  return new Promise((resolve) => {
+    const child = spawn(step.command, { shell: true, stdio: ["ignore", "pipe", "pipe"] });
+    const chunks: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => chunks.push(chunk));
+    child.on("close", (code) => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      const ok = code === 0;
+      process.stdout.write(`\n──── ${step.name} (${seconds} s) ────\n`);
+      process.stdout.write(Buffer.concat(chunks));
+      console.log(`${ok ? "✔" : "✘"} ${step.name}: ${ok ? "passed" : `failed (${code})`}\n`);
+      resolve({ ok, seconds });
+    });
+  });
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const results = new Map<string, Promise<Result>>();
+  for (const step of STEPS) {
+    const needs = (step.after ?? []).map((name) => results.get(name)!);
+    results.set(
+      step.name,
+      Promise.all(needs).then((done) =>
+        done.every((result) => result.ok)
+          ? run(step)
+          : (console.log(`✘ ${step.name}: not run (${step.after?.join(", ")} failed)`),
+            { ok: false, seconds: 0 }),
+      ),
+    );
+  }
+  const all = await Promise.all(STEPS.map(async (step) => [step, await results.get(step.name)!]));
+  console.log(`npm test: ${Math.round((Date.now() - started) / 1000)} s`);
+  for (const [step, result] of all as [Step, Result][])
+    console.log(`  ${result.ok ? "✔" : "✘"} ${step.name} (${result.seconds} s)`);
+  return all.every(([, result]) => (result as Result).ok) ? 0 : 1;
+}
+
+process.exitCode = await main();
