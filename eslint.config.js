@@ -38,4 +38,19 @@ export default tseslint.config(
     files: ["scripts/**", "tests/**", "server.js", "*.config.ts"],
     rules: { "no-console": "off" },
   },
+  {
+    // The site runs inside the test worker (decision 0036): a synchronous wait there stops the
+    // site too, so a test that waits that way for the site to do something never sees it done.
+    files: ["tests/**", "**/*.test.ts", "**/*.test.tsx"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        {
+          object: "Atomics",
+          property: "wait",
+          message: "Wait with a promise: the site may run in this process (decision 0036).",
+        },
+      ],
+    },
+  },
 );

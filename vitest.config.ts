@@ -4,6 +4,8 @@ import { contentPlugin } from "./vite/content-plugin";
 export default defineConfig({
   plugins: [contentPlugin()],
   resolve: { tsconfigPaths: true },
+  // React's production build runs in the tests (see `env` below), which has no jsxDEV.
+  oxc: { jsx: { runtime: "automatic", development: false } },
   define: {
     __BUILD_ID__: JSON.stringify("test-build"),
     __BUILT_AT__: JSON.stringify("1970-01-01T00:00:00.000Z"),
@@ -26,6 +28,8 @@ export default defineConfig({
     // Integration files each start servers and mostly wait on them (the two cores averaged about
     // 120 % busy with two files at a time), so three run at once.
     maxWorkers: 3,
-    env: { LOG_LEVEL: "silent" },
+    // The in-process sites render with React's production build, as `node server.js` does, and
+    // React is loaded once per worker: every file gets production, so none mixes the two builds.
+    env: { LOG_LEVEL: "silent", NODE_ENV: "production" },
   },
 });

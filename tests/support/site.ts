@@ -46,9 +46,6 @@ export interface InProcessSite {
   jobsSettled(options?: SettleOptions): Promise<void>;
 }
 
-/** The build's React is the production one, as under `node server.js` (Vitest sets "test"). */
-process.env.NODE_ENV = "production";
-
 /**
  * Starts a copy of the built site with `env` (the whole environment it sees: nothing comes from
  * process.env). Resolves once it listens; throws the start-up error otherwise.
