@@ -1,23 +1,26 @@
 /**
- * npm test: every check, each started as soon as what it needs is done, side by side.
+ * npm test: every check, each started as soon as what it needs is done.
  *
- *   lint ─────────┐
- *   typecheck ────┤
- *   build ──┬─────┤
- *           ├ unit + HTTP tests (Vitest; needs the build)
- *           └ browser tests (Playwright; needs the build)
+ *   lint ──────┐
+ *   typecheck ─┤
+ *   build ─────┴─ unit + HTTP tests (Vitest) ── browser tests (Playwright)
  *
- * Lint and typecheck read only the sources, so they run beside the build; both test runners need
- * only the build. Each step's output is printed whole when it ends (two runners' lines
- * interleaved would be unreadable), with its time; the first failure does not stop the others, so
- * one run shows every problem. Exits non-zero if any step failed.
+ * Lint and typecheck read only the sources, so they run beside the build. The two test runners
+ * need only the build, but each keeps both cores busy: run side by side on this 2-core machine,
+ * the browser tests timed out (load average 15), so they run one after the other, the browser
+ * tests after Vitest whether or not it passed. Each step's output is printed whole when it ends,
+ * with its time; a failure does not stop the steps that do not need it, so one run shows every
+ * problem. Exits non-zero if any step failed.
  */
 import { spawn } from "node:child_process";
 
 interface Step {
   name: string;
   command: string;
+  /** Steps that must pass first. */
   after?: string[];
+  /** Steps that must have ended first, passed or not (they would compete for the cores). */
+  afterEnded?: string[];
 }
 
 const STEPS: Step[] = [
@@ -25,7 +28,12 @@ const STEPS: Step[] = [
   { name: "typecheck", command: "npm run -s typecheck" },
   { name: "build", command: "npm run -s build" },
   { name: "unit and HTTP tests", command: "npm run -s test:unit", after: ["build"] },
-  { name: "browser tests", command: "npm run -s test:e2e", after: ["build"] },
+  {
+    name: "browser tests",
+    command: "npm run -s test:e2e",
+    after: ["build"],
+    afterEnded: ["unit and HTTP tests"],
+  },
 ];
 
 interface Result {
@@ -57,9 +65,10 @@ async function main(): Promise<number> {
   const results = new Map<string, Promise<Result>>();
   for (const step of STEPS) {
     const needs = (step.after ?? []).map((name) => results.get(name)!);
+    const ended = Promise.all((step.afterEnded ?? []).map((name) => results.get(name)!));
     results.set(
       step.name,
-      Promise.all(needs).then((done) =>
+      Promise.all([Promise.all(needs), ended]).then(([done]) =>
         done.every((result) => result.ok)
           ? run(step)
           : (console.log(`✘ ${step.name}: not run (${step.after?.join(", ")} failed)`),

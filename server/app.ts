@@ -22,7 +22,7 @@ import proxyAddr from "proxy-addr";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { HTTP_AUTH_ENDPOINTS } from "~/.server/auth/http-endpoints";
-import { env, useEnv } from "~/.server/env";
+import { env, configureEnv } from "~/.server/env";
 import { checkReadiness, type DatabaseHandle } from "~/.server/db/client";
 import { closeDatabase, databaseHandle, initDatabase } from "~/.server/db";
 import { closeCounters } from "~/.server/releases/counters.server";
@@ -31,7 +31,7 @@ import { backfillFileHashes } from "~/.server/releases/manage.server";
 import { sealPlaintextKeys } from "~/.server/desktop/license.server";
 import { paymentsConfig, SANDBOX_MOUNT, setSelfUrl } from "~/.server/billing/provider.server";
 import { startJobWorker, stopJobWorker } from "~/.server/jobs";
-import { logger, type Logger, useLogDestination } from "~/.server/logger";
+import { logger, type Logger, configureLogDestination } from "~/.server/logger";
 import { CLIENT_IP_HEADER } from "~/.server/auth/client-ip";
 import { requestContext } from "~/.server/request-context";
 import {
@@ -466,8 +466,8 @@ export function startPrimary(): Promise<Primary> {
 
 /** Opens the database, applies migrations, then listens; resolves once the port is bound. */
 export async function start(options: StartOptions = {}): Promise<RunningServer> {
-  if (options.env) useEnv(options.env);
-  if (options.logDestination) useLogDestination(options.logDestination);
+  if (options.env) configureEnv(options.env);
+  if (options.logDestination) configureLogDestination(options.logDestination);
   const config = env();
   const log = logger();
   const handle = await initDatabase();

@@ -322,7 +322,7 @@ export function env(): Env {
  * the in-process test harness starts several sites in one process, each with its own
  * configuration and each from its own copy of the server bundle (tests/support/site.ts).
  */
-export function useEnv(source: Record<string, string | undefined>): Env {
+export function configureEnv(source: Record<string, string | undefined>): Env {
   cached = parseEnv(source);
   return cached;
 }

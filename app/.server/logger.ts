@@ -57,7 +57,7 @@ export function logger(): Logger {
 }
 
 /** Sends this copy of the server's log lines to `destination` instead of stdout (the test harness). */
-export function useLogDestination(destination: pino.DestinationStream): Logger {
+export function configureLogDestination(destination: pino.DestinationStream): Logger {
   root = createLogger({ destination });
   return root;
 }

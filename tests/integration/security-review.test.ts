@@ -16,7 +16,7 @@ import {
   signUpVerified,
   startWithAdmin,
 } from "../support/auth";
-import { buyThroughSandbox, eventually, pageText, signInDevice, textOf } from "../support/billing";
+import { buyThroughSandbox, pageText, signInDevice, textOf } from "../support/billing";
 import { engines } from "../support/engines";
 import { type RazorpayProxy, startRazorpayProxy } from "../support/razorpay-proxy";
 import {
