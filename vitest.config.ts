@@ -23,7 +23,8 @@ export default defineConfig({
     globalSetup: ["tests/support/global-setup.ts"],
     // Loaded by Node, not transformed: it imports the server bundle once per in-process site.
     server: { deps: { external: [/tests\/support\/native-import\.mjs$/] } },
-    testTimeout: 60_000,
+    // At least three times the longest test's usual time (about 25 s; the fuzz test sets its own).
+    testTimeout: 90_000,
     hookTimeout: 120_000,
     // Integration files each start servers and mostly wait on them (the two cores averaged about
     // 120 % busy with two files at a time), so three run at once.
