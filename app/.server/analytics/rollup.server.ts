@@ -19,7 +19,7 @@ import { env } from "../env";
 import { defineJob, enqueue } from "../jobs/define";
 import type { Executor } from "../jobs/queue.server";
 import { logger } from "../logger";
-import { visitorSteps } from "./funnel.server";
+import { visitorSteps } from "./visitor-steps.server";
 import { unrolledRuns } from "./period";
 
 /**

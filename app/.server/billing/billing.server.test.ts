@@ -22,14 +22,16 @@ import { formatDate } from "~/lib/dates";
 import {
   cancelAtPeriodEnd,
   cancelEverythingFor,
-  finishSwitch,
-  FINISH_SWITCH_JOB,
-  RETIRE_HALTED_JOB,
-  retireHalted,
   startPlanSwitch,
   undoCancellation,
   withdrawSwitch,
 } from "./manage.server";
+import {
+  finishSwitch,
+  FINISH_SWITCH_JOB,
+  RETIRE_HALTED_JOB,
+  retireHalted,
+} from "./sync-reactions.server";
 import { BILLING_MAIL_JOB } from "./notify.server";
 import { makeRefund, REFUND_JOB, refundJob } from "./refunds.server";
 import { billingOverview } from "./overview.server";

@@ -3,7 +3,7 @@ import { type Database, db as defaultDb } from "../db";
 import type { SubscriptionRow } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
 import { guardAgainstDuplicate } from "./duplicate.server";
-import { afterSubscriptionSynced } from "./manage.server";
+import { afterSubscriptionSynced } from "./sync-reactions.server";
 import { scheduleRenewalReminder } from "./notify.server";
 import { razorpay } from "./provider.server";
 import type { RazorpayClient } from "./razorpay/client";

@@ -4,7 +4,7 @@ import { rollupJob } from "../analytics/rollup.server";
 import { resyncJob } from "../billing/checkout.server";
 import { cancelDuplicateJob } from "../billing/duplicate.server";
 import { refundJob } from "../billing/refunds.server";
-import { finishSwitchJob, retireHaltedJob } from "../billing/manage.server";
+import { finishSwitchJob, retireHaltedJob } from "../billing/sync-reactions.server";
 import { billingMailJob } from "../billing/notify.server";
 import { processWebhookJob } from "../billing/webhooks.server";
 import { sendMessageJob } from "../mail/outbox.server";

@@ -1,0 +1,142 @@
+/**
+ * What follows when Razorpay's state of a subscription is stored (resync.server.ts, after a
+ * webhook or a resync): a switch's new subscription, once authorised, cancels the one it replaces
+ * at that one's cycle end; a restarted Pro retires the halted subscription it replaces. Both call
+ * Razorpay, so both are jobs. Apart from the subscriber's commands (manage.server.ts) so that the
+ * arrows run one way: commands and webhooks → sync → these follow-ups.
+ */
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { type Database, db as defaultDb } from "../db";
+import { subscriptions, type SubscriptionRow } from "../db/schema";
+import { defineJob, enqueue } from "../jobs/define";
+import type { Executor } from "../jobs/queue.server";
+import { PermanentJobError } from "../jobs/worker.server";
+import { queueBillingMail } from "./notify.server";
+import { razorpay } from "./provider.server";
+import type { RazorpayClient } from "./razorpay/client";
+import { applyProviderSubscription, subscriptionsOf, SWITCHED_PLAN } from "./subscriptions.server";
+
+export const FINISH_SWITCH_JOB = "billing.finish-switch";
+export const RETIRE_HALTED_JOB = "billing.retire-halted";
+
+/** The database and Razorpay client to use instead of the process's own (tests pass theirs). */
+export interface BillingOptions {
+  database?: Database;
+  client?: RazorpayClient;
+}
+
+type Options = BillingOptions;
+
+/**
+ * Runs after any subscription is synced: a switch's new subscription, once authorised, cancels
+ * the one it replaces at that one's cycle end (as a job: it calls Razorpay).
+ */
+export async function afterSubscriptionSynced(
+  executor: Executor,
+  row: SubscriptionRow,
+): Promise<void> {
+  if (row.replacesSubscriptionId && (row.status === "authenticated" || row.status === "active")) {
+    await enqueue(
+      executor,
+      finishSwitchJob,
+      { subscriptionId: row.id },
+      { dedupeKey: `switch:${row.id}` },
+    );
+  }
+  // A restarted Pro replaces a halted subscription: cancel that one, or a new card entered on its
+  // old payment page would charge a second time.
+  if (row.status === "active" && row.userId && !row.replacesSubscriptionId) {
+    const halted = await executor
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, row.userId), eq(subscriptions.status, "halted")));
+    if (halted.some((other) => other.id !== row.id))
+      await enqueue(
+        executor,
+        retireHaltedJob,
+        { subscriptionId: row.id },
+        { dedupeKey: `retire-halted:${row.id}` },
+      );
+  }
+}
+
+export async function finishSwitch(
+  payload: Record<string, unknown>,
+  options: Options = {},
+): Promise<void> {
+  const database = options.database ?? defaultDb();
+  const client = options.client ?? razorpay();
+  const id = typeof payload.subscriptionId === "string" ? payload.subscriptionId : "";
+  const [next] = await database.select().from(subscriptions).where(eq(subscriptions.id, id));
+  if (!next?.replacesSubscriptionId) throw new PermanentJobError(`no switch ${id}`);
+  // Withdrawn (or cancelled outright) before this job ran: the current plan stays as it is.
+  if (next.status !== "authenticated" && next.status !== "active") return;
+  const [old] = await database
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.id, next.replacesSubscriptionId));
+  if (!old) throw new PermanentJobError(`replaced subscription of ${id} is gone`);
+  if (!old.cancelAtCycleEnd && ["active", "pending"].includes(old.status)) {
+    const readAt = new Date();
+    const entity = await client.cancelSubscription(old.providerSubscriptionId, true);
+    await database.transaction(async (tx) => {
+      await applyProviderSubscription(tx, entity, readAt);
+      await tx
+        .update(subscriptions)
+        .set({ cancelAtCycleEnd: entity.status !== "cancelled", cancelReason: SWITCHED_PLAN })
+        .where(eq(subscriptions.id, old.id));
+    });
+  }
+  await queueBillingMail(database, "plan-change", next.id, "scheduled");
+}
+
+/** The job: cancel the buyer's halted subscriptions once a newer one is active. */
+export async function retireHalted(
+  payload: Record<string, unknown>,
+  options: Options = {},
+): Promise<number> {
+  const database = options.database ?? defaultDb();
+  const client = options.client ?? razorpay();
+  const id = typeof payload.subscriptionId === "string" ? payload.subscriptionId : "";
+  const [active] = await database.select().from(subscriptions).where(eq(subscriptions.id, id));
+  if (!active?.userId) throw new PermanentJobError(`no subscription ${id}`);
+  const halted = (await subscriptionsOf(active.userId, database)).filter(
+    (row) => row.status === "halted" && row.id !== active.id,
+  );
+  for (const row of halted) {
+    const readAt = new Date();
+    await applyProviderSubscription(
+      database,
+      await client.cancelSubscription(row.providerSubscriptionId, false),
+      readAt,
+    );
+  }
+  return halted.length;
+}
+
+const subscriptionPayload = z.object({ subscriptionId: z.string().min(1).max(100) });
+
+/** A switch's new subscription is authorised: cancel the old one at its cycle end (money lane). */
+export const finishSwitchJob = defineJob({
+  name: FINISH_SWITCH_JOB,
+  lane: "money",
+  payload: subscriptionPayload,
+  timeoutMs: 60_000,
+  maxAttempts: 10,
+  async handler(payload) {
+    await finishSwitch(payload);
+  },
+});
+
+/** A restarted Pro replaces a halted subscription: cancel the halted one (money lane). */
+export const retireHaltedJob = defineJob({
+  name: RETIRE_HALTED_JOB,
+  lane: "money",
+  payload: subscriptionPayload,
+  timeoutMs: 60_000,
+  maxAttempts: 10,
+  async handler(payload) {
+    await retireHalted(payload);
+  },
+});
