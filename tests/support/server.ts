@@ -9,7 +9,6 @@ import type { EngineCase } from "./engines";
 import { freePort } from "./postgres";
 import {
   pendingDeliveries,
-  SETTLE_WITHIN_MS,
   type SettleOptions,
   startSiteInProcess,
   waitUntilSettled,
@@ -286,7 +285,7 @@ async function startOnce(options: StartOptions, dataDir: string): Promise<TestSe
       }
       return waitUntilSettled(
         {
-          unsettledJobs: () => unsettledJobsAt(databaseUrl, settle),
+          unsettledJobs: (filter) => unsettledJobsAt(databaseUrl, filter),
           pendingDeliveries: () => pendingDeliveries(url),
         },
         settle,
@@ -306,11 +305,11 @@ async function startOnce(options: StartOptions, dataDir: string): Promise<TestSe
 }
 
 /** The job queue of a server process on PostgreSQL, read beside it (as site.ts reads its own). */
-function unsettledJobsAt(databaseUrl: string, settle: SettleOptions = {}): Promise<number> {
+function unsettledJobsAt(
+  databaseUrl: string,
+  filter: Parameters<typeof unsettledJobCount>[1],
+): Promise<number> {
   return readDatabase({ dataDir: "", databaseUrl }, (database) =>
-    unsettledJobCount(database, {
-      kinds: settle.kinds,
-      withinMs: settle.withinMs ?? SETTLE_WITHIN_MS,
-    }),
+    unsettledJobCount(database, filter),
   );
 }

@@ -12,7 +12,7 @@ import { enqueue, type JobDefinition } from "~/.server/jobs/define";
 import { unsettledJobCount } from "~/.server/jobs/queue.server";
 import { startWorker, type Worker } from "~/.server/jobs/worker.server";
 import type { Logger } from "~/.server/logger";
-import { SETTLE_WITHIN_MS, waitUntilSettled } from "./site";
+import { waitUntilSettled } from "./site";
 import { openTestDatabase, type TestDatabase } from "./test-database";
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} } as unknown as Logger;
@@ -88,12 +88,9 @@ describe("jobsSettled", () => {
     });
     worker.kick();
   };
-  const probe = (options: { kinds?: string[]; withinMs?: number } = {}) => ({
-    unsettledJobs: () =>
-      unsettledJobCount(test.db, {
-        kinds: options.kinds,
-        withinMs: options.withinMs ?? SETTLE_WITHIN_MS,
-      }),
+  const probe = () => ({
+    unsettledJobs: (filter: { kinds?: readonly string[]; withinMs: number }) =>
+      unsettledJobCount(test.db, filter),
   });
 
   it("counts a duplicate that arrives late: an exactly-once assertion after it fails", async () => {
@@ -124,7 +121,7 @@ describe("jobsSettled", () => {
     await enqueue(test.db, hangs, { n: 1 });
     await enqueue(test.db, deliver, { n: 1, lateMs: 300 });
     start();
-    await waitUntilSettled(probe({ kinds: [deliver.name] }));
+    await waitUntilSettled(probe(), { kinds: [deliver.name] });
     expect(runs).toEqual([1, 2]);
     expect(await unsettledJobCount(test.db)).toBe(1);
   });

@@ -70,11 +70,7 @@ export async function startSiteInProcess(
     jobsSettled: (options = {}) =>
       waitUntilSettled(
         {
-          unsettledJobs: () =>
-            unsettledJobCount(running.database.db, {
-              kinds: options.kinds,
-              withinMs: options.withinMs ?? SETTLE_WITHIN_MS,
-            }),
+          unsettledJobs: (filter) => unsettledJobCount(running.database.db, filter),
           pendingDeliveries: () => pendingDeliveries(url),
         },
         options,
@@ -82,9 +78,12 @@ export async function startSiteInProcess(
   };
 }
 
+/** The due horizon of `waitUntilSettled` unless a test gives its own. */
+const SETTLE_WITHIN_MS = 1_000;
+
 /** What a queue is waiting on: jobs (and, with a site, its sandbox's webhook deliveries). */
 export interface QueueProbe {
-  unsettledJobs(): Promise<number>;
+  unsettledJobs(filter: { kinds?: readonly string[]; withinMs: number }): Promise<number>;
   pendingDeliveries?(): Promise<number>;
 }
 
@@ -103,7 +102,10 @@ export async function waitUntilSettled(
   let quietLooks = 0;
   for (;;) {
     const deliveries = (await probe.pendingDeliveries?.()) ?? 0;
-    const jobs = await probe.unsettledJobs();
+    const jobs = await probe.unsettledJobs({
+      kinds: options.kinds,
+      withinMs: options.withinMs ?? SETTLE_WITHIN_MS,
+    });
     quietLooks = deliveries === 0 && jobs === 0 ? quietLooks + 1 : 0;
     if (quietLooks >= 2) return;
     if (Date.now() > deadline) {
@@ -114,9 +116,6 @@ export async function waitUntilSettled(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
-
-/** The due horizon of `waitUntilSettled` unless a test gives its own. */
-export const SETTLE_WITHIN_MS = 1_000;
 
 const SANDBOX_AUTH = `Basic ${Buffer.from(
   `${SANDBOX_KEYS.RAZORPAY_KEY_ID}:${SANDBOX_KEYS.RAZORPAY_KEY_SECRET}`,

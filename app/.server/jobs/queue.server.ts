@@ -123,7 +123,8 @@ export async function renewLease(
 }
 
 /**
- * Jobs not settled: running (leased), or due now or within `withinMs` and not finished. Zero means
+ * Jobs not settled: not finished and due now or within `withinMs` (a running job is one of them: a
+ * claim leaves its due time as it was, and a retry moves it to later). Zero means
  * the queue is quiet: nothing is being done and nothing is waiting to be, though retries with
  * back-off and scheduled work may be due later. With `kinds`, only those kinds count (one lane).
  */
@@ -143,8 +144,7 @@ export async function unsettledJobCount(
   const result = await database.execute(sql`
     select count(*)::int as n from ${jobs}
      where completed_at is null and failed_at is null and ${which}
-       and (run_at <= now() + make_interval(secs => ${(options.withinMs ?? 0) / 1000})
-            or locked_until > now())`);
+       and run_at <= now() + make_interval(secs => ${(options.withinMs ?? 0) / 1000})`);
   return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
 }
 
