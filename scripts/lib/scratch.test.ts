@@ -3,7 +3,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
-import { claimScratch, SCRATCH_ENV, scratchName, sweepStaleScratch } from "./scratch";
+import {
+  claimScratch,
+  SCRATCH_ENV,
+  scratchName,
+  stopRunProcesses,
+  sweepStaleScratch,
+} from "./scratch";
 
 let outer: string;
 
@@ -86,5 +92,50 @@ describe("the run's temporary folder", () => {
   it("refuses a kind that could name another folder", () => {
     expect(() => scratchName("../x", 1)).toThrow(/kind/);
     expect(() => scratchName("A", 1)).toThrow(/kind/);
+  });
+});
+
+describe("the end of a run", () => {
+  it("ends every process that carries the run's folder, however deep, and no other", async () => {
+    const root = path.join(outer, scratchName("unit", process.pid));
+    // A process started by a child (as a test server is started by a test worker) that ignores
+    // SIGTERM, as the server blocked on its log pipe did; and one of another run.
+    const start = (scratchRoot: string) => {
+      const shell = spawn(
+        "sh",
+        [
+          "-c",
+          `${process.execPath} -e "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)" & echo $!; wait`,
+        ],
+        {
+          env: { ...process.env, [SCRATCH_ENV]: scratchRoot },
+          stdio: ["ignore", "pipe", "ignore"],
+        },
+      );
+      return new Promise<{ shell: typeof shell; pid: number }>((resolve) =>
+        shell.stdout.once("data", (chunk: Buffer) =>
+          resolve({ shell, pid: Number(chunk.toString().trim()) }),
+        ),
+      );
+    };
+    const ours = await start(root);
+    const theirs = await start(`${root}-other`);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      expect(alive(ours.pid)).toBe(true);
+      expect(stopRunProcesses(root)).toContain(ours.pid);
+      await new Promise((resolve) => ours.shell.once("exit", resolve));
+      expect(alive(ours.pid)).toBe(false);
+      expect(alive(theirs.pid)).toBe(true);
+    } finally {
+      for (const pid of [ours.pid, theirs.pid]) if (alive(pid)) process.kill(pid, "SIGKILL");
+    }
   });
 });
