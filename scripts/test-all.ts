@@ -13,6 +13,7 @@
  * problem. Exits non-zero if any step failed.
  */
 import { spawn } from "node:child_process";
+import { failureLines } from "./lib/failure-lines";
 
 interface Step {
   name: string;
@@ -39,7 +40,10 @@ const STEPS: Step[] = [
 interface Result {
   ok: boolean;
   seconds: number;
+  /** The lines of a failed step's output that name what failed. */
+  failures: string[];
 }
+
 
 function run(step: Step): Promise<Result> {
   const started = Date.now();
@@ -55,7 +59,7 @@ function run(step: Step): Promise<Result> {
       process.stdout.write(`\n──── ${step.name} (${seconds} s) ────\n`);
       process.stdout.write(Buffer.concat(chunks));
       console.log(`${ok ? "✔" : "✘"} ${step.name}: ${ok ? "passed" : `failed (${code})`}\n`);
-      resolve({ ok, seconds });
+      resolve({ ok, seconds, failures: ok ? [] : failureLines(Buffer.concat(chunks).toString()) });
     });
   });
 }
@@ -72,14 +76,16 @@ async function main(): Promise<number> {
         done.every((result) => result.ok)
           ? run(step)
           : (console.log(`✘ ${step.name}: not run (${step.after?.join(", ")} failed)`),
-            { ok: false, seconds: 0 }),
+            { ok: false, seconds: 0, failures: [] }),
       ),
     );
   }
   const all = await Promise.all(STEPS.map(async (step) => [step, await results.get(step.name)!]));
   console.log(`npm test: ${Math.round((Date.now() - started) / 1000)} s`);
-  for (const [step, result] of all as [Step, Result][])
+  for (const [step, result] of all as [Step, Result][]) {
     console.log(`  ${result.ok ? "✔" : "✘"} ${step.name} (${result.seconds} s)`);
+    for (const line of result.failures) console.log(`      ${line.trim()}`);
+  }
   return all.every(([, result]) => (result as Result).ok) ? 0 : 1;
 }
 
