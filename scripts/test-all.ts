@@ -44,7 +44,6 @@ interface Result {
   failures: string[];
 }
 
-
 function run(step: Step): Promise<Result> {
   const started = Date.now();
   console.log(`▶ ${step.name}: ${step.command}`);
