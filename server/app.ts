@@ -306,7 +306,9 @@ export function createApp(
       return context;
     },
   });
-  app.use(canonicalCase(build));
+  const rulesOf = rulesOfBuild(build);
+  app.use(canonicalCase(rulesOf));
+  app.use(noDataUrlForResources(rulesOf));
   // Every body React Router reads is capped (server/body-limit.ts). Nothing above reads bodies
   // except the payment sandbox, whose express.json caps its own at 64 KB.
   app.use(bodyLimit(rules));
@@ -382,8 +384,7 @@ function staticFiles(root: string, serveStatic: RequestHandler): RequestHandler 
  * runs. Only reads of pages: a form post is answered where it was sent, and resource routes (API,
  * feeds, files) serve programs that need not follow redirects.
  */
-function canonicalCase(build: BuildSource) {
-  const tables = new WeakMap<ServerBuild, RouteRules>();
+function canonicalCase(rulesOf: () => Promise<RouteRules>) {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     // Every path in app/routes.ts is lower-case (server/route-rules.test.ts holds it so): a path
@@ -391,16 +392,45 @@ function canonicalCase(build: BuildSource) {
     // the desktop API) skip the route matching below.
     if (!/[A-Z%]/.test(req.path)) return next();
     try {
-      const resolved = typeof build === "function" ? await build() : build;
-      let table = tables.get(resolved);
-      if (!table) {
-        table = routeRules(resolved);
-        tables.set(resolved, table);
-      }
-      const canonical = table.canonicalPagePath(requestPathname(req.originalUrl));
+      const canonical = (await rulesOf()).canonicalPagePath(requestPathname(req.originalUrl));
       if (canonical === null) return next();
       const query = req.originalUrl.indexOf("?");
       res.redirect(301, query === -1 ? canonical : canonical + req.originalUrl.slice(query));
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** The route rules of the build being served, made once per build (development rebuilds it). */
+function rulesOfBuild(build: BuildSource): () => Promise<RouteRules> {
+  const tables = new WeakMap<ServerBuild, RouteRules>();
+  return async () => {
+    const resolved = typeof build === "function" ? await build() : build;
+    let table = tables.get(resolved);
+    if (!table) {
+      table = routeRules(resolved);
+      tables.set(resolved, table);
+    }
+    return table;
+  };
+}
+
+/**
+ * A resource route (the API, feeds, files) has no `.data` URL: React Router would answer
+ * `/api/desktop/me.data` with the loader's data but without the headers the route sets (its
+ * `Cache-Control: no-store`), so a user's licence could sit in a cache (issue 32, point 4).
+ * Decided once for every resource route, whatever the method: 404, before any of it runs.
+ */
+function noDataUrlForResources(rulesOf: () => Promise<RouteRules>) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    if (!req.path.endsWith(".data")) return next();
+    try {
+      if (!(await rulesOf()).isResourceData(requestPathname(req.originalUrl))) return next();
+      res.status(404).set("Cache-Control", "no-store");
+      if (req.path.toLowerCase().startsWith("/api/"))
+        res.json({ error: "not_found", error_description: "no such resource" });
+      else res.type("text/plain").send("Not found");
     } catch (error) {
       next(error);
     }

@@ -92,6 +92,26 @@ describe("the one spelling of a page's path", () => {
   });
 });
 
+describe("the .data spelling of a resource route (issue 32, point 4)", () => {
+  const resourceData = (path: string) => routeRules(build).isResourceData(path);
+
+  it("is found for any resource route, whatever its case", () => {
+    expect(resourceData("/api/desktop/me.data")).toBe(true);
+    expect(resourceData("/API/Desktop/ME.data")).toBe(true);
+  });
+
+  it("is not a page's data, the root's, an unknown path's or a path without .data", () => {
+    for (const path of [
+      "/admin/users.data",
+      "/blog/welcome.data",
+      "/_root.data",
+      "/no-such-page.data",
+      "/api/desktop/me",
+    ])
+      expect(resourceData(path), path).toBe(false);
+  });
+});
+
 describe("app/routes.ts", () => {
   it("spells every path in lower case (the canonical-case redirect skips lower-case paths)", async () => {
     const { default: routes } = await import("../app/routes");

@@ -54,6 +54,11 @@ export interface RouteRules {
   canonicalPagePath(pathname: string): string | null;
   /** The route React Router matches for this path (its id) and the params it gives it. */
   leafFor(pathname: string): { id: string; params: Params } | null;
+  /**
+   * Whether this is the single-fetch `.data` spelling of a resource route (API, feed, file):
+   * React Router would answer it with the loader's data but not the route's own headers.
+   */
+  isResourceData(pathname: string): boolean;
 }
 
 type ManifestRoute = NonNullable<ServerBuild["routes"][string]>;
@@ -91,6 +96,12 @@ export function routeRules(build: ServerBuild): RouteRules {
       const leaf = matches?.at(-1)?.route.id;
       if (!leaf) return undefined;
       return build.routes[leaf]?.module.handle as RouteHandle | undefined;
+    },
+    isResourceData(pathname) {
+      if (!pathname.endsWith(".data") || pathname === "/_root.data") return false;
+      const leaf = matchRoutes(tree, pathname.slice(0, -".data".length), build.basename)?.at(-1)
+        ?.route.id;
+      return leaf !== undefined && !build.routes[leaf]?.module.default;
     },
     leafFor(pathname) {
       const leaf = matchRoutes(tree, pathname, build.basename)?.at(-1);

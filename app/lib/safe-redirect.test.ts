@@ -6,6 +6,8 @@ describe("safeNext", () => {
     ["/account/security", "/account/security"],
     ["/billing?plan=pro-yearly#pay", "/billing?plan=pro-yearly#pay"],
     ["/", "/"],
+    // An encoded slash later in the path is only a character of it.
+    ["/blog/a%2Fb", "/blog/a%2Fb"],
   ])("keeps the same-origin path %s", (input, expected) => {
     expect(safeNext(input)).toBe(expected);
   });
@@ -20,6 +22,12 @@ describe("safeNext", () => {
     "account",
     "/\tevil",
     "/ //evil.example",
+    // Issue 32, point 15: Better Auth decodes these and refused the whole sign-in with 403.
+    "/%5Cevil.example",
+    "/%5cevil.example",
+    "/%2F%2Fevil.example",
+    "/%2f/evil.example",
+    "/./%5Cevil",
   ])("falls back to /account for %j", (input) => {
     expect(safeNext(input)).toBe("/account");
   });

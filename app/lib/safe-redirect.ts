@@ -1,7 +1,7 @@
 /**
  * A same-origin path to go to after signing in, or the fallback. Absolute URLs, protocol-relative
  * ("//evil.example") and backslash tricks ("/\\evil.example") are refused: an open redirect on a
- * sign-in page is a phishing tool.
+ * sign-in page is a phishing tool. So are their encoded spellings ("/%2F%2Fevil.example").
  */
 export function safeNext(next: string | null | undefined, fallback = "/account"): string {
   if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\"))
@@ -14,7 +14,10 @@ export function safeNext(next: string | null | undefined, fallback = "/account")
     if (url.origin !== "http://same.origin") return fallback;
     const path = url.pathname + url.search + url.hash;
     // Dot segments can normalise into "//host" ("/..//evil.example"): check the result again.
-    return path.startsWith("//") || path.startsWith("/\\") ? fallback : path;
+    // An encoded slash or backslash first ("/%2F%2Fevil", "/%5Cevil") is the same trick for
+    // whoever decodes the path once more (Better Auth checks a decoded callbackURL's origin and
+    // refuses the sign-in with 403): refused here, before anyone decodes it.
+    return /^\/(?:[/\\]|%2f|%5c)/i.test(path) ? fallback : path;
   } catch {
     return fallback;
   }

@@ -52,6 +52,26 @@ describe("the sign-in page's form posts", () => {
     expect(account.status).toBe(200);
   });
 
+  it("signs in when next is an encoded slash or backslash, and goes to the account instead (issue 32, point 15)", async () => {
+    await signUpVerified(server, {
+      name: "Encoded Next",
+      email: "encoded-next@example.com",
+      password: PASSWORD,
+    });
+    for (const [index, next] of ["/%5Cevil.example", "/%2F%2Fevil.example"].entries()) {
+      const response = await postForm(
+        server,
+        `/auth?${new URLSearchParams({ next })}`,
+        "",
+        { intent: "sign-in", email: "encoded-next@example.com", password: PASSWORD },
+        { "x-forwarded-for": `198.51.100.${30 + index}` },
+      );
+      expect(response.status, next).toBe(303);
+      expect(response.headers.get("location")).toBe("/account");
+      expect(cookiesFrom(response)).toMatch(/session_token=/);
+    }
+  });
+
   it("answers a form with the wrong fields with every field's error and a 400", async () => {
     const response = await postForm(server, "/auth?view=signup", "", {
       intent: "sign-up",

@@ -60,6 +60,28 @@ describe.each(engines())("/api/desktop/me answered before express on $name", (en
     await server?.stop();
   });
 
+  it("has no .data spelling of any resource route: 404, never the licence without no-store (issue 32, point 4)", async () => {
+    const headers = { authorization: `Bearer ${access}` };
+    for (const [method, path] of [
+      ["GET", "/api/desktop/me.data"],
+      ["GET", "/API/Desktop/me.data"],
+      ["POST", "/api/desktop/refresh.data"],
+      ["GET", "/api/session.data"],
+      ["GET", "/updates/stable/latest.yml.data"],
+      ["GET", "/sitemap.xml.data"],
+    ] as const) {
+      const response = await fetch(server.url + path, { method, headers });
+      const body = await response.text();
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get("cache-control"), path).toContain("no-store");
+      expect(body, path).not.toContain("license");
+      if (path.toLowerCase().startsWith("/api/"))
+        expect(JSON.parse(body)).toMatchObject({ error: "not_found" });
+    }
+    // A page's data keeps its single-fetch URL.
+    expect((await fetch(`${server.url}/pricing.data`)).status).toBe(200);
+  });
+
   it("answers every case exactly as React Router does, and answers it fast", async () => {
     const port = Number(new URL(server.url).port);
     const authorizations = [

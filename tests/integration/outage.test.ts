@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BROWSER_HEADERS, getWithCookies, signUpVerified } from "../support/auth";
-import { eventually, textOf } from "../support/billing";
+import { desktopHandoff, eventually, exchangeHandoff, textOf } from "../support/billing";
 import { createDatabase } from "../support/engines";
 import { type Cluster, findPostgresBin, startCluster } from "../support/postgres";
 import { type RunningTestServer, startServer } from "../support/server";
@@ -17,6 +17,7 @@ describe.runIf(bin || process.env.CI)("database outage on PostgreSQL", () => {
   let server: RunningTestServer;
   let cookie = "";
   let databaseUrl = "";
+  let device = { access_token: "", refresh_token: "" };
 
   beforeAll(async () => {
     if (!bin) throw new Error("CI needs the PostgreSQL server binaries for the outage test.");
@@ -28,6 +29,8 @@ describe.runIf(bin || process.env.CI)("database outage on PostgreSQL", () => {
       email: "outage@example.com",
       password: "outage-password-1",
     });
+    const exchanged = await exchangeHandoff(server, await desktopHandoff(server, cookie), "Mac");
+    device = (await exchanged.json()) as typeof device;
   });
   afterAll(async () => {
     await server?.stop();
@@ -49,6 +52,35 @@ describe.runIf(bin || process.env.CI)("database outage on PostgreSQL", () => {
       expect(textOf(html)).toContain("try again in a minute");
       const data = await getWithCookies(server, "/account.data", cookie);
       expect(data.status).toBe(503);
+      // Issue 32, point 3: the desktop API (its fast path too) and the rest of /api say the
+      // same in JSON, the app's language, never a 500.
+      const apiCalls: [string, () => Promise<Response>][] = [
+        [
+          "GET /api/desktop/me",
+          () =>
+            fetch(`${server.url}/api/desktop/me`, {
+              headers: { authorization: `Bearer ${device.access_token}` },
+            }),
+        ],
+        [
+          "POST /api/desktop/refresh",
+          () =>
+            fetch(`${server.url}/api/desktop/refresh`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ refresh_token: device.refresh_token }),
+            }),
+        ],
+        ["GET /api/session", () => getWithCookies(server, "/api/session", cookie)],
+      ];
+      for (const [name, call] of apiCalls) {
+        const response = await call();
+        expect(response.status, name).toBe(503);
+        expect(response.headers.get("retry-after"), name).toBe("30");
+        expect(response.headers.get("cache-control"), name).toContain("no-store");
+        expect(response.headers.get("content-type"), name).toMatch(/^application\/json/);
+        expect(await response.json(), name).toMatchObject({ error: "service_unavailable" });
+      }
       for (const path of ["/", "/pricing", "/blog", "/legal/privacy", "/about"]) {
         const page = await fetch(server.url + path, { headers: BROWSER_HEADERS });
         expect(page.status, path).toBe(200);
@@ -65,6 +97,10 @@ describe.runIf(bin || process.env.CI)("database outage on PostgreSQL", () => {
     }
     expect(ready).toBe(200);
     expect((await getWithCookies(server, "/account", cookie)).status).toBe(200);
+    const me = await fetch(`${server.url}/api/desktop/me`, {
+      headers: { authorization: `Bearer ${device.access_token}` },
+    });
+    expect(me.status).toBe(200);
     expect(server.output()).not.toMatch(/uncaughtException|unhandledRejection/);
   });
 
