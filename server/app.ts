@@ -47,7 +47,13 @@ import {
   refuseTooLarge,
   withBufferedBody,
 } from "./body-limit";
-import { hasDotSegment, requestPathname, type RouteRules, routeRules } from "./route-rules";
+import {
+  hasDotSegment,
+  originForm,
+  requestPathname,
+  type RouteRules,
+  routeRules,
+} from "./route-rules";
 import { countedRateLimitsOf, createFastAnswers } from "./fast-answers";
 import { createRazorpaySandbox } from "./razorpay-sandbox";
 import { type Primary, startWorkers } from "./cluster";
@@ -438,19 +444,28 @@ function noDataUrlForResources(rulesOf: () => Promise<RouteRules>) {
 }
 
 /**
- * 400 for a path with dot segments, before anything looks at it: the cache, the body caps and the
- * logs would read it as spelt, React Router as resolved (issue 25: a webhook prefix followed by
- * `/../../desktop/token` reached the desktop API uncapped).
+ * The request target, decided before anything looks at it. An absolute-form target
+ * (`GET http://host/path`) is read as its path, with its authority as the Host (issue 32, point
+ * 5: it was a 500); any other form than a path is a 400. A path with dot segments is a 400 too:
+ * the cache, the body caps and the logs would read it as spelt, React Router as resolved (issue
+ * 25: a webhook prefix followed by `/../../desktop/token` reached the desktop API uncapped).
  */
-function refuseDotSegments(req: http.IncomingMessage, res: http.ServerResponse): boolean {
-  if (!hasDotSegment(req.url ?? "/")) return false;
+function refuseUnusableTarget(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  const origin = originForm(req.url ?? "/");
+  if (origin) {
+    req.url = origin.target;
+    if (origin.host) req.headers.host = origin.host;
+    if (!hasDotSegment(origin.target)) return false;
+  }
   refuseAndLinger(
     req,
     res,
     {
       status: 400,
       contentType: "text/plain; charset=utf-8",
-      body: "Bad request: the path has dot segments (. or ..). Ask for the resolved path.",
+      body: origin
+        ? "Bad request: the path has dot segments (. or ..). Ask for the resolved path."
+        : "Bad request: the request target must be a path (/…) or an http(s) URL.",
     },
     req.headers.expect !== undefined,
   );
@@ -572,7 +587,7 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
         });
   const serve = (req: http.IncomingMessage, res: http.ServerResponse) => {
     noticeProxy(req);
-    if (refuseDotSegments(req, res)) return;
+    if (refuseUnusableTarget(req, res)) return;
     if (cache?.serve(req, res)) return;
     if (fast?.serve(req, res, () => app(req, res))) return;
     app(req, res);
@@ -581,7 +596,7 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   // `Expect: 100-continue`: a body over its cap is refused before the client sends it (Node would
   // otherwise answer 100 Continue itself and the client would send it all).
   server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (refuseDotSegments(req, res)) return;
+    if (refuseUnusableTarget(req, res)) return;
     rules.ruleFor(req).then(
       (rule) => {
         if (rule && declaredLength(req) > rule.limit) return refuseTooLarge(req, res, rule, true);

@@ -1,6 +1,6 @@
 import type { ServerBuild } from "react-router";
 import { describe, expect, it } from "vitest";
-import { hasDotSegment, requestPathname, routeRules } from "./route-rules";
+import { hasDotSegment, originForm, requestPathname, routeRules } from "./route-rules";
 
 describe("request paths as React Router sees them", () => {
   it("finds every spelling of a dot segment the URL parser would resolve", () => {
@@ -33,6 +33,32 @@ describe("request paths as React Router sees them", () => {
       expect(hasDotSegment(path), path).toBe(false);
     }
     expect(requestPathname("/releases/1.4.0/a.dmg?x=1")).toBe("/releases/1.4.0/a.dmg");
+  });
+});
+
+describe("the request target in origin form (issue 32, point 5)", () => {
+  it("keeps a path, and reads an absolute URL as its path and query, as spelt, with its host", () => {
+    expect(originForm("/api/desktop/me?x=1")).toEqual({ target: "/api/desktop/me?x=1" });
+    expect(originForm("http://pinout.dev/api/desktop/me?x=1")).toEqual({
+      target: "/api/desktop/me?x=1",
+      host: "pinout.dev",
+    });
+    expect(originForm("HTTPS://pinout.dev:8443")).toEqual({ target: "/", host: "pinout.dev:8443" });
+    expect(originForm("http://pinout.dev?q=1")).toEqual({ target: "/?q=1", host: "pinout.dev" });
+    // Dot segments stay for the dot-segment check to refuse.
+    expect(originForm("http://h/a/../b")?.target).toBe("/a/../b");
+  });
+
+  it("has nothing for the other forms", () => {
+    for (const target of [
+      "*",
+      "",
+      "pinout.dev:443",
+      "mailto:a@example.com",
+      "http://",
+      "ftp://h/x",
+    ])
+      expect(originForm(target), target).toBeNull();
   });
 });
 

@@ -21,6 +21,29 @@ export function requestPathname(rawUrl: string): string {
 }
 
 /**
+ * The request target in origin form (`/path?query`), the only form the rest of the server reads
+ * (React Router's express adapter puts the target after the host, so `http://host/x` became an
+ * invalid URL and a 500; issue 32, point 5). An absolute-form target (`GET http://host/x`, which
+ * HTTP/1.1 servers must accept) gives its path and query, and its authority (which replaces the
+ * Host header, RFC 9112 §3.2.2); anything else (`*`, garbage) is null, for a 400.
+ */
+export function originForm(rawUrl: string): { target: string; host?: string } | null {
+  if (rawUrl.startsWith("/")) return { target: rawUrl };
+  if (!/^https?:\/\//i.test(rawUrl)) return null;
+  try {
+    const { host } = new URL(rawUrl);
+    // The path as sent, after the authority: the parser would resolve dot segments, which the
+    // dot-segment check must still see.
+    const rest = rawUrl.slice(rawUrl.indexOf("//") + 2);
+    const cut = rest.search(/[/?]/);
+    const tail = cut === -1 ? "" : rest.slice(cut);
+    return host ? { target: tail.startsWith("/") ? tail : `/${tail}`, host } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Whether a request path has a segment the URL parser would resolve away (`.`, `..`, either
  * percent-encoded, or a `\` standing for `/`). Such a path names another route than it spells, so
  * anything deciding on the spelling (a cap, a log rule) and React Router would disagree: it is

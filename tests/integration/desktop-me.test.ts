@@ -82,6 +82,30 @@ describe.each(engines())("/api/desktop/me answered before express on $name", (en
     expect((await fetch(`${server.url}/pricing.data`)).status).toBe(200);
   });
 
+  it("reads an absolute-form request target as its path, and refuses other forms with 400 (issue 32, point 5)", async () => {
+    const port = Number(new URL(server.url).port);
+    const ask = (target: string) =>
+      raw(
+        port,
+        `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${access}\r\n\r\n`,
+      );
+    const asPath = comparable(await ask("/api/desktop/me"));
+    expect(asPath.status).toBe("HTTP/1.1 200 OK");
+    for (const target of [
+      `http://127.0.0.1:${port}/api/desktop/me`,
+      "HTTP://another.example/api/desktop/me",
+    ])
+      expect(comparable(await ask(target)), target).toEqual(asPath);
+    expect((await ask("http://x/api/webhooks/razorpay/../../desktop/me")).status).toBe(
+      "HTTP/1.1 400 Bad Request",
+    );
+    for (const target of ["*", "mailto:a@example.com", "http://"]) {
+      const answer = await ask(target);
+      expect(answer.status, target).toBe("HTTP/1.1 400 Bad Request");
+    }
+    expect(server.output()).not.toContain("unhandled server error");
+  });
+
   it("answers every case exactly as React Router does, and answers it fast", async () => {
     const port = Number(new URL(server.url).port);
     const authorizations = [
