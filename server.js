@@ -26,12 +26,18 @@ let running;
 /** @type {NodeJS.Signals | undefined} */
 let stopRequested;
 
+/** How long a server may take to stop, whatever happens while closing. */
+const STOP_CEILING_MS = 5_000;
+
 /** @param {NodeJS.Signals} signal */
 function stop(signal) {
   if (stopRequested) process.exit(1);
   stopRequested = signal;
-  // A hard ceiling, whatever happens while closing.
-  setTimeout(() => process.exit(1), 5_000).unref();
+  // A hard ceiling. A primary waits for its workers, whose own ceilings start when its message
+  // reaches them: it waits a little longer, so a worker still starting (slow on a busy machine)
+  // ends by its own ceiling and the primary still exits cleanly, never before its workers.
+  const primary = cluster.isPrimary && Object.keys(cluster.workers ?? {}).length > 0;
+  setTimeout(() => process.exit(1), STOP_CEILING_MS + (primary ? 2_000 : 0)).unref();
   // Still starting: start() sees the request below and stops as soon as it has started.
   if (!running) return;
   running.shutdown(signal).then(

@@ -154,13 +154,22 @@ describe.runIf(postgresUrl)("several processes on one PostgreSQL", () => {
   it("replaces a worker that dies, and stops the workers with the primary", async () => {
     const [first] = childPids(pooled.process.pid!);
     process.kill(first!, "SIGKILL");
+    // The new worker is replaced after a pause, then loads and listens: slow on a busy machine.
     await eventually(
       async () => {
         const pids = childPids(pooled.process.pid!);
-        return pids.length === 2 && !pids.includes(first!);
+        return (
+          pids.length === 2 &&
+          !pids.includes(first!) &&
+          pids.every((pid) =>
+            pooled
+              .logs()
+              .some((line) => line.pid === pid && String(line.msg).startsWith("listening on")),
+          )
+        );
       },
-      10_000,
-      "a new worker",
+      30_000,
+      "a new worker, listening",
     );
     for (let i = 0; i < 4; i++)
       expect((await getOnNewConnection(`${pooled.url}/pricing`)).status).toBe(200);
