@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
-import type { Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 import { matchPath } from "react-router";
 import routes from "../../app/routes";
 import { E2E_LAYOUT_ADMIN_EMAIL } from "./env";
@@ -340,10 +340,22 @@ async function signInDesktopApp(page: Page): Promise<string> {
   return ((await exchanged.json()) as { access_token: string }).access_token;
 }
 
+/**
+ * The 404 page, the error probe's 500 page and a signed-in customer's 403 under /admin are among
+ * the pages measured: their statuses show in the console.
+ */
+const ALLOWED_CONSOLE_ERRORS = /the server responded with a status of (403|404|500)/;
+
+/** The passes over many pages are cut in this many parts. */
+const PARTS = 3;
+
+/** Every `PARTS`th visit, starting at `part`: parts of about the same length and mix. */
+function partOf(visits: readonly Visit[], part: number): Visit[] {
+  return visits.filter((_, index) => index % PARTS === part);
+}
+
 test.describe("no page is wider than the screen", () => {
-  // The 404 page, the error probe's 500 page and a signed-in customer's 403 under /admin are
-  // among the pages measured: their statuses show in the console.
-  test.use({ allowConsoleErrors: /the server responded with a status of (403|404|500)/ });
+  test.use({ allowConsoleErrors: ALLOWED_CONSOLE_ERRORS });
 
   test("every page of app/routes.ts has a URL to measure", () => {
     const areas = new Set(PAGES.map((route) => route.area));
@@ -358,41 +370,74 @@ test.describe("no page is wider than the screen", () => {
       expect(urlsFor(area, known, []).length).toBeGreaterThan(0);
   });
 
-  test("signed out", async ({ page }) => {
-    test.setTimeout(180_000);
-    const visits = urlsFor("public", { email: "" }, await sitemapPaths(page));
-    expect(visits).toContain("/pricing");
-    expect((await measure(page, "signed out:", visits)).problems).toEqual([]);
-  });
+  // Each part is a test of its own, so a slow machine slows a part down instead of failing the
+  // whole pass, and the two browser workers share the parts.
+  for (let part = 0; part < PARTS; part++)
+    test(`signed out (part ${part + 1} of ${PARTS})`, async ({ page }) => {
+      test.setTimeout(180_000);
+      const visits = urlsFor("public", { email: "" }, await sitemapPaths(page));
+      expect(visits).toContain("/pricing");
+      expect((await measure(page, "signed out:", partOf(visits, part))).problems).toEqual([]);
+    });
 
-  test("the account area of a customer with a 60-character email, long billing details and an invoice", async ({
-    page,
-  }) => {
-    test.setTimeout(240_000);
-    const known = await longCustomer(page);
-    const visits = [
-      ...urlsFor("auth", known, await sitemapPaths(page)),
-      // A customer who opens the admin area gets the 403 page.
-      "/admin",
-    ];
-    expect(visits).toContain("/account/profile");
-    const { problems, withInvoiceNumbers } = await measure(page, "customer:", visits);
-    expect(problems).toEqual([]);
-    expect(withInvoiceNumbers).toContain("/invoices");
-  });
+  test.describe("a customer with a 60-character email, long billing details and an invoice", () => {
+    // One customer (signing up and paying takes a while) for the parts below, one after another
+    // in one browser context; each part has its own time limit.
+    test.describe.configure({ mode: "serial" });
+    let context: BrowserContext;
+    let page: Page;
+    let known: Awaited<ReturnType<typeof longCustomer>>;
+    const errors: string[] = [];
 
-  test("the public pages signed in as that customer", async ({ page }) => {
-    test.setTimeout(240_000);
-    const known = await longCustomer(page);
-    const visits = urlsFor("public", known, await sitemapPaths(page));
-    expect(visits).toContainEqual(expect.objectContaining({ name: "/login-via?token=…" }));
-    // A blog post or legal page differs from its signed-out self only in the navbar, which axe
-    // checks signed in on every page of the account area: axe skips them here (each costs
-    // seconds), and checks the pages whose content changes for a customer.
-    const contentPage = (name: string) => /^\/(blog|legal)\/./.test(name);
-    expect(
-      (await measure(page, "customer:", visits, (name) => !contentPage(name))).problems,
-    ).toEqual([]);
+    test.beforeAll(async ({ browser }) => {
+      test.setTimeout(240_000);
+      context = await browser.newContext();
+      page = await context.newPage();
+      // What the `consoleErrors` fixture checks on its own page, on this shared one.
+      page.on("console", (message) => {
+        if (message.type() === "error" && !ALLOWED_CONSOLE_ERRORS.test(message.text()))
+          errors.push(message.text());
+      });
+      page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+      known = await longCustomer(page);
+    });
+    test.afterEach(() => {
+      expect(errors, "console errors in the page").toEqual([]);
+    });
+    test.afterAll(async () => {
+      await context?.close();
+    });
+
+    test("the account area", async () => {
+      test.setTimeout(180_000);
+      const visits = [
+        ...urlsFor("auth", known, await sitemapPaths(page)),
+        // A customer who opens the admin area gets the 403 page.
+        "/admin",
+      ];
+      expect(visits).toContain("/account/profile");
+      const { problems, withInvoiceNumbers } = await measure(page, "customer:", visits);
+      expect(problems).toEqual([]);
+      expect(withInvoiceNumbers).toContain("/invoices");
+    });
+
+    for (let part = 0; part < PARTS; part++)
+      test(`the public pages signed in (part ${part + 1} of ${PARTS})`, async () => {
+        test.setTimeout(180_000);
+        const visits = urlsFor("public", known, await sitemapPaths(page));
+        expect(visits).toContainEqual(expect.objectContaining({ name: "/login-via?token=…" }));
+        // A blog post or legal page differs from its signed-out self only in the navbar, which
+        // axe checks signed in on every page of the account area: axe skips them here (each
+        // costs seconds), and checks the pages whose content changes for a customer.
+        const contentPage = (name: string) => /^\/(blog|legal)\/./.test(name);
+        const { problems } = await measure(
+          page,
+          "customer:",
+          partOf(visits, part),
+          (name) => !contentPage(name),
+        );
+        expect(problems).toEqual([]);
+      });
   });
 
   test("admin pages, with that customer among the users, subscriptions and invoices", async ({
