@@ -3,6 +3,13 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EnvError, envSchema, parseEnv, SANDBOX_KEYS } from "./env";
 
+/** Keys of the shape Razorpay's test mode gives (never real ones). */
+const RAZORPAY_TEST_KEYS = {
+  RAZORPAY_KEY_ID: "rzp_test_abcdef123456",
+  RAZORPAY_KEY_SECRET: "a-test-key-secret",
+  RAZORPAY_WEBHOOK_SECRET: "a-test-webhook-secret",
+};
+
 describe("parseEnv", () => {
   it("has defaults that run the embedded site with no configuration", () => {
     const env = parseEnv({});
@@ -108,10 +115,29 @@ describe("parseEnv", () => {
       "https://localhost",
     ])
       expect(parseEnv({ SITE_URL: url }).PAYMENTS_PROVIDER, url).toBe("sandbox");
-    expect(parseEnv({ HOST: "0.0.0.0" }).SITE_URL).toBe("http://localhost:3000");
+    expect(
+      parseEnv({ HOST: "0.0.0.0", PAYMENTS_PROVIDER: "razorpay", ...RAZORPAY_TEST_KEYS }).SITE_URL,
+    ).toBe("http://localhost:3000");
     expect(
       parseEnv({ SITE_URL: "http://shop.example.com", PAYMENTS_SANDBOX_PUBLIC: "1" }).SITE_URL,
     ).toBe("http://shop.example.com");
+  });
+
+  it("refuses the sandbox on a server listening on every address, whatever SITE_URL says (issue 32, point 13)", () => {
+    for (const HOST of ["0.0.0.0", "::", "192.168.1.20"])
+      for (const site of [{}, { SITE_URL: "http://localhost:3000" }])
+        expect(() => parseEnv({ HOST, ...site }), HOST).toThrow(
+          /(HOST|PAYMENTS_PROVIDER): the payment sandbox would let anyone .*PAYMENTS_SANDBOX_PUBLIC=1/,
+        );
+    for (const HOST of ["127.0.0.1", "127.0.0.2", "localhost", "::1"])
+      expect(parseEnv({ HOST }).PAYMENTS_PROVIDER, HOST).toBe("sandbox");
+    expect(parseEnv({ HOST: "0.0.0.0", PAYMENTS_SANDBOX_PUBLIC: "1" }).PAYMENTS_PROVIDER).toBe(
+      "sandbox",
+    );
+    expect(
+      parseEnv({ HOST: "0.0.0.0", PAYMENTS_PROVIDER: "razorpay", ...RAZORPAY_TEST_KEYS })
+        .PAYMENTS_PROVIDER,
+    ).toBe("razorpay");
   });
 
   it("runs one process unless told otherwise, and several only on PostgreSQL with Razorpay", () => {

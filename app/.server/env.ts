@@ -163,7 +163,7 @@ export const envSchema = z.object({
     emptyToUndefined,
     z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }).optional(),
   ),
-  /** `1` allows the sandbox on an https SITE_URL: a deliberate public demo that sells nothing. */
+  /** `1` allows the sandbox off this machine (SITE_URL or HOST): a public demo that sells nothing. */
   PAYMENTS_SANDBOX_PUBLIC: flag,
   /**
    * Server processes sharing the port (node:cluster), one per core at most: a process renders one
@@ -238,6 +238,12 @@ export function isLoopbackUrl(url: string): boolean {
   );
 }
 
+/** Whether a listening address is this machine's only (not 0.0.0.0 or ::, which are every one). */
+function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(source);
   if (!result.success) {
@@ -278,15 +284,18 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const host = loopback ? "localhost" : data.HOST.includes(":") ? `[${data.HOST}]` : data.HOST;
   const siteUrl = data.SITE_URL ?? `http://${host}:${data.PORT}`;
   // The sandbox gives Pro to anyone and its webhook secret is public: only on this machine,
-  // whatever the scheme, unless someone says it is a deliberate public demo.
-  if (
-    data.PAYMENTS_PROVIDER === "sandbox" &&
-    !data.PAYMENTS_SANDBOX_PUBLIC &&
-    !isLoopbackUrl(siteUrl)
-  ) {
-    problems.push(
-      `  PAYMENTS_PROVIDER: the payment sandbox would let anyone who reaches ${new URL(siteUrl).origin} get Pro without paying (it is for localhost, 127.0.0.1 and ::1); set PAYMENTS_PROVIDER=razorpay with your keys, or PAYMENTS_SANDBOX_PUBLIC=1 for a deliberate public demo`,
-    );
+  // whatever the scheme, unless someone says it is a deliberate public demo. Both the address
+  // people use (SITE_URL) and the one the server listens on (HOST: 0.0.0.0 and :: reach it from
+  // the network whatever SITE_URL says; issue 32, point 13) must be this machine's.
+  if (data.PAYMENTS_PROVIDER === "sandbox" && !data.PAYMENTS_SANDBOX_PUBLIC) {
+    if (!isLoopbackUrl(siteUrl))
+      problems.push(
+        `  PAYMENTS_PROVIDER: the payment sandbox would let anyone who reaches ${new URL(siteUrl).origin} get Pro without paying (it is for localhost, 127.0.0.1 and ::1); set PAYMENTS_PROVIDER=razorpay with your keys, or PAYMENTS_SANDBOX_PUBLIC=1 for a deliberate public demo`,
+      );
+    else if (!isLoopbackHost(data.HOST))
+      problems.push(
+        `  HOST: the payment sandbox would let anyone on the network who reaches this machine (HOST=${data.HOST}) get Pro without paying; listen on 127.0.0.1 or ::1, set PAYMENTS_PROVIDER=razorpay with your keys, or PAYMENTS_SANDBOX_PUBLIC=1 for a deliberate public demo`,
+      );
   }
   if (problems.length > 0)
     throw new EnvError(`Invalid environment configuration:\n${problems.join("\n")}`);
