@@ -157,6 +157,61 @@ describe.each(engines())("refunds on $name", (engine) => {
     expect(after).toMatch(new RegExp(`${paymentId} ₹699 ₹699 refunded`));
   });
 
+  it("issue 32, point 6: of four different full refunds confirmed at once, one is queued and three are refused", async () => {
+    const email = "refund-race@example.com";
+    const cookie = await signUpVerified(server, { name: "Race", email, password: PASSWORD });
+    await buyThroughSandbox(server, cookie);
+    const path = `/admin-fix-subscription?email=${encodeURIComponent(email)}`;
+    const html = await eventually(
+      async () => {
+        const text = await (await getWithCookies(server, path, boss)).text();
+        return /name="paymentId" value="pay_\w+"/.test(text) ? text : undefined;
+      },
+      20_000,
+      "the payment on the admin page",
+    );
+    const userId = /name="userId" value="([^"]+)"/.exec(html)?.[1] ?? "";
+    const paymentId = /name="paymentId" value="(pay_\w+)"/.exec(html)?.[1] ?? "";
+    // Four operators each review a full refund (each review has its own key)…
+    const keys = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const review = await postForm(server, path, boss, {
+          intent: "refund-review",
+          userId,
+          paymentId,
+          amount: "",
+          reason: "Race",
+        });
+        return /name="key" value="(rf_[^"]+)"/.exec(await review.text())?.[1] ?? "";
+      }),
+    );
+    expect(new Set(keys).size).toBe(4);
+    // …and all confirm at once.
+    const answers = await Promise.all(
+      keys.map((key) =>
+        postForm(server, path, boss, {
+          intent: "refund",
+          userId,
+          paymentId,
+          amountPaise: "69900",
+          reason: "Race",
+          key,
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([200, 409, 409, 409]);
+    for (const answer of answers.filter((answer) => answer.status === 409))
+      expect(textOf(await answer.text())).toContain("Nothing is left to refund on this payment");
+    await server.jobsSettled();
+    const calls = proxy.refunds.filter((call) => call.key !== undefined && keys.includes(call.key));
+    expect(new Set(calls.map((call) => call.key)).size).toBe(1);
+    const made = await sandbox<{ items: { amount: number }[] }>(
+      `/v1/payments/${paymentId}/refunds`,
+    );
+    expect(made.items.map((refund) => refund.amount)).toEqual([69_900]);
+  });
+
   it("point 7: a second subscription for someone on Pro is cancelled at once and refunded, with a mail", async () => {
     const email = "twice@example.com";
     const cookie = await signUpVerified(server, { name: "Twice", email, password: PASSWORD });

@@ -32,6 +32,7 @@ import { processWebhookEvent } from "../billing/webhooks.server";
 import { creditNoteFor } from "../invoices/engine.server";
 import { invoiceForPayment, reissueWithBuyer } from "../invoices/issue.server";
 import { kickJobs } from "../jobs";
+import type { Executor } from "../jobs/queue.server";
 import { escapeLike } from "./users.server";
 import { AppError } from "../http/errors";
 
@@ -305,16 +306,24 @@ export interface RefundReview {
   key: string;
 }
 
+/**
+ * The payment and what is left of it to refund. With `lock`, in the transaction that queues the
+ * refund: the payment row is locked, so two confirmations of different refunds (two operators,
+ * two instances) check what is left one after the other, each seeing the other's request (issue
+ * 32, point 6: three of four simultaneous full refunds passed the check).
+ */
 async function refundablePayment(
-  database: Database,
+  database: Executor,
   userId: string,
   paymentId: string,
   amountPaise: number | null,
+  options: { lock?: boolean } = {},
 ) {
-  const [payment] = await database
+  const query = database
     .select()
     .from(payments)
     .where(and(eq(payments.providerPaymentId, paymentId), eq(payments.userId, userId)));
+  const [payment] = options.lock ? await query.for("update") : await query;
   if (!payment) throw new AppError("not_found", "That payment does not belong to this customer.");
   if (payment.status !== "captured" && payment.status !== "refunded")
     throw new AppError("invalid", "Only a captured payment can be refunded.");
@@ -387,29 +396,29 @@ export async function requestRefund(
   assertAdmin(session);
   const database = options.database ?? defaultDb();
   if (await refundRequested(database, input.key)) return { queued: false };
-  try {
-    await refundablePayment(database, userId, input.paymentId, input.amountPaise);
-  } catch (error) {
-    // The same confirmation submitted twice at once: the other submit stored (or even made) it
-    // meanwhile, and it counts against what is left. That is this request, not a refusal.
-    if (await refundRequested(database, input.key)) return { queued: false };
-    throw error;
-  }
-  const queued = await database.transaction((tx) =>
-    queueRefund(tx, {
+  const queued = await database.transaction(async (tx) => {
+    try {
+      await refundablePayment(tx, userId, input.paymentId, input.amountPaise, { lock: true });
+    } catch (error) {
+      // The same confirmation submitted twice at once: the other submit stored (or even made)
+      // it meanwhile, and it counts against what is left. That is this request, not a refusal.
+      if (await refundRequested(tx, input.key)) return false;
+      throw error;
+    }
+    return queueRefund(tx, {
       paymentId: input.paymentId,
       amountPaise: input.amountPaise,
       reason: input.reason,
       key: input.key,
       actor: { id: session.user.id, email: session.user.email },
       targetUserId: userId,
-    }),
-  );
+    });
+  });
   if (queued) kickJobs();
   return { queued };
 }
 
-async function refundRequested(database: Database, key: string): Promise<boolean> {
+async function refundRequested(database: Executor, key: string): Promise<boolean> {
   const [job] = await database
     .select({ id: jobs.id })
     .from(jobs)
