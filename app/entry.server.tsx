@@ -16,6 +16,7 @@ import { requestContext } from "./.server/request-context";
 import { inlineScriptHashes } from "./.server/http/inline-scripts";
 import { privateDocuments, renderKey } from "./.server/http/private-documents";
 import { isGuarded } from "./.server/auth/guards";
+import { sessionContext } from "./.server/auth/session";
 import { NonceContext } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
@@ -67,7 +68,14 @@ export default function handleRequest(
   // components change under it.
   const key =
     guarded && request.method === "GET" && !import.meta.env.DEV
-      ? renderKey({ url: request.url, status: responseStatusCode, loaderData, actionData, errors })
+      ? renderKey({
+          url: request.url,
+          viewer: loadContext.get(sessionContext)?.user.id ?? null,
+          status: responseStatusCode,
+          loaderData,
+          actionData,
+          errors,
+        })
       : null;
   const stored = key === null ? undefined : privateDocuments.get(key);
   if (stored) {

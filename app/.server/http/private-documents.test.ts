@@ -4,6 +4,7 @@ import { PrivateDocuments, dataText, renderKey, type RenderInputs } from "./priv
 
 const inputs = (overrides: Partial<RenderInputs> = {}): RenderInputs => ({
   url: "http://localhost/account",
+  viewer: "user-asha",
   status: 200,
   loaderData: { root: { siteUrl: "http://localhost" }, "routes/account/layout": { banner: null } },
   actionData: null,
@@ -34,6 +35,11 @@ describe("the key of a signed-in render", () => {
     expect(renderKey(inputs(), new Date("2026-11-24T10:00:00Z"))).toBe(
       renderKey(inputs(), new Date("2026-11-24T18:29:00Z")),
     );
+  });
+
+  it("differs for each signed-in account, even with byte-identical data (issue 32, point 14)", () => {
+    expect(renderKey(inputs({ viewer: "user-ravi" }))).not.toBe(renderKey(inputs()));
+    expect(renderKey(inputs({ viewer: null }))).not.toBe(renderKey(inputs()));
   });
 
   it("is never made for an error, a status other than 200, or data that is not plain", () => {

@@ -11,8 +11,9 @@ import { istDay } from "~/lib/india-time";
  * route data renders to the same bytes, and the render (about half of a signed-in request's CPU)
  * can be skipped. Nothing about access is skipped: the guard has read the session and every loader
  * has run against the database before this is asked, and the key is the whole of their output.
- * Two visitors share an entry only if their loaders returned the same data, which then shows
- * nobody anything new: the loaders already return who is signed in.
+ * The signed-in user's id is part of the key too, so a document rendered for one account never
+ * goes to another, even when both accounts' route data are the same bytes (the bytes hold the
+ * first viewer's nonce; issue 32, point 14).
  *
  * The one input a render reads besides those is the clock (the footer's year): the India day is
  * part of the key. Entries live at most ten minutes and the whole store is bounded in bytes.
@@ -27,6 +28,8 @@ export interface StoredDocument {
 /** The inputs of one render: everything it reads that can differ between two requests. */
 export interface RenderInputs {
   url: string;
+  /** Whom it is rendered for: the signed-in user's id (null for nobody). */
+  viewer: string | null;
   status: number;
   loaderData: unknown;
   actionData: unknown;
@@ -105,7 +108,7 @@ export function renderKey(inputs: RenderInputs, now: Date = new Date()): string 
   const data = dataText([inputs.loaderData, inputs.actionData]);
   if (data === null) return null;
   return createHash("sha256")
-    .update(`${istDay(now)}\n${inputs.url}\n${data}`)
+    .update(`${istDay(now)}\n${inputs.viewer ?? ""}\n${inputs.url}\n${data}`)
     .digest("base64url");
 }
 
