@@ -12,9 +12,10 @@ import {
   signUpVerified,
   startWithAdmin,
 } from "../support/auth";
-import { signInDevice, textOf } from "../support/billing";
+import { eventually, signInDevice, textOf } from "../support/billing";
 import { runScript } from "../support/cli";
 import { engines } from "../support/engines";
+import { tableRows } from "../support/html";
 import { type RunningTestServer, tempDataDir } from "../support/server";
 
 const PASSWORD = "releases-password-1";
@@ -101,7 +102,8 @@ describe.each(engines())("desktop releases and update feeds on $name", (engine) 
   beforeAll(async () => {
     ({ server, admin: boss } = await startWithAdmin(engine, PASSWORD, {
       dataDir,
-      env: { BETTER_AUTH_SECRET: SECRET },
+      // Counts are written every 200 ms, so what the admin pages show follows within a moment.
+      env: { BETTER_AUTH_SECRET: SECRET, STATS_FLUSH_MS: "200" },
     }));
     const created = await postForm(server, "/admin/releases", boss, {
       intent: "token",
@@ -188,6 +190,45 @@ describe.each(engines())("desktop releases and update feeds on $name", (engine) 
       expect(entry.url).toMatch(/^http/);
       expect(entry.signature).toMatch(/^untrusted comment/);
     }
+  });
+
+  it("counts made-up versions of 2,000 update checks as one 'other' row: the operator's pages keep their size (issue 32, point 2)", async () => {
+    const page = async (pathname: string) => {
+      const response = await getWithCookies(server, pathname, boss);
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    const before = {
+      admin: (await page("/admin")).length,
+      analytics: (await page("/admin/analytics")).length,
+    };
+    const fake = (index: number) => `9.${index}.0-pay-at-pinout-support`;
+    for (let start = 0; start < 2_000; start += 50)
+      await Promise.all(
+        Array.from({ length: 50 }, async (_, offset) => {
+          const response = await fetch(
+            `${server.url}/updates/tauri/darwin/aarch64/${fake(start + offset)}`,
+          );
+          await response.arrayBuffer();
+          expect(response.status).toBe(204);
+        }),
+      );
+    const other = await eventually(
+      async () => {
+        const rows = tableRows(await page("/admin"), "App versions in use");
+        const count = Number(rows.find((cells) => cells[0] === "other")?.[1]?.replace(/,/g, ""));
+        return count >= 2_000 ? rows : undefined;
+      },
+      20_000,
+      "2,000 checks in the other row on /admin",
+    );
+    expect(other.filter((cells) => cells[0]?.includes("pay-at"))).toEqual([]);
+    const admin = await page("/admin");
+    const analytics = await page("/admin/analytics");
+    expect(analytics).not.toContain("pay-at");
+    // One row more at most (the "other" row itself), never 2,000.
+    expect(admin.length - before.admin).toBeLessThan(2_000);
+    expect(analytics.length - before.analytics).toBeLessThan(2_000);
   });
 
   it("publishes a Sparkle appcast whose site-made signature verifies against the published key", async () => {

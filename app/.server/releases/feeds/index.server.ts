@@ -7,7 +7,12 @@ import type { FastBody, FastRequest, FastResponse } from "../../http/fast-answer
 import { env } from "../../env";
 import type { ReleaseChannel } from "../../db/schema";
 import { renderReleaseNotes } from "../notes.server";
-import { builtOnce, candidatesOf, releaseSnapshot } from "../release-cache.server";
+import {
+  builtOnce,
+  candidatesOf,
+  releaseSnapshot,
+  type ReleaseSnapshot,
+} from "../release-cache.server";
 import { countAppVersion, countReleaseEvent } from "../counters.server";
 import { archOfTauriArch, platformOfTauriTarget } from "../targets";
 import { isOlder, isVersion } from "../versions";
@@ -253,6 +258,21 @@ export async function buildFeed(
   });
 }
 
+/** What an update check counts as the version in use when it names no release of ours. */
+export const OTHER_VERSION = "other";
+
+/**
+ * The version an anonymous update check counts as in use: one we published, or `other`. Anyone
+ * can send any version, so counting what was sent let one client fill the operator's statistics
+ * with made-up versions (issue 32, point 2: 5,000 requests made a fake one the top version and
+ * the analytics page 13 times larger); this way they have as many rows as we have releases.
+ */
+function versionInUse(snapshot: ReleaseSnapshot, version: string): string {
+  return snapshot.published.some((release) => release.version === version)
+    ? version
+    : OTHER_VERSION;
+}
+
 /**
  * Tauri's dynamic endpoint: the update for a client of this target, arch and version, or null
  * (204) when it has the newest release its rollout offers it.
@@ -262,7 +282,7 @@ export async function tauriUpdateFor(
   input: { platform: Platform; arch: string; currentVersion: string; channel: ReleaseChannel },
 ): Promise<BuiltFeed | null> {
   const snapshot = await releaseSnapshot();
-  countAppVersion(input.currentVersion, input.platform);
+  countAppVersion(versionInUse(snapshot, input.currentVersion), input.platform);
   const selection = selectRelease(candidatesOf(snapshot, input.channel), {
     channel: input.channel,
     usable: tauriUsable(input.platform, input.arch),
