@@ -53,6 +53,7 @@ import {
   requestPathname,
   type RouteRules,
   routeRules,
+  rulesOfBuild,
 } from "./route-rules";
 import { countedRateLimitsOf, createFastAnswers } from "./fast-answers";
 import { createRazorpaySandbox } from "./razorpay-sandbox";
@@ -405,20 +406,6 @@ function canonicalCase(rulesOf: () => Promise<RouteRules>) {
     } catch (error) {
       next(error);
     }
-  };
-}
-
-/** The route rules of the build being served, made once per build (development rebuilds it). */
-function rulesOfBuild(build: BuildSource): () => Promise<RouteRules> {
-  const tables = new WeakMap<ServerBuild, RouteRules>();
-  return async () => {
-    const resolved = typeof build === "function" ? await build() : build;
-    let table = tables.get(resolved);
-    if (!table) {
-      table = routeRules(resolved);
-      tables.set(resolved, table);
-    }
-    return table;
   };
 }
 

@@ -9,7 +9,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { ServerBuild } from "react-router";
 import type { RouteHandle } from "~/lib/route-handle";
 import { nulField, nulMessage } from "./nul-field";
-import { requestPathname, type RouteRules, routeRules } from "./route-rules";
+import { requestPathname, rulesOfBuild } from "./route-rules";
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -193,16 +193,7 @@ export interface BodyRules {
  * the build changes as routes are edited, so it is looked up per request.
  */
 export function bodyRules(build: ServerBuild | (() => Promise<ServerBuild>)): BodyRules {
-  const tables = new WeakMap<ServerBuild, RouteRules>();
-  const rulesOf = async () => {
-    const resolved = typeof build === "function" ? await build() : build;
-    let table = tables.get(resolved);
-    if (!table) {
-      table = routeRules(resolved);
-      tables.set(resolved, table);
-    }
-    return table;
-  };
+  const rulesOf = rulesOfBuild(build);
   return {
     async ruleFor(req) {
       const pathname = requestPathname(req.url ?? "/");

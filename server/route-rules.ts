@@ -155,3 +155,22 @@ export function routeRules(build: ServerBuild): RouteRules {
     },
   };
 }
+
+/**
+ * The route rules of the build being served, made once per build: the server's middleware all
+ * ask this (development rebuilds the build as routes are edited, so it is looked up per call).
+ */
+export function rulesOfBuild(
+  build: ServerBuild | (() => Promise<ServerBuild>),
+): () => Promise<RouteRules> {
+  const tables = new WeakMap<ServerBuild, RouteRules>();
+  return async () => {
+    const resolved = typeof build === "function" ? await build() : build;
+    let table = tables.get(resolved);
+    if (!table) {
+      table = routeRules(resolved);
+      tables.set(resolved, table);
+    }
+    return table;
+  };
+}

@@ -49,9 +49,12 @@ describe.each(engines())("refunds on $name", (engine) => {
       (mail) => mail.to.includes(email) && subject.test(mail.subject),
     );
 
-  it("point 8: a refund is confirmed first, made once though Razorpay's answer is lost, and mailed once", async () => {
-    const email = "refund@example.com";
-    const cookie = await signUpVerified(server, { name: "Refund", email, password: PASSWORD });
+  /**
+   * A customer who bought Pro, as the operator's page shows them: its address, the ids its refund
+   * forms carry, and the customer's cookie.
+   */
+  const paidCustomer = async (email: string, name: string) => {
+    const cookie = await signUpVerified(server, { name, email, password: PASSWORD });
     await buyThroughSandbox(server, cookie);
     const path = `/admin-fix-subscription?email=${encodeURIComponent(email)}`;
     // Pro shows from the checkout's resync; the payment is recorded with the charge's webhook.
@@ -65,6 +68,12 @@ describe.each(engines())("refunds on $name", (engine) => {
     );
     const userId = /name="userId" value="([^"]+)"/.exec(html)?.[1] ?? "";
     const paymentId = /name="paymentId" value="(pay_\w+)"/.exec(html)?.[1] ?? "";
+    return { cookie, path, userId, paymentId };
+  };
+
+  it("point 8: a refund is confirmed first, made once though Razorpay's answer is lost, and mailed once", async () => {
+    const email = "refund@example.com";
+    const { cookie, path, userId, paymentId } = await paidCustomer(email, "Refund");
 
     // Step one: an empty amount is everything left, and the page says so with the credit note.
     const review = await postForm(server, path, boss, {
@@ -158,20 +167,7 @@ describe.each(engines())("refunds on $name", (engine) => {
   });
 
   it("issue 32, point 6: of four different full refunds confirmed at once, one is queued and three are refused", async () => {
-    const email = "refund-race@example.com";
-    const cookie = await signUpVerified(server, { name: "Race", email, password: PASSWORD });
-    await buyThroughSandbox(server, cookie);
-    const path = `/admin-fix-subscription?email=${encodeURIComponent(email)}`;
-    const html = await eventually(
-      async () => {
-        const text = await (await getWithCookies(server, path, boss)).text();
-        return /name="paymentId" value="pay_\w+"/.test(text) ? text : undefined;
-      },
-      20_000,
-      "the payment on the admin page",
-    );
-    const userId = /name="userId" value="([^"]+)"/.exec(html)?.[1] ?? "";
-    const paymentId = /name="paymentId" value="(pay_\w+)"/.exec(html)?.[1] ?? "";
+    const { path, userId, paymentId } = await paidCustomer("refund-race@example.com", "Race");
     // Four operators each review a full refund (each review has its own key)…
     const keys = await Promise.all(
       Array.from({ length: 4 }, async () => {
