@@ -28,6 +28,7 @@ import { closeDatabase, databaseHandle, initDatabase } from "~/.server/db";
 import { closeCounters } from "~/.server/releases/counters.server";
 import { ensureDemoRelease } from "~/.server/releases/demo.server";
 import { backfillFileHashes } from "~/.server/releases/manage.server";
+import { sweepReleaseUploads } from "~/.server/releases/storage/index.server";
 import { sealPlaintextKeys } from "~/.server/desktop/license.server";
 import { paymentsConfig, SANDBOX_MOUNT, setSelfUrl } from "~/.server/billing/provider.server";
 import { startJobWorker, stopJobWorker } from "~/.server/jobs";
@@ -509,6 +510,8 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   if (sealed > 0) log.info({ keys: sealed }, "encrypted signing keys stored in plain text");
   const hashed = await backfillFileHashes();
   if (hashed > 0) log.info({ files: hashed }, "recorded the SHA-512 of earlier release files");
+  const swept = await sweepReleaseUploads();
+  if (swept > 0) log.info({ files: swept }, "removed the files of uploads that never finished");
 
   // Releases published by another instance, a worker beside this one or the CLI show at once.
   const unfollow = await followPublicContentChanges(handle);

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { env } from "../../env";
-import { localStorage } from "./local.server";
+import { localStorage, sweepAbandonedUploads } from "./local.server";
 import { s3Storage } from "./s3.server";
 import type { ReleaseStorage } from "./types";
 
@@ -22,8 +22,20 @@ export function releaseStorage(): ReleaseStorage {
         secretAccessKey: config.S3_SECRET_ACCESS_KEY,
         forcePathStyle: config.S3_FORCE_PATH_STYLE,
       })
-    : localStorage(path.join(config.DATA_DIR, "releases"));
+    : localStorage(localRoot());
   return storage;
+}
+
+function localRoot(): string {
+  return path.join(env().DATA_DIR, "releases");
+}
+
+/**
+ * At start-up: removes what uploads killed mid-way left on local disk. Incomplete multipart
+ * uploads in S3 are for the bucket's lifecycle rule to abort (README, "Update feeds").
+ */
+export function sweepReleaseUploads(): Promise<number> {
+  return env().S3_BUCKET ? Promise.resolve(0) : sweepAbandonedUploads(localRoot());
 }
 
 export function uploadLimitBytes(): number {

@@ -48,3 +48,30 @@ export function localStorage(root: string): ReleaseStorage {
     },
   };
 }
+
+/** A `.partial` file not written to for this long is an upload that will never finish. */
+export const ABANDONED_UPLOAD_MS = 60 * 60_000;
+
+/**
+ * Removes the temporary files of uploads that will never finish: a process killed mid-upload
+ * (`kill -9`, a power cut) leaves its `.partial` file, which nothing else would ever remove (issue
+ * 32, point 8). Only files untouched for `olderThanMs`: workers of one machine share the folder,
+ * and another one's upload in progress writes to its file all the time. Returns how many it removed.
+ */
+export async function sweepAbandonedUploads(
+  root: string,
+  olderThanMs: number = ABANDONED_UPLOAD_MS,
+  now: number = Date.now(),
+): Promise<number> {
+  const entries = await fs.readdir(root, { recursive: true }).catch(() => [] as string[]);
+  let removed = 0;
+  for (const entry of entries) {
+    if (!entry.endsWith(".partial")) continue;
+    const file = path.join(root, entry);
+    const stat = await fs.stat(file).catch(() => null);
+    if (!stat?.isFile() || now - stat.mtimeMs < olderThanMs) continue;
+    await fs.rm(file, { force: true });
+    removed += 1;
+  }
+  return removed;
+}

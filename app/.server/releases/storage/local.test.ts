@@ -4,7 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { localStorage } from "./local.server";
+import { localStorage, sweepAbandonedUploads } from "./local.server";
 import { UploadTooLargeError } from "./types";
 
 function tempRoot() {
@@ -61,5 +61,43 @@ describe("local release storage", () => {
   it("refuses keys that leave the folder", async () => {
     const storage = localStorage(tempRoot());
     await expect(storage.size("../outside")).rejects.toThrow("leaves");
+  });
+
+  it("removes at start-up the .partial files of uploads killed mid-way, never one being written (issue 32, point 8)", async () => {
+    const root = tempRoot();
+    const hour = 60 * 60_000;
+    const now = Date.now();
+    const file = (name: string, ageMs: number) => {
+      const full = path.join(root, name);
+      fs.mkdirSync(path.dirname(full), { recursive: true });
+      fs.writeFileSync(full, "bytes");
+      const at = new Date(now - ageMs);
+      fs.utimesSync(full, at, at);
+      return full;
+    };
+    const abandoned = file("2.0.0/Pinout-2.0.0.dmg.5f1c.partial", 3 * hour);
+    const writing = file("2.0.0/Pinout-2.0.0.exe.9a2b.partial", 5_000);
+    const stored = file("1.0.0/Pinout-1.0.0.dmg", 30 * 24 * hour);
+    expect(await sweepAbandonedUploads(root, hour, now)).toBe(1);
+    expect(fs.existsSync(abandoned)).toBe(false);
+    expect(fs.existsSync(writing)).toBe(true);
+    expect(fs.existsSync(stored)).toBe(true);
+    // A folder that does not exist yet (no release published) is nothing to sweep.
+    expect(await sweepAbandonedUploads(path.join(root, "none"), hour, now)).toBe(0);
+  });
+
+  it("leaves no .partial file behind when a put is cut off", async () => {
+    const root = tempRoot();
+    const storage = localStorage(root);
+    const failing = new Readable({
+      read() {
+        this.push(Buffer.alloc(1000));
+        this.destroy(new Error("connection reset"));
+      },
+    });
+    await expect(
+      storage.put("3.0.0/a.dmg", failing, { maxBytes: 1_000_000, contentType: "x" }),
+    ).rejects.toThrow("connection reset");
+    expect(fs.readdirSync(path.join(root, "3.0.0"))).toEqual([]);
   });
 });
