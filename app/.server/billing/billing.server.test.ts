@@ -639,6 +639,27 @@ describe("billing with the fake Razorpay", () => {
     expect((await client.fetchSubscription(first.providerSubscriptionId)).status).toBe("cancelled");
     expect((await entitlementFor(userId, { database: test.db })).plan).toBe("pro-monthly");
   });
+
+  it("never cancels a halted subscription that Razorpay says the customer reactivated meanwhile", async () => {
+    const userId = await insertUser(test.db, { email: "reactivated@example.com" });
+    const user = { id: userId, email: "reactivated@example.com" };
+    const first = await startCheckout(user, "pro-monthly", options());
+    await pay(first.providerSubscriptionId, "success");
+    for (let attempt = 0; attempt < 3; attempt += 1)
+      await charge(first.providerSubscriptionId, true);
+    await receive(await event("subscription.halted", first.providerSubscriptionId));
+    await processAll();
+    const second = await startCheckout(user, "pro-monthly", options());
+    await pay(second.providerSubscriptionId, "success");
+    // The customer pays the halted one after all; its webhook has not arrived yet.
+    await charge(first.providerSubscriptionId);
+    expect((await client.fetchSubscription(first.providerSubscriptionId)).status).toBe("active");
+    expect(await retireHalted({ subscriptionId: second.id }, options())).toBe(0);
+    expect((await client.fetchSubscription(first.providerSubscriptionId)).status).toBe("active");
+    const [row] = await test.db.select().from(subscriptions).where(eq(subscriptions.id, first.id));
+    expect(row?.status).toBe("active");
+  });
+
   it("invoices a charge processed late for the period it paid for, not the current one", async () => {
     const { userId } = await subscribed("late-invoice@example.com", "pro-monthly");
     const [row] = await test.db

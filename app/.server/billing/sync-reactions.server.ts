@@ -104,15 +104,26 @@ export async function retireHalted(
   const halted = (await subscriptionsOf(active.userId, database)).filter(
     (row) => row.status === "halted" && row.id !== active.id,
   );
+  let cancelled = 0;
   for (const row of halted) {
+    // Halted here may be old news: the customer may have reactivated it (a new payment method,
+    // charged at once) since the last webhook. Razorpay's word first; only a subscription still
+    // halted there is cancelled, else what it says is recorded (issue 32, "also close").
+    const fetchedAt = new Date();
+    const current = await client.fetchSubscription(row.providerSubscriptionId);
+    if (current.status !== "halted") {
+      await applyProviderSubscription(database, current, fetchedAt);
+      continue;
+    }
     const readAt = new Date();
     await applyProviderSubscription(
       database,
       await client.cancelSubscription(row.providerSubscriptionId, false),
       readAt,
     );
+    cancelled += 1;
   }
-  return halted.length;
+  return cancelled;
 }
 
 const subscriptionPayload = z.object({ subscriptionId: z.string().min(1).max(100) });
