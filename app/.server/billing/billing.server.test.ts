@@ -608,15 +608,21 @@ describe("billing with the fake Razorpay", () => {
     ]);
   });
 
-  it("restarting Pro after a halt cancels the halted subscription", async () => {
-    const userId = await insertUser(test.db, { email: "kavya@example.com" });
-    const user = { id: userId, email: "kavya@example.com" };
+  /** A buyer whose Pro was halted after three failed renewals, as the site has recorded it. */
+  async function haltedBuyer(email: string) {
+    const userId = await insertUser(test.db, { email });
+    const user = { id: userId, email };
     const first = await startCheckout(user, "pro-monthly", options());
     await pay(first.providerSubscriptionId, "success");
     for (let attempt = 0; attempt < 3; attempt += 1)
       await charge(first.providerSubscriptionId, true);
     await receive(await event("subscription.halted", first.providerSubscriptionId));
     await processAll();
+    return { userId, user, first };
+  }
+
+  it("restarting Pro after a halt cancels the halted subscription", async () => {
+    const { userId, user, first } = await haltedBuyer("kavya@example.com");
     expect((await entitlementFor(userId, { database: test.db })).plan).toBe("free");
 
     const second = await startCheckout(user, "pro-monthly", options());
@@ -641,14 +647,7 @@ describe("billing with the fake Razorpay", () => {
   });
 
   it("never cancels a halted subscription that Razorpay says the customer reactivated meanwhile", async () => {
-    const userId = await insertUser(test.db, { email: "reactivated@example.com" });
-    const user = { id: userId, email: "reactivated@example.com" };
-    const first = await startCheckout(user, "pro-monthly", options());
-    await pay(first.providerSubscriptionId, "success");
-    for (let attempt = 0; attempt < 3; attempt += 1)
-      await charge(first.providerSubscriptionId, true);
-    await receive(await event("subscription.halted", first.providerSubscriptionId));
-    await processAll();
+    const { user, first } = await haltedBuyer("reactivated@example.com");
     const second = await startCheckout(user, "pro-monthly", options());
     await pay(second.providerSubscriptionId, "success");
     // The customer pays the halted one after all; its webhook has not arrived yet.
