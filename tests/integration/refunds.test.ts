@@ -265,4 +265,100 @@ describe.each(engines())("refunds on $name", (engine) => {
     await server.jobsSettled();
     expect(mailsTo(email, /^We cancelled a second/)).toHaveLength(1);
   });
+
+  /** The plan the site gives the signed-in customer now (entitlementFor). */
+  const planOf = async (cookie: string) =>
+    ((await (await getWithCookies(server, "/api/plan", cookie)).json()) as { plan: string | null })
+      .plan;
+
+  it("issue 32, point 1: a refunded yearly duplicate grants nothing beside a monthly Pro", async () => {
+    const email = "yearly-twice@example.com";
+    const cookie = await signUpVerified(server, { name: "Yearly", email, password: PASSWORD });
+    const kept = await buyThroughSandbox(server, cookie);
+    const { notes } = await sandbox<{ notes: Record<string, string> }>(`/v1/subscriptions/${kept}`);
+    // A yearly subscription for the same account, made at the provider, and paid: ₹6,999.
+    const yearly = await sandbox<{ id: string }>("/v1/plans", {
+      method: "POST",
+      body: JSON.stringify({
+        period: "yearly",
+        interval: 1,
+        item: { name: "Pinout Pro (yearly)", amount: 699_900, currency: "INR" },
+      }),
+    });
+    const extra = await sandbox<{ id: string }>("/v1/subscriptions", {
+      method: "POST",
+      body: JSON.stringify({
+        plan_id: yearly.id,
+        total_count: 5,
+        notes: { user_id: notes.user_id, plan_id: "pro-yearly", email },
+      }),
+    });
+    expect((await sandboxPay(server, extra.id, "success")).status).toBe(200);
+    await eventually(
+      async () => mailsTo(email, /^Refund of ₹6,999/).length === 1,
+      30_000,
+      "the yearly duplicate refunded in full",
+    );
+    await server.jobsSettled();
+    // Before the fix: "pro-yearly", a year of Pro for money that went back.
+    expect(await planOf(cookie)).toBe("pro-monthly");
+    expect(await pageText(server, "/account/subscription", cookie)).toMatch(
+      /Current plan Plan Pro \(monthly\)/,
+    );
+  });
+
+  it("issue 32, point 1: a partial refund keeps Pro; refunding the rest of the first payment ends the subscription at once", async () => {
+    const email = "seven-days@example.com";
+    const { cookie, path, userId, paymentId } = await paidCustomer(email, "Seven");
+    const [subscriptionId] = /sub_\w+/.exec(await pageText(server, path, boss)) ?? ([] as string[]);
+    const refund = async (amountPaise: number, reason: string) => {
+      const review = await postForm(server, path, boss, {
+        intent: "refund-review",
+        userId,
+        paymentId,
+        amount: String(amountPaise / 100),
+        reason,
+      });
+      const key = /name="key" value="(rf_[^"]+)"/.exec(await review.text())?.[1] ?? "";
+      const made = await postForm(server, path, boss, {
+        intent: "refund",
+        userId,
+        paymentId,
+        amountPaise: String(amountPaise),
+        reason,
+        key,
+      });
+      expect(made.status).toBe(200);
+      await server.jobsSettled();
+    };
+
+    await refund(10_000, "Goodwill");
+    expect(await planOf(cookie)).toBe("pro-monthly");
+    expect(await sandbox<{ status: string }>(`/v1/subscriptions/${subscriptionId}`)).toMatchObject({
+      status: "active",
+    });
+
+    // The 7-day refund: the rest of the first payment. The policy: the subscription ends and the
+    // account moves to Free straight away, and nothing more is charged.
+    await refund(59_900, "7-day refund");
+    await eventually(
+      async () =>
+        (await sandbox<{ status: string }>(`/v1/subscriptions/${subscriptionId}`)).status ===
+        "cancelled",
+      30_000,
+      "the refunded subscription cancelled at Razorpay",
+    );
+    await server.jobsSettled();
+    expect(await planOf(cookie)).toBe("free");
+    expect(await pageText(server, "/account", cookie)).toMatch(/Plan Free/);
+    await eventually(
+      async () => mailsTo(email, /^Refund of ₹599/).length === 1,
+      15_000,
+      "the second refund's mail",
+    );
+    expect(mailsTo(email, /^Refund of ₹599/)[0]?.text).toContain(
+      "With this refund your Pro (monthly) subscription has ended and your account is on the Free plan",
+    );
+    expect(mailsTo(email, /^Refund of ₹100/)[0]?.text).not.toContain("has ended");
+  });
 });

@@ -15,6 +15,7 @@ import { subscriptionsOf } from "../billing/subscriptions.server";
 import {
   desktopDevices,
   entitlementGrants,
+  SUBSCRIPTION_END_REASONS,
   SUBSCRIPTION_STATUSES,
   subscriptions,
 } from "../db/schema";
@@ -33,6 +34,7 @@ const subscriptionRow = fc.record({
   currentEndMinutes: fc.option(fc.integer({ min: -100_000, max: 100_000 })),
   chargeAtMinutes: fc.option(fc.integer({ min: -100_000, max: 100_000 })),
   replacesPrevious: fc.boolean(),
+  endReason: fc.option(fc.constantFrom(...SUBSCRIPTION_END_REASONS)),
 });
 const grantRow = fc.record({
   planId: fc.constantFrom(...PLANS),
@@ -90,6 +92,7 @@ describe("the account state", () => {
                 currentEnd: row.currentEndMinutes === null ? null : at(row.currentEndMinutes),
                 chargeAt: row.chargeAtMinutes === null ? null : at(row.chargeAtMinutes),
                 replacesSubscriptionId: row.replacesPrevious ? previous : null,
+                endReason: row.endReason,
               })
               .returning();
             previous = inserted!.id;

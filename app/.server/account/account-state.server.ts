@@ -33,6 +33,7 @@ export interface AccountSubscription {
   createdAt: Date;
   currentEnd: Date | null;
   chargeAt: Date | null;
+  endReason: SubscriptionRow["endReason"];
 }
 
 /** Everything the account area's frame and overview show about a user, read at one instant. */
@@ -58,6 +59,7 @@ interface StateRow {
     createdMs: number;
     currentEndMs: number | null;
     chargeAtMs: number | null;
+    endReason: SubscriptionRow["endReason"];
   }[];
   grants: { planId: string; startsMs: number; endsMs: number }[];
 }
@@ -78,7 +80,7 @@ function stateSql(now: string): { columns: string; join: string } {
      (select coalesce(json_agg(json_build_object(
          'planId', plan_id, 'status', status, 'replaces', replaces_subscription_id,
          'createdMs', ${ms("created_at")}, 'currentEndMs', ${ms("current_end")},
-         'chargeAtMs', ${ms("charge_at")}) order by created_at desc), '[]'::json)
+         'chargeAtMs', ${ms("charge_at")}, 'endReason', end_reason) order by created_at desc), '[]'::json)
        from subscriptions where user_id = u.id) as subscriptions,
      (select coalesce(json_agg(json_build_object(
          'planId', plan_id, 'startsMs', ${ms("starts_at")}, 'endsMs', ${ms("ends_at")})), '[]'::json)
@@ -142,6 +144,7 @@ function stateOfRow(row: StateRow | undefined): AccountState {
       createdAt: new Date(subscription.createdMs),
       currentEnd: dateOf(subscription.currentEndMs),
       chargeAt: dateOf(subscription.chargeAtMs),
+      endReason: subscription.endReason,
     })),
     grants: (row?.grants ?? []).map((grant) => ({
       planId: grant.planId,

@@ -126,6 +126,7 @@ export async function listSubscriptions(
       status: subscriptions.status,
       cancelAtCycleEnd: subscriptions.cancelAtCycleEnd,
       cancelReason: subscriptions.cancelReason,
+      endReason: subscriptions.endReason,
       currentEnd: subscriptions.currentEnd,
       createdAt: subscriptions.createdAt,
       email: users.email,

@@ -34,7 +34,7 @@ import {
 } from "./sync-reactions.server";
 import { BILLING_MAIL_JOB } from "./notify.server";
 import { makeRefund, REFUND_JOB, refundJob } from "./refunds.server";
-import { billingOverview } from "./overview.server";
+import { billingOverview, statusText } from "./overview.server";
 import { checkoutSignature, startCheckout, verifyCheckout } from "./checkout.server";
 import { entitlementFor } from "./entitlement.server";
 import { syncPlans } from "./plans.server";
@@ -360,8 +360,13 @@ describe("billing with the fake Razorpay", () => {
     const end = cancelled.currentEnd!;
     expect((await entitlementFor(userId, { database: test.db })).plan).toBe("pro-monthly");
 
+    const endReason = async () =>
+      (await test.db.select().from(subscriptions).where(eq(subscriptions.id, sub.id)))[0]
+        ?.endReason;
+    expect(await endReason()).toBe("customer");
     const kept = await undoCancellation(userId, options());
     expect(kept.cancelAtCycleEnd).toBe(false);
+    expect(await endReason()).toBeNull();
     // Each change a person makes is mailed once: cancelled, then "continues" (issue 20, point 4).
     const mailsOf = async () =>
       (await test.db.select().from(jobs).where(eq(jobs.kind, BILLING_MAIL_JOB)))
@@ -386,7 +391,7 @@ describe("billing with the fake Razorpay", () => {
     await receive(await event("subscription.cancelled", sub.providerSubscriptionId));
     await processAll();
     const [row] = await test.db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
-    expect(row?.status).toBe("cancelled");
+    expect(row).toMatchObject({ status: "cancelled", endReason: "customer" });
     expect(
       (await entitlementFor(userId, { database: test.db, now: new Date(end.getTime() + 1000) }))
         .plan,
@@ -465,9 +470,21 @@ describe("billing with the fake Razorpay", () => {
     expect((await entitlementFor(userId, { database: test.db })).plan).not.toBe("free");
 
     // Staying on the current plan drops the switch, so only one subscription renews, and says so.
+    const endReasonOf = async (id: string) =>
+      (await test.db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]?.endReason;
+    expect(await endReasonOf(current.id)).toBe("switched");
     const stayed = await withdrawSwitch(userId, options());
     expect(stayed.withdrawn?.id).toBe(next.id);
     expect(stayed.current.cancelAtCycleEnd).toBe(false);
+    // Why each ended, recorded: the kept one runs on; the withdrawn switch was never paid, and
+    // reads so (not as a customer who cancelled Pro yearly).
+    expect(await endReasonOf(current.id)).toBeNull();
+    expect(await endReasonOf(next.id)).toBe("abandoned");
+    const [withdrawnRow] = await test.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.id, next.id));
+    expect(statusText(withdrawnRow!)).toBe("Cancelled before it was paid");
     expect((await withdrawSwitch(userId, options())).withdrawn).toBeNull();
     const withdrawnMails = (
       await test.db.select().from(jobs).where(eq(jobs.kind, BILLING_MAIL_JOB))

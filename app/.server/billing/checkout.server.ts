@@ -19,6 +19,7 @@ import { RazorpayError, type RazorpayClient } from "./razorpay/client";
 import {
   applyProviderSubscription,
   liveSubscriptionsOf,
+  markEnding,
   openCheckoutsOf,
 } from "./subscriptions.server";
 import { AppError } from "../http/errors";
@@ -108,6 +109,7 @@ async function startCheckoutNow(
           await client.cancelSubscription(fresh.id, false),
           cancelledAt,
         );
+        await markEnding(database, open.id, "abandoned");
       } catch (error) {
         if (!(error instanceof RazorpayError && error.refused)) throw error;
       }

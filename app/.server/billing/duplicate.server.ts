@@ -16,7 +16,7 @@ import { recordPayment } from "./payments.server";
 import { razorpay } from "./provider.server";
 import type { RazorpayClient } from "./razorpay/client";
 import { queueRefund } from "./refunds.server";
-import { applyProviderSubscription } from "./subscriptions.server";
+import { applyProviderSubscription, markEnding } from "./subscriptions.server";
 
 export const CANCEL_DUPLICATE_JOB = "billing.cancel-duplicate";
 
@@ -96,7 +96,11 @@ export async function cancelDuplicate(
     fresh.status === "cancelled"
       ? fresh
       : await client.cancelSubscription(row.providerSubscriptionId, false);
-  await applyProviderSubscription(database, cancelled, readAt);
+  await database.transaction(async (tx) => {
+    await applyProviderSubscription(tx, cancelled, readAt);
+    // It grants nothing from now on, before its refunds are made (issue 32).
+    await markEnding(tx, row.id, "duplicate");
+  });
 
   // What it charged, as Razorpay has it (a charge's webhook may not have arrived yet).
   const refunded: string[] = [];
@@ -105,7 +109,12 @@ export async function cancelDuplicate(
     const payment = await client.fetchPayment(invoice.payment_id);
     const left = payment.amount - payment.amount_refunded;
     await database.transaction(async (tx) => {
-      await recordPayment(tx, payment, row);
+      await recordPayment(
+        tx,
+        payment,
+        row,
+        invoice.billing_end ? new Date(invoice.billing_end * 1000) : null,
+      );
       if (payment.status !== "captured" && payment.status !== "refunded") return;
       if (left < 100) return;
       await queueRefund(tx, {

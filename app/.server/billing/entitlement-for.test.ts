@@ -47,6 +47,39 @@ describe("entitlementFor", () => {
     });
   });
 
+  // Issue 32, point 1: a refunded yearly duplicate said pro-yearly for a year.
+  it("reads why a subscription ended: a refunded duplicate or period grants nothing", async () => {
+    const id = await user();
+    await subscribe(id, { status: "active", currentEnd: days(20), cancelAtCycleEnd: true });
+    await subscribe(id, {
+      planId: "pro-yearly",
+      status: "cancelled",
+      currentEnd: days(365),
+      endReason: "duplicate",
+    });
+    await subscribe(id, {
+      planId: "pro-yearly",
+      status: "cancelled",
+      currentEnd: days(300),
+      endReason: "refunded",
+    });
+    expect(await entitlement(id)).toMatchObject({
+      plan: "pro-monthly",
+      expires_at: days(20).toISOString(),
+    });
+    // The customer's own cancellation keeps the period they paid for.
+    await subscribe(id, {
+      planId: "pro-yearly",
+      status: "cancelled",
+      currentEnd: days(200),
+      endReason: "customer",
+    });
+    expect(await entitlement(id)).toMatchObject({
+      plan: "pro-yearly",
+      expires_at: days(200).toISOString(),
+    });
+  });
+
   it("reads a grant's plan and end, and ignores grants that ended", async () => {
     const id = await user();
     await grant(id, "pro-yearly", days(-1), days(30));

@@ -1,7 +1,7 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { findPlan, freePlan, type Plan } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
-import { entitlementGrants, subscriptions } from "../db/schema";
+import { entitlementGrants, subscriptions, UNPAID_END_REASONS } from "../db/schema";
 
 export interface Entitlement {
   plan: string;
@@ -18,15 +18,24 @@ export interface EntitlementSources {
     status: string;
     currentEnd: Date | null;
     chargeAt: Date | null;
+    endReason: string | null;
   }[];
   grants: readonly { planId: string; startsAt: Date; endsAt: Date }[];
 }
+
+/**
+ * Ends after which a subscription's time was never really paid: it was a duplicate (cancelled and
+ * refunded), its period was refunded in full, or its renewal was never paid (halted, then
+ * cancelled). Such a subscription grants nothing, whatever its status and period say (issue 32).
+ */
+const UNPAID_ENDS: ReadonlySet<string> = new Set(UNPAID_END_REASONS);
 
 /** Until when a subscription gives its plan, or null when it gives nothing now. */
 export function subscriptionEntitledUntil(
   subscription: EntitlementSources["subscriptions"][number],
   now: Date,
 ): Date | "open" | null {
+  if (subscription.endReason && UNPAID_ENDS.has(subscription.endReason)) return null;
   switch (subscription.status) {
     // Paid, or authorised and waiting for its first charge (a scheduled switch), or in the
     // grace of Razorpay's retries after a failed charge: Pro until the provider halts it.
@@ -34,7 +43,8 @@ export function subscriptionEntitledUntil(
     case "authenticated":
     case "pending":
       return subscription.currentEnd ?? subscription.chargeAt ?? "open";
-    // Cancelled or completed: Pro for the rest of the period that was paid for.
+    // Cancelled or completed (by the customer, a switch, at Razorpay): Pro for the rest of the
+    // period that was paid for.
     case "cancelled":
     case "completed":
       return subscription.currentEnd && subscription.currentEnd > now
@@ -100,6 +110,7 @@ export async function entitlementFor(
       status: sql<string>`${subscriptions.status}`,
       first: subscriptions.currentEnd,
       second: subscriptions.chargeAt,
+      endReason: sql<string | null>`${subscriptions.endReason}`,
     })
     .from(subscriptions)
     .where(eq(subscriptions.userId, userId))
@@ -111,17 +122,19 @@ export async function entitlementFor(
           status: sql<string>`''`,
           first: entitlementGrants.startsAt,
           second: entitlementGrants.endsAt,
+          endReason: sql<string | null>`null`,
         })
         .from(entitlementGrants)
         .where(and(eq(entitlementGrants.userId, userId), gt(entitlementGrants.endsAt, now))),
     );
   const subs = rows
     .filter((row) => !row.grant)
-    .map(({ planId, status, first, second }) => ({
+    .map(({ planId, status, first, second, endReason }) => ({
       planId,
       status,
       currentEnd: first,
       chargeAt: second,
+      endReason,
     }));
   const grants = rows.flatMap(({ grant, planId, first, second }) =>
     grant && first && second ? [{ planId, startsAt: first, endsAt: second }] : [],

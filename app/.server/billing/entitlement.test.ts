@@ -4,12 +4,12 @@ import { decideEntitlement } from "./entitlement.server";
 
 const now = new Date("2026-11-23T10:00:00Z");
 const later = (days: number) => new Date(now.getTime() + days * 86_400_000);
-const sub = (status: string, currentEnd: Date | null, planId = "pro-monthly") => ({
-  planId,
-  status,
-  currentEnd,
-  chargeAt: currentEnd,
-});
+const sub = (
+  status: string,
+  currentEnd: Date | null,
+  planId = "pro-monthly",
+  endReason: string | null = null,
+) => ({ planId, status, currentEnd, chargeAt: currentEnd, endReason });
 
 describe("decideEntitlement", () => {
   it("is Free with nothing", () => {
@@ -43,6 +43,32 @@ describe("decideEntitlement", () => {
     expect(decideEntitlement(cancelled, later(11)).plan).toBe("free");
   });
 
+  it.each(["customer", "switched", "account-closed", null])(
+    "keeps Pro until the end of a period that ended for the reason %s",
+    (endReason) => {
+      const ended = sub("cancelled", later(10), "pro-yearly", endReason);
+      expect(decideEntitlement({ subscriptions: [ended], grants: [] }, now).plan).toBe(
+        "pro-yearly",
+      );
+    },
+  );
+
+  // Issue 32: a refunded duplicate said pro-yearly for a year after its money went back.
+  it.each(["duplicate", "refunded", "halted"])(
+    "gives nothing for a subscription that ended as %s, in any status and period",
+    (endReason) => {
+      for (const status of ["active", "authenticated", "pending", "cancelled", "completed"]) {
+        const unpaid = sub(status, later(365), "pro-yearly", endReason);
+        expect(decideEntitlement({ subscriptions: [unpaid], grants: [] }, now).plan).toBe("free");
+        // Beside a paid monthly subscription, the monthly one decides, with its own end.
+        const paid = sub("active", later(20));
+        expect(decideEntitlement({ subscriptions: [unpaid, paid], grants: [] }, now)).toMatchObject(
+          { plan: "pro-monthly", expires_at: later(20).toISOString() },
+        );
+      }
+    },
+  );
+
   it("honours a grant only between its start and end", () => {
     const grants = [{ planId: "pro-yearly", startsAt: later(1), endsAt: later(31) }];
     expect(decideEntitlement({ subscriptions: [], grants }, now).plan).toBe("free");
@@ -68,6 +94,7 @@ describe("decideEntitlement", () => {
       planId: fc.constantFrom("pro-monthly", "pro-yearly", "free", "unknown"),
       status: fc.constantFrom(...statuses),
       currentEnd: fc.option(fc.integer({ min: -40, max: 400 }).map(later)),
+      endReason: fc.option(fc.constantFrom("customer", "duplicate", "refunded", "halted")),
     });
     fc.assert(
       fc.property(fc.array(source, { maxLength: 5 }), (subscriptions) => {

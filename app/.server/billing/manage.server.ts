@@ -15,6 +15,7 @@ import { razorpay } from "./provider.server";
 import type { RazorpayClient } from "./razorpay/client";
 import {
   applyProviderSubscription,
+  markEnding,
   primarySubscription,
   scheduledSwitch,
   subscriptionsOf,
@@ -47,6 +48,8 @@ async function dropScheduledSwitch(
     await client.cancelSubscription(pendingSwitch.providerSubscriptionId, false),
     readAt,
   );
+  // Authorised, never charged: a withdrawn switch, not a customer who left.
+  await markEnding(database, pendingSwitch.id, "abandoned");
 }
 
 export async function cancelAtPeriodEnd(
@@ -69,6 +72,7 @@ export async function cancelAtPeriodEnd(
         .set({ cancelReason: reason })
         .where(eq(subscriptions.id, current.id))
         .returning();
+      await markEnding(tx, current.id, "customer");
       await queueBillingMail(tx, "cancelled", current.id, `requested:${readAt.getTime()}`);
       return row ?? current;
     });
@@ -86,6 +90,7 @@ export async function cancelAtPeriodEnd(
       .update(subscriptions)
       .set({ cancelAtCycleEnd: entity.status !== "cancelled", cancelReason: reason })
       .where(eq(subscriptions.id, row.id));
+    await markEnding(tx, row.id, "customer");
     // Keyed by the moment: cancelling again after an undo is a new change, mailed again.
     await queueBillingMail(tx, "cancelled", row.id, `requested:${readAt.getTime()}`);
     return { ...row, cancelAtCycleEnd: entity.status !== "cancelled", cancelReason: reason };
@@ -123,6 +128,7 @@ export async function withdrawSwitch(
         .set({ cancelAtCycleEnd: false, cancelReason: null })
         .where(eq(subscriptions.id, current.id))
         .returning();
+      await markEnding(tx, current.id, null);
       return row ?? applied ?? current;
     });
   }
@@ -152,6 +158,7 @@ export async function undoCancellation(
       .update(subscriptions)
       .set({ cancelAtCycleEnd: false, cancelReason: null })
       .where(eq(subscriptions.id, current.id));
+    await markEnding(tx, current.id, null);
     // The buyer holds "Your subscription is cancelled": this one says it continues. Keyed by the
     // moment, so undoing a second cancellation later mails again, and a retried request once.
     await queueBillingMail(tx, "resumed", current.id, `resumed:${readAt.getTime()}`);
@@ -201,6 +208,7 @@ export async function cancelEverythingFor(userId: string, options: Options = {})
         await client.cancelSubscription(row.providerSubscriptionId, false),
         readAt,
       );
+      await markEnding(database, row.id, "account-closed");
       cancelled += 1;
     } catch (error) {
       throw new Error(

@@ -208,6 +208,7 @@ export async function sendBillingMail(
           plan: planLabel(plan),
           amountPaise: refund.amountPaise,
           paymentId: refund.providerPaymentId,
+          ended: subscription.endReason === "refunded",
           creditNote: note
             ? {
                 number: note.number,

@@ -45,7 +45,7 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
  * caller knows it: a subscription that ends because a switch replaces it is not "Cancelled".
  */
 export function statusText(
-  row: Pick<SubscriptionRow, "status" | "cancelAtCycleEnd" | "cancelReason">,
+  row: Pick<SubscriptionRow, "status" | "cancelAtCycleEnd" | "cancelReason" | "endReason">,
   switchTo?: { plan: string; startsAt: string | null } | null,
 ): string {
   if (row.cancelAtCycleEnd && (row.status === "active" || row.status === "pending")) {
@@ -66,13 +66,33 @@ export function statusText(
     case "halted":
       return "Stopped after failed payments";
     case "cancelled":
-      return "Cancelled";
+      return cancelledText(row.endReason);
     case "completed":
       return "Completed";
     case "expired":
       return "Expired before it was paid";
     case "paused":
       return "Paused";
+  }
+}
+
+/** Why a cancelled subscription ended, in words: three of the reasons mean it gave no Pro. */
+function cancelledText(reason: SubscriptionRow["endReason"]): string {
+  switch (reason) {
+    case "refunded":
+      return "Ended: refunded in full";
+    case "duplicate":
+      return "Cancelled: a second subscription, refunded in full";
+    case "halted":
+      return "Cancelled after failed payments";
+    case "switched":
+      return "Ended: replaced by the new plan";
+    case "account-closed":
+      return "Cancelled with the account";
+    case "abandoned":
+      return "Cancelled before it was paid";
+    default:
+      return "Cancelled";
   }
 }
 

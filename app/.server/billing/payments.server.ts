@@ -39,13 +39,14 @@ function forwardStatus(incoming: RazorpayPayment["status"]): SQL {
 }
 
 /**
- * Stores a payment, or brings a stored one up to date (status, only forward; refunds). True when
- * it is new: the caller sends "payment received" only then.
+ * Stores a payment, or brings a stored one up to date (status, only forward; refunds; the period
+ * it paid for, once known). True when it is new: the caller sends "payment received" only then.
  */
 export async function recordPayment(
   executor: Executor,
   entity: RazorpayPayment,
   subscription: Pick<SubscriptionRow, "id" | "userId"> | null,
+  periodEnd: Date | null = null,
 ): Promise<boolean> {
   const inserted = await executor
     .insert(payments)
@@ -62,6 +63,7 @@ export async function recordPayment(
       vpa: entity.vpa ?? null,
       amountRefundedPaise: entity.amount_refunded,
       providerInvoiceId: entity.invoice_id ?? null,
+      periodEnd,
       errorDescription: entity.error_description ?? null,
       paidAt: new Date(entity.created_at * 1000),
     })
@@ -74,6 +76,11 @@ export async function recordPayment(
     .set({
       status: forwardStatus(entity.status),
       amountRefundedPaise: sql`greatest(${payments.amountRefundedPaise}, ${entity.amount_refunded})`,
+      ...(periodEnd
+        ? {
+            periodEnd: sql`coalesce(${payments.periodEnd}, ${periodEnd.toISOString()}::timestamptz)`,
+          }
+        : {}),
       ...(subscription
         ? {
             subscriptionId: sql`coalesce(${payments.subscriptionId}, ${subscription.id}::uuid)`,

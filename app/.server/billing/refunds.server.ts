@@ -16,6 +16,7 @@ import { PermanentJobError } from "../jobs/worker.server";
 import { issueCreditNoteForRefund } from "../invoices/issue.server";
 import { queueBillingMail } from "./notify.server";
 import { recordPayment, recordRefund } from "./payments.server";
+import { endRefundedPeriod } from "./refunded-period.server";
 import { razorpay } from "./provider.server";
 import { RazorpayError, type RazorpayClient } from "./razorpay/client";
 import type { RazorpayRefund } from "./razorpay/types";
@@ -87,6 +88,8 @@ export async function settleRefund(
 ): Promise<{ creditNoteNumber: string | null }> {
   await recordRefund(executor, refund, reason);
   if (refund.status !== "processed") return { creditNoteNumber: null };
+  // A refund that leaves the current period unpaid ends the subscription (the refund policy).
+  await endRefundedPeriod(executor, refund.payment_id);
   const note = await issueCreditNoteForRefund(executor, {
     refundId: refund.id,
     paymentId: refund.payment_id,

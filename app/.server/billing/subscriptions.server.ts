@@ -2,10 +2,16 @@
  * Our mirror of Razorpay subscriptions. Every change comes from a verified webhook or a fetch
  * ("resync"); a read older than the one stored never overwrites it.
  */
-import { and, desc, eq, inArray, lte, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lte, notInArray, or, type SQL } from "drizzle-orm";
 import { isPaidPlanId } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
-import { subscriptions, type SubscriptionRow, user as users } from "../db/schema";
+import {
+  type SubscriptionEndReason,
+  subscriptions,
+  type SubscriptionRow,
+  UNPAID_END_REASONS,
+  user as users,
+} from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
 import { planIdForProviderPlan } from "./plans.server";
 import type { RazorpaySubscription, SubscriptionStatus } from "./razorpay/types";
@@ -80,6 +86,30 @@ export async function applyProviderSubscription(
       );
   }
   return subscriptionByProviderId(entity.id, executor);
+}
+
+/**
+ * Records why a subscription ends (or null: it runs on after all). A reason that means its time
+ * was never paid (a duplicate, a refunded period, a halt) stays: a later "the customer cancelled"
+ * must not give that time back.
+ */
+export async function markEnding(
+  executor: Executor,
+  subscriptionId: string,
+  reason: SubscriptionEndReason | null,
+): Promise<void> {
+  await executor
+    .update(subscriptions)
+    .set({ endReason: reason })
+    .where(
+      and(
+        eq(subscriptions.id, subscriptionId),
+        or(
+          isNull(subscriptions.endReason),
+          notInArray(subscriptions.endReason, [...UNPAID_END_REASONS]),
+        ),
+      ),
+    );
 }
 
 /** A user's subscriptions, those `only` admits when given, newest first. */

@@ -15,7 +15,12 @@ import { PermanentJobError } from "../jobs/worker.server";
 import { queueBillingMail } from "./notify.server";
 import { razorpay } from "./provider.server";
 import type { RazorpayClient } from "./razorpay/client";
-import { applyProviderSubscription, subscriptionsOf, SWITCHED_PLAN } from "./subscriptions.server";
+import {
+  applyProviderSubscription,
+  markEnding,
+  subscriptionsOf,
+  SWITCHED_PLAN,
+} from "./subscriptions.server";
 
 export const FINISH_SWITCH_JOB = "billing.finish-switch";
 export const RETIRE_HALTED_JOB = "billing.retire-halted";
@@ -86,6 +91,7 @@ export async function finishSwitch(
         .update(subscriptions)
         .set({ cancelAtCycleEnd: entity.status !== "cancelled", cancelReason: SWITCHED_PLAN })
         .where(eq(subscriptions.id, old.id));
+      await markEnding(tx, old.id, "switched");
     });
   }
   await queueBillingMail(database, "plan-change", next.id, "scheduled");
@@ -121,6 +127,7 @@ export async function retireHalted(
       await client.cancelSubscription(row.providerSubscriptionId, false),
       readAt,
     );
+    await markEnding(database, row.id, "halted");
     cancelled += 1;
   }
   return cancelled;

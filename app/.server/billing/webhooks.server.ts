@@ -160,7 +160,11 @@ export async function processWebhookEvent(
     let newPayment = false;
     if (paymentEntity) {
       // A payment-only event (payment.failed) names no subscription: it is stored unlinked.
-      newPayment = await recordPayment(tx, paymentEntity, subscription);
+      const periodEnd =
+        paymentEntity.status === "captured"
+          ? (billed?.end ?? subscription?.currentEnd ?? null)
+          : null;
+      newPayment = await recordPayment(tx, paymentEntity, subscription, periodEnd);
     }
     if (subscription && paymentEntity?.status === "captured") {
       await issueInvoiceForPayment(tx, {

@@ -424,6 +424,30 @@ export const providerPlans = pgTable(
 
 export { SUBSCRIPTION_STATUSES };
 
+/**
+ * Why a subscription ended, or is set to end (issue 32). Three of them mean the time it covers
+ * was never really paid, so it grants nothing whatever its period says (billing/entitlement):
+ * `duplicate` (the duplicate guard cancelled and refunded it), `refunded` (the period it was in
+ * was refunded in full) and `halted` (its renewal was never paid). Null: running, or ended at
+ * Razorpay without us (its dashboard, or its last cycle).
+ */
+export const SUBSCRIPTION_END_REASONS = [
+  "customer",
+  "switched",
+  "duplicate",
+  "refunded",
+  "halted",
+  "account-closed",
+  "abandoned",
+] as const;
+export type SubscriptionEndReason = (typeof SUBSCRIPTION_END_REASONS)[number];
+/** The ends after which a subscription's time was never really paid; never replaced once set. */
+export const UNPAID_END_REASONS = [
+  "duplicate",
+  "refunded",
+  "halted",
+] as const satisfies readonly SubscriptionEndReason[];
+
 /** A Razorpay subscription as last verified (webhook or fetch), owned by one user. */
 export const subscriptions = pgTable(
   "subscriptions",
@@ -448,6 +472,7 @@ export const subscriptions = pgTable(
     /** Set by us when the buyer cancelled at the end of the period (Razorpay shows only "scheduled"). */
     cancelAtCycleEnd: boolean("cancel_at_cycle_end").notNull().default(false),
     cancelReason: text("cancel_reason"),
+    endReason: text("end_reason", { enum: SUBSCRIPTION_END_REASONS }),
     /** A plan switch: the subscription this one replaces at the end of its period. */
     replacesSubscriptionId: uuid("replaces_subscription_id"),
     /** The checkout handler's verified payment id: "payment received, activating…" until a webhook. */
@@ -486,6 +511,11 @@ export const payments = pgTable(
     vpa: text("vpa"),
     amountRefundedPaise: integer("amount_refunded_paise").notNull().default(0),
     providerInvoiceId: text("provider_invoice_id"),
+    /**
+     * The end of the period this payment paid for (its Razorpay invoice's billing_end), when
+     * known: a refund that leaves a subscription's current period with nothing paid ends it.
+     */
+    periodEnd: timestamp("period_end", { withTimezone: true }),
     errorDescription: text("error_description"),
     /** When Razorpay created the payment. */
     paidAt: timestamp("paid_at", { withTimezone: true }).notNull(),

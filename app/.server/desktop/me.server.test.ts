@@ -87,6 +87,14 @@ describe.each(engines())("/api/desktop/me's answer on $name", (engine) => {
         }),
       () => subscription({ status: "cancelled", currentEnd: new Date(now.getTime() + 5 * DAY) }),
       () => grant({ planId: "pro-yearly", endsAt: new Date(now.getTime() + 2 * DAY + 123) }),
+      // A refunded yearly duplicate, a year to run: grants nothing here as everywhere (issue 32).
+      () =>
+        subscription({
+          planId: "pro-yearly",
+          status: "cancelled",
+          currentEnd: new Date(now.getTime() + 365 * DAY),
+          endReason: "duplicate",
+        }),
       () => subscription({ status: "active", currentEnd: null, chargeAt: null }),
     ];
     const plans: string[] = [];
@@ -124,6 +132,8 @@ describe.each(engines())("/api/desktop/me's answer on $name", (engine) => {
     // Each step changed what the user may use, or not, as decided above: free, then paid plans.
     expect(plans[0]).toBe("free null");
     expect(new Set(plans).size).toBeGreaterThan(2);
+    // The refunded duplicate changed nothing.
+    expect(plans[6]).toBe(plans[5]);
   });
 
   it("refuses a missing, malformed, unknown, expired or revoked token, and a banned account", async () => {

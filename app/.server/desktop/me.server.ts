@@ -39,6 +39,7 @@ interface MeRow {
   is_grant: boolean | null;
   plan_id: string | null;
   status: string | null;
+  end_reason: string | null;
   first_ms: number | null;
   second_ms: number | null;
 }
@@ -55,17 +56,17 @@ const lookup = countedRead<MeRow>(
   `select d.id, d.user_id, d.name, d.platform, d.app_version,
      (extract(epoch from d.last_seen_at) * 1000)::float8 as last_seen_ms,
      u.email, u.name as user_name, coalesce(u.banned, false) as banned,
-     s.is_grant, s.plan_id, s.status,
+     s.is_grant, s.plan_id, s.status, s.end_reason,
      (extract(epoch from s.first) * 1000)::float8 as first_ms,
      (extract(epoch from s.second) * 1000)::float8 as second_ms
    from desktop_devices d
    join "user" u on u.id = d.user_id
    left join lateral (
      select false as is_grant, plan_id, status::text as status,
-       current_end as first, charge_at as second
+       current_end as first, charge_at as second, end_reason
      from subscriptions where user_id = d.user_id
      union all
-     select true, plan_id, '', starts_at, ends_at
+     select true, plan_id, '', starts_at, ends_at, null
      from entitlement_grants where user_id = d.user_id and ends_at > $2
    ) s on true
    where d.access_token_hash = $1 and d.revoked_at is null and d.access_expires_at > $2`,
@@ -85,6 +86,7 @@ function entitlementOf(rows: MeRow[], now: Date): Entitlement {
         status: row.status ?? "",
         currentEnd: dateOf(row.first_ms),
         chargeAt: dateOf(row.second_ms),
+        endReason: row.end_reason,
       });
     } else if (row.first_ms !== null && row.second_ms !== null) {
       grants.push({

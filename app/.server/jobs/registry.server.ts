@@ -3,6 +3,7 @@ import { accountMailJob } from "../account/security-mail.server";
 import { rollupJob } from "../analytics/rollup.server";
 import { resyncJob } from "../billing/checkout.server";
 import { cancelDuplicateJob } from "../billing/duplicate.server";
+import { endRefundedJob } from "../billing/refunded-period.server";
 import { refundJob } from "../billing/refunds.server";
 import { finishSwitchJob, retireHaltedJob } from "../billing/sync-reactions.server";
 import { billingMailJob } from "../billing/notify.server";
@@ -23,6 +24,7 @@ export function jobDefinitions(): readonly JobDefinition[] {
     retireHaltedJob,
     refundJob,
     cancelDuplicateJob,
+    endRefundedJob,
     billingMailJob,
     accountMailJob,
     sendMessageJob,

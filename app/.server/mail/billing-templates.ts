@@ -148,6 +148,8 @@ export function refundedMessage(
     plan: string;
     amountPaise: number;
     paymentId: string;
+    /** The refund left the period unpaid, so the subscription ended with it (the refund policy). */
+    ended: boolean;
     /** The GST credit note of this refund: linked, and attached as a PDF. */
     creditNote: { number: string; url: string; pdf: Buffer } | null;
     accountUrl: string;
@@ -157,6 +159,11 @@ export function refundedMessage(
     subject: `Refund of ${formatInr(input.amountPaise)} for ${site.product.name} ${input.plan}`,
     paragraphs: [
       `We refunded ${formatInr(input.amountPaise)} of your payment ${input.paymentId} for ${input.plan}. Banks usually show it within 5 to 7 working days.`,
+      ...(input.ended
+        ? [
+            `With this refund your ${input.plan} subscription has ended and your account is on the Free plan (one device). Nothing more will be charged.`,
+          ]
+        : []),
       input.creditNote
         ? `The GST credit note ${input.creditNote.number} is attached, and always in your account under Invoices.`
         : "The GST credit note is in your account under Invoices.",

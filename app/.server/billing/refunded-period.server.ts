@@ -1,0 +1,119 @@
+/**
+ * A subscription grants time only for periods that are paid and not refunded (issue 32). When a
+ * refund leaves the subscription's current period with nothing paid (a 7-day refund of the first
+ * payment, a renewal refunded because it should not have been charged), the subscription ends
+ * at once: it is marked `refunded` in the refund's own transaction, so it grants nothing from
+ * that commit on, and a money-lane job cancels it at Razorpay so it charges nothing more. The
+ * refund policy (content/legal/refund.md) promises exactly this.
+ */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import { type Database, db as defaultDb } from "../db";
+import { payments, refunds, subscriptions } from "../db/schema";
+import { defineJob, enqueue } from "../jobs/define";
+import type { Executor } from "../jobs/queue.server";
+import { PermanentJobError } from "../jobs/worker.server";
+import { razorpay } from "./provider.server";
+import type { RazorpayClient } from "./razorpay/client";
+import { applyProviderSubscription, markEnding } from "./subscriptions.server";
+
+export const END_REFUNDED_JOB = "billing.end-refunded";
+
+/** Statuses in which a subscription may still charge: these are cancelled at Razorpay. */
+const MAY_CHARGE = ["created", "authenticated", "active", "pending", "halted"] as const;
+
+/**
+ * A payment's period and the subscription's current one are the same period when their ends are
+ * within a day: Razorpay's invoice billing_end and the subscription's current_end are the same
+ * instant, give or take its clock.
+ */
+const SAME_PERIOD_MS = 86_400_000;
+
+/**
+ * After a refund of `paymentId` is recorded: when no money is left for the subscription's current
+ * period, mark it ended as refunded and queue its cancellation. False when the period stays paid
+ * (a partial refund, one of two charges for the period, an earlier period, a period unknown).
+ */
+export async function endRefundedPeriod(executor: Executor, paymentId: string): Promise<boolean> {
+  const [paid] = await executor
+    .select({
+      subscriptionId: subscriptions.id,
+      status: subscriptions.status,
+      currentEnd: subscriptions.currentEnd,
+      periodEnd: payments.periodEnd,
+    })
+    .from(payments)
+    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+    .where(eq(payments.providerPaymentId, paymentId));
+  if (!paid?.periodEnd || !paid.currentEnd) return false;
+  if (Math.abs(paid.periodEnd.getTime() - paid.currentEnd.getTime()) > SAME_PERIOD_MS) return false;
+
+  // What is left of every charge for this period: the payment's own refunded amount or the
+  // processed refunds recorded for it, whichever is larger (either may be read first).
+  const refunded = sql<number>`greatest(${payments.amountRefundedPaise}, coalesce((
+    select sum(${refunds.amountPaise}) from ${refunds}
+    where ${refunds.providerPaymentId} = ${payments.providerPaymentId}
+      and ${refunds.status} = 'processed'), 0))`;
+  const [period] = await executor
+    .select({
+      charges: sql<number>`count(*)::int`,
+      left: sql<number>`coalesce(sum(greatest(${payments.amountPaise} - ${refunded}, 0)), 0)::int`,
+    })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.subscriptionId, paid.subscriptionId),
+        inArray(payments.status, ["captured", "refunded"]),
+        sql`abs(extract(epoch from ${payments.periodEnd} - ${paid.currentEnd.toISOString()}::timestamptz)) * 1000 <= ${SAME_PERIOD_MS}`,
+      ),
+    );
+  if (!period || period.charges === 0 || Number(period.left) > 0) return false;
+
+  await markEnding(executor, paid.subscriptionId, "refunded");
+  if ((MAY_CHARGE as readonly string[]).includes(paid.status))
+    await enqueue(
+      executor,
+      endRefundedJob,
+      { subscriptionId: paid.subscriptionId },
+      { dedupeKey: `end-refunded:${paid.subscriptionId}` },
+    );
+  return true;
+}
+
+/** The job: cancel at once, at Razorpay, a subscription whose current period was refunded. */
+export async function cancelRefundedSubscription(
+  subscriptionId: string,
+  options: { database?: Database; client?: RazorpayClient } = {},
+): Promise<"cancelled" | "ended-already"> {
+  const database = options.database ?? defaultDb();
+  const client = options.client ?? razorpay();
+  const [row] = await database
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.id, subscriptionId));
+  if (!row) throw new PermanentJobError(`no subscription ${subscriptionId}`);
+  const fetchedAt = new Date();
+  const fresh = await client.fetchSubscription(row.providerSubscriptionId);
+  if (!(MAY_CHARGE as readonly string[]).includes(fresh.status)) {
+    await applyProviderSubscription(database, fresh, fetchedAt);
+    return "ended-already";
+  }
+  const readAt = new Date();
+  const cancelled = await client.cancelSubscription(row.providerSubscriptionId, false);
+  await database.transaction(async (tx) => {
+    await applyProviderSubscription(tx, cancelled, readAt);
+    await markEnding(tx, row.id, "refunded");
+  });
+  return "cancelled";
+}
+
+export const endRefundedJob = defineJob({
+  name: END_REFUNDED_JOB,
+  lane: "money",
+  payload: z.object({ subscriptionId: z.string().uuid() }),
+  timeoutMs: 60_000,
+  maxAttempts: 10,
+  async handler(payload) {
+    await cancelRefundedSubscription(payload.subscriptionId);
+  },
+});
