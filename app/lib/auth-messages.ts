@@ -13,6 +13,10 @@ const FAILURES: Record<string, string> = {
   INVALID_CODE: "That code is not right. Check the time on your phone and try again.",
   INVALID_BACKUP_CODE: "That backup code is not right, or was already used.",
   INVALID_TWO_FACTOR_COOKIE: "The sign-in took too long. Start again with your password.",
+  // Five wrong codes on one sign-in void it; ten in a row lock the account's second step.
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: "Too many wrong codes. Start again with your password.",
+  ACCOUNT_TEMPORARILY_LOCKED:
+    "Too many wrong codes: signing in to this account is paused for 15 minutes. Its owner has been told by email.",
   // The page was opened at an address the server was not configured for (SITE_URL).
   INVALID_ORIGIN:
     "Signing in is blocked at this address. Open the site at its usual address, or ask whoever runs it to set SITE_URL to the address you are using.",
@@ -28,9 +32,10 @@ export function authFailureMessage(error: {
   message?: string | null;
   statusText?: string | null;
 }): string {
+  const known = error.code ? FAILURES[error.code] : undefined;
+  if (known) return known;
   if (error.status === 429) return "Too many attempts. Wait a minute and try again.";
   return (
-    (error.code ? FAILURES[error.code] : undefined) ||
     (/invalid origin/i.test(error.message ?? "") ? FAILURES.INVALID_ORIGIN : undefined) ||
     error.message ||
     error.statusText ||

@@ -35,7 +35,13 @@ describe.each(engines())("account takeover chain on $name", (engine) => {
   beforeAll(async () => {
     databaseUrl = await engine.freshDatabaseUrl();
     server = await startServer({
-      env: { DATABASE_URL: databaseUrl, AUTH_RATE_LIMIT: "100", LOG_LEVEL: "debug" },
+      // TRUST_PROXY: the two-factor test sends each code from its own address, as a botnet would.
+      env: {
+        DATABASE_URL: databaseUrl,
+        AUTH_RATE_LIMIT: "100",
+        LOG_LEVEL: "debug",
+        TRUST_PROXY: "loopback",
+      },
     });
   });
   afterAll(async () => {
@@ -513,6 +519,89 @@ describe.each(engines())("account takeover chain on $name", (engine) => {
       expect(limited.status).toBe(429);
       expect(await pageText(limited)).toContain("Too many attempts.");
       expect((await signIn("isha@example.com")).status).toBe(200);
+    });
+
+    // Issue 32, point 9: 60 wrong codes, then the right one on the same pending sign-in, signed in.
+    it("voids a pending sign-in after five wrong codes, locks the account after ten, and tells the owner", async () => {
+      const email = "jai@example.com";
+      let cookie = await signUpVerified(server, { name: "Jai Rao", email, password: PASSWORD });
+      const enable = await authPost(
+        server,
+        "/two-factor/enable",
+        { password: PASSWORD },
+        { cookie },
+      );
+      const { totpURI } = (await enable.json()) as { totpURI: string };
+      const secret = new URL(totpURI).searchParams.get("secret")!;
+      const enabled = await authPost(
+        server,
+        "/two-factor/verify-totp",
+        { code: totp(secret) },
+        { cookie },
+      );
+      expect(enabled.status).toBe(200);
+      cookie = cookiesFrom(enabled, cookie);
+
+      /** The password step: a pending sign-in, waiting for its code. */
+      const pending = async () => {
+        const first = await signIn(email);
+        expect(first.status).toBe(200);
+        expect(await first.json()).toMatchObject({ twoFactorRedirect: true });
+        return cookiesFrom(first);
+      };
+      /** A wrong code: never the one the app shows now (nor a neighbouring window's). */
+      const wrong = () => {
+        const valid = new Set(
+          [-30_000, 0, 30_000].map((shift) => totp(secret, Date.now() + shift)),
+        );
+        let code = "000000";
+        for (let n = 0; valid.has(code); n++) code = String(n).padStart(6, "0");
+        return code;
+      };
+      // Through the sign-in page's form, each from another address: the per-address limit of
+      // Better Auth (3 in 10 s) does not stop an attacker with many.
+      let address = 0;
+      const verify = (attempt: string, code: string) =>
+        postForm(
+          server,
+          "/auth?view=login",
+          attempt,
+          { intent: "verify-code", kind: "totp", code },
+          { "x-forwarded-for": `198.51.100.${(address += 1)}` },
+        );
+
+      const first = await pending();
+      for (let i = 0; i < 5; i++) expect((await verify(first, wrong())).status).toBe(401);
+      const voided = await verify(first, totp(secret));
+      expect(voided.status).toBeGreaterThanOrEqual(400);
+      expect(voided.headers.getSetCookie().some((line) => line.includes("session_token="))).toBe(
+        false,
+      );
+      // Back to the password, saying why.
+      const voidedPage = await pageText(voided);
+      expect(voidedPage).toContain("Too many wrong codes. Start again with your password.");
+      expect(voidedPage).toContain("Forgot password?");
+      expect(voidedPage).not.toContain("Authentication code");
+      // Its owner hears of it once, with what to do.
+      const warning = await waitForMail(email, "Wrong two-factor codes for your Pinout account");
+      expect(warning.text).toContain("your password is known to someone else");
+
+      // Five more wrong codes on a second pending sign-in: the account is locked for a while,
+      // the right code included.
+      const second = await pending();
+      for (let i = 0; i < 5; i++) expect((await verify(second, wrong())).status).toBe(401);
+      const third = await pending();
+      const locked = await verify(third, totp(secret));
+      expect(locked.status).toBe(429);
+      expect(await pageText(locked)).toContain(
+        "Too many wrong codes: signing in to this account is paused for 15 minutes.",
+      );
+      await settle();
+      expect(
+        mailsTo(email).filter(
+          (mail) => mail.subject === "Wrong two-factor codes for your Pinout account",
+        ).length,
+      ).toBeGreaterThanOrEqual(1);
     });
   });
 

@@ -15,6 +15,7 @@ import {
   confirmAccountDeletionMessage,
   confirmEmailChangeMessage,
   passwordChangedMessage,
+  wrongSecondStepCodesMessage,
 } from "../mail/templates";
 import { openSecret, sealSecret } from "../security/key-vault.server";
 
@@ -27,6 +28,7 @@ export const ACCOUNT_MAIL_JOB = "mail.account";
  */
 export type AccountMail =
   | { template: "password-changed"; userId: string; dedupe: string }
+  | { template: "wrong-second-step-codes"; userId: string; dedupe: string }
   | {
       template: "confirm-email-change";
       userId: string;
@@ -40,7 +42,7 @@ export type AccountMail =
 export async function queueAccountMail(executor: Executor, mail: AccountMail): Promise<void> {
   const { template, userId, dedupe } = mail;
   const secret =
-    mail.template === "password-changed"
+    mail.template === "password-changed" || mail.template === "wrong-second-step-codes"
       ? undefined
       : sealSecret(
           JSON.stringify(
@@ -58,7 +60,12 @@ export async function queueAccountMail(executor: Executor, mail: AccountMail): P
 }
 
 const payloadSchema = z.object({
-  template: z.enum(["password-changed", "confirm-email-change", "confirm-deletion"]),
+  template: z.enum([
+    "password-changed",
+    "wrong-second-step-codes",
+    "confirm-email-change",
+    "confirm-deletion",
+  ]),
   userId: z.string().min(1),
   sealed: z.unknown().optional(),
 });
@@ -93,6 +100,7 @@ export async function sendAccountMail(
   const to = { to: account.email, name: account.name };
 
   if (job.template === "password-changed") return sendMail(passwordChangedMessage(to));
+  if (job.template === "wrong-second-step-codes") return sendMail(wrongSecondStepCodesMessage(to));
 
   const link = openLink(job.sealed);
   // The address changed since the link was made: the link no longer works, so it is not sent.

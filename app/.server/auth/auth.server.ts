@@ -17,6 +17,7 @@ import { dataDirSecret } from "../security/data-dir-secret.server";
 import { desktopWebSession } from "./desktop-plugin";
 import { authSchemaOptions } from "./options";
 import { refuseUnlistedHttpEndpoints } from "./http-endpoints";
+import { secondStepWatch } from "./second-step-plugin";
 import { sensitiveActions } from "./sensitive-plugin";
 
 /** The header our server sets to the client IP it trusts; any copy sent by a client is dropped. */
@@ -47,6 +48,7 @@ export function authPlugins() {
     bearer({ requireSignature: true }),
     desktopWebSession(),
     sensitiveActions(),
+    secondStepWatch(),
   ];
 }
 

@@ -14,7 +14,7 @@ const PASSED_ON = ["cookie", "origin", "referer", "user-agent", "accept-language
 
 export type AuthAnswer =
   | { ok: true; data: Record<string, unknown>; cookies: string[] }
-  | { ok: false; status: number; message: string; cookies: string[] };
+  | { ok: false; status: number; code: string | null; message: string; cookies: string[] };
 
 export async function postToAuth(
   request: Request,
@@ -50,6 +50,7 @@ export async function postToAuth(
   return {
     ok: false,
     status: response.status,
+    code: typeof json.code === "string" ? json.code : null,
     message: authFailureMessage({
       status: response.status,
       code: typeof json.code === "string" ? json.code : null,

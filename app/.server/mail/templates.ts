@@ -87,6 +87,16 @@ export function passwordChangedMessage(input: { to: string; name: string }): Mai
   });
 }
 
+export function wrongSecondStepCodesMessage(input: { to: string; name: string }): MailMessage {
+  return renderTo(input, {
+    subject: `Wrong two-factor codes for your ${site.product.name} account`,
+    paragraphs: [
+      "Someone entered your password correctly and then several wrong two-factor codes. We stopped that sign-in; after ten wrong codes in a row, two-factor sign-in to your account pauses for 15 minutes.",
+      `If this was not you, your password is known to someone else: change it on Account → Security, and write to ${site.company.supportEmail} if you need help. Your authenticator app kept them out.`,
+    ],
+  });
+}
+
 export function newDesktopSignInMessage(input: {
   to: string;
   name: string;

@@ -60,6 +60,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 const kind = z.enum(["totp", "backup"]);
+/** Better Auth's codes for a pending sign-in that no longer exists: expired, or voided. */
+const PENDING_SIGN_IN_GONE: ReadonlySet<string> = new Set([
+  "INVALID_TWO_FACTOR_COOKIE",
+  "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE",
+]);
 const actionSchema = z.discriminatedUnion("intent", [
   signInSchema.extend({ intent: z.literal("sign-in") }),
   codeSchema.extend({ intent: z.literal("verify-code"), kind }),
@@ -138,6 +143,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       const path =
         input.kind === "totp" ? "/two-factor/verify-totp" : "/two-factor/verify-backup-code";
       const result = await post(path, { code: input.code });
+      // The pending sign-in is gone (too slow, or voided by wrong codes): back to the password.
+      if (!result.ok && PENDING_SIGN_IN_GONE.has(result.code ?? ""))
+        return answer(
+          { intent, ok: false, message: result.message },
+          result.status,
+          result.cookies,
+        );
       if (!result.ok)
         return answer(
           { intent, ok: false, message: result.message, step: input.kind },
