@@ -8,7 +8,7 @@ import {
   signUpAdmin,
   signUpVerified,
 } from "../support/auth";
-import { eventually } from "../support/billing";
+import { eventually, textOf } from "../support/billing";
 import { engines } from "../support/engines";
 import { titleOf } from "../support/html";
 import { readOutbox, waitForMail } from "../support/mail";
@@ -36,6 +36,43 @@ describe.each(engines())("identity on $name", (engine) => {
   });
   afterAll(async () => {
     await server?.stop();
+  });
+
+  // Issue 32, point 10: with the disk full, sign-up answered 200 and kept the account, but its
+  // mail was lost, and the log said only "Failed to run background task:".
+  it("stores a new account with its verification mail or not at all, and logs why", async () => {
+    const email = "nadia@example.com";
+    const signUp = () =>
+      postForm(server, "/auth?view=signup", "", {
+        intent: "sign-up",
+        name: "Nadia Khan",
+        email,
+        password: PASSWORD,
+      });
+    // The outbox refuses every mail, as a full disk would.
+    await server.sql(`create function refuse_mail() returns trigger language plpgsql as $$
+      begin raise exception 'could not extend file: No space left on device'; end $$`);
+    await server.sql(`create trigger refuse_mail before insert on jobs for each row
+      when (new.kind = 'mail.message') execute function refuse_mail()`);
+    try {
+      const refused = await signUp();
+      expect(refused.status).toBe(503);
+      expect(textOf(await refused.text())).toContain(
+        "We could not create your account just now, and nothing was saved.",
+      );
+    } finally {
+      await server.sql("drop trigger refuse_mail on jobs");
+      await server.sql("drop function refuse_mail()");
+    }
+    // The log names the cause.
+    const failure = server
+      .logs()
+      .find((line) => JSON.stringify(line).includes("No space left on device"));
+    expect(failure).toBeDefined();
+    // Nothing was kept: the same sign-up now works, and its mail arrives.
+    expect((await signUp()).status).toBe(200);
+    const mails = await waitForMail(server.dataDir, (message) => message.to.includes(email));
+    expect(mails.filter((message) => message.to.includes(email))).toHaveLength(1);
   });
 
   it("signs up, mails a verification link, and the link signs the user in", async () => {

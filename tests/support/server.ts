@@ -35,6 +35,12 @@ export interface RunningTestServer {
    * deliver (tests/support/site.ts): count "exactly once" after this, never after a sleep.
    */
   jobsSettled(options?: SettleOptions): Promise<void>;
+  /**
+   * Runs one SQL statement on the site's own database, as an operator (or a failing disk) would
+   * change it under the running site: for faults a test injects (a trigger that refuses a write).
+   * In-process sites only.
+   */
+  sql(statement: string): Promise<void>;
 }
 
 /** A server in a process of its own: for signals, `kill -9`, clocks and several instances. */
@@ -133,6 +139,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningTe
         output: site.output,
         logs: () => parseLogs(site.output()),
         jobsSettled: site.jobsSettled,
+        sql: site.sql,
         stop(signal = "SIGTERM") {
           if (signal !== "SIGTERM" && signal !== "SIGINT") {
             throw new Error(
@@ -277,6 +284,9 @@ async function startOnce(options: StartOptions, dataDir: string): Promise<TestSe
     process: child,
     output,
     logs,
+    sql: () => {
+      throw new Error("sql() needs the in-process site: use startServer.");
+    },
     jobsSettled: (settle) => {
       // The embedded database admits one process at a time: only PostgreSQL can be read beside it.
       const databaseUrl = options.env?.DATABASE_URL;

@@ -9,6 +9,7 @@
  * What needs a process stays one (`startServerProcess` in ./server.ts): signals, `kill -9`,
  * clocks set by libfaketime, several processes on one PostgreSQL, start-up failures.
  */
+import { sql } from "drizzle-orm";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { SANDBOX_KEYS } from "~/.server/env";
@@ -44,6 +45,7 @@ export interface InProcessSite {
   running: RunningServer;
   output(): string;
   jobsSettled(options?: SettleOptions): Promise<void>;
+  sql(statement: string): Promise<void>;
 }
 
 /**
@@ -67,6 +69,9 @@ export async function startSiteInProcess(
     port: listening,
     running,
     output: () => output,
+    sql: async (statement) => {
+      await running.database.db.execute(sql.raw(statement));
+    },
     jobsSettled: (options = {}) =>
       waitUntilSettled(
         {

@@ -3,6 +3,7 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { db } from "../db";
 import * as schema from "../db/schema";
 import { env } from "../env";
+import { errorForLog } from "../log-errors";
 import { logger } from "../logger";
 import { queueMail } from "../mail/outbox.server";
 import { accountDeletedMessage, resetPasswordMessage, verifyEmailMessage } from "../mail/templates";
@@ -19,6 +20,7 @@ import { authSchemaOptions } from "./options";
 import { refuseUnlistedHttpEndpoints } from "./http-endpoints";
 import { secondStepWatch } from "./second-step-plugin";
 import { sensitiveActions } from "./sensitive-plugin";
+import { signUpNeedsItsMail, verificationMailKey } from "./sign-up-plugin";
 
 /** The header our server sets to the client IP it trusts; any copy sent by a client is dropped. */
 import { CLIENT_IP_HEADER } from "./client-ip";
@@ -49,6 +51,7 @@ export function authPlugins() {
     desktopWebSession(),
     sensitiveActions(),
     secondStepWatch(),
+    signUpNeedsItsMail(),
   ];
 }
 
@@ -88,8 +91,13 @@ function createAuth() {
       sendOnSignIn: true,
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60,
-      sendVerificationEmail: async ({ user, url }) => {
-        await queueMail(db(), verifyEmailMessage({ to: user.email, name: user.name, url }));
+      sendVerificationEmail: async ({ user, url, token }) => {
+        // Keyed by the account, so sign-up can tell that its mail was stored (sign-up-plugin.ts).
+        await queueMail(
+          db(),
+          verifyEmailMessage({ to: user.email, name: user.name, url }),
+          verificationMailKey(user.id, hashToken(token)),
+        );
         kickJobs();
       },
     },
@@ -159,12 +167,16 @@ function createAuth() {
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
     },
     logger: {
-      log(level, message) {
-        // Better Auth's messages never carry credentials; keep them in our JSON log stream.
+      log(level, message, ...args) {
+        // Better Auth's messages never carry credentials; keep them in our JSON log stream. An
+        // error it passes along is logged with its causes (issue 32, point 10: "Failed to run
+        // background task:" alone said nothing); other values by their type only.
         const log = logger().child({ component: "auth" });
-        if (level === "error") log.error(message);
-        else if (level === "warn") log.warn(message);
-        else log.debug(message);
+        const errors = args.map((arg) => errorForLog(arg));
+        const fields = errors.length > 0 ? { errors } : {};
+        if (level === "error") log.error(fields, message);
+        else if (level === "warn") log.warn(fields, message);
+        else log.debug(fields, message);
       },
     },
     telemetry: { enabled: false },
