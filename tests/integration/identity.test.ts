@@ -327,3 +327,59 @@ describe.each(engines())("sign-in rate limit on $name", (engine) => {
     }
   });
 });
+
+// Issue 32, point 12: "forgot password" answered about 14 ms later for a customer's address (a
+// token and a mail were made before the answer). Both kinds of address now cost one queued job
+// before the answer; with no worker here, the test sees exactly that work and nothing more.
+describe.each(engines())("forgot password on $name", (engine) => {
+  it("answers a registered and an unknown address alike, after the same work: one queued job each", async () => {
+    const server = await startServer({
+      env: {
+        DATABASE_URL: await engine.freshDatabaseUrl(),
+        JOBS_WORKER: "false",
+        AUTH_RATE_LIMIT: "100",
+      },
+    });
+    try {
+      const signUp = await authPost(server, "/sign-up/email", {
+        name: "Ravi Menon",
+        email: "ravi@example.com",
+        password: PASSWORD,
+        callbackURL: "/account",
+      });
+      expect(signUp.status).toBe(200);
+      const ask = (email: string) =>
+        postForm(server, "/auth?view=forgot", "", { intent: "forgot", email });
+      const known = await ask("ravi@example.com");
+      const unknown = await ask("nobody@example.com");
+      expect([known.status, unknown.status]).toEqual([200, 200]);
+      const page = async (response: Response, email: string) =>
+        textOf(await response.text()).replaceAll(email, "<email>");
+      expect(await page(known, "ravi@example.com")).toBe(await page(unknown, "nobody@example.com"));
+      // Over the API too: the same answer, word for word.
+      const api = await Promise.all(
+        ["ravi@example.com", "nobody@example.com"].map(async (email) =>
+          (await authPost(server, "/request-password-reset", { email })).text(),
+        ),
+      );
+      expect(api[0]).toBe(api[1]);
+
+      const queued = await server.sql(
+        "select count(*)::int as n from jobs where kind = 'auth.password-reset'",
+      );
+      expect(queued[0]?.n).toBe(4);
+      // Nothing else was done for the customer before answering: no reset token yet.
+      const tokens = await server.sql(
+        "select count(*)::int as n from verification where identifier like 'reset-password:%'",
+      );
+      expect(tokens[0]?.n).toBe(0);
+      // The address waits sealed, as queued mail does.
+      const payloads = await server.sql(
+        "select payload::text as p from jobs where kind = 'auth.password-reset'",
+      );
+      expect(JSON.stringify(payloads)).not.toContain("ravi@example.com");
+    } finally {
+      await server.stop();
+    }
+  });
+});

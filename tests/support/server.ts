@@ -38,9 +38,9 @@ export interface RunningTestServer {
   /**
    * Runs one SQL statement on the site's own database, as an operator (or a failing disk) would
    * change it under the running site: for faults a test injects (a trigger that refuses a write).
-   * In-process sites only.
+   * In-process sites only. Resolves with the rows a query returns.
    */
-  sql(statement: string): Promise<void>;
+  sql(statement: string): Promise<Record<string, unknown>[]>;
 }
 
 /** A server in a process of its own: for signals, `kill -9`, clocks and several instances. */

@@ -45,7 +45,7 @@ export interface InProcessSite {
   running: RunningServer;
   output(): string;
   jobsSettled(options?: SettleOptions): Promise<void>;
-  sql(statement: string): Promise<void>;
+  sql(statement: string): Promise<Record<string, unknown>[]>;
 }
 
 /**
@@ -70,7 +70,10 @@ export async function startSiteInProcess(
     running,
     output: () => output,
     sql: async (statement) => {
-      await running.database.db.execute(sql.raw(statement));
+      const result = (await running.database.db.execute(sql.raw(statement))) as {
+        rows?: Record<string, unknown>[];
+      };
+      return result.rows ?? [];
     },
     jobsSettled: (options = {}) =>
       waitUntilSettled(

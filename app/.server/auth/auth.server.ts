@@ -18,6 +18,7 @@ import { dataDirSecret } from "../security/data-dir-secret.server";
 import { desktopWebSession } from "./desktop-plugin";
 import { authSchemaOptions } from "./options";
 import { refuseUnlistedHttpEndpoints } from "./http-endpoints";
+import { passwordResetQueued } from "./password-reset-plugin";
 import { secondStepWatch } from "./second-step-plugin";
 import { sensitiveActions } from "./sensitive-plugin";
 import { signUpNeedsItsMail, verificationMailKey } from "./sign-up-plugin";
@@ -52,6 +53,7 @@ export function authPlugins() {
     sensitiveActions(),
     secondStepWatch(),
     signUpNeedsItsMail(),
+    passwordResetQueued(),
   ];
 }
 

@@ -1,5 +1,6 @@
 /** Every kind of background job, once (each defined beside its domain; define.ts). */
 import { accountMailJob } from "../account/security-mail.server";
+import { passwordResetJob } from "../auth/password-reset.server";
 import { rollupJob } from "../analytics/rollup.server";
 import { resyncJob } from "../billing/checkout.server";
 import { cancelDuplicateJob } from "../billing/duplicate.server";
@@ -27,6 +28,7 @@ export function jobDefinitions(): readonly JobDefinition[] {
     endRefundedJob,
     billingMailJob,
     accountMailJob,
+    passwordResetJob,
     sendMessageJob,
     pruneJob,
     rollupJob,
