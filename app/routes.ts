@@ -101,9 +101,11 @@ export default [
     route(":id", "routes/api/admin/release.ts"),
     route(":id/files/:name", "routes/api/admin/release-file.ts"),
   ]),
-  ...prefix("updates", [
-    route("tauri/:target/:arch/:current_version", "routes/updates/tauri.ts"),
-    route(":channel/:feed", "routes/updates/feed.ts"),
+  layout("routes/limits/updates.ts", [
+    ...prefix("updates", [
+      route("tauri/:target/:arch/:current_version", "routes/updates/tauri.ts"),
+      route(":channel/:feed", "routes/updates/feed.ts"),
+    ]),
   ]),
   route("releases/:version/:file", "routes/releases/file.ts"),
   route("api/events", "routes/api/events.ts"),

@@ -73,6 +73,7 @@ async function startSite(
       AUTH_RATE_LIMIT: "10000",
       ADMIN_EMAILS: ADMIN_EMAIL,
       API_RATE_LIMIT: "100000",
+      UPDATES_RATE_LIMIT: "1000000",
       WEB_CONCURRENCY: String(processes),
       ...(processes > 1 ? RAZORPAY_UNUSED : {}),
       ...(databaseUrl

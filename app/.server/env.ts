@@ -115,6 +115,11 @@ export const envSchema = z.object({
   ),
   /** Requests per client (IPv6 by /64) per minute to /api/desktop/* and /api/functions/*. */
   API_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(120),
+  /**
+   * Update checks per client (IPv6 by /64) per minute to /updates/*: an installed app checks at
+   * most every few hours, so 600 a minute lets a few thousand installs share one NAT address.
+   */
+  UPDATES_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** Feedback messages accepted per client IP per hour. */
   FEEDBACK_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(5),
   /** smtp(s)://user:pass@host:port; unset, mail is written to DATA_DIR/mail as .eml files. */

@@ -287,6 +287,7 @@ describe("fuzzing every form and JSON API", () => {
         AUTH_RATE_LIMIT: "10000",
         FEEDBACK_RATE_LIMIT: "10000",
         API_RATE_LIMIT: "100000",
+        UPDATES_RATE_LIMIT: "1000000",
       },
     });
     user = await signUpVerified(server, {

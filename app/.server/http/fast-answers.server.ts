@@ -7,7 +7,7 @@
 import type { FastAnswerName } from "~/lib/route-handle";
 import { INVALID_TOKEN, NO_STORE } from "../desktop/http.server";
 import { desktopMe } from "../desktop/me.server";
-import { rateLimitedAnswer } from "../security/rate-limit.server";
+import { countApiRequest, rateLimitedAnswer } from "../security/rate-limit.server";
 import {
   feedClientOf,
   outcomeFastResponse,
@@ -81,9 +81,23 @@ function feedClient(request: FastRequest) {
   return feedClientOf(request.searchParams, request.header("x-user-staging-id"), request.clientIp);
 }
 
+/**
+ * Counts the request in each of its route's rate-limit groups, as their middleware would: the
+ * 429 past a limit, else null (counted; answer on).
+ */
+async function countRateLimits(request: FastRequest): Promise<FastResponse | null> {
+  for (const group of request.rateLimits) {
+    const result = await countApiRequest(group, request.clientIp);
+    request.counted(group);
+    if (!result.allowed) return jsonFastResponse(rateLimitedAnswer(result.retryAfter));
+  }
+  return null;
+}
+
 export const FAST_ANSWERS: Record<FastAnswerName, FastAnswer> = {
-  /** /updates/:channel/:feed (app/routes/updates/feed.ts) */
+  /** /updates/:channel/:feed (app/routes/updates/feed.ts), under the `updates` rate limit. */
   "update-feed": async (request) =>
+    (await countRateLimits(request)) ??
     outcomeFastResponse(request, await staticFeedOutcome(request.params, feedClient(request))),
   /**
    * /api/desktop/me (app/routes/desktop/me.ts), under the desktop API's rate limit: counted in the
@@ -107,8 +121,12 @@ export const FAST_ANSWERS: Record<FastAnswerName, FastAnswer> = {
     if (outcome.status === 401) return invalidToken;
     return jsonFastResponse({ status: 200, body: outcome.body, headers: NO_STORE });
   },
-  /** /updates/tauri/:target/:arch/:current_version (app/routes/updates/tauri.ts) */
+  /**
+   * /updates/tauri/:target/:arch/:current_version (app/routes/updates/tauri.ts), under the
+   * `updates` rate limit.
+   */
   "tauri-update": async (request) =>
+    (await countRateLimits(request)) ??
     outcomeFastResponse(
       request,
       await tauriOutcome(request.params, request.searchParams.get("channel"), feedClient(request)),

@@ -2,6 +2,7 @@ import { and, desc, eq, gte, sql } from "drizzle-orm";
 import { istDay } from "~/lib/india-time";
 import { type Database, db as defaultDb } from "../db";
 import { type CounterBatch, isEmptyBatch, sortedRows } from "./counter-batch";
+import { OTHER_VERSION } from "./versions";
 import {
   appVersionDailyCounts,
   desktopDevices,
@@ -130,8 +131,32 @@ export async function activeVersionShare(
   const totals = new Map<string, number>();
   for (const row of [...devices, ...checks])
     totals.set(row.version, (totals.get(row.version) ?? 0) + Number(row.total));
+  return versionShares(totals);
+}
+
+/** How many versions the operator's pages list by name; the rest are one "other" row. */
+export const VERSIONS_LISTED = 12;
+
+/**
+ * Shares of the counted versions, largest first: the first `listed` by name, every other one
+ * (and any already counted as "other") folded into one "other" row, last. A device reports its
+ * version in a header, so the list must stay short whatever is reported (issue 32, point 2).
+ */
+export function versionShares(
+  totals: ReadonlyMap<string, number>,
+  listed = VERSIONS_LISTED,
+): { version: string; count: number; share: number }[] {
   const sum = [...totals.values()].reduce((a, b) => a + b, 0);
-  return [...totals.entries()]
-    .map(([version, count]) => ({ version, count, share: sum === 0 ? 0 : count / sum }))
-    .sort((a, b) => b.count - a.count);
+  const share = (count: number) => (sum === 0 ? 0 : count / sum);
+  const named = [...totals.entries()]
+    .filter(([version]) => version !== OTHER_VERSION)
+    .sort((a, b) => b[1] - a[1]);
+  const other =
+    (totals.get(OTHER_VERSION) ?? 0) +
+    named.slice(listed).reduce((total, [, count]) => total + count, 0);
+  const rows = named
+    .slice(0, listed)
+    .map(([version, count]) => ({ version, count, share: share(count) }));
+  if (other > 0) rows.push({ version: OTHER_VERSION, count: other, share: share(other) });
+  return rows;
 }

@@ -10,6 +10,12 @@ export const versionSchema = z
   })
   .refine((value) => semver.valid(value) !== null, { error: "version is not valid semver" });
 
+/**
+ * The version in use counted for an update check that names no release of ours, and the row the
+ * operator's pages fold every version past the listed ones into.
+ */
+export const OTHER_VERSION = "other";
+
 /** Versions seen lately and whether they are valid: every app call and poll names one of a few. */
 const checked = new Map<string, boolean>();
 

@@ -92,8 +92,16 @@ export async function pruneExpiredSecurityRows(database: Database = defaultDb())
   return { rateLimitHits: hits.length, oneTimeTokens: tokens.length };
 }
 
-/** The API limits' window: requests per client per minute (`API_RATE_LIMIT`). */
+/** The API limits' window: requests per client per minute. */
 const API_WINDOW_SECONDS = 60;
+
+/**
+ * Requests per client per window of each API group: update checks (`UPDATES_RATE_LIMIT`) come
+ * from every installed app, many behind one address; the rest is `API_RATE_LIMIT`.
+ */
+export function apiLimitOf(group: string): number {
+  return group === "updates" ? env().UPDATES_RATE_LIMIT : env().API_RATE_LIMIT;
+}
 
 function apiKey(group: string, clientIp: string): string {
   return `${group}:${rateLimitClientKey(clientIp)}`;
@@ -111,8 +119,8 @@ export async function countApiRequest(
 ): Promise<RateLimitResult> {
   const key = apiKey(group, clientIp);
   return engineOf(database) === "pglite"
-    ? hitInMemory(key, env().API_RATE_LIMIT, API_WINDOW_SECONDS)
-    : await hitRateLimit(key, env().API_RATE_LIMIT, API_WINDOW_SECONDS, database);
+    ? hitInMemory(key, apiLimitOf(group), API_WINDOW_SECONDS)
+    : await hitRateLimit(key, apiLimitOf(group), API_WINDOW_SECONDS, database);
 }
 
 /** Where a request is counted: the API groups of its route's layouts, and the client. */
@@ -183,7 +191,7 @@ export function countedRead<Row extends object>(
       onCounted(last);
       const counted = rows[0]?.rate_limit_count ?? 1;
       limit = {
-        allowed: counted <= env().API_RATE_LIMIT,
+        allowed: counted <= apiLimitOf(last),
         count: counted,
         retryAfter: Number(rows[0]?.rate_limit_retry_after ?? API_WINDOW_SECONDS),
       };

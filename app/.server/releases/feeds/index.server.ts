@@ -15,7 +15,7 @@ import {
 } from "../release-cache.server";
 import { countAppVersion, countReleaseEvent } from "../counters.server";
 import { archOfTauriArch, platformOfTauriTarget } from "../targets";
-import { isOlder, isVersion } from "../versions";
+import { isOlder, isVersion, OTHER_VERSION } from "../versions";
 import { electronFeed, electronUsable } from "./electron";
 import { olderReleases, selectRelease } from "./select";
 import { appcast, sparkleUsable } from "./sparkle";
@@ -257,9 +257,6 @@ export async function buildFeed(
     );
   });
 }
-
-/** What an update check counts as the version in use when it names no release of ours. */
-export const OTHER_VERSION = "other";
 
 /**
  * The version an anonymous update check counts as in use: one we published, or `other`. Anyone
