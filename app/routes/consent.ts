@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import { PRIVATE_NO_STORE } from "~/.server/auth/guards";
 import { consentCookie } from "~/lib/analytics/consent";
+import { expiredAnalyticsIdCookie } from "~/lib/analytics/visitor-cookie";
 import { safeNext } from "~/lib/safe-redirect";
 import type { Route } from "./+types/consent";
 
@@ -20,10 +21,11 @@ export async function action({ request }: Route.ActionArgs) {
       headers: { "Cache-Control": PRIVATE_NO_STORE },
     });
   const secure = new URL(request.url).protocol === "https:";
-  return redirect(back, {
-    status: 303,
-    headers: { "Set-Cookie": consentCookie(choice, secure), "Cache-Control": PRIVATE_NO_STORE },
-  });
+  const headers = new Headers({ "Cache-Control": PRIVATE_NO_STORE });
+  headers.append("Set-Cookie", consentCookie(choice, secure));
+  // Declining forgets the analytics id this browser was given, as the banner's script does.
+  if (choice === "denied") headers.append("Set-Cookie", expiredAnalyticsIdCookie(secure));
+  return redirect(back, { status: 303, headers });
 }
 
 /** A choice changes state, so it is never a GET. */

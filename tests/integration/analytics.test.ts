@@ -9,12 +9,18 @@ describe.each(engines())("analytics collector on $name", (engine) => {
   const dataDir = tempDataDir();
   let databaseUrl: string | undefined;
   let server: RunningTestServer;
-  const send = (body: unknown, consent: string | null = "granted") =>
-    postJson(server, "/api/events", body, consent ? { cookie: `consent=${consent}` } : {});
+  const send = (body: unknown, consent: string | null = "granted", address?: string) =>
+    postJson(server, "/api/events", body, {
+      ...(consent ? { cookie: `consent=${consent}` } : {}),
+      ...(address ? { "x-forwarded-for": address } : {}),
+    });
 
   beforeAll(async () => {
     databaseUrl = await engine.freshDatabaseUrl();
-    server = await startServer({ dataDir, env: { DATABASE_URL: databaseUrl } });
+    server = await startServer({
+      dataDir,
+      env: { DATABASE_URL: databaseUrl, TRUST_PROXY: "loopback" },
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -40,6 +46,21 @@ describe.each(engines())("analytics collector on $name", (engine) => {
       /^events\[0\]: search\.results_count: /,
     );
     expect((await send("not an object")).status).toBe(400);
+  });
+
+  it("gives at most 20 new ids a day to one address; past that, events are stored without one", async () => {
+    const statuses: boolean[] = [];
+    for (let i = 0; i < 22; i += 1) {
+      const response = await send(
+        { events: [{ name: "faq_click", params: { question: "Cap?" } }] },
+        "granted",
+        "198.51.100.77",
+      );
+      expect(response.status).toBe(200);
+      statuses.push(response.headers.getSetCookie().some((line) => line.startsWith("pinout_aid=")));
+    }
+    expect(statuses.filter(Boolean)).toHaveLength(20);
+    expect(statuses.slice(20)).toEqual([false, false]);
   });
 
   it("stores nothing without consent", async () => {
@@ -84,14 +105,42 @@ describe.each(engines())("analytics collector on $name", (engine) => {
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ stored: 4 });
+    // Issue 32, point 11: the id is ours, in a signed cookie, whatever the body said.
+    const issued = /pinout_aid=([0-9a-f-]{36})\.[\w-]+/.exec(
+      response.headers.getSetCookie().join("\n"),
+    );
+    expect(issued).not.toBeNull();
+    const cookie = `consent=granted; ${issued![0]}`;
+    const again = await postJson(
+      server,
+      "/api/events",
+      { events: [{ name: "faq_click", params: { question: "Is there a trial?" } }] },
+      { cookie },
+    );
+    expect(again.status).toBe(200);
+    expect(again.headers.getSetCookie()).toEqual([]);
+    // A made-up cookie is not an id: the batch gets a new one.
+    const forged = await postJson(
+      server,
+      "/api/events",
+      { events: [{ name: "faq_click", params: { question: "Made up?" } }] },
+      {
+        cookie:
+          "consent=granted; pinout_aid=6f1c1c4e-8f0e-4d1a-9d4e-2b1f4a9c0e11.AAAAAAAAAAAAAAAAAAAAAA",
+      },
+    );
+    expect(forged.headers.getSetCookie().join("")).toMatch(/pinout_aid=/);
+    expect(forged.headers.getSetCookie().join("")).not.toContain("6f1c1c4e");
 
     await server.stop();
-    const rows = await readDatabase({ dataDir, databaseUrl }, (db) =>
-      db.select().from(analyticsEvents),
-    );
-    // Only this batch: the refused ones above stored nothing.
+    const rows = (
+      await readDatabase({ dataDir, databaseUrl }, (db) => db.select().from(analyticsEvents))
+    ).filter((row) => (row.params as { question?: string }).question !== "Cap?");
+    // Only these batches: the refused ones above stored nothing.
     expect(rows.map((row) => row.name).sort()).toEqual([
       "exception",
+      "faq_click",
+      "faq_click",
       "faq_click",
       "page_view",
       "purchase",
@@ -102,7 +151,11 @@ describe.each(engines())("analytics collector on $name", (engine) => {
     expect(params.faq_click).toMatchObject({ section: "pricing" });
     expect(params.purchase).toMatchObject({ currency: "INR" });
     expect(params.page_view).toMatchObject({ page_location: "http://x/search?q=uart" });
-    expect(rows.every((row) => row.clientId === "6f1c1c4e-8f0e-4d1a-9d4e-2b1f4a9c0e11")).toBe(true);
+    expect(rows.some((row) => row.clientId === "6f1c1c4e-8f0e-4d1a-9d4e-2b1f4a9c0e11")).toBe(false);
+    const first = rows.filter(
+      (row) => (row.params as { question?: string }).question !== "Made up?",
+    );
+    expect(new Set(first.map((row) => row.clientId))).toEqual(new Set([issued![1]]));
     server = await startServer({ dataDir, env: { DATABASE_URL: databaseUrl } });
   });
 });

@@ -3,7 +3,6 @@
  * funnel step, sent to /api/events with consent, plus payments made through the sandbox, read
  * back exactly on /admin/analytics; a customer gets 403; a visitor without consent adds nothing.
  */
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   BROWSER_HEADERS,
@@ -32,27 +31,39 @@ describe.each(engines())("the operator cockpit on $name", (engine) => {
     await server?.stop();
   });
 
-  const send = (clientId: string, events: { name: string; params: unknown }[], consent = true) =>
-    postJson(
+  /** A browser: the analytics cookie the site gave it, once it has one. */
+  interface Visitor {
+    cookie: string;
+  }
+  const newVisitor = (): Visitor => ({ cookie: "" });
+  const cookiesOf = (...parts: string[]) => parts.filter(Boolean).join("; ");
+  const send = async (
+    visitor: Visitor,
+    events: { name: string; params: unknown }[],
+    consent = true,
+  ) => {
+    const response = await postJson(
       server,
       "/api/events",
-      { clientId, events },
-      consent ? { cookie: "consent=granted" } : {},
+      { events },
+      consent ? { cookie: cookiesOf("consent=granted", visitor.cookie) } : {},
     );
+    const issued = /pinout_aid=[^;]+/.exec(response.headers.getSetCookie().join("\n"));
+    if (issued) visitor.cookie = issued[0];
+    return response;
+  };
   const cockpit = async (query = "?days=7") => {
     const response = await getWithCookies(server, `/admin/analytics${query}`, boss);
     expect(response.status).toBe(200);
     return textOf(await response.text());
   };
-  /** Buys a plan as the checkout page does, with or without the browser's analytics id. */
-  const buy = async (email: string, plan: string, analyticsId: string | null, consent: boolean) => {
+  /** Buys a plan as the checkout page does, from the visitor's browser (its cookies). */
+  const buy = async (email: string, plan: string, visitor: Visitor, consent: boolean) => {
     const cookie = await signUpVerified(server, { name: email, email, password: PASSWORD });
     const started = await startCheckout(
       server,
-      consent ? `${cookie}; consent=granted` : cookie,
+      cookiesOf(cookie, consent ? "consent=granted" : "", visitor.cookie),
       plan,
-      undefined,
-      analyticsId ? { analytics_id: analyticsId } : {},
     );
     expect(started.subscriptionId, started.body).not.toBeNull();
     const paid = await sandboxPay(server, started.subscriptionId!, "success");
@@ -60,7 +71,7 @@ describe.each(engines())("the operator cockpit on $name", (engine) => {
   };
 
   it("counts visitors at each step and payers from our payments, per billing cycle", async () => {
-    const visitors = Array.from({ length: 6 }, () => randomUUID());
+    const visitors = Array.from({ length: 6 }, newVisitor);
     const planSelect = (cycle: "monthly" | "yearly") => ({
       name: "plan_select",
       params: {
@@ -91,10 +102,10 @@ describe.each(engines())("the operator cockpit on $name", (engine) => {
     for (const [index, events] of journeys.entries())
       expect((await send(visitors[index]!, events)).status).toBe(200);
     // Beginning checkout without having viewed pricing is not in this funnel.
-    expect((await send(randomUUID(), [beginCheckout("monthly")])).status).toBe(200);
+    expect((await send(newVisitor(), [beginCheckout("monthly")])).status).toBe(200);
 
     // Visitors 1 (monthly) and 3 (yearly) pay; a third buyer pays without analytics consent,
-    // though their form carried an id (the server keeps it only with the consent cookie).
+    // though their browser carried an id (the server keeps it only with the consent cookie).
     await buy("one@example.com", "pro-monthly", visitors[0]!, true);
     await buy("three@example.com", "pro-yearly", visitors[2]!, true);
     await buy("private@example.com", "pro-monthly", visitors[3]!, false);
@@ -127,7 +138,7 @@ describe.each(engines())("the operator cockpit on $name", (engine) => {
 
   it("adds nothing for a visitor without consent", async () => {
     const before = await cockpit();
-    const refused = await send(randomUUID(), [{ name: "view_pricing", params: {} }], false);
+    const refused = await send(newVisitor(), [{ name: "view_pricing", params: {} }], false);
     expect(refused.status).toBe(403);
     expect(await cockpit()).toBe(before);
   });

@@ -5,9 +5,12 @@ import { type Database, db as defaultDb } from "../db";
 import { analyticsEvents } from "../db/schema";
 
 export const MAX_BATCH = 50;
+/** How far ahead of ours a browser's clock may be before its times are not used. */
+const MAX_CLOCK_AHEAD_MS = 60_000;
 
 const batchSchema = z
   .object({
+    /** Sent by older pages; ignored: the id is our signed cookie's (routes/api/events.ts). */
     clientId: z.uuid().optional(),
     events: z
       .array(
@@ -50,12 +53,15 @@ export function parseBatch(body: unknown, now = new Date()): BatchResult {
         page_path: safe.path,
       };
     }
-    // A client clock far off is not trusted: fall back to the time of arrival.
+    // A client clock far off is not trusted: the time of arrival instead. Nothing is dated
+    // ahead of it (a day ahead moved tomorrow's funnel, issue 32, point 11), and a batch queued
+    // in a closed tab may be up to a day old.
     const at = raw.at ? new Date(raw.at) : now;
-    const skewed = Math.abs(at.getTime() - now.getTime()) > 24 * 60 * 60 * 1000;
-    events.push({ ...parsed.event, at: skewed ? now : at });
+    const ahead = at.getTime() > now.getTime() + MAX_CLOCK_AHEAD_MS;
+    const old = now.getTime() - at.getTime() > 24 * 60 * 60 * 1000;
+    events.push({ ...parsed.event, at: ahead || old ? now : at });
   }
-  return { ok: true, events, clientId: batch.data.clientId ?? null };
+  return { ok: true, events, clientId: null };
 }
 
 /** Stores a validated batch in one statement: all events or none. */

@@ -115,4 +115,29 @@ describe("parseBatch", () => {
     expect(parseBatch({ events }, now)).toMatchObject({ ok: false });
     expect(parseBatch({ events: [] }, now)).toMatchObject({ ok: false });
   });
+
+  // Issue 32, point 11: events could be dated a day ahead and move tomorrow's funnel.
+  it("never dates an event ahead of its arrival, nor more than a day back", () => {
+    const now = new Date("2026-11-27T10:00:00Z");
+    const at = (iso: string) =>
+      parseBatch({ events: [{ name: "faq_click", params: { question: "When?" }, at: iso }] }, now);
+    const timeOf = (iso: string) => {
+      const result = at(iso);
+      return result.ok ? result.events[0]?.at.toISOString() : result.error;
+    };
+    expect(timeOf("2026-11-27T09:59:00Z")).toBe("2026-11-27T09:59:00.000Z");
+    expect(timeOf("2026-11-27T10:00:30Z")).toBe("2026-11-27T10:00:30.000Z");
+    expect(timeOf("2026-11-27T10:05:00Z")).toBe(now.toISOString());
+    expect(timeOf("2026-11-28T09:00:00Z")).toBe(now.toISOString());
+    expect(timeOf("2026-11-26T09:00:00Z")).toBe(now.toISOString());
+    // An id in the body is not taken.
+    const result = parseBatch(
+      {
+        clientId: "6f1c1c4e-8f0e-4d1a-9d4e-2b1f4a9c0e11",
+        events: [{ name: "faq_click", params: { question: "Who?" } }],
+      },
+      now,
+    );
+    expect(result.ok && result.clientId).toBeNull();
+  });
 });

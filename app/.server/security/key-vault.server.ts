@@ -17,12 +17,12 @@ const sealedSchema = z.object({
 export type Sealed = z.infer<typeof sealedSchema>;
 
 /** Each use gets its own key (HKDF info), so one kind of sealed value never opens as another. */
-type KeyUse = "signing-keys-at-rest" | "queued-secrets";
+type KeyUse = "signing-keys-at-rest" | "queued-secrets" | "analytics-ids";
 
 const cachedKeys = new Map<KeyUse, Buffer>();
 
 /** KEYS_ENCRYPTION_SECRET; else DATA_DIR's generated secret (embedded) or BETTER_AUTH_SECRET. */
-function encryptionKey(use: KeyUse): Buffer {
+export function encryptionKey(use: KeyUse): Buffer {
   const cached = cachedKeys.get(use);
   if (cached) return cached;
   const config = env();

@@ -1,6 +1,7 @@
 import { http } from "../http";
 import type { EventName } from "./catalogue";
 import type { Sink } from "./client";
+import { ANALYTICS_ID_COOKIE } from "./visitor-cookie";
 
 interface QueuedEvent {
   name: EventName;
@@ -8,22 +9,18 @@ interface QueuedEvent {
   at: string;
 }
 
-const CLIENT_ID_KEY = "pinout.analytics.client-id";
+/** Where pages before issue 32, point 11 kept a browser-made id: removed on withdrawal too. */
+const OLD_CLIENT_ID_KEY = "pinout.analytics.client-id";
 const FLUSH_EVERY_MS = 5_000;
 const MAX_BATCH = 20;
 
-/** A random id for this browser, created only after consent and deleted on withdrawal. */
-export function clientId(): string {
-  let id = window.localStorage.getItem(CLIENT_ID_KEY);
-  if (!id) {
-    id = crypto.randomUUID();
-    window.localStorage.setItem(CLIENT_ID_KEY, id);
-  }
-  return id;
-}
-
+/**
+ * Forgets this browser's analytics id when consent is withdrawn: the server's signed cookie
+ * (set with the first batch after consent) is deleted at once.
+ */
 export function forgetClientId(): void {
-  window.localStorage.removeItem(CLIENT_ID_KEY);
+  document.cookie = `${ANALYTICS_ID_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
+  window.localStorage.removeItem(OLD_CLIENT_ID_KEY);
 }
 
 /**
@@ -36,7 +33,8 @@ export function createCollector(endpoint = "/api/events"): { sink: Sink; stop():
 
   const flush = () => {
     if (stopped || queue.length === 0) return;
-    const body = JSON.stringify({ clientId: clientId(), events: queue });
+    // The visitor's id travels as the server's signed cookie, never in the body.
+    const body = JSON.stringify({ events: queue });
     queue = [];
     const blob = new Blob([body], { type: "application/json" });
     if (!navigator.sendBeacon?.(endpoint, blob)) {

@@ -10,7 +10,7 @@ import {
 } from "react";
 import { useLocation, useNavigationType } from "react-router";
 import { setAnalyticsSink, type Sink, track } from "./client";
-import { clientId, createCollector, forgetClientId } from "./collector";
+import { createCollector, forgetClientId } from "./collector";
 import { type ConsentChoice, consentStore } from "./consent";
 import { loadGa4 } from "./ga4";
 import { analyticsLocation } from "./safe-location";
@@ -32,19 +32,6 @@ const ConsentContext = createContext<ConsentContextValue>({
 
 export function useConsent(): ConsentContextValue {
   return useContext(ConsentContext);
-}
-
-/**
- * This browser's analytics id once the visitor has consented (null before hydration and without
- * consent), for a form that lets the server join its record to the funnel (checkout).
- */
-export function useAnalyticsId(): string | null {
-  return useSyncExternalStore(
-    consentStore.subscribe,
-    // clientId() creates the id on its first call and returns the same one after.
-    () => (consentStore.snapshot() === "granted" ? clientId() : null),
-    () => null,
-  );
 }
 
 /** Sends page_view and navigation for every route change, through whatever sink is active. */

@@ -1,5 +1,10 @@
 import { z } from "zod";
 import { parseBatch, storeEvents } from "~/.server/analytics/events.server";
+import {
+  analyticsIdCookie,
+  analyticsIdOf,
+  issueAnalyticsId,
+} from "~/.server/analytics/visitor-id.server";
 import { apiAction, failureResponse } from "~/.server/http/api-action";
 import { AppError } from "~/.server/http/errors";
 import { requestContext } from "~/.server/request-context";
@@ -11,7 +16,8 @@ import type { Route } from "./+types/events";
 /**
  * POST /api/events: a batch from the browser's analytics client. Stored only with the visitor's
  * consent cookie (checked before the body is read); any event that does not match the catalogue
- * rejects the whole batch (400).
+ * rejects the whole batch (400). The visitor's id comes from our signed cookie, set on the first
+ * batch after consent.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST")
@@ -30,13 +36,26 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 429, headers: { "Retry-After": String(limit.retryAfter) } },
     );
   }
+  // The visitor's id is the one we signed, or a new one (capped per address per day); an id in
+  // the body is never trusted (issue 32, point 11).
+  let setCookie: string | null = null;
+  const known = analyticsIdOf(request.headers.get("cookie") ?? "");
+  const clientId = known ?? (await issueAnalyticsId(clientIp));
+  if (!known && clientId)
+    setCookie = analyticsIdCookie(clientId, new URL(request.url).protocol === "https:");
   // The catalogue check needs the whole batch (one bad event rejects all), so the schema here is
   // only "JSON"; parseBatch names the event and field that failed.
-  return apiAction(request, { schema: z.unknown(), maxBytes: 64 * 1024 }, async (body) => {
-    const batch = parseBatch(body);
-    if (!batch.ok) throw new AppError("invalid", batch.error);
-    return { stored: await storeEvents(batch) };
-  });
+  const response = await apiAction(
+    request,
+    { schema: z.unknown(), maxBytes: 64 * 1024 },
+    async (body) => {
+      const batch = parseBatch(body);
+      if (!batch.ok) throw new AppError("invalid", batch.error);
+      return { stored: await storeEvents({ ...batch, clientId }) };
+    },
+  );
+  if (setCookie && response.ok) response.headers.append("Set-Cookie", setCookie);
+  return response;
 }
 
 export function loader() {

@@ -3,6 +3,7 @@ import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-rout
 import { z } from "zod";
 import { billingProfileOf, saveBillingProfile } from "~/.server/billing/billing-profile.server";
 import { startCheckout, verifyCheckout } from "~/.server/billing/checkout.server";
+import { analyticsIdOf } from "~/.server/analytics/visitor-id.server";
 import { startPlanSwitch } from "~/.server/billing/manage.server";
 import { paymentsConfig } from "~/.server/billing/provider.server";
 import { liveSubscriptionsOf } from "~/.server/billing/subscriptions.server";
@@ -15,7 +16,6 @@ import { PageHeader } from "~/components/PageHeader";
 import { site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
 import { readConsent } from "~/lib/analytics/consent";
-import { useAnalyticsId } from "~/lib/analytics/provider";
 import { planEvents } from "~/lib/analytics/plan-events";
 import { billingDetailsSchema } from "~/lib/billing-details";
 import { formatInr } from "~/lib/money";
@@ -70,6 +70,7 @@ const startSchema = z.intersection(
     plan: z.enum(PAID_PLAN_IDS),
     switch: z.enum(["0", "1"]).default("0"),
     /** The browser's analytics id, sent only after consent: the funnel counts this payment. */
+    /** Sent by pages from before issue 32, point 11; ignored (the id is our signed cookie's). */
     analytics_id: z.uuid().optional(),
   }),
   billingDetailsSchema,
@@ -109,17 +110,19 @@ export async function action(args: Route.ActionArgs) {
       intent: _intent,
       plan: planId,
       switch: switching,
-      analytics_id: analyticsId,
+      analytics_id: _analyticsId,
       ...details
     } = input;
     await saveBillingProfile(user.id, details);
-    // Kept only when the consent cookie says yes, whatever the form carries.
-    const consented = readConsent(args.request.headers.get("cookie") ?? "") === "granted";
+    // The visitor's signed analytics id, only when the consent cookie says yes: the funnel counts
+    // this payment for the visitor who viewed pricing.
+    const cookies = args.request.headers.get("cookie") ?? "";
+    const analyticsId = readConsent(cookies) === "granted" ? analyticsIdOf(cookies) : null;
     const subscription =
       switching === "1"
         ? (await startPlanSwitch(user, planId)).next
         : await startCheckout(user, planId, {
-            analyticsClientId: consented ? (analyticsId ?? null) : null,
+            analyticsClientId: analyticsId,
           });
     const plan = planById(planId);
     return data({
@@ -147,7 +150,6 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const [phase, setPhase] = useState<Phase>("form");
   const [problem, setProblem] = useState<string | null>(null);
   const opened = useRef<unknown>(null);
-  const analyticsId = useAnalyticsId();
   const open = actionData && "open" in actionData ? actionData.open : null;
   const errors = actionData && "errors" in actionData ? (actionData.errors ?? {}) : {};
   const refusal = actionData && !actionData.ok ? actionData.message : null;
@@ -287,7 +289,6 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         <input type="hidden" name="intent" value="start" />
         <input type="hidden" name="plan" value={plan.id} />
         <input type="hidden" name="switch" value={switching ? "1" : "0"} />
-        {analyticsId ? <input type="hidden" name="analytics_id" value={analyticsId} /> : null}
         <BillingDetailsFields defaults={defaults} errors={errors} />
         <SubmitButton
           pending={busy || phase === "opening"}
