@@ -198,6 +198,80 @@ describe("request bodies and paths (points 2-4)", () => {
   });
 });
 
+// Issue 32, point 7: a Mac file without `ed_signature` was read whole into memory to be signed
+// (400 MB took the server from 676 to 1,282 MB). It is signed from storage as a stream now.
+describe("a release file signed by the site", () => {
+  let server: TestServerProcess;
+  beforeAll(async () => {
+    server = await startServerProcess({ env: { ADMIN_EMAILS: "ops@example.com" } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("signs a 200 MB Mac update with the server's memory flat", async () => {
+    const cookie = await signUpVerified(server, {
+      name: "Ops",
+      email: "ops@example.com",
+      password: PASSWORD,
+    });
+    const created = await postForm(server, "/admin/releases", cookie, {
+      intent: "token",
+      name: "build",
+    });
+    const token = /pinout_admin_[A-Za-z0-9_-]+/.exec(await created.text())?.[0] ?? "";
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`${server.url}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      });
+    const draft = await api("/api/admin/releases", {
+      method: "POST",
+      body: JSON.stringify({ version: "7.0.0" }),
+    });
+    expect(draft.status).toBe(201);
+    const { id } = (await draft.json()) as { id: string };
+
+    const size = 200 * MB;
+    const chunk = randomBytes(MB);
+    const { result, growth } = await rssGrowthDuring(
+      server.process.pid!,
+      () =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const request = http.request(
+            `${server.url}/api/admin/releases/${id}/files/Pinout-7.0.0-mac.zip`,
+            {
+              method: "PUT",
+              headers: {
+                authorization: `Bearer ${token}`,
+                "content-type": "application/octet-stream",
+                "content-length": String(size),
+              },
+            },
+            (response) => {
+              let body = "";
+              response.on("data", (data: Buffer) => (body += data.toString()));
+              response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+            },
+          );
+          request.on("error", reject);
+          let sent = 0;
+          const pump = () => {
+            while (sent < size) {
+              sent += chunk.length;
+              if (!request.write(chunk)) return void request.once("drain", pump);
+            }
+            request.end();
+          };
+          pump();
+        }),
+    );
+    expect(result.status, result.body).toBe(201);
+    expect(JSON.parse(result.body)).toMatchObject({ size, signed: { sparkle: true } });
+    expect(growth).toBeLessThan(50 * MB);
+  });
+});
+
 describe("the sandbox on a public site (point 8)", () => {
   it("refuses to start when SITE_URL is not this machine, http included", async () => {
     const refused = await startServerProcess({

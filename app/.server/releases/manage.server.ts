@@ -85,12 +85,6 @@ async function readSmall(body: Readable, limit: number): Promise<string> {
   return Buffer.concat(chunks).toString("utf8").trim();
 }
 
-async function readAll(key: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await releaseStorage().read(key)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 export interface FileUpload {
   fileName: string;
   /** Overrides the arch read from the file name. */
@@ -151,7 +145,7 @@ export async function addReleaseFile(
     role.platform === "mac" && (fileName.endsWith(".zip") || role.kind === "installer");
   const edSignature =
     upload.edSignature ??
-    (sparkleFile ? await sparkleSign(await readAll(storageKey), database) : null);
+    (sparkleFile ? await sparkleSign(() => releaseStorage().read(storageKey), database) : null);
 
   const values = {
     releaseId: release.id,

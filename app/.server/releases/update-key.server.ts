@@ -1,10 +1,11 @@
-import { createPrivateKey, createPublicKey, type JsonWebKey, sign, verify } from "node:crypto";
+import { createPublicKey, verify } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { JWK } from "jose";
 import { type Database, db as defaultDb } from "../db";
 import { signingKeys } from "../db/schema";
 import { createSigningKey } from "../desktop/license.server";
 import { openJwk } from "../security/key-vault.server";
+import { type MessageReader, signStreamed } from "./ed25519-stream";
 
 /**
  * The site's Ed25519 update key: it signs Sparkle enclosures published without a signature of
@@ -37,13 +38,14 @@ export async function sparklePublicKey(database: Database = defaultDb()): Promis
 }
 
 /**
- * Base64 Ed25519 signature of the whole file, as Sparkle's sign_update makes it. Ed25519 signs
- * the message itself (no pre-hash), so the bytes are in memory once, at publish time only.
+ * Base64 Ed25519 signature of the whole file, as Sparkle's sign_update makes it, read as a stream
+ * twice (ed25519-stream.ts): memory stays flat whatever the file's size.
  */
-export async function sparkleSign(bytes: Buffer, database: Database = defaultDb()) {
+export async function sparkleSign(read: MessageReader, database: Database = defaultDb()) {
   const row = await updateKeyRow(database);
-  const key = createPrivateKey({ key: openJwk(row.privateJwk) as JsonWebKey, format: "jwk" });
-  return sign(null, bytes, key).toString("base64");
+  const seed = Buffer.from((openJwk(row.privateJwk) as JWK).d ?? "", "base64url");
+  if (seed.length !== 32) throw new Error("the update key is not an Ed25519 key");
+  return Buffer.from(await signStreamed(seed, read)).toString("base64");
 }
 
 export function verifySparkleSignature(

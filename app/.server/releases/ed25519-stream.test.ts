@@ -1,0 +1,26 @@
+import { generateKeyPairSync, randomBytes, sign } from "node:crypto";
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { signStreamed } from "./ed25519-stream";
+
+describe("signStreamed", () => {
+  it("makes the signature Node's Ed25519 makes of the whole message, for any size and chunking", async () => {
+    const { privateKey } = generateKeyPairSync("ed25519");
+    const seed = Buffer.from(privateKey.export({ format: "jwk" }).d ?? "", "base64url");
+    for (const size of [0, 1, 63, 64, 1_000, 70_000, 1_048_577]) {
+      const message = randomBytes(size);
+      let reads = 0;
+      const read = async () => {
+        reads += 1;
+        // Chunks of an odd size, as storage hands them over.
+        const chunks: Buffer[] = [];
+        for (let at = 0; at < message.length; at += 4_099)
+          chunks.push(message.subarray(at, at + 4_099));
+        return Readable.from(chunks);
+      };
+      const streamed = Buffer.from(await signStreamed(seed, read));
+      expect(streamed.equals(sign(null, message, privateKey)), `size ${size}`).toBe(true);
+      expect(reads).toBe(2);
+    }
+  });
+});
