@@ -33,7 +33,7 @@ import {
   retireHalted,
 } from "./sync-reactions.server";
 import { BILLING_MAIL_JOB } from "./notify.server";
-import { makeRefund, REFUND_JOB, refundJob } from "./refunds.server";
+import { makeRefund, queueRefund, REFUND_JOB, refundableLeft, refundJob } from "./refunds.server";
 import { billingOverview, statusText } from "./overview.server";
 import { checkoutSignature, startCheckout, verifyCheckout } from "./checkout.server";
 import { entitlementFor } from "./entitlement.server";
@@ -698,5 +698,39 @@ describe("billing with the fake Razorpay", () => {
     expect(line.periodEnd).toBe(istDay(new Date(billed.billing_end! * 1000 - 86_400_000)));
     const current = await client.fetchSubscription(id);
     expect(line.periodStart).not.toBe(istDay(new Date(current.current_start! * 1000)));
+  });
+
+  // Issue 32, point 6's class: the "what is left" check is queueRefund's own, so the duplicate
+  // guard and an operator cannot both take the last of a payment with different keys.
+  it("queues refunds of one payment only while something is left, whoever asks", async () => {
+    const { paid } = await subscribed("refund-class@example.com", "pro-monthly");
+    const paymentId = paid.body.razorpay_payment_id ?? "";
+    const ask = (key: string, amountPaise: number) =>
+      test.db.transaction((tx) =>
+        queueRefund(tx, {
+          paymentId,
+          amountPaise,
+          reason: "test",
+          key,
+          actor: { id: null, email: "system" },
+          targetUserId: null,
+        }),
+      );
+    const outcomes = await Promise.allSettled([
+      ask("rf_dup_class_000001", 69_900),
+      ask("rf_operator_class_01", 69_900),
+    ]);
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+    const refused = outcomes.find((outcome) => outcome.status === "rejected");
+    expect(String((refused as PromiseRejectedResult).reason)).toContain(
+      "Nothing is left to refund",
+    );
+    // The same key again is the same request: stored once, no error.
+    const winner =
+      outcomes[0]?.status === "fulfilled" ? "rf_dup_class_000001" : "rf_operator_class_01";
+    expect(await ask(winner, 69_900)).toBe(false);
+    expect(await refundableLeft(test.db, paymentId)).toBe(0);
+    // A part of what is left is still refundable, up to it.
+    await expect(ask("rf_more_class_00001", 100)).rejects.toThrow(/Nothing is left/);
   });
 });

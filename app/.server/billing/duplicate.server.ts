@@ -15,7 +15,7 @@ import { queueBillingMail } from "./notify.server";
 import { recordPayment } from "./payments.server";
 import { razorpay } from "./provider.server";
 import type { RazorpayClient } from "./razorpay/client";
-import { queueRefund } from "./refunds.server";
+import { queueRefund, refundableLeft } from "./refunds.server";
 import { applyProviderSubscription, markEnding } from "./subscriptions.server";
 
 export const CANCEL_DUPLICATE_JOB = "billing.cancel-duplicate";
@@ -107,7 +107,6 @@ export async function cancelDuplicate(
   for (const invoice of await client.listInvoices(row.providerSubscriptionId)) {
     if (!invoice.payment_id) continue;
     const payment = await client.fetchPayment(invoice.payment_id);
-    const left = payment.amount - payment.amount_refunded;
     await database.transaction(async (tx) => {
       await recordPayment(
         tx,
@@ -116,6 +115,9 @@ export async function cancelDuplicate(
         invoice.billing_end ? new Date(invoice.billing_end * 1000) : null,
       );
       if (payment.status !== "captured" && payment.status !== "refunded") return;
+      // What is left here: Razorpay's refunds (recorded just above) and any an operator has
+      // already asked for. Razorpay's minimum refund is ₹1.
+      const left = (await refundableLeft(tx, payment.id)) ?? 0;
       if (left < 100) return;
       await queueRefund(tx, {
         paymentId: payment.id,

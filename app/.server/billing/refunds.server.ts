@@ -13,6 +13,7 @@ import { auditLog, jobs, payments } from "../db/schema";
 import { defineJob, enqueue } from "../jobs/define";
 import type { Executor } from "../jobs/queue.server";
 import { PermanentJobError } from "../jobs/worker.server";
+import { AppError } from "../http/errors";
 import { issueCreditNoteForRefund } from "../invoices/issue.server";
 import { queueBillingMail } from "./notify.server";
 import { recordPayment, recordRefund } from "./payments.server";
@@ -39,12 +40,27 @@ export type RefundRequest = z.output<typeof refundPayload>;
 
 /**
  * Stores a refund request (its job and an audit row) in the caller's transaction; false when that
- * key was requested already (a double submit), so nothing is stored twice.
+ * key was requested already (a double submit), so nothing is stored twice. Every caller (an
+ * operator, the duplicate guard) goes through one check, made with the payment's row locked until
+ * the caller commits: the request fits in what is left once refunds made and requested are taken
+ * off, so two requests with different keys can never both take the last of it (issue 32, point 6).
  */
 export async function queueRefund(executor: Executor, request: RefundRequest): Promise<boolean> {
-  const queued = await enqueue(executor, refundJob, request, {
-    dedupeKey: `refund:${request.key}`,
-  });
+  const dedupeKey = `refund:${request.key}`;
+  const [asked] = await executor
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(eq(jobs.dedupeKey, dedupeKey));
+  if (asked) return false;
+  const left = await refundableLeft(executor, request.paymentId);
+  if (left === null)
+    throw new AppError("not_found", `No payment ${request.paymentId} is recorded.`);
+  if (request.amountPaise > left)
+    throw new AppError(
+      "conflict",
+      "Nothing is left to refund on this payment (refunds requested count).",
+    );
+  const queued = await enqueue(executor, refundJob, request, { dedupeKey });
   if (!queued) return false;
   await executor.insert(auditLog).values({
     actorUserId: request.actor.id,
@@ -57,6 +73,24 @@ export async function queueRefund(executor: Executor, request: RefundRequest): P
     after: { amountPaise: request.amountPaise, key: request.key },
   });
   return true;
+}
+
+/**
+ * What is left to refund of a payment, in paise: paid, less refunds made and requested. Locks the
+ * payment's row until the caller's transaction ends, so the answer holds while it acts on it.
+ * Null when the payment is not recorded.
+ */
+export async function refundableLeft(
+  executor: Executor,
+  paymentId: string,
+): Promise<number | null> {
+  const [payment] = await executor
+    .select({ amount: payments.amountPaise, refunded: payments.amountRefundedPaise })
+    .from(payments)
+    .where(eq(payments.providerPaymentId, paymentId))
+    .for("update");
+  if (!payment) return null;
+  return payment.amount - payment.refunded - (await pendingRefundPaise(executor, paymentId));
 }
 
 /** Refunds requested and not yet made (nor failed for good), per payment, in paise. */
