@@ -35,7 +35,9 @@ import {
 import { BILLING_MAIL_JOB } from "./notify.server";
 import { makeRefund, queueRefund, REFUND_JOB, refundableLeft, refundJob } from "./refunds.server";
 import { billingOverview, statusText } from "./overview.server";
-import { checkoutSignature, startCheckout, verifyCheckout } from "./checkout.server";
+import { checkoutSignature, RESYNC_JOB, startCheckout, verifyCheckout } from "./checkout.server";
+import { resyncFromProvider } from "./resync.server";
+import { queueStaleResyncs } from "./stale.server";
 import { entitlementFor } from "./entitlement.server";
 import { syncPlans } from "./plans.server";
 import { createRazorpayClient, type RazorpayClient } from "./razorpay/client";
@@ -732,5 +734,46 @@ describe("billing with the fake Razorpay", () => {
     expect(await refundableLeft(test.db, paymentId)).toBe(0);
     // A part of what is left is still refundable, up to it.
     await expect(ask("rf_more_class_00001", 100)).rejects.toThrow(/Nothing is left/);
+  });
+
+  // Issue 32, "also close": an active subscription whose webhooks stopped stayed Pro for ever.
+  it("resyncs a running subscription nothing has updated for a day past its charge date", async () => {
+    const { userId, sub } = await subscribed("stale@example.com", "pro-monthly");
+    // Cancelled at Razorpay, and the webhook never came.
+    await client.cancelSubscription(sub.providerSubscriptionId, false);
+    const [row] = await test.db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
+    expect(row?.status).toBe("active");
+    // Its charge date two days gone (as if the renewal's webhooks were lost too).
+    const now = new Date();
+    const twoDaysAgo = new Date(now.getTime() - 2 * 86_400_000);
+    await test.db
+      .update(subscriptions)
+      .set({ currentEnd: twoDaysAgo, chargeAt: twoDaysAgo })
+      .where(eq(subscriptions.id, sub.id));
+    // Other tests' subscriptions share this database: look for this one's job only.
+    const key = `stale-resync:${sub.id}:${now.toISOString().slice(0, 10)}`;
+    const jobOf = async () => (await test.db.select().from(jobs).where(eq(jobs.dedupeKey, key)))[0];
+    // Synced an hour ago: not stale yet.
+    await test.db
+      .update(subscriptions)
+      .set({ syncedAt: new Date(now.getTime() - 3_600_000) })
+      .where(eq(subscriptions.id, sub.id));
+    await queueStaleResyncs(test.db, now);
+    expect(await jobOf()).toBeUndefined();
+    await test.db
+      .update(subscriptions)
+      .set({ syncedAt: twoDaysAgo })
+      .where(eq(subscriptions.id, sub.id));
+    await queueStaleResyncs(test.db, now);
+    const job = await jobOf();
+    // Once a day per subscription, however many instances and hours ask.
+    expect(await queueStaleResyncs(test.db, now)).toBe(0);
+    expect(job?.kind).toBe(RESYNC_JOB);
+    await resyncFromProvider(sub.providerSubscriptionId, options());
+    const [after] = await test.db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
+    expect(after?.status).toBe("cancelled");
+    // Cancelled at Razorpay without us: the period it paid for, and nothing after it.
+    const entitlement = await entitlementFor(userId, { database: test.db, now });
+    expect(entitlement.expires_at).toBe(after?.currentEnd?.toISOString() ?? null);
   });
 });

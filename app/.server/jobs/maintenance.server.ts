@@ -1,3 +1,4 @@
+import { queueStaleResyncs } from "../billing/stale.server";
 import { logger } from "../logger";
 import { pruneExpiredSecurityRows } from "../security/rate-limit.server";
 import { z } from "zod";
@@ -23,15 +24,20 @@ export async function schedulePrune(executor: Executor, now = new Date()): Promi
   );
 }
 
-/** The job: prunes, then schedules the next run (also done at start-up, in case this chain broke). */
+/**
+ * The job: prunes, queues a resync of subscriptions whose webhooks stopped (billing/stale), then
+ * schedules the next run (also done at start-up, in case this chain broke).
+ */
 export async function runPrune(executor: Executor): Promise<void> {
   const pruned = await pruneExpiredSecurityRows();
   if (pruned.rateLimitHits + pruned.oneTimeTokens > 0)
     logger().info(pruned, "pruned expired rate-limit counters and one-time tokens");
+  const resyncs = await queueStaleResyncs(executor);
+  if (resyncs > 0) logger().warn({ resyncs }, "subscriptions not synced for a day: resyncing");
   await schedulePrune(executor);
 }
 
-/** Hourly: expired rate-limit counters and one-time tokens (maintenance lane). */
+/** Hourly: expired rate-limit counters and one-time tokens, stale subscriptions (maintenance lane). */
 export const pruneJob = defineJob({
   name: PRUNE_JOB,
   lane: "maintenance",
