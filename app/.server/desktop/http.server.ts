@@ -48,6 +48,22 @@ export async function readBody<S extends z.ZodType>(
   }
 }
 
+/**
+ * The refusal of a device past the plan's limit (a signed-in device beyond it after a downgrade):
+ * the same error as a sign-in refused for the limit, with where to sign devices out.
+ */
+export function deviceLimitAnswer(limit: number) {
+  return {
+    status: 403 as const,
+    body: {
+      error: "device_limit_reached",
+      error_description: `your plan allows ${limit} signed-in device(s) and others were used more recently: sign one out at /account/security, then sign in here again`,
+      manage_devices_url: "/account/security",
+    },
+    headers: NO_STORE,
+  };
+}
+
 /** The refusal of a missing, unknown, expired or revoked access token (RFC 6750). */
 export const INVALID_TOKEN = {
   status: 401 as const,

@@ -136,6 +136,74 @@ describe.each(engines())("/api/desktop/me's answer on $name", (engine) => {
     expect(plans[6]).toBe(plans[5]);
   });
 
+  // Issue 32, "also close": after Pro ended, three devices kept working on Free (one device).
+  it("keeps only the most recently used devices within the plan's limit working after a downgrade", async () => {
+    const now = new Date();
+    const minutes = (n: number) => new Date(now.getTime() - n * 60_000);
+    const first = await device({ lastSeenAt: minutes(30) });
+    const more = async (lastSeenAt: Date) => {
+      const token = randomToken();
+      await test.db.insert(desktopDevices).values({
+        userId: first.userId,
+        name: "PC",
+        platform: "windows",
+        appVersion: "2.1.0",
+        accessTokenHash: hashToken(token),
+        accessExpiresAt: new Date(now.getTime() + 3_600_000),
+        lastSeenAt,
+      });
+      return token;
+    };
+    const second = await more(minutes(20));
+    const third = await more(minutes(10));
+    const statusOf = async (token: string, seconds: number) =>
+      (
+        await desktopMe(bearer(token), {
+          database: test.db,
+          now: new Date(now.getTime() + seconds * 1000),
+        })
+      ).status;
+    // Pro: three devices, all of them work.
+    const [pro] = await test.db
+      .insert(subscriptions)
+      .values({
+        providerSubscriptionId: `sub_${randomToken().slice(0, 12)}`,
+        userId: first.userId,
+        planId: "pro-monthly",
+        providerPlanId: "plan_x",
+        status: "active",
+        currentEnd: new Date(now.getTime() + DAY),
+        syncedAt: now,
+      })
+      .returning();
+    // Used in turn: the third, the second, then the first last.
+    expect([
+      await statusOf(third, 0),
+      await statusOf(second, 1),
+      await statusOf(first.token, 2),
+    ]).toEqual([200, 200, 200]);
+    // Pro ends: Free allows one, the one used last (the first). The others are told why.
+    await test.db
+      .update(subscriptions)
+      .set({ status: "cancelled", currentEnd: new Date(now.getTime() - 1000) })
+      .where(eq(subscriptions.id, pro!.id));
+    const later = new Date(now.getTime() + 120_000);
+    const at = async (token: string) => desktopMe(bearer(token), { database: test.db, now: later });
+    expect((await at(first.token)).status).toBe(200);
+    expect(await at(second)).toEqual({ status: 403, deviceLimit: 1 });
+    expect(await at(third)).toEqual({ status: 403, deviceLimit: 1 });
+    // Refused, a device is not "used": asking again changes nothing, and the licence stays put.
+    expect((await at(third)).status).toBe(403);
+    expect((await at(first.token)).status).toBe(200);
+    // Signing the first out on the security page lets the next most recent one in.
+    await test.db
+      .update(desktopDevices)
+      .set({ revokedAt: later })
+      .where(eq(desktopDevices.id, first.deviceId));
+    expect((await at(second)).status).toBe(200);
+    expect((await at(third)).status).toBe(403);
+  });
+
   it("refuses a missing, malformed, unknown, expired or revoked token, and a banned account", async () => {
     const refused = async (authorization: string | null) =>
       (await desktopMe({ authorization, appVersion: null }, { database: test.db })).status;

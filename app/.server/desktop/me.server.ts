@@ -23,7 +23,10 @@ export interface MeBody {
  * token, or a banned account), else the device's answer.
  */
 export type MeOutcome =
-  { status: 429; retryAfter: number } | { status: 401 } | { status: 200; body: MeBody };
+  | { status: 429; retryAfter: number }
+  | { status: 401 }
+  | { status: 403; deviceLimit: number }
+  | { status: 200; body: MeBody };
 
 interface MeRow {
   id: string;
@@ -35,6 +38,8 @@ interface MeRow {
   email: string;
   user_name: string;
   banned: boolean;
+  /** The user's other signed-in devices used more recently than this one (or as recently, later made). */
+  newer_devices: number;
   /** One row per subscription and live grant of the user (null when there is none). */
   is_grant: boolean | null;
   plan_id: string | null;
@@ -56,6 +61,10 @@ const lookup = countedRead<MeRow>(
   `select d.id, d.user_id, d.name, d.platform, d.app_version,
      (extract(epoch from d.last_seen_at) * 1000)::float8 as last_seen_ms,
      u.email, u.name as user_name, coalesce(u.banned, false) as banned,
+     (select count(*)::int from desktop_devices o
+       where o.user_id = d.user_id and o.revoked_at is null and o.id <> d.id
+         and (o.last_seen_at > d.last_seen_at
+           or (o.last_seen_at = d.last_seen_at and o.created_at > d.created_at))) as newer_devices,
      s.is_grant, s.plan_id, s.status, s.end_reason,
      (extract(epoch from s.first) * 1000)::float8 as first_ms,
      (extract(epoch from s.second) * 1000)::float8 as second_ms
@@ -124,6 +133,12 @@ export async function desktopMe(
   if (limit && !limit.allowed) return { status: 429, retryAfter: limit.retryAfter };
   const device = token ? rows[0] : undefined;
   if (!device || device.banned) return { status: 401 };
+  const entitlement = entitlementOf(rows, now);
+  // More devices signed in than the plan allows (Pro ended, three devices on Free's one): the
+  // most recently used keep working; the others get no licence until the owner signs one out
+  // (issue 32, "also close"). Refused, a device is not "used", so the choice stays put.
+  if (device.newer_devices >= entitlement.device_limit)
+    return { status: 403, deviceLimit: entitlement.device_limit };
   // lastSeenAt at minute resolution is enough, and saves a write on every call.
   if (now.getTime() - device.last_seen_ms > 60_000) {
     await database
@@ -134,7 +149,6 @@ export async function desktopMe(
   const reported = request.appVersion?.trim();
   const appVersion = reported && isVersion(reported) ? reported : device.app_version;
   if (appVersion !== device.app_version) await recordAppVersion(device.id, appVersion, database);
-  const entitlement = entitlementOf(rows, now);
   const update = await updateStatusFor(
     device.platform,
     appVersion,

@@ -5,7 +5,7 @@
  * the loader answer (it decides the same way again, with nothing counted twice).
  */
 import type { FastAnswerName } from "~/lib/route-handle";
-import { INVALID_TOKEN, NO_STORE } from "../desktop/http.server";
+import { deviceLimitAnswer, INVALID_TOKEN, NO_STORE } from "../desktop/http.server";
 import { desktopMe } from "../desktop/me.server";
 import { countApiRequest, rateLimitedAnswer } from "../security/rate-limit.server";
 import {
@@ -49,7 +49,7 @@ export interface FastBody {
  * 401 or 429.
  */
 export interface FastResponse {
-  status: 200 | 204 | 304 | 401 | 429;
+  status: 200 | 204 | 304 | 401 | 403 | 429;
   headers: Readonly<Record<string, string>>;
   body?: FastBody;
 }
@@ -119,6 +119,7 @@ export const FAST_ANSWERS: Record<FastAnswerName, FastAnswer> = {
     );
     if (outcome.status === 429) return jsonFastResponse(rateLimitedAnswer(outcome.retryAfter));
     if (outcome.status === 401) return invalidToken;
+    if (outcome.status === 403) return jsonFastResponse(deviceLimitAnswer(outcome.deviceLimit));
     return jsonFastResponse({ status: 200, body: outcome.body, headers: NO_STORE });
   },
   /**

@@ -1,5 +1,5 @@
 import { desktopMe } from "~/.server/desktop/me.server";
-import { invalidTokenResponse, json } from "~/.server/desktop/http.server";
+import { deviceLimitAnswer, invalidTokenResponse, json } from "~/.server/desktop/http.server";
 import type { RouteHandle } from "~/lib/route-handle";
 import type { Route } from "./+types/me";
 
@@ -20,5 +20,10 @@ export async function loader({ request }: Route.LoaderArgs) {
     authorization: request.headers.get("authorization"),
     appVersion: request.headers.get("x-app-version"),
   });
-  return outcome.status === 200 ? json(outcome.body) : invalidTokenResponse();
+  if (outcome.status === 200) return json(outcome.body);
+  if (outcome.status === 403) {
+    const refusal = deviceLimitAnswer(outcome.deviceLimit);
+    return Response.json(refusal.body, { status: refusal.status, headers: refusal.headers });
+  }
+  return invalidTokenResponse();
 }
