@@ -32,7 +32,7 @@ import { processWebhookEvent } from "../billing/webhooks.server";
 import { creditNoteFor } from "../invoices/engine.server";
 import { invoiceForPayment, reissueWithBuyer } from "../invoices/issue.server";
 import { kickJobs } from "../jobs";
-import type { Executor } from "../jobs/queue.server";
+import { dedupeKeyTaken, type Executor } from "../jobs/queue.server";
 import { escapeLike } from "./users.server";
 import { AppError } from "../http/errors";
 
@@ -419,12 +419,8 @@ export async function requestRefund(
   return { queued };
 }
 
-async function refundRequested(database: Executor, key: string): Promise<boolean> {
-  const [job] = await database
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(eq(jobs.dedupeKey, `refund:${key}`));
-  return job !== undefined;
+function refundRequested(database: Executor, key: string): Promise<boolean> {
+  return dedupeKeyTaken(database, `refund:${key}`);
 }
 
 /** How a requested refund stands: made (with its credit note), refused, or still under way. */

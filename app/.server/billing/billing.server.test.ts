@@ -38,6 +38,8 @@ import { billingOverview, statusText } from "./overview.server";
 import { checkoutSignature, RESYNC_JOB, startCheckout, verifyCheckout } from "./checkout.server";
 import { resyncFromProvider } from "./resync.server";
 import { queueStaleResyncs } from "./stale.server";
+import { dedupeKeyTaken, enqueueJob } from "../jobs/queue.server";
+import { pruneQueueAndWebhooks } from "../jobs/retention.server";
 import { entitlementFor } from "./entitlement.server";
 import { syncPlans } from "./plans.server";
 import { createRazorpayClient, type RazorpayClient } from "./razorpay/client";
@@ -775,5 +777,48 @@ describe("billing with the fake Razorpay", () => {
     // Cancelled at Razorpay without us: the period it paid for, and nothing after it.
     const entitlement = await entitlementFor(userId, { database: test.db, now });
     expect(entitlement.expires_at).toBe(after?.currentEnd?.toISOString() ?? null);
+  });
+
+  // Issue 32, "also close": jobs and webhook_events were never pruned.
+  it("prunes finished jobs and processed webhooks past their retention, and still deduplicates them", async () => {
+    const { sub } = await subscribed("retention@example.com", "pro-monthly");
+    const delivery = await event("subscription.charged", sub.providerSubscriptionId);
+    expect(await receive(delivery)).toMatchObject({ outcome: "stored" });
+    await processAll();
+    const later = new Date(Date.now() + 400 * 86_400_000);
+    const countOf = async () => ({
+      jobs: (await test.db.select({ id: jobs.id }).from(jobs)).length,
+      webhooks: (await test.db.select({ id: webhookEvents.eventId }).from(webhookEvents)).length,
+    });
+    // Every job here is finished (the queue is worked by hand in these tests) or waiting.
+    await test.db
+      .update(jobs)
+      .set({ completedAt: new Date(Date.now() - 31 * 86_400_000) })
+      .where(eq(jobs.kind, PROCESS_WEBHOOK_JOB));
+    await test.db
+      .update(webhookEvents)
+      .set({ processedAt: new Date(Date.now() - 91 * 86_400_000) });
+    const before = await countOf();
+    const pruned = await pruneQueueAndWebhooks(test.db);
+    expect(pruned.completedJobs).toBeGreaterThan(0);
+    expect(pruned.webhookBodies).toBe(before.webhooks);
+    expect((await countOf()).webhooks).toBe(0);
+    // The same delivery again (its event id), and the same signed body under a new id: both are
+    // still duplicates, though their rows are gone.
+    expect(await receive(delivery)).toMatchObject({ outcome: "duplicate" });
+    expect(await receive({ ...delivery, eventId: "evt_replayed_000001" })).toMatchObject({
+      outcome: "duplicate",
+    });
+    expect(
+      await enqueueJob(test.db, { kind: PROCESS_WEBHOOK_JOB, dedupeKey: "webhook-body:none" }),
+    ).toBe(true);
+    expect(
+      await enqueueJob(test.db, { kind: PROCESS_WEBHOOK_JOB, dedupeKey: "webhook-body:none" }),
+    ).toBe(false);
+    // 400 days on, the keys and ids of work long gone go too; a waiting job keeps its key.
+    const gone = await pruneQueueAndWebhooks(test.db, later);
+    expect(gone.dedupeKeys).toBeGreaterThan(0);
+    expect(gone.webhookIds).toBeGreaterThan(0);
+    expect(await dedupeKeyTaken(test.db, "webhook-body:none")).toBe(true);
   });
 });

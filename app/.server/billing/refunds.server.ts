@@ -11,7 +11,7 @@ import { z } from "zod";
 import { type Database, db as defaultDb } from "../db";
 import { auditLog, jobs, payments } from "../db/schema";
 import { defineJob, enqueue } from "../jobs/define";
-import type { Executor } from "../jobs/queue.server";
+import { dedupeKeyTaken, type Executor } from "../jobs/queue.server";
 import { PermanentJobError } from "../jobs/worker.server";
 import { AppError } from "../http/errors";
 import { issueCreditNoteForRefund } from "../invoices/issue.server";
@@ -47,11 +47,7 @@ export type RefundRequest = z.output<typeof refundPayload>;
  */
 export async function queueRefund(executor: Executor, request: RefundRequest): Promise<boolean> {
   const dedupeKey = `refund:${request.key}`;
-  const [asked] = await executor
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(eq(jobs.dedupeKey, dedupeKey));
-  if (asked) return false;
+  if (await dedupeKeyTaken(executor, dedupeKey)) return false;
   const left = await refundableLeft(executor, request.paymentId);
   if (left === null)
     throw new AppError("not_found", `No payment ${request.paymentId} is recorded.`);

@@ -9,7 +9,7 @@
 import { createHash, createHmac } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
-import { webhookEvents } from "../db/schema";
+import { webhookEventIds, webhookEvents } from "../db/schema";
 import { z } from "zod";
 import { defineJob, enqueue } from "../jobs/define";
 import { PermanentJobError } from "../jobs/worker.server";
@@ -70,6 +70,14 @@ export async function receiveWebhook(
   const eventId = input.eventId;
 
   const stored = await database.transaction(async (tx) => {
+    // The id's gate outlives the stored body (pruned 90 days after processing): a late
+    // redelivery of a pruned event is still a duplicate.
+    const gate = await tx
+      .insert(webhookEventIds)
+      .values({ eventId })
+      .onConflictDoNothing({ target: webhookEventIds.eventId })
+      .returning({ eventId: webhookEventIds.eventId });
+    if (gate.length === 0) return false;
     const inserted = await tx
       .insert(webhookEvents)
       .values({

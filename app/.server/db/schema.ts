@@ -599,6 +599,25 @@ export const jobs = pgTable(
   ],
 );
 
+/**
+ * Every dedupe key a job was enqueued with: the gate `enqueueJob` passes first. Finished jobs are
+ * pruned (their payloads and errors are large); their keys stay here, small, so the same work is
+ * still never enqueued twice (a webhook body replayed, a refund confirmed again). Kept 400 days.
+ */
+export const jobDedupeKeys = pgTable("job_dedupe_keys", {
+  key: text("key").primaryKey(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Every webhook event id received: the gate of `receiveWebhook`. Event bodies are pruned 90 days
+ * after processing; the ids stay (400 days), so a late redelivery is still a duplicate.
+ */
+export const webhookEventIds = pgTable("webhook_event_ids", {
+  eventId: text("event_id").primaryKey(),
+  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** A plan given without payment by an admin (goodwill, press, support), for a fixed time. */
 export const entitlementGrants = pgTable(
   "entitlement_grants",

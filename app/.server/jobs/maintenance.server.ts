@@ -4,6 +4,7 @@ import { pruneExpiredSecurityRows } from "../security/rate-limit.server";
 import { z } from "zod";
 import { db } from "../db";
 import { defineJob, enqueue } from "./define";
+import { pruneQueueAndWebhooks } from "./retention.server";
 import type { Executor } from "./queue.server";
 
 export const PRUNE_JOB = "maintenance.prune";
@@ -32,12 +33,18 @@ export async function runPrune(executor: Executor): Promise<void> {
   const pruned = await pruneExpiredSecurityRows();
   if (pruned.rateLimitHits + pruned.oneTimeTokens > 0)
     logger().info(pruned, "pruned expired rate-limit counters and one-time tokens");
+  const kept = await pruneQueueAndWebhooks(db());
+  if (Object.values(kept).some((count) => count > 0))
+    logger().info(kept, "pruned finished jobs and processed webhooks past their retention");
   const resyncs = await queueStaleResyncs(executor);
   if (resyncs > 0) logger().warn({ resyncs }, "subscriptions not synced for a day: resyncing");
   await schedulePrune(executor);
 }
 
-/** Hourly: expired rate-limit counters and one-time tokens, stale subscriptions (maintenance lane). */
+/**
+ * Hourly: expired rate-limit counters and one-time tokens, finished jobs and processed webhooks
+ * past their retention, stale subscriptions (maintenance lane).
+ */
 export const pruneJob = defineJob({
   name: PRUNE_JOB,
   lane: "maintenance",

@@ -7,7 +7,7 @@
  */
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db";
-import { jobs, type JobRow } from "../db/schema";
+import { jobDedupeKeys, jobs, type JobRow } from "../db/schema";
 
 /** A database or an open transaction: enqueue inside the caller's transaction. */
 export type Executor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -21,20 +21,45 @@ export interface JobInput {
   maxAttempts?: number;
 }
 
-/** Adds a job; true if it was new. */
+/**
+ * Adds a job; true if it was new. A dedupe key passes the gate of `job_dedupe_keys` first, in the
+ * same transaction as the job (a savepoint inside the caller's): the key outlives the job's row,
+ * which is pruned once finished (maintenance.server.ts), so work is never enqueued twice.
+ */
 export async function enqueueJob(executor: Executor, job: JobInput): Promise<boolean> {
-  const inserted = await executor
-    .insert(jobs)
-    .values({
-      kind: job.kind,
-      payload: job.payload ?? {},
-      dedupeKey: job.dedupeKey,
-      runAt: job.runAt ?? new Date(),
-      maxAttempts: job.maxAttempts ?? 10,
-    })
-    .onConflictDoNothing({ target: jobs.dedupeKey })
-    .returning({ id: jobs.id });
-  return inserted.length > 0;
+  const insert = async (tx: Executor) => {
+    const { dedupeKey } = job;
+    if (dedupeKey !== undefined) {
+      const gate = await tx
+        .insert(jobDedupeKeys)
+        .values({ key: dedupeKey })
+        .onConflictDoNothing({ target: jobDedupeKeys.key })
+        .returning({ key: jobDedupeKeys.key });
+      if (gate.length === 0) return false;
+    }
+    const inserted = await tx
+      .insert(jobs)
+      .values({
+        kind: job.kind,
+        payload: job.payload ?? {},
+        dedupeKey,
+        runAt: job.runAt ?? new Date(),
+        maxAttempts: job.maxAttempts ?? 10,
+      })
+      .onConflictDoNothing({ target: jobs.dedupeKey })
+      .returning({ id: jobs.id });
+    return inserted.length > 0;
+  };
+  return job.dedupeKey === undefined ? insert(executor) : executor.transaction(insert);
+}
+
+/** True when work was ever enqueued with `dedupeKey` (its job may be pruned since). */
+export async function dedupeKeyTaken(executor: Executor, dedupeKey: string): Promise<boolean> {
+  const [row] = await executor
+    .select({ key: jobDedupeKeys.key })
+    .from(jobDedupeKeys)
+    .where(eq(jobDedupeKeys.key, dedupeKey));
+  return row !== undefined;
 }
 
 /** How long a claim holds a job without renewal; a running job renews it every third of this. */
