@@ -809,16 +809,45 @@ describe("billing with the fake Razorpay", () => {
     expect(await receive({ ...delivery, eventId: "evt_replayed_000001" })).toMatchObject({
       outcome: "duplicate",
     });
-    expect(
-      await enqueueJob(test.db, { kind: PROCESS_WEBHOOK_JOB, dedupeKey: "webhook-body:none" }),
-    ).toBe(true);
-    expect(
-      await enqueueJob(test.db, { kind: PROCESS_WEBHOOK_JOB, dedupeKey: "webhook-body:none" }),
-    ).toBe(false);
+    expect(await enqueueJob(test.db, { kind: "test.waiting", dedupeKey: "waiting:none" })).toBe(
+      true,
+    );
+    expect(await enqueueJob(test.db, { kind: "test.waiting", dedupeKey: "waiting:none" })).toBe(
+      false,
+    );
     // 400 days on, the keys and ids of work long gone go too; a waiting job keeps its key.
     const gone = await pruneQueueAndWebhooks(test.db, later);
     expect(gone.dedupeKeys).toBeGreaterThan(0);
     expect(gone.webhookIds).toBeGreaterThan(0);
-    expect(await dedupeKeyTaken(test.db, "webhook-body:none")).toBe(true);
+    expect(await dedupeKeyTaken(test.db, "waiting:none")).toBe(true);
+  });
+
+  // Issue 33: payment.failed names no subscription, so a failed renewal was stored unlinked and
+  // missing from the customer's payments on /admin-fix-subscription.
+  it("links a failed renewal's payment to its subscription and customer through its invoice", async () => {
+    const { userId, sub } = await subscribed("failed-renewal@example.com", "pro-monthly");
+    const failed = (await charge(sub.providerSubscriptionId, true)).payment!.id;
+    const payment = await client.fetchPayment(failed);
+    const body = JSON.stringify({
+      entity: "event",
+      account_id: "acc_Test",
+      event: "payment.failed",
+      contains: ["payment"],
+      payload: { payment: { entity: payment } },
+      created_at: Math.floor(Date.now() / 1000),
+    });
+    expect(
+      await receive({
+        rawBody: body,
+        signature: webhookSignature(body, FAKE_KEYS.webhookSecret),
+        eventId: "evt_TestFailedRenewal1",
+      }),
+    ).toMatchObject({ outcome: "stored" });
+    await processAll();
+    const [row] = await test.db
+      .select()
+      .from(payments)
+      .where(eq(payments.providerPaymentId, failed));
+    expect(row).toMatchObject({ status: "failed", subscriptionId: sub.id, userId });
   });
 });

@@ -16,6 +16,7 @@ import { PermanentJobError } from "../jobs/worker.server";
 import { safeEqual } from "../security/tokens";
 import { queueBillingMail } from "./notify.server";
 import { applyAndFollowUp } from "./resync.server";
+import { subscriptionByProviderId } from "./subscriptions.server";
 import { creditRefundsOf, issueInvoiceForPayment } from "../invoices/issue.server";
 import { recordPayment } from "./payments.server";
 import { settleRefund } from "./refunds.server";
@@ -146,6 +147,9 @@ export async function processWebhookEvent(
   }
 
   const billed = await billedPeriod(event, client);
+  // A payment-only event (payment.failed) names no subscription; its Razorpay invoice does
+  // (issue 33: a failed renewal was stored unlinked, missing from the customer's payments).
+  const billedTo = snapshot ? null : await invoiceSubscriptionOf(event, client);
 
   return database.transaction(async (tx) => {
     const marked = await tx
@@ -167,12 +171,11 @@ export async function processWebhookEvent(
     const paymentEntity = event.payload.payment?.entity;
     let newPayment = false;
     if (paymentEntity) {
-      // A payment-only event (payment.failed) names no subscription: it is stored unlinked.
+      const owner =
+        subscription ?? (billedTo ? await subscriptionByProviderId(billedTo, tx) : null);
       const periodEnd =
-        paymentEntity.status === "captured"
-          ? (billed?.end ?? subscription?.currentEnd ?? null)
-          : null;
-      newPayment = await recordPayment(tx, paymentEntity, subscription, periodEnd);
+        paymentEntity.status === "captured" ? (billed?.end ?? owner?.currentEnd ?? null) : null;
+      newPayment = await recordPayment(tx, paymentEntity, owner, periodEnd);
     }
     if (subscription && paymentEntity?.status === "captured") {
       await issueInvoiceForPayment(tx, {
@@ -203,6 +206,23 @@ export async function processWebhookEvent(
  * subscription that is active again mails nothing. Each mail's dedupe key names the state it
  * reports, so the same failure or halt is mailed once however many events describe it.
  */
+/** The Razorpay subscription a payment's invoice bills, when the event names none itself. */
+async function invoiceSubscriptionOf(
+  event: RazorpayWebhookEvent,
+  client: RazorpayClient,
+): Promise<string | null> {
+  const payment = event.payload.payment?.entity;
+  if (!payment?.invoice_id) return null;
+  const carried = event.payload.invoice?.entity;
+  if (carried?.id === payment.invoice_id) return carried.subscription_id ?? null;
+  try {
+    return (await client.fetchInvoice(payment.invoice_id)).subscription_id ?? null;
+  } catch (error) {
+    if (error instanceof RazorpayError && error.status === 404) return null;
+    throw error;
+  }
+}
+
 /**
  * The service period a captured payment paid for: its Razorpay invoice's billing_start and
  * billing_end (from the event when it carries the invoice, else fetched), or null when Razorpay
