@@ -16,6 +16,7 @@ import type { RazorpayClient } from "./razorpay/client";
 import {
   applyProviderSubscription,
   markEnding,
+  MAY_CHARGE_STATUSES,
   primarySubscription,
   scheduledSwitch,
   subscriptionsOf,
@@ -200,7 +201,7 @@ export async function cancelEverythingFor(userId: string, options: Options = {})
   const rows = await subscriptionsOf(userId, database);
   let cancelled = 0;
   for (const row of rows) {
-    if (!["created", "authenticated", "active", "pending", "halted"].includes(row.status)) continue;
+    if (!MAY_CHARGE_STATUSES.includes(row.status)) continue;
     const readAt = new Date();
     try {
       await applyProviderSubscription(

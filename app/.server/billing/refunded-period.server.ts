@@ -15,12 +15,9 @@ import type { Executor } from "../jobs/queue.server";
 import { PermanentJobError } from "../jobs/worker.server";
 import { razorpay } from "./provider.server";
 import type { RazorpayClient } from "./razorpay/client";
-import { applyProviderSubscription, markEnding } from "./subscriptions.server";
+import { applyProviderSubscription, markEnding, MAY_CHARGE_STATUSES } from "./subscriptions.server";
 
 export const END_REFUNDED_JOB = "billing.end-refunded";
-
-/** Statuses in which a subscription may still charge: these are cancelled at Razorpay. */
-const MAY_CHARGE = ["created", "authenticated", "active", "pending", "halted"] as const;
 
 /**
  * A payment's period and the subscription's current one are the same period when their ends are
@@ -70,7 +67,7 @@ export async function endRefundedPeriod(executor: Executor, paymentId: string): 
   if (!period || period.charges === 0 || Number(period.left) > 0) return false;
 
   await markEnding(executor, paid.subscriptionId, "refunded");
-  if ((MAY_CHARGE as readonly string[]).includes(paid.status))
+  if (MAY_CHARGE_STATUSES.includes(paid.status))
     await enqueue(
       executor,
       endRefundedJob,
@@ -94,7 +91,7 @@ export async function cancelRefundedSubscription(
   if (!row) throw new PermanentJobError(`no subscription ${subscriptionId}`);
   const fetchedAt = new Date();
   const fresh = await client.fetchSubscription(row.providerSubscriptionId);
-  if (!(MAY_CHARGE as readonly string[]).includes(fresh.status)) {
+  if (!MAY_CHARGE_STATUSES.includes(fresh.status)) {
     await applyProviderSubscription(database, fresh, fetchedAt);
     return "ended-already";
   }

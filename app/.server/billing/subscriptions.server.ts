@@ -28,6 +28,15 @@ export const LIVE_STATUSES: readonly SubscriptionStatus[] = [
 ];
 
 /**
+ * Statuses in which Razorpay may still charge a subscription: what must be cancelled there when
+ * it has to end at once (an account deleted, a refunded period).
+ */
+export const MAY_CHARGE_STATUSES: readonly string[] = [
+  "created",
+  ...LIVE_STATUSES,
+] satisfies readonly SubscriptionStatus[];
+
+/**
  * Applies a subscription as Razorpay reported it at `readAt`. Unknown subscriptions are adopted
  * from the notes we set when creating them (user_id, plan_id). Returns the stored row, or null
  * when the subscription is not one of ours.
