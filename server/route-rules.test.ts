@@ -1,6 +1,12 @@
 import type { ServerBuild } from "react-router";
 import { describe, expect, it } from "vitest";
-import { hasDotSegment, originForm, requestPathname, routeRules } from "./route-rules";
+import {
+  hasDotSegment,
+  originForm,
+  REMEMBERED_PATHS,
+  requestPathname,
+  routeRules,
+} from "./route-rules";
 
 describe("request paths as React Router sees them", () => {
   it("finds every spelling of a dot segment the URL parser would resolve", () => {
@@ -135,6 +141,36 @@ describe("the .data spelling of a resource route (issue 32, point 4)", () => {
       "/api/desktop/me",
     ])
       expect(resourceData(path), path).toBe(false);
+  });
+});
+
+describe("remembered matches", () => {
+  const paths = ["/admin/users", "/Admin/Users", "/blog/a", "/download/mac/1.0", "/api/desktop/me"];
+
+  it("answers a path asked again as it did the first time, and as fresh rules do", () => {
+    const rules = routeRules(build);
+    const first = paths.map((path) => [rules.leafFor(path), rules.canonicalPagePath(path)]);
+    const again = paths.map((path) => [rules.leafFor(path), rules.canonicalPagePath(path)]);
+    expect(again).toEqual(first);
+    const fresh = routeRules(build);
+    expect(paths.map((path) => [fresh.leafFor(path), fresh.canonicalPagePath(path)])).toEqual(
+      first,
+    );
+  });
+
+  it("gives each caller its own params, so one request cannot change another's", () => {
+    const rules = routeRules(build);
+    const leaf = rules.leafFor("/blog/welcome")!;
+    leaf.params.slug = "changed";
+    expect(rules.leafFor("/blog/welcome")?.params).toEqual({ slug: "welcome" });
+  });
+
+  it("still answers correctly after more made-up paths than it remembers", () => {
+    const rules = routeRules(build);
+    expect(rules.leafFor("/blog/first")?.params).toEqual({ slug: "first" });
+    for (let i = 0; i < REMEMBERED_PATHS * 2; i++) rules.leafFor(`/made-up/${i}`);
+    expect(rules.leafFor("/blog/first")).toEqual({ id: "post", params: { slug: "first" } });
+    expect(rules.leafFor(`/made-up/${REMEMBERED_PATHS * 2 - 1}`)?.id).toBe("notFound");
   });
 });
 

@@ -4,7 +4,13 @@
  * Router's own `matchRoutes` over the build's route tree), whose `handle` says what applies
  * (app/lib/route-handle.ts). Route paths live in app/routes.ts only.
  */
-import { matchRoutes, type Params, type RouteObject, type ServerBuild } from "react-router";
+import {
+  matchRoutes,
+  type Params,
+  type RouteMatch,
+  type RouteObject,
+  type ServerBuild,
+} from "react-router";
 import type { RouteHandle } from "~/lib/route-handle";
 
 /**
@@ -109,29 +115,58 @@ function routeTree(build: ServerBuild): RouteObject[] {
   return toObjects(undefined);
 }
 
+/** How many paths' matches are remembered (the most recently asked); see `matcher`. */
+export const REMEMBERED_PATHS = 500;
+
+/**
+ * `matchRoutes` over `tree`, remembering the answers for the most recently asked paths.
+ * React Router's `matchRoutes` flattens and ranks the whole route tree on every call (its own
+ * request handler passes branches it flattened once, which it does not export); the middleware
+ * asks two to four times per request, which was 15 % of the server's CPU under the fuzz test. The
+ * answer depends only on the path, and a site's requests repeat a few hundred paths; a made-up
+ * path costs what it did before, and at most REMEMBERED_PATHS answers are kept.
+ */
+function matcher(tree: RouteObject[], basename: string | undefined) {
+  const remembered = new Map<string, readonly RouteMatch[] | null>();
+  return (pathname: string): readonly RouteMatch[] | null => {
+    const known = remembered.get(pathname);
+    if (known !== undefined) {
+      // Most recently used last, so the oldest is first to go.
+      remembered.delete(pathname);
+      remembered.set(pathname, known);
+      return known;
+    }
+    const matches = matchRoutes(tree, pathname, basename);
+    remembered.set(pathname, matches);
+    if (remembered.size > REMEMBERED_PATHS) {
+      remembered.delete(remembered.keys().next().value as string);
+    }
+    return matches;
+  };
+}
+
 export function routeRules(build: ServerBuild): RouteRules {
-  const tree = routeTree(build);
+  const matchesFor = matcher(routeTree(build), build.basename);
   return {
     handleFor(pathname) {
       // Single-fetch data requests (`/admin/releases.data`, `/_root.data`) run the same route.
       const routed = pathname === "/_root.data" ? "/" : pathname.replace(/\.data$/, "");
-      const matches = matchRoutes(tree, routed, build.basename);
-      const leaf = matches?.at(-1)?.route.id;
+      const leaf = matchesFor(routed)?.at(-1)?.route.id;
       if (!leaf) return undefined;
       return build.routes[leaf]?.module.handle as RouteHandle | undefined;
     },
     isResourceData(pathname) {
       if (!pathname.endsWith(".data") || pathname === "/_root.data") return false;
-      const leaf = matchRoutes(tree, pathname.slice(0, -".data".length), build.basename)?.at(-1)
-        ?.route.id;
+      const leaf = matchesFor(pathname.slice(0, -".data".length))?.at(-1)?.route.id;
       return leaf !== undefined && !build.routes[leaf]?.module.default;
     },
     leafFor(pathname) {
-      const leaf = matchRoutes(tree, pathname, build.basename)?.at(-1);
-      return leaf?.route.id ? { id: leaf.route.id, params: leaf.params } : null;
+      const leaf = matchesFor(pathname)?.at(-1);
+      // A copy: the remembered match is shared by every request for this path.
+      return leaf?.route.id ? { id: leaf.route.id, params: { ...leaf.params } } : null;
     },
     canonicalPagePath(pathname) {
-      const matches = matchRoutes(tree, pathname, build.basename);
+      const matches = matchesFor(pathname);
       const leaf = matches?.at(-1)?.route.id;
       // Resource routes (API, feeds, files) answer programs, which need not follow a redirect.
       if (!matches || !leaf || !build.routes[leaf]?.module.default) return null;
