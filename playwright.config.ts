@@ -11,9 +11,12 @@ import {
   E2E_RELEASES_ADMIN_EMAIL,
 } from "./tests/e2e/env";
 
-// Debian's Chromium where present (Playwright's own browser download is not available here).
-const systemChromium = "/usr/bin/chromium";
-const executablePath = fs.existsSync(systemChromium) ? systemChromium : undefined;
+// Debian's Chromium (Playwright's own browser download is not reachable here). Its old headless
+// shell first: Playwright runs that build for headless tests by default, and on the 2-core
+// machine it takes about a third less CPU per test than the full browser's headless mode.
+const executablePath = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((file) =>
+  fs.existsSync(file),
+);
 
 export default defineConfig({
   testDir: "tests/e2e",
