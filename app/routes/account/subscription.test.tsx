@@ -1,0 +1,336 @@
+// @vitest-environment happy-dom
+// The subscription page's states in a DOM (decision 0040): Free, active Pro, cancelled but
+// running, failing and halted payments, a scheduled switch, and the action's messages. The
+// loader is stubbed with data built the way the real loader and billingOverview() build it.
+import { vi } from "vitest";
+
+// Testing Library renders through React's `act`, which only React's development build has; the
+// suite sets NODE_ENV=production for every file (vitest.config.ts). Each test file runs in a
+// worker of its own, so switching here, before React is first imported, changes only this file.
+vi.hoisted(() => {
+  process.env.NODE_ENV = "development";
+});
+
+import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { createRoutesStub } from "react-router";
+import { afterEach, describe, expect, it } from "vitest";
+import { decideEntitlement } from "~/.server/billing/entitlement.server";
+import { statusText, type SubscriptionSummary } from "~/.server/billing/overview.server";
+import { SWITCHED_PLAN } from "~/.server/billing/subscriptions.server";
+import type { SubscriptionRow } from "~/.server/db/schema";
+import { done, refuse } from "~/.server/forms/action.server";
+import { type PaidPlanId, planById, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
+import SubscriptionPage, { type loader } from "./subscription";
+
+afterEach(cleanup);
+
+type LoaderData = Awaited<ReturnType<typeof loader>>;
+
+const NOW = new Date("2027-02-20T06:30:00.000Z");
+/** The end of the paid period: "12 Mar 2027" in India time. */
+const PERIOD_END = "2027-03-12T06:30:00.000Z";
+
+interface State {
+  /** The primary subscription, as stored. */
+  sub?: {
+    planId: PaidPlanId;
+    status: SubscriptionRow["status"];
+    cancelAtCycleEnd?: boolean;
+    cancelReason?: string | null;
+    endReason?: SubscriptionRow["endReason"];
+    paymentMethod?: string | null;
+    activating?: boolean;
+  };
+  /** A switch to this plan waits for the period to end. */
+  switchTo?: PaidPlanId;
+  devicesInUse?: number;
+  notice?: string | null;
+}
+
+/** The loader's answer for a stored state, built as the loader and billingOverview() build it. */
+function loaderData({ sub, switchTo: next, devicesInUse = 1, notice = null }: State): LoaderData {
+  const entitlement = decideEntitlement(
+    {
+      subscriptions: sub
+        ? [
+            {
+              planId: sub.planId,
+              status: sub.status,
+              currentEnd: new Date(PERIOD_END),
+              chargeAt: new Date(PERIOD_END),
+              endReason: sub.endReason ?? null,
+            },
+          ]
+        : [],
+      grants: [],
+    },
+    NOW,
+  );
+  const current = sub ? planById(sub.planId) : undefined;
+  const nextPlan = next ? planById(next) : undefined;
+  const switchTo = nextPlan
+    ? {
+        plan: planLabel(nextPlan),
+        planId: nextPlan.id,
+        startsAt: PERIOD_END,
+        pricePaise: nextPlan.pricePaise,
+      }
+    : null;
+  const row = sub && {
+    status: sub.status,
+    cancelAtCycleEnd: sub.cancelAtCycleEnd ?? false,
+    cancelReason: sub.cancelReason ?? null,
+    endReason: sub.endReason ?? null,
+  };
+  const charging =
+    row && ["active", "pending", "authenticated"].includes(row.status) && !row.cancelAtCycleEnd;
+  const summary: SubscriptionSummary | null =
+    sub && row && current
+      ? {
+          providerSubscriptionId: "sub_P1",
+          planId: sub.planId,
+          plan: planLabel(current),
+          status: sub.status,
+          statusText: statusText(row, switchTo),
+          currentEnd: PERIOD_END,
+          nextChargeAt: charging ? PERIOD_END : null,
+          nextChargePaise: charging ? current.pricePaise : null,
+          paymentMethod: sub.paymentMethod === undefined ? "UPI meera@okaxis" : sub.paymentMethod,
+          cancelAtCycleEnd: row.cancelAtCycleEnd,
+          manageUrl: "https://rzp.io/i/manage-P1",
+          activating: sub.activating ?? false,
+        }
+      : null;
+  const target = current ? switchTarget(current) : undefined;
+  return {
+    plan: {
+      id: entitlement.plan,
+      name: planLabel(entitlement.plan),
+      features: entitlement.features,
+      deviceLimit: entitlement.device_limit,
+      until: entitlement.expires_at,
+    },
+    devicesInUse,
+    overview: {
+      subscription: summary,
+      switchTo,
+      banner: sub?.status === "pending" ? "pending" : sub?.status === "halted" ? "halted" : null,
+    },
+    switchOption: target
+      ? { id: target.id, label: planLabel(target), price: planPriceLabel(target) }
+      : null,
+    testMode: false,
+    notice,
+  };
+}
+
+function renderPage(
+  state: State,
+  action?: (form: FormData) => { state?: State; answer: ReturnType<typeof done> },
+) {
+  let current = state;
+  const Stub = createRoutesStub([
+    {
+      path: "/account/subscription",
+      Component: SubscriptionPage,
+      HydrateFallback: () => null,
+      loader: () => loaderData(current),
+      action: async ({ request }) => {
+        if (!action) throw new Error("no action expected");
+        const result = action(await request.formData());
+        current = result.state ?? current;
+        return result.answer;
+      },
+    },
+  ]);
+  render(<Stub initialEntries={["/account/subscription"]} />);
+  return screen.findByRole("heading", { level: 1, name: "Subscription" });
+}
+
+/** The value shown beside a term of a card's list ("Status", "Next charge", …). */
+function detail(term: string): string | null {
+  const dt = screen.queryAllByText(term, { selector: "dt" });
+  if (dt.length > 1) throw new Error(`"${term}" is shown ${dt.length} times`);
+  return dt[0]?.nextElementSibling?.textContent ?? null;
+}
+
+const region = (name: string) => within(screen.getByRole("region", { name }));
+const href = (name: string) => screen.getByRole("link", { name }).getAttribute("href");
+
+describe("/account/subscription", () => {
+  it("Free: the free plan, and the way to Pro", async () => {
+    await renderPage({});
+    screen.getByText("Your plan, what it includes and what happens next.");
+    const plan = region("Current plan");
+    expect(detail("Plan")).toBe("Free");
+    expect(detail("Device limit")).toBe("1 device");
+    expect(detail("Devices in use")).toBe("1 of 1");
+    expect(plan.getAllByRole("listitem").map((item) => item.textContent)).toEqual(
+      planById("free").features,
+    );
+    expect(plan.getByRole("link", { name: "Security" }).getAttribute("href")).toBe(
+      "/account/security",
+    );
+    const upgrade = region("Upgrade to Pro");
+    upgrade.getByText(
+      "Logic-analyser views, firmware flashing and three devices. GST invoice with every payment.",
+    );
+    expect(href("Pro monthly")).toBe("/checkout?plan=pro-monthly");
+    expect(href("Pro yearly")).toBe("/checkout?plan=pro-yearly");
+    expect(href("Compare plans")).toBe("/pricing");
+    expect(detail("Status")).toBeNull();
+    expect(screen.queryByRole("button")).toBeNull();
+  });
+
+  it("active Pro: the next charge, the other cycle to switch to and how to cancel", async () => {
+    await renderPage({ sub: { planId: "pro-monthly", status: "active" }, devicesInUse: 2 });
+    expect(detail("Plan")).toBe("Pro (monthly)");
+    expect(detail("Device limit")).toBe("3 devices");
+    expect(detail("Devices in use")).toBe("2 of 3");
+    const sub = region("Pro (monthly)");
+    expect(detail("Status")).toBe("Active");
+    expect(detail("Next charge")).toBe("₹699 on 12 Mar 2027");
+    expect(detail("Payment method")).toBe("UPI meera@okaxis");
+    expect(detail("Pro until")).toBeNull();
+    expect(href("Billing details and payment method")).toBe("/billing");
+    expect(href("Invoices")).toBe("/invoices");
+    expect(sub.queryByRole("link", { name: "Fix payment" })).toBeNull();
+
+    sub.getByRole("heading", { level: 3, name: "Switch to Pro (yearly)" });
+    sub.getByText(
+      "₹6,999 / year. Starts when this period ends (12 Mar 2027); you are not charged twice for the same days.",
+    );
+    expect(href("Switch to Pro (yearly)")).toBe("/checkout?plan=pro-yearly&switch=1");
+
+    sub.getByRole("heading", { level: 3, name: "Cancel subscription" });
+    sub.getByText(
+      "You keep Pro until the end of the period you paid for; nothing more is charged. You can undo it until then.",
+    );
+    sub.getByRole("textbox", { name: "Why are you leaving? (optional)" });
+    sub.getByRole("button", { name: "Cancel at end of period" });
+    expect(sub.queryByRole("button", { name: "Keep my subscription" })).toBeNull();
+    expect(screen.queryByRole("region", { name: "Upgrade to Pro" })).toBeNull();
+  });
+
+  it("cancelling: the action's message, then Pro until the period's end", async () => {
+    const user = userEvent.setup({ delay: null });
+    const cancelled: State = {
+      sub: { planId: "pro-monthly", status: "active", cancelAtCycleEnd: true },
+    };
+    await renderPage({ sub: { planId: "pro-monthly", status: "active" } }, (form) => {
+      expect(Object.fromEntries(form)).toEqual({ reason: "Too dear", intent: "cancel" });
+      return {
+        state: cancelled,
+        answer: done(
+          "cancel",
+          "Cancelled. You keep Pro until 12 Mar 2027; nothing more will be charged.",
+        ),
+      };
+    });
+    await user.type(
+      screen.getByRole("textbox", { name: "Why are you leaving? (optional)" }),
+      "Too dear",
+    );
+    await user.click(screen.getByRole("button", { name: "Cancel at end of period" }));
+    expect((await screen.findByRole("status")).textContent).toBe(
+      "Cancelled. You keep Pro until 12 Mar 2027; nothing more will be charged.",
+    );
+    await screen.findByRole("button", { name: "Keep my subscription" });
+    expect(detail("Status")).toBe("Cancelled: ends at the end of the paid period");
+  });
+
+  it("cancelled but running: Pro until a date, and the way to keep it", async () => {
+    await renderPage({ sub: { planId: "pro-yearly", status: "active", cancelAtCycleEnd: true } });
+    expect(detail("Plan")).toBe("Pro (yearly)");
+    expect(detail("Status")).toBe("Cancelled: ends at the end of the paid period");
+    expect(detail("Pro until")).toBe("12 Mar 2027");
+    expect(detail("Next charge")).toBeNull();
+    screen.getByRole("button", { name: "Keep my subscription" });
+    expect(screen.queryByRole("button", { name: "Cancel at end of period" })).toBeNull();
+    expect(screen.queryByRole("heading", { name: /^Switch to/ })).toBeNull();
+    expect(screen.queryByRole("region", { name: "Upgrade to Pro" })).toBeNull();
+  });
+
+  it("a failed renewal: Razorpay retries, Pro stays, and the way to fix the payment", async () => {
+    await renderPage({ sub: { planId: "pro-monthly", status: "pending" } });
+    expect(detail("Plan")).toBe("Pro (monthly)");
+    expect(detail("Status")).toBe("Payment failed: Razorpay is retrying");
+    expect(href("Fix payment")).toBe("/fix-subscription");
+    // No switch while a payment is failing; cancelling still works.
+    expect(screen.queryByRole("heading", { name: /^Switch to/ })).toBeNull();
+    screen.getByRole("button", { name: "Cancel at end of period" });
+    expect(screen.queryByRole("region", { name: "Upgrade to Pro" })).toBeNull();
+  });
+
+  it("halted after failed payments: back on Free, with fix and restart", async () => {
+    await renderPage({ sub: { planId: "pro-monthly", status: "halted" } });
+    expect(detail("Plan")).toBe("Free");
+    expect(detail("Status")).toBe("Stopped after failed payments");
+    expect(detail("Next charge")).toBeNull();
+    expect(href("Fix payment")).toBe("/fix-subscription");
+    region("Restart Pro");
+    expect(screen.queryByRole("button", { name: "Cancel at end of period" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Keep my subscription" })).toBeNull();
+  });
+
+  it("a scheduled switch: when it starts, what it costs, and both ways out", async () => {
+    await renderPage({
+      sub: {
+        planId: "pro-monthly",
+        status: "active",
+        cancelAtCycleEnd: true,
+        cancelReason: SWITCHED_PLAN,
+      },
+      switchTo: "pro-yearly",
+    });
+    expect(detail("Status")).toBe("Switching to Pro (yearly) on 12 Mar 2027");
+    expect(detail("Next charge")).toBe("₹6,999 on 12 Mar 2027, for Pro (yearly)");
+    expect(detail("Pro until")).toBeNull();
+    const scheduled = within(screen.getByTestId("scheduled-switch"));
+    scheduled.getByRole("heading", { level: 3, name: "Your switch to Pro (yearly)" });
+    scheduled.getByText(
+      "Pro (monthly) runs until 12 Mar 2027; then Pro (yearly) starts at ₹6,999. You can still change your mind.",
+    );
+    scheduled.getByRole("button", { name: "Keep the switch to Pro (yearly)" });
+    scheduled.getByRole("button", { name: "Stay on Pro (monthly)" });
+    screen.getByText(
+      "You keep Pro until the end of the period you paid for; the switch to Pro (yearly) is withdrawn and nothing more is charged. You can undo it until then.",
+    );
+    expect(screen.queryByRole("heading", { name: /^Switch to/ })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Keep my subscription" })).toBeNull();
+  });
+
+  it("shows a refusal from the action as an alert", async () => {
+    const user = userEvent.setup({ delay: null });
+    await renderPage(
+      {
+        sub: {
+          planId: "pro-monthly",
+          status: "active",
+          cancelAtCycleEnd: true,
+          cancelReason: SWITCHED_PLAN,
+        },
+        switchTo: "pro-yearly",
+      },
+      () => ({ answer: refuse("keep-switch", "There is no plan change scheduled.", 409) }),
+    );
+    await user.click(screen.getByRole("button", { name: "Keep the switch to Pro (yearly)" }));
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toBe("There is no plan change scheduled.");
+    expect(screen.queryByRole("status")).toBeNull();
+  });
+
+  it("a checkout that is paid but not yet confirmed, and a notice from checkout", async () => {
+    await renderPage({
+      sub: { planId: "pro-monthly", status: "created", activating: true, paymentMethod: null },
+      notice: "already-subscribed",
+    });
+    expect(screen.getByRole("status").textContent).toBe(
+      "You already have a subscription: manage it here.",
+    );
+    expect(detail("Status")).toBe("Payment received, activating…");
+    expect(detail("Payment method")).toBe("Not known yet");
+    expect(detail("Plan")).toBe("Free");
+  });
+});
