@@ -161,7 +161,8 @@ describe("remembered matches", () => {
   it("gives each caller its own params, so one request cannot change another's", () => {
     const rules = routeRules(build);
     const leaf = rules.leafFor("/blog/welcome")!;
-    leaf.params.slug = "changed";
+    // What a careless caller could do: Params are read-only in type only.
+    (leaf.params as Record<string, string>).slug = "changed";
     expect(rules.leafFor("/blog/welcome")?.params).toEqual({ slug: "welcome" });
   });
 
