@@ -3,16 +3,14 @@
  *
  *   lint ──────┐
  *   typecheck ─┤
- *   build ─────┴─┬─ unit + HTTP tests (Vitest, two workers)
- *                └─ browser tests (Playwright, two workers)
+ *   build ─────┴─ unit + HTTP tests (Vitest) ── browser tests (Playwright)
  *
  * Lint and typecheck read only the sources, so they run beside the build. The two test runners
- * need only the build and run side by side: a browser test mostly waits (on Chromium, on the
- * site), so the two runners together keep both cores busy where one after the other left about
- * half of them idle. Vitest gets two workers here instead of its usual three, so the machine is
- * not so overloaded that a browser test's waits run out. Each step's output is printed whole when
- * it ends, with its time; a failure does not stop the steps that do not need it, so one run shows
- * every problem. Exits non-zero if any step failed.
+ * need only the build, but each keeps both cores busy: run side by side on this 2-core machine,
+ * the browser tests timed out (load average 15), so they run one after the other, the browser
+ * tests after Vitest whether or not it passed. Each step's output is printed whole when it ends,
+ * with its time; a failure does not stop the steps that do not need it, so one run shows every
+ * problem. Exits non-zero if any step failed.
  */
 import { spawn } from "node:child_process";
 import { failureLines } from "./lib/failure-lines";
@@ -30,12 +28,13 @@ const STEPS: Step[] = [
   { name: "lint", command: "npm run -s lint" },
   { name: "typecheck", command: "npm run -s typecheck" },
   { name: "build", command: "npm run -s build" },
+  { name: "unit and HTTP tests", command: "npm run -s test:unit", after: ["build"] },
   {
-    name: "unit and HTTP tests",
-    command: "npm run -s test:unit -- --maxWorkers=2",
+    name: "browser tests",
+    command: "npm run -s test:e2e",
     after: ["build"],
+    afterEnded: ["unit and HTTP tests"],
   },
-  { name: "browser tests", command: "npm run -s test:e2e", after: ["build"] },
 ];
 
 interface Result {
