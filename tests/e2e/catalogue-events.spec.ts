@@ -5,7 +5,14 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { acceptAnalytics, flushEvents, recordEvents, type SentEvent } from "./analytics-helpers";
+import {
+  acceptAnalytics,
+  eventsSentByPage,
+  flushEvents,
+  pageTasksRun,
+  recordEvents,
+  type SentEvent,
+} from "./analytics-helpers";
 import {
   expect,
   expectNoAxeViolations,
@@ -238,7 +245,12 @@ test("the first-run checklist reports each step once and the end, with consent o
   await waitForHydration(page);
   await flushEvents(page);
   await expect.poll(() => named(sent, "page_view").length).toBeGreaterThan(pageViews);
-  await page.waitForTimeout(300);
+  // The checklist decides one task after consent is known (before the navbar's session check
+  // answers, which waitForHydration waited for): once the page has run its queued tasks, whatever
+  // it tracked is queued, and a flush hands it over at once.
+  await pageTasksRun(page);
   await flushEvents(page);
+  expect(named(await eventsSentByPage(page), "page_view")).not.toEqual([]);
+  expect(named(await eventsSentByPage(page), "onboarding_step", "onboarding_complete")).toEqual([]);
   expect(onboarding()).toHaveLength(5);
 });

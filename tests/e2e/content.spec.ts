@@ -1,4 +1,4 @@
-import { acceptAnalytics, flushEvents, recordEvents } from "./analytics-helpers";
+import { acceptAnalytics, eventsSentByPage, flushEvents, recordEvents } from "./analytics-helpers";
 import { expect, test, waitForHydration } from "./fixtures";
 
 test("search from the navbar finds posts with highlighted matches, and reports the search", async ({
@@ -43,7 +43,9 @@ test("withdrawing consent on the cookie policy stops sending at once", async ({ 
   await expect(page.getByRole("status").filter({ hasText: "Analytics is on" })).toBeVisible();
   await flushEvents(page);
   await expect.poll(() => sent.length).toBeGreaterThan(0);
-  const before = sent.length;
+  // What the page has handed over until now, all of which reaches the server.
+  const before = (await eventsSentByPage(page)).length;
+  await expect.poll(() => sent.length).toBe(before);
   await page.getByRole("button", { name: "Withdraw consent" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Analytics is off" })).toBeVisible();
   await page
@@ -52,7 +54,9 @@ test("withdrawing consent on the cookie policy stops sending at once", async ({ 
     .click();
   await expect(page).toHaveURL(/\/pricing$/);
   await flushEvents(page);
-  await page.waitForTimeout(300);
+  // The page handed nothing more to the browser (what it sends, it sends as it flushes)…
+  expect(await eventsSentByPage(page)).toHaveLength(before);
+  // …so nothing more can reach the server.
   expect(sent.length).toBe(before);
   expect((await page.context().cookies()).find((cookie) => cookie.name === "consent")?.value).toBe(
     "denied",

@@ -31,14 +31,19 @@ test.describe("navbar at desktop width", () => {
   test("shows neither Log in nor Account while the session check is pending", async ({ page }) => {
     let release: () => void = () => {};
     const pending = new Promise<void>((resolve) => (release = resolve));
+    let asked: () => void = () => {};
+    const checking = new Promise<void>((resolve) => (asked = resolve));
     await page.route("**/api/session", async (route) => {
+      asked();
       await pending;
       await route.fulfill({ json: { user: null } });
     });
     await page.goto("/");
     const nav = page.getByRole("navigation", { name: "Main" });
     await expect(nav.getByRole("link", { name: "Pricing" })).toBeVisible();
-    await page.waitForTimeout(300);
+    // The check is asked for after hydration: from then on the navbar is in its pending state
+    // until the answer comes, which it does not before `release()`.
+    await checking;
     await expect(nav.getByRole("link", { name: "Log in" })).toHaveCount(0);
     await expect(nav.getByRole("link", { name: "Account" })).toHaveCount(0);
     release();

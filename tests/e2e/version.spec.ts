@@ -51,14 +51,18 @@ test("never appears under the pointer: it waits until the pointer moves away", a
   await page.route("**/version.json", (route) =>
     route.fulfill({ json: { buildId: "a-newer-build", builtAt: new Date().toISOString() } }),
   );
+  // The page's timers run on a clock the test can move on (time still passes as usual).
+  await page.clock.install();
   await page.goto("/pricing");
   // The pointer rests where the notice would appear (the middle of the page, under the navbar).
   const viewport = page.viewportSize()!;
   await page.mouse.move(viewport.width / 2, 104);
-  const checked = page.waitForResponse("**/version.json");
-  await checked;
-  await page.waitForTimeout(1_500);
   const toast = page.getByRole("status").filter({ hasText: TOAST });
+  // The check has answered and the notice is in the page, held invisible under the pointer…
+  await expect(toast.getByText(TOAST)).toBeAttached();
+  await expect(toast.getByRole("button", { name: "Reload" })).toBeHidden();
+  // …and stays so however often it looks again (every 500 ms) while the pointer rests.
+  await page.clock.runFor(2_000);
   await expect(toast.getByRole("button", { name: "Reload" })).toBeHidden();
   await page.mouse.move(viewport.width / 2, viewport.height - 40);
   await expect(toast.getByRole("button", { name: "Reload" })).toBeVisible();
