@@ -33,6 +33,7 @@ import { creditNoteFor } from "../invoices/engine.server";
 import { invoiceForPayment, reissueWithBuyer } from "../invoices/issue.server";
 import { kickJobs } from "../jobs";
 import { dedupeKeyTaken, type Executor } from "../jobs/queue.server";
+import { audit } from "./audit.server";
 import { escapeLike } from "./users.server";
 import { AppError } from "../http/errors";
 
@@ -187,31 +188,7 @@ export async function customerBilling(userId: string, database: Database = defau
   return { subscriptions: subs, payments: pays, events, grants, audit, invoices: documents };
 }
 
-async function audit(
-  database: Database,
-  session: Session,
-  entry: {
-    action: string;
-    targetUserId: string | null;
-    target: string | null;
-    reason?: string | null;
-    before: unknown;
-    after: unknown;
-  },
-) {
-  await database.insert(auditLog).values({
-    actorUserId: session.user.id,
-    actorEmail: session.user.email,
-    action: entry.action,
-    targetUserId: entry.targetUserId,
-    target: entry.target,
-    reason: entry.reason ?? null,
-    before: entry.before ?? null,
-    after: entry.after ?? null,
-  });
-}
-
-async function subscriptionOwnedBy(
+export async function subscriptionOwnedBy(
   userId: string,
   providerSubscriptionId: string,
   database: Database,

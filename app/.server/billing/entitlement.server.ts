@@ -1,7 +1,7 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { findPlan, freePlan, type Plan } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
-import { entitlementGrants, subscriptions, UNPAID_END_REASONS } from "../db/schema";
+import { entitlementGrants, subscriptions, GRANTS_NOTHING_END_REASONS } from "../db/schema";
 
 export interface Entitlement {
   plan: string;
@@ -24,18 +24,18 @@ export interface EntitlementSources {
 }
 
 /**
- * Ends after which a subscription's time was never really paid: it was a duplicate (cancelled and
- * refunded), its period was refunded in full, or its renewal was never paid (halted, then
- * cancelled). Such a subscription grants nothing, whatever its status and period say (issue 32).
+ * Ends after which a subscription grants nothing, whatever its status and period say: its time was
+ * never really paid — a duplicate (cancelled and refunded), a period refunded in full, a renewal
+ * never paid (halted, then cancelled) — (issue 32), or an operator cancelled it now (issue 33).
  */
-const UNPAID_ENDS: ReadonlySet<string> = new Set(UNPAID_END_REASONS);
+const GRANTS_NOTHING: ReadonlySet<string> = new Set(GRANTS_NOTHING_END_REASONS);
 
 /** Until when a subscription gives its plan, or null when it gives nothing now. */
 export function subscriptionEntitledUntil(
   subscription: EntitlementSources["subscriptions"][number],
   now: Date,
 ): Date | "open" | null {
-  if (subscription.endReason && UNPAID_ENDS.has(subscription.endReason)) return null;
+  if (subscription.endReason && GRANTS_NOTHING.has(subscription.endReason)) return null;
   switch (subscription.status) {
     // Paid, or authorised and waiting for its first charge (a scheduled switch), or in the
     // grace of Razorpay's retries after a failed charge: Pro until the provider halts it.

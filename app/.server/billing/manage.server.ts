@@ -35,7 +35,7 @@ async function manageable(userId: string, database: Database) {
 }
 
 /** Cancels a switch's new subscription now: it is only authorised, nothing was paid. */
-async function dropScheduledSwitch(
+export async function dropScheduledSwitch(
   rows: SubscriptionRow[],
   current: SubscriptionRow,
   database: Database,

@@ -145,6 +145,7 @@ export async function sendBillingMail(
           plan: planLabel(plan),
           endsAt: subscription.currentEnd,
           accountUrl,
+          endedNow: subscription.endReason === "operator-ended",
         }),
       );
     case "resumed":

@@ -76,9 +76,13 @@ export function statusText(
   }
 }
 
-/** Why a cancelled subscription ended, in words: three of the reasons mean it gave no Pro. */
+/** Why a cancelled subscription ended, in words: four of the reasons mean it gave no Pro. */
 function cancelledText(reason: SubscriptionRow["endReason"]): string {
   switch (reason) {
+    case "operator-ended":
+      return "Cancelled by us: Pro ended at once";
+    case "operator":
+      return "Cancelled by us at the end of the paid period";
     case "refunded":
       return "Ended: refunded in full";
     case "duplicate":

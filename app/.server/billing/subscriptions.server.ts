@@ -9,7 +9,7 @@ import {
   type SubscriptionEndReason,
   subscriptions,
   type SubscriptionRow,
-  UNPAID_END_REASONS,
+  GRANTS_NOTHING_END_REASONS,
   user as users,
 } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
@@ -115,7 +115,7 @@ export async function markEnding(
         eq(subscriptions.id, subscriptionId),
         or(
           isNull(subscriptions.endReason),
-          notInArray(subscriptions.endReason, [...UNPAID_END_REASONS]),
+          notInArray(subscriptions.endReason, [...GRANTS_NOTHING_END_REASONS]),
         ),
       ),
     );

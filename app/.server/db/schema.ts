@@ -425,11 +425,13 @@ export const providerPlans = pgTable(
 export { SUBSCRIPTION_STATUSES };
 
 /**
- * Why a subscription ended, or is set to end (issue 32). Three of them mean the time it covers
- * was never really paid, so it grants nothing whatever its period says (billing/entitlement):
- * `duplicate` (the duplicate guard cancelled and refunded it), `refunded` (the period it was in
- * was refunded in full) and `halted` (its renewal was never paid). Null: running, or ended at
- * Razorpay without us (its dashboard, or its last cycle).
+ * Why a subscription ended, or is set to end (issue 32). Four of them mean it grants nothing
+ * from then on, whatever its period says (billing/entitlement): three because the time it covers
+ * was never really paid — `duplicate` (the duplicate guard cancelled and refunded it), `refunded`
+ * (the period it was in was refunded in full), `halted` (its renewal was never paid) — and
+ * `operator-ended`, an operator's "cancel now" (issue 33). `operator` is an operator's "cancel at
+ * the end of the period", which keeps Pro until then as the customer's own cancellation does.
+ * Null: running, or ended at Razorpay without us (its dashboard, or its last cycle).
  */
 export const SUBSCRIPTION_END_REASONS = [
   "customer",
@@ -439,13 +441,16 @@ export const SUBSCRIPTION_END_REASONS = [
   "halted",
   "account-closed",
   "abandoned",
+  "operator",
+  "operator-ended",
 ] as const;
 export type SubscriptionEndReason = (typeof SUBSCRIPTION_END_REASONS)[number];
-/** The ends after which a subscription's time was never really paid; never replaced once set. */
-export const UNPAID_END_REASONS = [
+/** The ends after which a subscription grants nothing; never replaced once set. */
+export const GRANTS_NOTHING_END_REASONS = [
   "duplicate",
   "refunded",
   "halted",
+  "operator-ended",
 ] as const satisfies readonly SubscriptionEndReason[];
 
 /** A Razorpay subscription as last verified (webhook or fetch), owned by one user. */

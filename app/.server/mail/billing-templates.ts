@@ -76,9 +76,24 @@ export function subscriptionHaltedMessage(
 }
 
 export function cancellationMessage(
-  input: Recipient & { plan: string; endsAt: Date | null; accountUrl: string },
+  input: Recipient & {
+    plan: string;
+    endsAt: Date | null;
+    accountUrl: string;
+    /** Cancelled by us with immediate effect (an operator's "cancel now"): Pro has ended. */
+    endedNow?: boolean;
+  },
 ): MailMessage {
   const until = input.endsAt ? formatDate(input.endsAt.toISOString()) : null;
+  if (input.endedNow)
+    return renderTo(input, {
+      subject: `Your ${site.product.name} subscription has ended`,
+      paragraphs: [
+        `We have cancelled your ${input.plan} subscription with immediate effect: your account is on Free from now, and nothing more will be charged.`,
+        `If you did not expect this, write to ${site.company.supportEmail} and we will look into it.`,
+      ],
+      action: { label: "View your subscription", url: input.accountUrl },
+    });
   return renderTo(input, {
     subject: `Your ${site.product.name} subscription is cancelled`,
     paragraphs: [

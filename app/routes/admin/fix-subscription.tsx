@@ -9,6 +9,7 @@ import {
   requestRefund,
   reviewRefund,
 } from "~/.server/admin/billing.server";
+import { adminCancelSubscription } from "~/.server/admin/cancel.server";
 import { signOutCustomerDevice } from "~/.server/admin/customers.server";
 import { fixSubscriptionView } from "~/.server/admin/fix-view.server";
 import { requireAdmin } from "~/.server/auth/session";
@@ -90,6 +91,14 @@ const actionSchema = z.discriminatedUnion("intent", [
     subscriptionId: z.string().regex(/^sub_\w+$/),
   }),
   z.object({
+    intent: z.literal("cancel"),
+    userId,
+    subscriptionId: z.string().regex(/^sub_\w+$/),
+    when: z.enum(["now", "period-end"]),
+    cancelReason: reason,
+    cancelConfirm: z.literal("yes", { error: "Tick the box to confirm." }),
+  }),
+  z.object({
     intent: z.literal("correct-gstin"),
     userId,
     invoiceId: z.uuid(),
@@ -165,6 +174,15 @@ export async function action(args: Route.ActionArgs) {
           );
         case "grant":
           return done(input.intent, await adminGrant(session, input.userId, input));
+        case "cancel":
+          return done(
+            input.intent,
+            await adminCancelSubscription(session, input.userId, {
+              subscriptionId: input.subscriptionId,
+              when: input.when,
+              reason: input.cancelReason,
+            }),
+          );
         case "sandbox-charge":
         case "sandbox-fail":
           if (!sandboxControlsAvailable())

@@ -2,10 +2,13 @@ import { Form } from "react-router";
 import type { FixBilling, FixSubscriptionView } from "~/.server/admin/fix-view.server";
 import { AdminSection, HiddenFields } from "~/components/admin/AdminUi";
 import { ComparisonTable } from "~/components/billing/ComparisonTable";
+import { Field } from "~/components/forms";
 import { formatDate } from "~/lib/dates";
 import type { SectionProps } from "./shared";
 
 const CHARGEABLE = ["active", "pending", "halted", "authenticated"];
+/** What Razorpay may still charge, so what the operator can cancel (MAY_CHARGE_STATUSES). */
+const CANCELLABLE = ["created", ...CHARGEABLE];
 
 export function SubscriptionsSection({
   subscriptions,
@@ -13,6 +16,7 @@ export function SubscriptionsSection({
   sandbox,
   customerId,
   busy,
+  errors,
 }: SectionProps & {
   subscriptions: FixBilling["subscriptions"];
   comparisons: FixSubscriptionView["comparisons"];
@@ -49,6 +53,14 @@ export function SubscriptionsSection({
                   <ComparisonTable comparison={comparison} />
                 </div>
               ) : null}
+              {CANCELLABLE.includes(sub.rawStatus) ? (
+                <CancelForm
+                  subscriptionId={sub.id}
+                  customerId={customerId}
+                  busy={busy}
+                  errors={errors}
+                />
+              ) : null}
               <div className="mt-3 flex flex-wrap gap-2">
                 {act("resync", "Resync from provider")}
                 {sandbox && CHARGEABLE.includes(sub.rawStatus) ? (
@@ -63,5 +75,68 @@ export function SubscriptionsSection({
         })}
       </ul>
     </AdminSection>
+  );
+}
+
+/**
+ * Cancel now (Pro ends at once) or at the end of the paid period, with a reason for the audit log
+ * and a box to tick: nothing happens on one careless click. Closed until opened, without scripts
+ * too. Its fields have names of their own, so an error shows here and not under another form.
+ */
+function CancelForm({
+  subscriptionId,
+  customerId,
+  busy,
+  errors,
+}: SectionProps & { subscriptionId: string }) {
+  const submitted = Boolean(errors.cancelReason?.length || errors.cancelConfirm?.length);
+  return (
+    <details className="mt-3 rounded-lg border border-slate-800 p-3" open={submitted || undefined}>
+      <summary className="cursor-pointer text-sm font-medium text-slate-100">
+        Cancel this subscription…
+      </summary>
+      <Form method="post" className="mt-3 space-y-2">
+        <HiddenFields values={{ intent: "cancel", userId: customerId, subscriptionId }} />
+        <Field
+          label="Reason (kept in the audit log, not sent to the customer)"
+          name="cancelReason"
+          className="max-w-md"
+          errors={errors.cancelReason}
+        />
+        <div>
+          <label className="flex items-start gap-2 text-sm text-slate-200">
+            <input
+              type="checkbox"
+              name="cancelConfirm"
+              value="yes"
+              className="mt-1"
+              aria-invalid={errors.cancelConfirm?.length ? true : undefined}
+            />
+            <span>
+              I understand: “Cancel now” ends Pro at once and refunds nothing by itself (unless it
+              is for a breach of the Terms, the refund policy promises the unused part: refund it
+              under Payments); either way the customer is mailed and nothing more is charged.
+            </span>
+          </label>
+          {errors.cancelConfirm?.length ? (
+            <p className="mt-1 text-sm text-red-300">{errors.cancelConfirm[0]}</p>
+          ) : null}
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <button
+            type="submit"
+            name="when"
+            value="period-end"
+            className="btn-secondary"
+            disabled={busy}
+          >
+            Cancel at period end
+          </button>
+          <button type="submit" name="when" value="now" className="btn-secondary" disabled={busy}>
+            Cancel now
+          </button>
+        </div>
+      </Form>
+    </details>
   );
 }

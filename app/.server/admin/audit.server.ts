@@ -1,0 +1,29 @@
+/**
+ * The audit log of the operator's actions: who did what to whom, why, and the state before and
+ * after. Written in the same transaction as the change it records where there is one.
+ */
+import type { Session } from "../auth/session";
+import { auditLog } from "../db/schema";
+import type { Executor } from "../jobs/queue.server";
+
+export interface AuditEntry {
+  action: string;
+  targetUserId: string | null;
+  target: string | null;
+  reason?: string | null;
+  before: unknown;
+  after: unknown;
+}
+
+export async function audit(executor: Executor, session: Session, entry: AuditEntry) {
+  await executor.insert(auditLog).values({
+    actorUserId: session.user.id,
+    actorEmail: session.user.email,
+    action: entry.action,
+    targetUserId: entry.targetUserId,
+    target: entry.target,
+    reason: entry.reason ?? null,
+    before: entry.before ?? null,
+    after: entry.after ?? null,
+  });
+}
