@@ -24,3 +24,11 @@ export function blogListUrl(page: number, tag: string | null): string {
   const query = params.toString();
   return query ? `/blog?${query}` : "/blog";
 }
+
+/**
+ * A count with its noun, in Indian digit grouping: "1 download", "1,20,000 downloads". The noun's
+ * plural is `${one}s` unless given.
+ */
+export function countOf(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString("en-IN")} ${count === 1 ? one : many}`;
+}

@@ -504,6 +504,9 @@ describe.each(engines())("dead jobs on /admin/jobs on $name", (engine) => {
     expect(text).toMatch(
       /razorpay\.webhook Dead 1 of 10 — stored payload does not match the job "razorpay\.webhook": eventId: /,
     );
+    // Each lane's slots, counted in words that agree with the number (issue 33, point 10).
+    expect(text).toContain("Running (of 2 slots)");
+    expect(text).toContain("Running (of 1 slot)");
     const html = await (await getWithCookies(server, "/admin/jobs", boss)).text();
     const ids = [...html.matchAll(/aria-label="Retry job (\d+)"/g)].map((match) => match[1]!);
     expect(ids).toHaveLength(2);

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { countOf } from "~/lib/format";
 
 /** The job-queue warning (docs/decisions/0029): a lane whose oldest due job has waited too long. */
 export function StuckLanesAlert({
@@ -16,7 +17,7 @@ export function StuckLanesAlert({
     >
       {lanes.map((lane) => (
         <p key={lane.lane}>
-          {`Background jobs are waiting: the oldest in "${lane.label}" has waited ${lane.minutes} minutes. `}
+          {`Background jobs are waiting: the oldest in "${lane.label}" has waited ${countOf(lane.minutes, "minute")}. `}
           <Link to="/admin/jobs" className="font-medium text-white underline">
             See the jobs
           </Link>

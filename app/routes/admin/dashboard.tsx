@@ -1,4 +1,5 @@
 import { Form, useNavigation } from "react-router";
+import { countOf } from "~/lib/format";
 import { z } from "zod";
 import {
   ANALYTICS_DAYS,
@@ -123,7 +124,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
       <AdminSection
         id="release-stats"
         title="Downloads and app versions"
-        lead={`${downloadsTotal.toLocaleString("en-IN")} downloads in the last 30 days.`}
+        lead={`${countOf(downloadsTotal, "download")} in the last 30 days.`}
       >
         <ChartsWhenHydrated downloads={downloads} versions={versions} />
         <details className="mt-4 text-sm text-slate-300">

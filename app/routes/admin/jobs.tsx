@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { countOf } from "~/lib/format";
 import { z } from "zod";
 import { LANES } from "~/.server/jobs/define";
 import { queueOverview, settleDeadJob, STALE_QUEUE_MINUTES } from "~/.server/admin/jobs.server";
@@ -84,12 +85,12 @@ export default function AdminJobsPage({ loaderData, actionData }: Route.Componen
         <AdminSection key={lane.lane} id={`lane-${lane.lane}`} title={lane.label}>
           {lane.waitingMinutes !== null && lane.waitingMinutes >= staleAfterMinutes ? (
             <p role="alert" className="mb-4 text-sm text-amber-200">
-              {`The oldest due job has waited ${lane.waitingMinutes} minutes: this lane is stuck or too slow.`}
+              {`The oldest due job has waited ${countOf(lane.waitingMinutes, "minute")}: this lane is stuck or too slow.`}
             </p>
           ) : null}
           <dl className="grid gap-4 sm:grid-cols-4">
             <Stat label="Due" value={lane.due} />
-            <Stat label={`Running (of ${lane.slots} slots)`} value={lane.running} />
+            <Stat label={`Running (of ${countOf(lane.slots, "slot")})`} value={lane.running} />
             <Stat label="Waiting to retry" value={lane.retrying} />
             <Stat label="Dead" value={lane.dead} />
           </dl>

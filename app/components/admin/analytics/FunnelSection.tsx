@@ -1,4 +1,5 @@
 import type { Funnel } from "~/.server/analytics/funnel.server";
+import { countOf } from "~/lib/format";
 import { AdminSection, AdminTable, TD, TR } from "~/components/admin/AdminUi";
 import { formatDate } from "~/lib/dates";
 import { FunnelBars, percent } from "./charts";
@@ -26,7 +27,7 @@ export function FunnelSection({
       ) : null}
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <FunnelBars
-          summary={`${num(viewed?.visitors ?? 0)} visitors viewed pricing and ${num(paid?.visitors ?? 0)} paid: ${percent(paid?.overall ?? null)} overall.`}
+          summary={`${countOf(viewed?.visitors ?? 0, "visitor")} viewed pricing and ${num(paid?.visitors ?? 0)} paid: ${percent(paid?.overall ?? null)} overall.`}
           points={funnel.steps.map((step) => ({ label: step.label, value: step.visitors }))}
         />
         <AdminTable

@@ -1,4 +1,5 @@
 import type { Traffic } from "~/.server/analytics/traffic.server";
+import { countOf } from "~/lib/format";
 import { AdminSection, AdminTable, TD, TR } from "~/components/admin/AdminUi";
 import { formatDate } from "~/lib/dates";
 import { isPlatform, PLATFORMS } from "~/lib/platform";
@@ -26,7 +27,7 @@ export function TrafficSection({ traffic }: { traffic: Traffic }) {
       lead={`${num(views)} page views; ${num(visitors)} visitor-days (a visitor counts once a day). Consenting visitors only.`}
     >
       <ColumnChart
-        summary={`Visitors per day, ${traffic.days.length} days, ${num(visitors)} visitor-days in all.`}
+        summary={`Visitors per day, ${countOf(traffic.days.length, "day")}, ${countOf(visitors, "visitor-day")} in all.`}
         points={traffic.days.map((day) => ({ label: formatDate(day.day), value: day.visitors }))}
       />
       <details className="mt-3 text-sm text-slate-300">
