@@ -5,6 +5,7 @@ import {
   useContext,
   useId,
 } from "react";
+import { useRevealWhenShown } from "~/lib/reveal";
 import { useHydrated } from "~/lib/use-hydrated";
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -52,7 +53,10 @@ export function Field({ label, name, errors, hint, className, ...input }: FieldP
   );
 }
 
-/** The form-level message: an alert for failures, a status for good news. */
+/**
+ * The form-level message: an alert for failures, a status for good news. The answer to a submit
+ * is scrolled into view when it is outside the window (useRevealWhenShown).
+ */
 export function FormMessage({
   message,
   tone,
@@ -60,9 +64,11 @@ export function FormMessage({
   message: string | null;
   tone: "error" | "success";
 }) {
+  const element = useRevealWhenShown<HTMLParagraphElement>(message);
   if (!message) return null;
   return tone === "error" ? (
     <p
+      ref={element}
       role="alert"
       className="rounded-lg border border-red-500/40 bg-red-950/40 px-3 py-2 text-sm text-red-200"
     >
@@ -70,6 +76,7 @@ export function FormMessage({
     </p>
   ) : (
     <p
+      ref={element}
       role="status"
       className="rounded-lg border border-green-500/40 bg-green-950/40 px-3 py-2 text-sm text-green-200"
     >

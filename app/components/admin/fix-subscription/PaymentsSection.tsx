@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { useRevealWhenShown } from "~/lib/reveal";
 import type { RefundReview } from "~/.server/admin/billing.server";
 import type { FixBilling } from "~/.server/admin/fix-view.server";
 import { AdminSection, AdminTable, HiddenFields, TD, TR } from "~/components/admin/AdminUi";
@@ -32,8 +33,10 @@ function RefundConfirmation({
   busy: boolean;
 }) {
   const whole = review.amountPaise === review.refundablePaise;
+  const panel = useRevealWhenShown<HTMLDivElement>(review.key);
   return (
     <div
+      ref={panel}
       role="region"
       aria-labelledby="refund-confirm"
       className="mb-6 rounded-lg border border-amber-500/50 bg-amber-950/30 p-4"
