@@ -76,12 +76,13 @@ function loaderData(
   };
 }
 
-function renderPage(data: LoaderData = loaderData()) {
+function renderPage(data: LoaderData = loaderData(), refused?: unknown) {
   const context = new RouterContextProvider();
   context.set(sessionContext, session);
   const Stub = createRoutesStub(
     [
       {
+        id: "billing",
         path: "/billing",
         Component: BillingPage,
         HydrateFallback: () => null,
@@ -91,8 +92,28 @@ function renderPage(data: LoaderData = loaderData()) {
     ],
     context,
   );
-  render(<Stub initialEntries={["/billing"]} />);
+  // With `refused`: the page as the server draws it again after a post without JavaScript.
+  const hydrationData = refused
+    ? { loaderData: { billing: data }, actionData: { billing: refused } }
+    : undefined;
+  render(<Stub initialEntries={["/billing"]} hydrationData={hydrationData} />);
   return screen.findByRole("heading", { level: 1, name: "Billing" });
+}
+
+/** What the real action answers a post it refuses, as the page gets it back. */
+async function refusalOf(values: Record<string, string>): Promise<unknown> {
+  const context = new RouterContextProvider();
+  context.set(sessionContext, session);
+  const answer = await action({
+    request: new Request("http://localhost/billing", {
+      method: "POST",
+      body: new URLSearchParams({ intent: "save-details", ...values }),
+    }),
+    context,
+    params: {},
+  } as unknown as Parameters<typeof action>[0]);
+  if (answer instanceof Response) throw new Error(`the action answered ${answer.status}`);
+  return (answer as { data: unknown }).data;
 }
 
 const form = () => within(screen.getByRole("form", { name: "Billing details" }));
@@ -213,6 +234,34 @@ describe("/billing", () => {
     );
     expect(field("City").getAttribute("aria-invalid")).toBeNull();
     expect(stateSelect().getAttribute("aria-invalid")).toBeNull();
+    expect(saveBillingProfile).not.toHaveBeenCalled();
+  });
+
+  it("keeps what was typed when a post without JavaScript is refused", async () => {
+    const saved = loaderData({
+      profile: {
+        name: "Meera Iyer",
+        addressLine1: "Old address",
+        city: "Bengaluru",
+        postalCode: "560001",
+        stateCode: "29",
+      },
+    });
+    const refused = await refusalOf({
+      name: "Meera Iyer",
+      addressLine1: "12 MG Road",
+      addressLine2: "",
+      city: "Pune",
+      postalCode: "41100",
+      stateCode: "27",
+      gstin: "",
+    });
+    await renderPage(saved, refused);
+    expect(field("Address")).toHaveProperty("value", "12 MG Road");
+    expect(field("City")).toHaveProperty("value", "Pune");
+    expect(field("PIN code")).toHaveProperty("value", "41100");
+    expect(field("PIN code").getAttribute("aria-invalid")).toBe("true");
+    expect(stateSelect()).toHaveProperty("value", "27");
     expect(saveBillingProfile).not.toHaveBeenCalled();
   });
 

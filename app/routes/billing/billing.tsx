@@ -5,7 +5,11 @@ import { billingProfileOf, saveBillingProfile } from "~/.server/billing/billing-
 import { billingOverview } from "~/.server/billing/overview.server";
 import { paymentsConfig } from "~/.server/billing/provider.server";
 import { done, formAction } from "~/.server/forms/action.server";
-import { billingDefaults, BillingDetailsFields } from "~/components/billing/BillingDetailsFields";
+import {
+  type BillingDefaults,
+  billingDefaults,
+  BillingDetailsFields,
+} from "~/components/billing/BillingDetailsFields";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { FormMessage, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
@@ -38,14 +42,30 @@ const schema = z.intersection(
   billingDetailsSchema,
 );
 
+/** The form's fields, sent back as typed when the form is refused (a post without JavaScript). */
+const FIELDS = [
+  "name",
+  "addressLine1",
+  "addressLine2",
+  "city",
+  "postalCode",
+  "stateCode",
+  "gstin",
+] as const satisfies readonly (keyof BillingDefaults)[];
+
 export async function action(args: Route.ActionArgs) {
-  return formAction(args, schema, async ({ intent: _intent, ...details }, { user }) => {
-    await saveBillingProfile(user.id, details);
-    return done(
-      "save-details",
-      "Saved. Invoices for future payments use these details; issued invoices stay as they are.",
-    );
-  });
+  return formAction(
+    args,
+    schema,
+    async ({ intent: _intent, ...details }, { user }) => {
+      await saveBillingProfile(user.id, details);
+      return done(
+        "save-details",
+        "Saved. Invoices for future payments use these details; issued invoices stay as they are.",
+      );
+    },
+    { echo: FIELDS },
+  );
 }
 
 export default function BillingPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -53,6 +73,9 @@ export default function BillingPage({ loaderData, actionData }: Route.ComponentP
   const sub = overview.subscription;
   const busy = useNavigation().state !== "idle";
   const errors = actionData && "errors" in actionData ? (actionData.errors ?? {}) : {};
+  // Refused: what was typed, not what is saved (drawn again after a post without JavaScript).
+  const typed = actionData && "values" in actionData ? actionData.values : undefined;
+  const shown = typed ? { ...defaults, ...typed } : defaults;
   return (
     <div className="space-y-6">
       <PageHeader title="Billing" lead="Payment method and the details on your tax invoices.">
@@ -110,7 +133,7 @@ export default function BillingPage({ loaderData, actionData }: Route.ComponentP
           <FormMessage tone={actionData.ok ? "success" : "error"} message={actionData.message} />
         ) : null}
         <input type="hidden" name="intent" value="save-details" />
-        <BillingDetailsFields defaults={defaults} errors={errors} />
+        <BillingDetailsFields defaults={shown} errors={errors} />
         <SubmitButton
           pending={busy}
           label="Save billing details"
