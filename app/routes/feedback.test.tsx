@@ -13,6 +13,7 @@ vi.hoisted(() => {
 import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createRoutesStub, data, redirect } from "react-router";
+import { description } from "../../tests/support/dom";
 import { afterEach, describe, expect, it } from "vitest";
 import type { FormResult } from "~/.server/forms/action.server";
 import { fieldErrors } from "~/lib/auth-forms";
@@ -70,15 +71,6 @@ function renderPage(
     : undefined;
   render(<Stub initialEntries={[url]} hydrationData={hydrationData} />);
   return screen.findByRole("heading", { level: 1, name: "Feedback" });
-}
-
-/** The text an input or select is described by (its hint or its errors). */
-function description(element: HTMLElement): string {
-  return (element.getAttribute("aria-describedby") ?? "")
-    .split(" ")
-    .map((id) => document.getElementById(id)?.textContent ?? "")
-    .join(" ")
-    .trim();
 }
 
 describe("/feedback", () => {

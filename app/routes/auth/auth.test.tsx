@@ -14,6 +14,7 @@ vi.hoisted(() => {
 import { cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createRoutesStub, data, RouterContextProvider } from "react-router";
+import { description } from "../../../tests/support/dom";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AuthFormResult } from "~/lib/auth-forms";
 import { authFailureMessage, WEB_SESSION_TOKEN_INVALID } from "~/lib/auth-messages";
@@ -74,15 +75,6 @@ async function refusalOf(url: string, values: Record<string, string>): Promise<A
   } as unknown as Parameters<typeof action>[0]);
   if (answer instanceof Response) throw new Error(`the action answered ${answer.status}`);
   return answer.data;
-}
-
-/** The text an input is described by (its hint, or its errors in place of the hint). */
-function description(element: HTMLElement): string {
-  return (element.getAttribute("aria-describedby") ?? "")
-    .split(" ")
-    .map((id) => document.getElementById(id)?.textContent ?? "")
-    .join(" ")
-    .trim();
 }
 
 const href = (name: string) => screen.getByRole("link", { name }).getAttribute("href");

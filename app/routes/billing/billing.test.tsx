@@ -20,6 +20,7 @@ vi.mock(import("~/.server/billing/billing-profile.server"), async (original) => 
 import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createRoutesStub, RouterContextProvider } from "react-router";
+import { description } from "../../../tests/support/dom";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Session, sessionContext } from "~/.server/auth/session";
 import { saveBillingProfile } from "~/.server/billing/billing-profile.server";
@@ -121,15 +122,6 @@ const form = () => within(screen.getByRole("form", { name: "Billing details" }))
 // label is what is being checked.
 const field = (label: string) => form().getByLabelText(label, { selector: "input" });
 const stateSelect = () => form().getByLabelText("State or union territory", { selector: "select" });
-
-/** The text an input or select is described by (its hint, or its errors in place of the hint). */
-function description(element: HTMLElement): string {
-  return (element.getAttribute("aria-describedby") ?? "")
-    .split(" ")
-    .map((id) => document.getElementById(id)?.textContent ?? "")
-    .join(" ")
-    .trim();
-}
 
 async function fillIn(user: ReturnType<typeof userEvent.setup>, values: Record<string, string>) {
   for (const [name, value] of Object.entries(values)) {
