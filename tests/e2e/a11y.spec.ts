@@ -29,7 +29,8 @@ test.describe("accessibility at desktop width", () => {
   for (const path of PAGES) {
     test(`${path} has no axe violations`, async ({ page }) => {
       await page.goto(path);
-      await page.waitForLoadState("networkidle");
+      // Hydrated: what scripts add to the page (the navbar's session state) is there.
+      await waitForHydration(page);
       await expectNoAxeViolations(page);
     });
   }
