@@ -14,7 +14,7 @@ import { textOf } from "../support/billing";
 import { runScript } from "../support/cli";
 import { engines } from "../support/engines";
 import { titleOf } from "../support/html";
-import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import { type RunningTestServer, startServer, startedDataDir } from "../support/server";
 
 const PASSWORD = "account-admin-password-1";
 const SECRET = "integration-test-secret-0123456789abcdef";
@@ -34,7 +34,7 @@ function pkce() {
 }
 
 describe.each(engines())("account and admin pages on $name", (engine) => {
-  const dataDir = tempDataDir();
+  const dataDir = startedDataDir(engine);
   let databaseUrl: string | undefined;
   let server: RunningTestServer;
   let boss: string;

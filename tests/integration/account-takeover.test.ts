@@ -17,7 +17,7 @@ import { buyThroughSandbox, eventually, signInDevice, textOf } from "../support/
 import { engines } from "../support/engines";
 import { linkFromMail, readOutbox } from "../support/mail";
 import { freePort } from "../support/postgres";
-import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import { type RunningTestServer, startServer, startedDataDir } from "../support/server";
 import { totp } from "../support/totp";
 
 const PASSWORD = "takeover-test-password-1";
@@ -616,7 +616,7 @@ describe.each(engines())("account takeover chain on $name", (engine) => {
 
 describe.each(engines())("security mail while the mail server is down on $name", (engine) => {
   it("changes the password, keeps the new session cookie, and leaves the mail queued", async () => {
-    const dataDir = tempDataDir();
+    const dataDir = startedDataDir(engine);
     const databaseUrl = await engine.freshDatabaseUrl();
     const up = await startServer({ dataDir, env: { DATABASE_URL: databaseUrl } });
     try {

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyticsEvents } from "~/.server/db/schema";
 import { postJson } from "../support/auth";
 import { engines } from "../support/engines";
-import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import { type RunningTestServer, startServer, startedDataDir } from "../support/server";
 import { readDatabase } from "../support/test-database";
 
 describe.each(engines())("analytics collector on $name", (engine) => {
-  const dataDir = tempDataDir();
+  const dataDir = startedDataDir(engine);
   let databaseUrl: string | undefined;
   let server: RunningTestServer;
   const send = (body: unknown, consent: string | null = "granted", address?: string) =>

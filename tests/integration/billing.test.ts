@@ -30,14 +30,14 @@ import {
   type RunningTestServer,
   startServer,
   startServerProcess,
-  tempDataDir,
+  startedDataDir,
 } from "../support/server";
 
 const PASSWORD = "billing-test-password-1";
 const SANDBOX_API = "/_sandbox/razorpay";
 
 describe.each(engines())("billing on $name with the sandbox", (engine) => {
-  const dataDir = tempDataDir();
+  const dataDir = startedDataDir(engine);
   let server: RunningTestServer;
   let boss: string;
 
@@ -546,7 +546,7 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
 
 describe("webhook processing survives a crash", () => {
   it("processes an event stored just before SIGKILL exactly once after restart", async () => {
-    const dataDir = tempDataDir();
+    const dataDir = startedDataDir();
     // Signing up needs the mail lane (the verification mail); the crash below does not run it.
     const setup = await startServer({ dataDir, env: { AUTH_RATE_LIMIT: "100" } });
     const cookie = await signUpVerified(setup, {

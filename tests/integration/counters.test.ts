@@ -18,6 +18,7 @@ import {
   type RunningTestServer,
   startServer,
   startServerProcess,
+  startedDataDir,
   tempDataDir,
 } from "../support/server";
 
@@ -143,7 +144,7 @@ const expected = (times: number): Counts => ({
 });
 
 describe.each(engines())("batched counters on $name", (engine) => {
-  const dataDir = tempDataDir();
+  const dataDir = startedDataDir(engine);
   let databaseUrl: string | undefined;
   let server: RunningTestServer;
   let boss = "";

@@ -7,7 +7,7 @@ import { releaseAssets } from "~/.server/db/schema";
 import { BROWSER_HEADERS } from "../support/auth";
 import { runScript } from "../support/cli";
 import { engines } from "../support/engines";
-import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import { type RunningTestServer, startServer, startedDataDir } from "../support/server";
 import { readDatabase } from "../support/test-database";
 
 const MAC_UA =
@@ -24,7 +24,7 @@ function text(html: string): string {
 }
 
 describe.each(engines())("downloads on $name", (engine) => {
-  const dataDir = tempDataDir();
+  const dataDir = startedDataDir(engine);
   const files = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-installers-"));
   const mac = path.join(files, "Pinout-2.1.0.dmg");
   const windows = path.join(files, "Pinout-Setup-2.1.0.exe");

@@ -3,7 +3,7 @@ import { analyticsEvents } from "~/.server/db/schema";
 import { getWithCookies, signUpVerified } from "../support/auth";
 import { signInDevice } from "../support/billing";
 import { engines } from "../support/engines";
-import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import { type RunningTestServer, startServer, startedDataDir } from "../support/server";
 import { readDatabase } from "../support/test-database";
 
 /**
@@ -12,7 +12,7 @@ import { readDatabase } from "../support/test-database";
  * the same reports.
  */
 describe.each(engines())("feature_use from the desktop app's usage reports on $name", (engine) => {
-  const dataDir = tempDataDir();
+  const dataDir = startedDataDir(engine);
   let databaseUrl: string | undefined;
   let server: RunningTestServer;
   let cookie: string;

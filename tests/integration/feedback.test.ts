@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { feedback } from "~/.server/db/schema";
 import { BROWSER_HEADERS, postForm } from "../support/auth";
 import { engines } from "../support/engines";
-import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import { type RunningTestServer, startServer, startedDataDir } from "../support/server";
 import { readDatabase } from "../support/test-database";
 
 const VALID = {
@@ -15,7 +15,7 @@ const VALID = {
 };
 
 describe.each(engines())("feedback on $name", (engine) => {
-  const dataDir = tempDataDir();
+  const dataDir = startedDataDir(engine);
   let databaseUrl: string | undefined;
   let server: RunningTestServer;
   const post = (fields: Record<string, string>, headers: Record<string, string> = {}) =>

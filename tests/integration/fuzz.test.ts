@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, postFormBody, postJson, signUpAdmin, signUpVerified } from "../support/auth";
-import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import { type RunningTestServer, startServer, startedDataDir } from "../support/server";
 
 /**
  * Issue 9, point 21: every form action and JSON API gets random and hostile input (huge strings,
@@ -100,7 +100,7 @@ interface Target {
 }
 
 describe("fuzzing every form and JSON API", () => {
-  const dataDir = tempDataDir();
+  const dataDir = startedDataDir();
   let server: RunningTestServer;
   let user = "";
   let boss = "";

@@ -27,7 +27,7 @@ import {
 import { eventually, pageText, sandboxPay, startCheckout } from "../support/billing";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
-import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import { type RunningTestServer, startServer, startedDataDir } from "../support/server";
 
 const PASSWORD = "invoice-documents-password-1";
 
@@ -85,7 +85,7 @@ const indiaMonth = (date: Date) =>
     .slice(0, 7);
 
 describe.each(engines())("issued invoice PDFs on $name", (engine) => {
-  const dataDir = tempDataDir();
+  const dataDir = startedDataDir(engine);
   let databaseUrl: string | undefined;
   let server: RunningTestServer;
   let boss: string;

@@ -36,7 +36,7 @@ import {
   type RunningTestServer,
   startServer,
   startServerProcess,
-  tempDataDir,
+  startedDataDir,
 } from "../support/server";
 import { type FakeSmtp, linkIn, startFakeSmtp } from "../support/smtp";
 import { inject } from "vitest";
@@ -323,7 +323,7 @@ describe("two instances on one PostgreSQL with jobs that outlast the lease", () 
 describe("kill -9 in the middle of a job", () => {
   it("delivers a mail held mid-send once after the restart", async () => {
     const smtp = await startFakeSmtp({ stalled: true });
-    const dataDir = tempDataDir();
+    const dataDir = startedDataDir();
     const env = {
       SMTP_URL: smtp.url,
       SMTP_SOCKET_TIMEOUT_MS: "60000",
@@ -365,7 +365,7 @@ describe("kill -9 in the middle of a job", () => {
     // Razorpay's subscription lookups go through a proxy that can hold them.
     const proxy = await startRazorpayProxy();
     proxy.hold(true);
-    const dataDir = tempDataDir();
+    const dataDir = startedDataDir();
     const env = {
       RAZORPAY_API_URL: proxy.apiUrl,
       JOBS_LEASE_SECONDS: "2",
@@ -468,7 +468,7 @@ describe.each(engines())("dead jobs on /admin/jobs on $name", (engine) => {
   let server: RunningTestServer;
   let boss: string;
   let customer: string;
-  const dataDir = tempDataDir();
+  const dataDir = startedDataDir(engine);
   let databaseUrl: string | undefined;
 
   beforeAll(async () => {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpVerified } from "../support/auth";
 import { runScript } from "../support/cli";
-import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
+import { type RunningTestServer, startServer, startedDataDir } from "../support/server";
 
 /** Issue 9, point 4: keys and tokens at rest. */
 describe("keys and tokens at rest", () => {
-  const dataDir = tempDataDir();
+  const dataDir = startedDataDir();
   let server: RunningTestServer;
   let cookie = "";
 

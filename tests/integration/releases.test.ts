@@ -16,7 +16,7 @@ import { eventually, signInDevice, textOf } from "../support/billing";
 import { runScript } from "../support/cli";
 import { engines } from "../support/engines";
 import { tableRows } from "../support/html";
-import { type RunningTestServer, tempDataDir } from "../support/server";
+import { type RunningTestServer, startedDataDir } from "../support/server";
 
 const PASSWORD = "releases-password-1";
 const SECRET = "integration-test-secret-0123456789abcdef";
@@ -58,7 +58,7 @@ function releaseFiles(dir: string, version: string): string[] {
 const sha512 = (bytes: Buffer) => createHash("sha512").update(bytes).digest("base64");
 
 describe.each(engines())("desktop releases and update feeds on $name", (engine) => {
-  const dataDir = tempDataDir();
+  const dataDir = startedDataDir(engine);
   const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-release-files-"));
   // The embedded default publishes a first release 1.0.0 on start; there, publish two after it.
   const [OLD, NEW] = engine.name === "pglite" ? ["1.1.0", "1.2.0"] : ["1.0.0", "1.1.0"];
