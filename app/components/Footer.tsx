@@ -19,6 +19,13 @@ export function Footer() {
             <br />
             GSTIN {company.gstin}
           </address>
+          <p className="mt-4 text-sm text-slate-400">
+            Grievance Officer: {company.grievanceOfficer.name},{" "}
+            {company.grievanceOfficer.designation},{" "}
+            <a className="link" href={`mailto:${company.grievanceOfficer.email}`}>
+              {company.grievanceOfficer.email}
+            </a>
+          </p>
         </div>
         <nav aria-label="Product">
           <h2 className="text-sm font-semibold text-white">Product</h2>

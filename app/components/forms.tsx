@@ -2,6 +2,9 @@ import {
   createContext,
   type FormHTMLAttributes,
   type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
   useContext,
   useId,
 } from "react";
@@ -17,6 +20,74 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
 
 /** A labelled input with its hint and every error, wired for screen readers. */
 export function Field({ label, name, errors, hint, className, ...input }: FieldProps) {
+  return (
+    <LabelledControl label={label} errors={errors} hint={hint} className={className}>
+      {(wiring) => <input name={name} {...wiring} {...input} />}
+    </LabelledControl>
+  );
+}
+
+interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement> {
+  label: string;
+  name: string;
+  errors?: string[];
+  hint?: string;
+  children: ReactNode;
+}
+
+/** A labelled select, wired as `Field` is. */
+export function SelectField({ label, name, errors, hint, className, ...select }: SelectFieldProps) {
+  return (
+    <LabelledControl label={label} errors={errors} hint={hint} className={className}>
+      {(wiring) => <select name={name} {...wiring} {...select} />}
+    </LabelledControl>
+  );
+}
+
+interface TextAreaFieldProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
+  label: string;
+  name: string;
+  errors?: string[];
+  hint?: string;
+}
+
+/** A labelled text area, wired as `Field` is. */
+export function TextAreaField({
+  label,
+  name,
+  errors,
+  hint,
+  className,
+  ...textarea
+}: TextAreaFieldProps) {
+  return (
+    <LabelledControl label={label} errors={errors} hint={hint} className={className}>
+      {(wiring) => <textarea name={name} rows={6} {...wiring} {...textarea} />}
+    </LabelledControl>
+  );
+}
+
+interface Wiring {
+  id: string;
+  "aria-invalid": true | undefined;
+  "aria-describedby": string | undefined;
+  className: string;
+}
+
+/** The label, hint and errors around one control, and the attributes that tie them to it. */
+function LabelledControl({
+  label,
+  errors,
+  hint,
+  className,
+  children,
+}: {
+  label: string;
+  errors?: string[];
+  hint?: string;
+  className?: string;
+  children: (wiring: Wiring) => ReactNode;
+}) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
@@ -30,16 +101,14 @@ export function Field({ label, name, errors, hint, className, ...input }: FieldP
       <label htmlFor={id} className="block text-sm font-medium text-slate-200">
         {label}
       </label>
-      <input
-        id={id}
-        name={name}
-        aria-invalid={invalid || undefined}
-        aria-describedby={describedBy}
-        className={`mt-1 block w-full rounded-lg border bg-slate-900 px-3 py-2 text-slate-100 placeholder:text-slate-500 focus:border-green-400 focus:outline-none ${
+      {children({
+        id,
+        "aria-invalid": invalid || undefined,
+        "aria-describedby": describedBy,
+        className: `mt-1 block w-full rounded-lg border bg-slate-900 px-3 py-2 text-slate-100 placeholder:text-slate-500 focus:border-green-400 focus:outline-none ${
           invalid ? "border-red-400" : "border-slate-700"
-        }`}
-        {...input}
-      />
+        }`,
+      })}
       {showHint ? (
         <p id={hintId} className="mt-1 text-xs text-slate-400">
           {hint}

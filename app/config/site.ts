@@ -41,7 +41,12 @@ export interface SiteConfig {
     gstin: string;
     supportEmail: string;
     phone: string;
-    grievanceOfficer: { name: string; email: string };
+    /**
+     * The Grievance Officer the Consumer Protection (E-Commerce) Rules, 2020 ask a seller to name
+     * (name, designation, contact): shown on /legal/contact, in the footer and in every support
+     * mail.
+     */
+    grievanceOfficer: { name: string; designation: string; email: string; phone: string };
   };
   social: { label: string; url: string }[];
   pricing: { currency: "INR"; pricesIncludeGst: boolean; gstRatePercent: number };
@@ -82,7 +87,12 @@ export const site: SiteConfig = {
     gstin: "29AAPCP1234F1ZC",
     supportEmail: "support@pinout.dev",
     phone: "+91 80 4000 1234",
-    grievanceOfficer: { name: "Ananya Rao", email: "grievance@pinout.dev" },
+    grievanceOfficer: {
+      name: "Ananya Rao",
+      designation: "Head of Customer Support",
+      email: "grievance@pinout.dev",
+      phone: "+91 80 4000 1235",
+    },
   },
   social: [
     { label: "GitHub", url: "https://github.com/pinout-labs" },

@@ -31,6 +31,9 @@ export interface OutboxMessage {
   file: string;
   to: string;
   subject: string;
+  /** The Message-ID and In-Reply-To headers ("" when absent): how clients thread mail. */
+  messageId: string;
+  inReplyTo: string;
   text: string;
 }
 
@@ -52,6 +55,8 @@ export function readOutbox(dataDir: string): OutboxMessage[] {
         file: name,
         to: header("To"),
         subject: header("Subject"),
+        messageId: header("Message-ID"),
+        inReplyTo: header("In-Reply-To"),
         text: decodeQuotedPrintable(raw),
       };
     });

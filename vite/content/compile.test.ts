@@ -122,8 +122,10 @@ describe("placeholders", () => {
         "company.phone",
         "company.state",
         "company.supportEmail",
+        "grievance.designation",
         "grievance.email",
         "grievance.name",
+        "grievance.phone",
         "product.name",
       ].sort(),
     );

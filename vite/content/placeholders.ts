@@ -30,6 +30,8 @@ export function placeholderValues(config: SiteConfig): Record<string, string> {
     "company.phone": company.phone,
     "grievance.name": company.grievanceOfficer.name,
     "grievance.email": company.grievanceOfficer.email,
+    "grievance.designation": company.grievanceOfficer.designation,
+    "grievance.phone": company.grievanceOfficer.phone,
   };
 }
 

@@ -24,6 +24,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { TICKET_CATEGORIES, TICKET_STATUSES } from "../../lib/support";
 import { SUBSCRIPTION_STATUSES } from "../billing/razorpay/types";
 import type { InvoiceDocument } from "../invoices/types";
 import { user as users } from "./auth-schema";
@@ -202,6 +203,76 @@ export const feedback = pgTable(
 );
 
 /** First-party analytics events, stored only after the visitor consented. */
+/* ---------------------------------------------------------------------------------------------
+ * The support desk (issue 33): a customer's ticket and its thread. `number` is what people quote
+ * ("ticket #1001"); the deadlines are the Consumer Protection (E-Commerce) Rules' (acknowledge
+ * within 48 hours, resolve within a month), read from `createdAt`, `firstReplyAt`, `closedAt`.
+ * ------------------------------------------------------------------------------------------- */
+
+export const supportTickets = pgTable(
+  "support_tickets",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    number: integer("number").notNull().unique().generatedAlwaysAsIdentity({ startWith: 1001 }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    category: text("category", { enum: TICKET_CATEGORIES }).notNull(),
+    subject: text("subject").notNull(),
+    /** What the customer pointed at when opening it (optional). */
+    invoiceId: uuid("invoice_id").references(() => invoices.id, { onDelete: "set null" }),
+    deviceId: uuid("device_id").references(() => desktopDevices.id, { onDelete: "set null" }),
+    /** Open: waiting for the team; answered: waiting for the customer; closed. */
+    status: text("status", { enum: TICKET_STATUSES }).notNull().default("open"),
+    assigneeId: text("assignee_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The team's first reply (an internal note is not one). */
+    firstReplyAt: timestamp("first_reply_at", { withTimezone: true }),
+    /** The last message either side wrote. */
+    lastMessageAt: timestamp("last_message_at", { withTimezone: true }).notNull().defaultNow(),
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+  },
+  (table) => [
+    check(
+      "support_tickets_category_check",
+      sql`${table.category} in ('billing', 'refund', 'app', 'account', 'privacy', 'other')`,
+    ),
+    check("support_tickets_status_check", sql`${table.status} in ('open', 'answered', 'closed')`),
+    check(
+      "support_tickets_closed_check",
+      sql`(${table.status} = 'closed') = (${table.closedAt} is not null)`,
+    ),
+    index("support_tickets_user_idx").on(table.userId, table.createdAt),
+    index("support_tickets_status_idx").on(table.status, table.lastMessageAt),
+  ],
+);
+
+export const supportMessages = pgTable(
+  "support_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => supportTickets.id, { onDelete: "cascade" }),
+    /** Null once the writer's account is gone; `authorName` stays. */
+    authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
+    authorName: text("author_name").notNull(),
+    side: text("side", { enum: ["customer", "team"] }).notNull(),
+    /** An internal note: the team's only, never shown or mailed to the customer. */
+    internal: boolean("internal").notNull().default(false),
+    body: text("body").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("support_messages_side_check", sql`${table.side} in ('customer', 'team')`),
+    check("support_messages_note_check", sql`not ${table.internal} or ${table.side} = 'team'`),
+    index("support_messages_ticket_idx").on(table.ticketId, table.createdAt),
+  ],
+);
+
+export type SupportTicketRow = typeof supportTickets.$inferSelect;
+export type SupportMessageRow = typeof supportMessages.$inferSelect;
+
 export const analyticsEvents = pgTable(
   "analytics_events",
   {

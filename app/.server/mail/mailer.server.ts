@@ -13,6 +13,13 @@ export interface MailMessage {
   text: string;
   html: string;
   attachments?: { filename: string; content: Buffer; contentType: string }[];
+  /**
+   * Threading (a support ticket's mails): `messageId` names this message (the first of a
+   * thread), `inReplyTo` the message it answers, so a mail client shows one conversation. Local
+   * parts only: the site's host is added. Without them the Message-ID is the job's key.
+   */
+  messageId?: string;
+  inReplyTo?: string;
 }
 
 export interface SendOptions {
@@ -78,10 +85,13 @@ export async function sendMail(message: MailMessage, options: SendOptions = {}):
   // Nothing starts after the job was told to stop; a send under way is bounded by the SMTP
   // time-outs, and the worker stops waiting for it at the job's limit.
   jobSignal()?.throwIfAborted();
+  const { messageId: ownId, inReplyTo, ...content } = message;
+  const id = ownId ?? options.idempotencyKey;
   const info = await getTransport().sendMail({
     from: fromAddress(),
-    ...message,
-    ...(options.idempotencyKey ? { messageId: messageId(options.idempotencyKey) } : {}),
+    ...content,
+    ...(id ? { messageId: messageId(id) } : {}),
+    ...(inReplyTo ? { inReplyTo: messageId(inReplyTo), references: [messageId(inReplyTo)] } : {}),
   });
   const { SMTP_URL } = env();
   let file: string | undefined;

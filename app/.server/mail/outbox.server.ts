@@ -16,6 +16,8 @@ const messageSchema = z.object({
   subject: z.string().min(1).max(500),
   text: z.string(),
   html: z.string(),
+  messageId: z.string().optional(),
+  inReplyTo: z.string().optional(),
 });
 
 export const sendMessageJob = defineJob({
@@ -45,11 +47,11 @@ export async function queueMail(
   message: MailMessage,
   dedupeKey?: string,
 ): Promise<void> {
-  const { to, subject, text, html } = message;
+  const { to, subject, text, html, messageId, inReplyTo } = message;
   await enqueue(
     executor,
     sendMessageJob,
-    { sealed: sealSecret(JSON.stringify({ to, subject, text, html })) },
+    { sealed: sealSecret(JSON.stringify({ to, subject, text, html, messageId, inReplyTo })) },
     { dedupeKey },
   );
 }

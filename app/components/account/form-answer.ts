@@ -6,6 +6,8 @@ export interface FormAnswer {
   ok: boolean;
   message: string;
   errors?: FieldErrors;
+  /** The fields a refused form sent, to draw it again with what was typed. */
+  values?: Record<string, string>;
 }
 
 /** The answer of one form on a page with several: only the form that was sent shows it. */

@@ -15,6 +15,7 @@ const SECTIONS = [
   { to: "/account/subscription", label: "Subscription", end: false },
   { to: "/billing", label: "Billing", end: false },
   { to: "/invoices", label: "Invoices", end: false },
+  { to: "/account/support", label: "Support", end: false },
 ] as const;
 
 export async function loader({ context }: Route.LoaderArgs) {

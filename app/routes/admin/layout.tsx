@@ -9,6 +9,7 @@ import type { Route } from "./+types/layout";
 const SECTIONS = [
   { to: "/admin", label: "Overview", end: true },
   { to: "/admin/analytics", label: "Analytics", end: false },
+  { to: "/admin/support", label: "Support", end: false },
   { to: "/admin/users", label: "Users", end: false },
   { to: "/admin/subscriptions", label: "Subscriptions", end: false },
   { to: "/admin/invoices", label: "Invoices", end: false },
