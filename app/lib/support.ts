@@ -51,6 +51,20 @@ export const REPLY_WITHIN_HOURS = 48;
 /** A ticket is resolved (closed) within this many days. */
 export const RESOLVE_WITHIN_DAYS = 30;
 
+/**
+ * A link to a new ticket with what it is about filled in (/account/support reads these): the
+ * "Still stuck?" links of the billing pages.
+ */
+export function newTicketUrl(about: {
+  category: TicketCategory;
+  subject: string;
+  invoice?: string;
+}): string {
+  const params = new URLSearchParams({ category: about.category, subject: about.subject });
+  if (about.invoice) params.set("invoice", about.invoice);
+  return `/account/support?${params}`;
+}
+
 /** "#1001": how a ticket number is written everywhere (pages, mail subjects, the admin list). */
 export function ticketRef(number: number): string {
   return `#${number}`;

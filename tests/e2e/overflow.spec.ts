@@ -59,6 +59,8 @@ interface Known {
   releaseId?: string;
   /** A fresh app → web link of the customer's desktop app (its token lives two minutes). */
   openFromApp?: () => Promise<string>;
+  /** The number of the customer's support ticket (long subject, their invoice and device). */
+  ticketNumber?: number;
 }
 
 /** A URL, or one made at the moment of the visit (it holds a short-lived token). */
@@ -113,6 +115,10 @@ function concreteUrls(pattern: string, known: Known): Visit[] | undefined {
       return ["/admin/users", `/admin/users?${new URLSearchParams({ q: known.email })}`];
     case "/admin/releases/:id":
       return known.releaseId ? [`/admin/releases/${known.releaseId}`] : undefined;
+    case "/account/support/:number":
+      return known.ticketNumber ? [`/account/support/${known.ticketNumber}`] : undefined;
+    case "/admin/support/:number":
+      return known.ticketNumber ? [`/admin/support/${known.ticketNumber}`] : undefined;
     default:
       return undefined;
   }
@@ -253,7 +259,7 @@ function longEmail(): string {
  */
 async function longCustomer(
   page: Page,
-): Promise<Required<Pick<Known, "email" | "checkoutComplete" | "openFromApp">>> {
+): Promise<Required<Pick<Known, "email" | "checkoutComplete" | "openFromApp" | "ticketNumber">>> {
   const email = longEmail();
   await signUpAndVerify(page, {
     name: "Venkatanarasimha Rajuvaripeta Subrahmanya",
@@ -297,8 +303,10 @@ async function longCustomer(
     )
     .toBeGreaterThan(0);
   const accessToken = await signInDesktopApp(page);
+  const ticketNumber = await openLongTicket(page);
   return {
     email,
+    ticketNumber,
     checkoutComplete: complete.pathname + complete.search,
     openFromApp: async () => {
       const response = await page.request.post("/api/desktop/web-session-token", {
@@ -309,6 +317,28 @@ async function longCustomer(
       return `/login-via?${new URLSearchParams({ token, next: "/account" })}`;
     },
   };
+}
+
+/**
+ * A support ticket through the form at the narrowest width, with a subject that fills its field,
+ * a message with a long unbroken URL, the customer's invoice and device; returns its number.
+ */
+async function openLongTicket(page: Page): Promise<number> {
+  await page.goto("/account/support");
+  await page.getByLabel("What is it about?").selectOption("billing");
+  await page
+    .getByLabel("Subject")
+    .fill("GSTIN missing on the invoice for Sri Venkateswara Embedded Systems Private Limited");
+  await page
+    .getByLabel("Message")
+    .fill(
+      "The invoice lacks our GSTIN; the portal shows it here: https://services.gst.gov.in/services/searchtp?gstin=29AAPCP1234F1ZC&returnUrl=%2Fservices%2Fsearchtpbypan",
+    );
+  await page.getByLabel("Invoice (optional)").selectOption({ index: 1 });
+  await page.getByLabel("Device (optional)").selectOption({ index: 1 });
+  await page.getByRole("button", { name: "Send request" }).click();
+  await page.waitForURL(/\/account\/support\/\d+\?opened=1$/);
+  return Number(/\/account\/support\/(\d+)/.exec(page.url())?.[1]);
 }
 
 /** The desktop sign-in (handoff + PKCE) from this browser's session; returns the access token. */
@@ -365,6 +395,7 @@ test.describe("no page is wider than the screen", () => {
       email: "a@example.com",
       checkoutComplete: "/checkout/complete?subscription=sub_x",
       releaseId: "r",
+      ticketNumber: 1001,
     };
     for (const area of ["auth", "admin"] as const)
       expect(urlsFor(area, known, []).length).toBeGreaterThan(0);
@@ -476,7 +507,11 @@ test.describe("no page is wider than the screen", () => {
     const releaseId = release?.split("/").at(-1);
     expect(releaseId).toBeTruthy();
     const visits: Visit[] = [
-      ...urlsFor("admin", { email, releaseId }, await sitemapPaths(page)),
+      ...urlsFor(
+        "admin",
+        { email, releaseId, ticketNumber: known.ticketNumber },
+        await sitemapPaths(page),
+      ),
       // The customer's app opens the site in the admin's browser: both addresses on one page.
       { name: "/login-via?token=… in another account's browser", url: known.openFromApp },
     ];

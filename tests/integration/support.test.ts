@@ -81,6 +81,17 @@ describe.each(engines())("the support desk on $name", (engine) => {
     expect(foreign.status).toBe(400);
     expect(textOf(await foreign.text())).toContain("Choose one of your invoices from the list.");
 
+    // The billing pages' "Still stuck?" links fill in what it is about.
+    const prefilled = await (
+      await getWithCookies(
+        server,
+        "/account/support?category=billing&subject=Subscription+sub_X+needs+fixing&category=x",
+        cookie,
+      )
+    ).text();
+    expect(prefilled).toMatch(/name="subject"[^>]*value="Subscription sub_X needs fixing"/);
+    expect(prefilled).toMatch(/<option value="billing" selected="">/);
+
     const number = await openTicket(cookie, {});
     const page = await pageText(server, `/account/support/${number}?opened=1`, cookie);
     expect(page).toContain(`#${number} Charged twice for October`);
@@ -186,6 +197,21 @@ describe.each(engines())("the support desk on $name", (engine) => {
     for (const mail of rest) expect(mail.inReplyTo).toBe(first?.messageId);
     expect(thread[1]?.text).toContain("Please hold BOOT while flashing");
     expect(thread.some((mail) => mail.text.includes("USB-serial driver issue"))).toBe(false);
+
+    // The customer's data export holds the ticket as they see it: the thread, not the notes.
+    const exported = await getWithCookies(server, "/account/security/export", cookie);
+    expect(exported.status).toBe(200);
+    const data = (await exported.json()) as {
+      supportTickets: { number: number; subject: string; messages: { body: string }[] }[];
+    };
+    expect(data.supportTickets).toEqual([
+      expect.objectContaining({ number, subject: "Flashing fails on ESP32-S3" }),
+    ]);
+    expect(data.supportTickets[0]?.messages.map((message) => message.body)).toEqual([
+      "Flashing stops at 37% with a timeout on my ESP32-S3 board.",
+      "Please hold BOOT while flashing, then try again at 460800 baud.",
+      "Still failing at 37%, even holding BOOT.",
+    ]);
   });
 
   it("shows another customer's ticket as not found, and its reply form refuses them", async () => {

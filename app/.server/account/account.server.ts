@@ -7,8 +7,10 @@ import {
   desktopUsageEvents,
   feedback,
   session as sessions,
+  supportTickets,
   user as users,
 } from "../db/schema";
+import { threadOf } from "../support/thread.server";
 
 export type Outcome = { ok: true; message: string } | { ok: false; message: string };
 
@@ -39,6 +41,15 @@ export async function exportUserData(userId: string) {
     .where(eq(desktopUsageEvents.userId, userId))
     .orderBy(desc(desktopUsageEvents.occurredAt));
   const messages = await database.select().from(feedback).where(eq(feedback.userId, userId));
+  // The tickets as the customer sees them on the site (the team's internal notes are not theirs).
+  const tickets = await database
+    .select()
+    .from(supportTickets)
+    .where(eq(supportTickets.userId, userId))
+    .orderBy(supportTickets.createdAt);
+  const threads = await Promise.all(
+    tickets.map((ticket) => threadOf(database, ticket.id, { withNotes: false })),
+  );
   return {
     exportedAt: new Date().toISOString(),
     profile: {
@@ -77,6 +88,19 @@ export async function exportUserData(userId: string) {
       category: message.category,
       message: message.message,
       createdAt: message.createdAt,
+    })),
+    supportTickets: tickets.map((ticket, index) => ({
+      number: ticket.number,
+      category: ticket.category,
+      subject: ticket.subject,
+      status: ticket.status,
+      createdAt: ticket.createdAt,
+      closedAt: ticket.closedAt,
+      messages: (threads[index] ?? []).map((message) => ({
+        from: message.side === "customer" ? "you" : message.authorName,
+        body: message.body,
+        at: message.createdAt,
+      })),
     })),
   };
 }

@@ -21,6 +21,7 @@ import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
 import { findPlan, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
+import { newTicketUrl } from "~/lib/support";
 import type { Route } from "./+types/subscription";
 
 export const meta: Route.MetaFunction = () =>
@@ -304,6 +305,16 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
           </div>
         </Card>
       ) : null}
+      <p className="text-sm text-slate-300">
+        A question about your subscription, or a refund?{" "}
+        <Link
+          to={newTicketUrl({ category: "billing", subject: "A question about my subscription" })}
+          className="link"
+        >
+          Open a support ticket
+        </Link>
+        .
+      </p>
     </div>
   );
 }

@@ -17,6 +17,7 @@ import { Card } from "~/components/Section";
 import { billingDetailsSchema } from "~/lib/billing-details";
 import { stateByCode } from "~/lib/gst";
 import { pageMeta } from "~/lib/meta";
+import { newTicketUrl } from "~/lib/support";
 import type { Route } from "./+types/billing";
 
 export const meta: Route.MetaFunction = () =>
@@ -141,6 +142,16 @@ export default function BillingPage({ loaderData, actionData }: Route.ComponentP
           className="btn-primary mt-2"
         />
       </Form>
+      <p className="mt-6 text-sm text-slate-300">
+        Still stuck?{" "}
+        <Link
+          to={newTicketUrl({ category: "billing", subject: "A question about billing" })}
+          className="link"
+        >
+          Open a support ticket
+        </Link>
+        .
+      </p>
     </div>
   );
 }

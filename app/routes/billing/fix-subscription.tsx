@@ -17,6 +17,7 @@ import { PageHeader } from "~/components/PageHeader";
 import { Card } from "~/components/Section";
 import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
+import { newTicketUrl, REPLY_WITHIN_HOURS } from "~/lib/support";
 import type { Route } from "./+types/fix-subscription";
 
 export const meta: Route.MetaFunction = () =>
@@ -127,11 +128,18 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
               </a>
             ) : null}
             <p className="mt-4 text-sm text-slate-300">
-              Still stuck? Write to us from the{" "}
-              <Link to="/feedback" className="link">
-                feedback page
-              </Link>{" "}
-              with your subscription id {sub.providerSubscriptionId}.
+              Still stuck?{" "}
+              <Link
+                to={newTicketUrl({
+                  category: "billing",
+                  subject: `Subscription ${sub.providerSubscriptionId} needs fixing`,
+                })}
+                className="link"
+              >
+                Open a support ticket
+              </Link>
+              : it carries your subscription id, and a person replies within {REPLY_WITHIN_HOURS}{" "}
+              hours.
             </p>
           </Card>
         </>

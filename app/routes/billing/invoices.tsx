@@ -5,6 +5,7 @@ import { PageHeader } from "~/components/PageHeader";
 import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
 import { pageMeta } from "~/lib/meta";
+import { newTicketUrl } from "~/lib/support";
 import type { Route } from "./+types/invoices";
 import { ScrollBox } from "~/components/ScrollBox";
 
@@ -105,8 +106,14 @@ export default function InvoicesPage({ loaderData }: Route.ComponentProps) {
         <Link to="/billing" className="link">
           Billing
         </Link>
-        . To correct one already issued, write to us: we issue a credit note and a corrected
-        invoice.
+        . To correct one already issued,{" "}
+        <Link
+          to={newTicketUrl({ category: "billing", subject: "Please correct an invoice" })}
+          className="link"
+        >
+          open a support ticket
+        </Link>
+        : we issue a credit note and a corrected invoice.
       </p>
     </div>
   );
