@@ -85,6 +85,7 @@ export default [
       route("admin/support", "routes/admin/support.tsx"),
       route("admin/support/:number", "routes/admin/support-ticket.tsx"),
       route("admin/jobs", "routes/admin/jobs.tsx"),
+      route("admin/settings", "routes/admin/settings.tsx"),
       route("admin/analytics", "routes/admin/analytics.tsx"),
       route("admin-fix-subscription", "routes/admin/fix-subscription.tsx"),
       route("admin/releases", "routes/admin/releases.tsx"),

@@ -8,6 +8,9 @@
  */
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
+import { formatInr } from "~/lib/money";
+import { subscriptionCustomer } from "../alerts/customer-path.server";
+import { raiseAlert } from "../alerts/raise.server";
 import { type Database, db as defaultDb } from "../db";
 import { auditLog, jobs, payments } from "../db/schema";
 import { defineJob, enqueue } from "../jobs/define";
@@ -131,11 +134,20 @@ export async function settleRefund(
     .select({ subscriptionId: payments.subscriptionId })
     .from(payments)
     .where(eq(payments.providerPaymentId, refund.payment_id));
-  if (payment?.subscriptionId)
+  if (payment?.subscriptionId) {
     await queueBillingMail(executor, "refunded", payment.subscriptionId, refund.id, {
       paymentId: refund.payment_id,
       refundId: refund.id,
     });
+    const customer = await subscriptionCustomer(executor, payment.subscriptionId);
+    if (customer)
+      await raiseAlert(executor, {
+        kind: "refund",
+        key: `refund:${refund.id}`,
+        summary: `${formatInr(refund.amount)} was refunded to ${customer.email} (${refund.payment_id}${note ? `, credit note ${note.number}` : ""}).`,
+        path: customer.path,
+      });
+  }
   return { creditNoteNumber: note?.number ?? null };
 }
 

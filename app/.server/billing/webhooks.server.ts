@@ -11,6 +11,9 @@ import { eq, sql } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
 import { webhookEventIds, webhookEvents } from "../db/schema";
 import { z } from "zod";
+import { countOf } from "~/lib/format";
+import { subscriptionCustomer } from "../alerts/customer-path.server";
+import { raiseAlert } from "../alerts/raise.server";
 import { defineJob, enqueue } from "../jobs/define";
 import { PermanentJobError } from "../jobs/worker.server";
 import { safeEqual } from "../security/tokens";
@@ -267,15 +270,28 @@ async function queueMailFor(
       });
     return;
   }
-  if (current.status === "pending")
-    await queueBillingMail(
-      tx,
-      "payment-failed",
-      subscription.id,
-      `failed:${current.charge_at ?? 0}:${current.auth_attempts ?? 0}`,
-    );
-  else if (current.status === "halted")
+  if (current.status === "pending") {
+    const attempt = `${current.charge_at ?? 0}:${current.auth_attempts ?? 0}`;
+    await queueBillingMail(tx, "payment-failed", subscription.id, `failed:${attempt}`);
+    const customer = await subscriptionCustomer(tx, subscription.id);
+    if (customer)
+      await raiseAlert(tx, {
+        kind: "payment-failed",
+        key: `payment-failed:${current.id}:${attempt}`,
+        summary: `A renewal of ${customer.email} failed (${current.id}, ${countOf(current.auth_attempts ?? 1, "failed attempt")}); Razorpay retries it.`,
+        path: customer.path,
+      });
+  } else if (current.status === "halted") {
     await queueBillingMail(tx, "halted", subscription.id, `halted:${current.paid_count}`);
+    const customer = await subscriptionCustomer(tx, subscription.id);
+    if (customer)
+      await raiseAlert(tx, {
+        kind: "subscription-halted",
+        key: `subscription-halted:${current.id}:${current.paid_count}`,
+        summary: `The subscription of ${customer.email} halted (${current.id}): Razorpay's retries ran out and Pro has ended.`,
+        path: customer.path,
+      });
+  }
 }
 
 /** Applies a stored Razorpay event (money lane): fetches the provider's state, then records it. */

@@ -24,6 +24,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { ALERT_DELIVERIES, ALERT_KINDS, type AlertKind } from "../../lib/alerts";
 import { TICKET_CATEGORIES, TICKET_STATUSES } from "../../lib/support";
 import { SUBSCRIPTION_STATUSES } from "../billing/razorpay/types";
 import type { InvoiceDocument } from "../invoices/types";
@@ -272,6 +273,37 @@ export const supportMessages = pgTable(
 
 export type SupportTicketRow = typeof supportTickets.$inferSelect;
 export type SupportMessageRow = typeof supportMessages.$inferSelect;
+
+/* ---------------------------------------------------------------------------------------------
+ * The operator's alerts (issue 33, point 3): each event once (`eventKey` is unique, so an event
+ * raised twice is one alert), and each admin's choice of kinds and delivery.
+ * ------------------------------------------------------------------------------------------- */
+
+export const adminAlerts = pgTable(
+  "admin_alerts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    kind: text("kind", { enum: ALERT_KINDS }).notNull(),
+    /** What makes the event itself: "payment-failed:sub_…:1700000000:2". */
+    eventKey: text("event_key").notNull().unique(),
+    summary: text("summary").notNull(),
+    /** The admin page that deals with it ("/admin/support/1001"). */
+    path: text("path").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("admin_alerts_created_idx").on(table.createdAt)],
+);
+
+export const adminAlertSettings = pgTable("admin_alert_settings", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  kinds: jsonb("kinds").$type<AlertKind[]>().notNull(),
+  delivery: text("delivery", { enum: ALERT_DELIVERIES }).notNull(),
+  /** The newest alert a digest has covered: the next digest starts after it. */
+  digestedThroughId: bigint("digested_through_id", { mode: "number" }).notNull().default(0),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
 
 export const analyticsEvents = pgTable(
   "analytics_events",

@@ -2,6 +2,7 @@
 import { db } from "../db";
 import { env } from "../env";
 import type { Logger } from "../logger";
+import { scheduleAlertDigest, scheduleAlertSweep } from "../alerts/jobs.server";
 import { scheduleRollup } from "../analytics/rollup.server";
 import { schedulePrune } from "./maintenance.server";
 import { jobDefinitions } from "./registry.server";
@@ -23,6 +24,12 @@ export function startJobWorker(log: Logger): void {
   );
   scheduleRollup(db()).catch((error: unknown) =>
     log.warn({ err: error }, "could not schedule the hourly analytics roll-up"),
+  );
+  scheduleAlertSweep(db()).catch((error: unknown) =>
+    log.warn({ err: error }, "could not schedule the alerts' sweep"),
+  );
+  scheduleAlertDigest(db()).catch((error: unknown) =>
+    log.warn({ err: error }, "could not schedule the alerts' daily digest"),
   );
 }
 

@@ -1,5 +1,6 @@
 /** Every kind of background job, once (each defined beside its domain; define.ts). */
 import { accountMailJob } from "../account/security-mail.server";
+import { digestJob, sweepJob } from "../alerts/jobs.server";
 import { passwordResetJob } from "../auth/password-reset.server";
 import { rollupJob } from "../analytics/rollup.server";
 import { resyncJob } from "../billing/checkout.server";
@@ -32,5 +33,7 @@ export function jobDefinitions(): readonly JobDefinition[] {
     sendMessageJob,
     pruneJob,
     rollupJob,
+    sweepJob,
+    digestJob,
   ];
 }

@@ -6,10 +6,12 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import {
   type OpenTicketInput,
+  TICKET_CATEGORY_LABELS,
   ticketRef,
   type TicketCategory,
   type TicketStatus,
 } from "~/lib/support";
+import { raiseAlert } from "../alerts/raise.server";
 import type { Session } from "../auth/session";
 import { type Database, db as defaultDb } from "../db";
 import { desktopDevices, invoices, supportMessages, supportTickets } from "../db/schema";
@@ -129,6 +131,12 @@ export async function openTicket(
       }),
       `support:opened:${ticket.id}`,
     );
+    await raiseAlert(tx, {
+      kind: "ticket-new",
+      key: `ticket-new:${ticket.id}`,
+      summary: `${user.email} opened ticket ${ticketRef(ticket.number)}: “${input.subject}” (${TICKET_CATEGORY_LABELS[input.category]}).`,
+      path: `/admin/support/${ticket.number}`,
+    });
     return ticket;
   });
   kickJobs();

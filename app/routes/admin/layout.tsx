@@ -16,6 +16,7 @@ const SECTIONS = [
   { to: "/admin/releases", label: "Releases", end: false },
   { to: "/admin/jobs", label: "Jobs", end: false },
   { to: "/admin-fix-subscription", label: "Fix subscription", end: false },
+  { to: "/admin/settings", label: "Settings", end: false },
 ] as const;
 
 /** Whether this browser (opened from the desktop app) must confirm it's you before any change. */
