@@ -14,6 +14,7 @@ import {
 import {
   buyThroughSandbox,
   pageText,
+  textOf,
   postWebhook,
   SANDBOX,
   sandboxApi,
@@ -130,6 +131,10 @@ describe.each(engines())("alerts on $name", (engine) => {
     expect(await pageText(server, "/admin/settings", boss)).toContain(
       "priya-alerts@example.com opened ticket",
     );
+    // Both wait in today's queue on /admin, oldest first, with the customer.
+    expect(await pageText(server, "/admin", boss)).toMatch(
+      /Tickets waiting for us \(\d+\)[\s\S]*Where is my invoice\?\s+· priya-alerts@example\.com[\s\S]*And my GSTIN\?\s+· priya-alerts@example\.com/,
+    );
 
     // The digest, when its time comes: both tickets in one mail (alerts a minute old or more).
     await server.sql("update admin_alerts set created_at = created_at - interval '2 minutes'");
@@ -184,6 +189,18 @@ describe.each(engines())("alerts on $name", (engine) => {
     );
     expect(alerts[0]?.text).toContain("/admin-fix-subscription?email=farhan-alerts%40example.com");
     expect(alertsTo(QUIET_ADMIN)).toEqual([]);
+
+    // Today's queue on /admin (point 4): the renewal failing, with its next retry, and the
+    // payment that failed today, each linked to the customer.
+    const adminHtml = await (await getWithCookies(server, "/admin", boss)).text();
+    const admin = textOf(adminHtml);
+    expect(admin).toMatch(
+      /Renewals failing \(\d+\)[\s\S]*farhan-alerts@example\.com\s+· Pro \(monthly\) · 1 failed attempt · (next retry|no retry scheduled)/,
+    );
+    expect(admin).toMatch(
+      /Payments failed today \(\d+\)[\s\S]*farhan-alerts@example\.com\s+· ₹699/,
+    );
+    expect(adminHtml).toContain('href="/admin-fix-subscription?email=farhan-alerts%40example.com"');
   });
 
   it("alerts a ticket unanswered for 48 hours once, however often the sweep runs", async () => {

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { customerPagePath } from "~/lib/admin-paths";
 import { subscriptions, user as users } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
 
@@ -18,6 +19,6 @@ export async function subscriptionCustomer(
   if (!row) return null;
   return {
     ...row,
-    path: `/admin-fix-subscription?${new URLSearchParams({ email: row.email })}`,
+    path: customerPagePath(row.email),
   };
 }

@@ -7,13 +7,13 @@
  *   alert since their last digest.
  */
 import { and, desc, eq, gt, inArray, isNotNull, isNull, lte, lt, ne, sql } from "drizzle-orm";
-import { z } from "zod";
 import { DIGEST_HOUR_IST } from "~/lib/alerts";
 import { REPLY_WITHIN_HOURS, ticketRef } from "~/lib/support";
 import { roleOf } from "../auth/session";
 import { db } from "../db";
 import { adminAlerts, adminAlertSettings, jobs, supportTickets, user as users } from "../db/schema";
 import { env } from "../env";
+import { afterOwnSlot, chainPayload, nextSlot } from "../jobs/chain";
 import { defineJob, enqueue } from "../jobs/define";
 import type { Executor } from "../jobs/queue.server";
 import { alertDigestMessage } from "../mail/alert-templates";
@@ -28,12 +28,9 @@ const SWEEP_EVERY = 5 * MINUTE;
 /** A job due this long and not started: its lane is stuck (as /admin/jobs says, decision 0029). */
 export const STUCK_AFTER_MINUTES = 5;
 
-/**
- * Schedules the sweep of the 5-minute slot after `after`. A job passes its own slot: run early
- * (another instance's clock is behind), it still schedules the slot after its own, not itself.
- */
+/** Schedules the sweep of the 5-minute slot after `after` (jobs/chain.ts). */
 export async function scheduleAlertSweep(executor: Executor, after = new Date()): Promise<void> {
-  const next = new Date(Math.floor(after.getTime() / SWEEP_EVERY) * SWEEP_EVERY + SWEEP_EVERY);
+  const next = nextSlot(after, SWEEP_EVERY);
   await enqueue(
     executor,
     sweepJob,
@@ -50,7 +47,7 @@ export function nextDigestAt(now: Date): Date {
   return next;
 }
 
-/** Schedules the digest after `after` (a digest job passes its own time, as the sweep does). */
+/** Schedules the digest after `after` (jobs/chain.ts). */
 export async function scheduleAlertDigest(executor: Executor, after = new Date()): Promise<void> {
   const next = nextDigestAt(after);
   await enqueue(
@@ -201,36 +198,28 @@ export async function sendAlertDigests(executor: Executor, now = new Date()): Pr
   return sent;
 }
 
-/** The moment a chained job was scheduled for. */
-const slot = z.object({ at: z.iso.datetime() });
-
-/** Now, or the job's own moment if that is later (it ran early). */
-function laterOf(at: string): Date {
-  return new Date(Math.max(Date.now(), Date.parse(at)));
-}
-
 export const sweepJob = defineJob({
   name: SWEEP_JOB,
   lane: "maintenance",
-  payload: slot,
+  payload: chainPayload,
   timeoutMs: 60_000,
   maxAttempts: 3,
   async handler({ at }) {
     const database = db();
     await database.transaction((tx) => sweepAlerts(tx));
-    await scheduleAlertSweep(database, laterOf(at));
+    await scheduleAlertSweep(database, afterOwnSlot(at));
   },
 });
 
 export const digestJob = defineJob({
   name: DIGEST_JOB,
   lane: "maintenance",
-  payload: slot,
+  payload: chainPayload,
   timeoutMs: 60_000,
   maxAttempts: 5,
   async handler({ at }) {
     const database = db();
     await database.transaction((tx) => sendAlertDigests(tx));
-    await scheduleAlertDigest(database, laterOf(at));
+    await scheduleAlertDigest(database, afterOwnSlot(at));
   },
 });

@@ -1,5 +1,4 @@
 import { and, between, eq, gte, inArray, lt, min, type SQL, sql } from "drizzle-orm";
-import { z } from "zod";
 import {
   addIstDays,
   addIstMonths,
@@ -16,6 +15,7 @@ import {
   analyticsVisitorDays,
 } from "../db/schema";
 import { env } from "../env";
+import { afterOwnSlot, chainPayload, nextSlot } from "../jobs/chain";
 import { defineJob, enqueue } from "../jobs/define";
 import type { Executor } from "../jobs/queue.server";
 import { logger } from "../logger";
@@ -259,12 +259,12 @@ export const ROLLUP_JOB = "analytics.rollup";
 const HOUR = 60 * 60 * 1000;
 
 /** Queues the next hourly roll-up; the dedupe key names the hour, so instances add one between them. */
-export async function scheduleRollup(executor: Executor, now = new Date()): Promise<void> {
-  const next = new Date(Math.floor(now.getTime() / HOUR) * HOUR + HOUR);
+export async function scheduleRollup(executor: Executor, after = new Date()): Promise<void> {
+  const next = nextSlot(after, HOUR);
   await enqueue(
     executor,
     rollupJob,
-    {},
+    { at: next.toISOString() },
     { dedupeKey: `${ROLLUP_JOB}:${next.toISOString()}`, runAt: next },
   );
 }
@@ -273,15 +273,15 @@ export async function scheduleRollup(executor: Executor, now = new Date()): Prom
 export const rollupJob = defineJob({
   name: ROLLUP_JOB,
   lane: "maintenance",
-  payload: z.object({}),
+  payload: chainPayload,
   timeoutMs: 10 * 60_000,
   maxAttempts: 3,
-  async handler(_payload, { signal }) {
+  async handler({ at }, { signal }) {
     const database = defaultDb();
     const days = await rollUpFinalDays(new Date(), database, signal);
     const pruned = await pruneRawEvents(new Date(), undefined, database, signal);
     if (days.length + pruned > 0)
       logger().info({ days: days.length, pruned }, "summed analytics days and pruned raw events");
-    await scheduleRollup(database);
+    await scheduleRollup(database, afterOwnSlot(at));
   },
 });

@@ -1,8 +1,8 @@
 import { queueStaleResyncs } from "../billing/stale.server";
 import { logger } from "../logger";
 import { pruneExpiredSecurityRows } from "../security/rate-limit.server";
-import { z } from "zod";
 import { db } from "../db";
+import { afterOwnSlot, chainPayload, nextSlot } from "./chain";
 import { defineJob, enqueue } from "./define";
 import { pruneQueueAndWebhooks } from "./retention.server";
 import type { Executor } from "./queue.server";
@@ -15,12 +15,12 @@ const HOUR = 60 * 60 * 1000;
  * Queues the hourly prune for the hour after `now`. The dedupe key names the hour, so any number
  * of instances scheduling it add one job per hour between them.
  */
-export async function schedulePrune(executor: Executor, now = new Date()): Promise<void> {
-  const next = new Date(Math.floor(now.getTime() / HOUR) * HOUR + HOUR);
+export async function schedulePrune(executor: Executor, after = new Date()): Promise<void> {
+  const next = nextSlot(after, HOUR);
   await enqueue(
     executor,
     pruneJob,
-    {},
+    { at: next.toISOString() },
     { dedupeKey: `${PRUNE_JOB}:${next.toISOString()}`, runAt: next },
   );
 }
@@ -29,7 +29,7 @@ export async function schedulePrune(executor: Executor, now = new Date()): Promi
  * The job: prunes, queues a resync of subscriptions whose webhooks stopped (billing/stale), then
  * schedules the next run (also done at start-up, in case this chain broke).
  */
-export async function runPrune(executor: Executor): Promise<void> {
+export async function runPrune(executor: Executor, after = new Date()): Promise<void> {
   const pruned = await pruneExpiredSecurityRows();
   if (pruned.rateLimitHits + pruned.oneTimeTokens > 0)
     logger().info(pruned, "pruned expired rate-limit counters and one-time tokens");
@@ -38,7 +38,7 @@ export async function runPrune(executor: Executor): Promise<void> {
     logger().info(kept, "pruned finished jobs and processed webhooks past their retention");
   const resyncs = await queueStaleResyncs(executor);
   if (resyncs > 0) logger().warn({ resyncs }, "subscriptions not synced for a day: resyncing");
-  await schedulePrune(executor);
+  await schedulePrune(executor, after);
 }
 
 /**
@@ -48,10 +48,10 @@ export async function runPrune(executor: Executor): Promise<void> {
 export const pruneJob = defineJob({
   name: PRUNE_JOB,
   lane: "maintenance",
-  payload: z.object({}),
+  payload: chainPayload,
   timeoutMs: 5 * 60_000,
   maxAttempts: 3,
-  async handler() {
-    await runPrune(db());
+  async handler({ at }) {
+    await runPrune(db(), afterOwnSlot(at));
   },
 });

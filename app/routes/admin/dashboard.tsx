@@ -26,12 +26,15 @@ import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/dashboard";
 import { ScrollBox } from "~/components/ScrollBox";
 import { StuckLanesAlert } from "~/components/admin/StuckLanesAlert";
+import { TodayQueue } from "~/components/admin/TodayQueue";
+import { todayQueue } from "~/.server/admin/today.server";
 
 export const meta: Route.MetaFunction = () => pageMeta("Admin", "Operator overview.");
 
 export async function loader({ context }: Route.LoaderArgs) {
   requireAdmin(context);
-  const [stats, feedback, billing, downloads, versions, stuck] = await Promise.all([
+  const [today, stats, feedback, billing, downloads, versions, stuck] = await Promise.all([
+    todayQueue(),
     dashboardStats(),
     newestFeedback(),
     billingStats(),
@@ -40,6 +43,19 @@ export async function loader({ context }: Route.LoaderArgs) {
     staleLanes(),
   ]);
   return {
+    today: {
+      ...today,
+      dunning: today.dunning.map((row) => ({
+        ...row,
+        nextRetryAt: row.nextRetryAt?.toISOString() ?? null,
+      })),
+      failedToday: today.failedToday.map((row) => ({ ...row, at: row.at.toISOString() })),
+      waiting: today.waiting.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
+      refundRequests: today.refundRequests.map((row) => ({
+        ...row,
+        createdAt: row.createdAt.toISOString(),
+      })),
+    },
     stuckLanes: stuck.map((lane) => ({ ...lane, label: LANES[lane.lane].label })),
     stats,
     feedback,
@@ -94,7 +110,8 @@ function platformLabel(platform: string): string {
 }
 
 export default function DashboardPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { stats, feedback, billing, analyticsDays, downloads, versions, stuckLanes } = loaderData;
+  const { today, stats, feedback, billing, analyticsDays, downloads, versions, stuckLanes } =
+    loaderData;
   const downloadsTotal = downloads.reduce((sum, row) => sum + row.downloads, 0);
   const busy = useNavigation().state !== "idle";
 
@@ -102,6 +119,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
     <AdminPage>
       <PageHeader title="Admin" lead="What needs attention, at a glance." />
       <StuckLanesAlert lanes={stuckLanes} />
+      <TodayQueue queue={today} />
 
       <AdminSection id="counts" title="Counts">
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">

@@ -17,6 +17,7 @@ import { FormMessage, SelectField, TextAreaField } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { Thread } from "~/components/support/Thread";
 import { formatDateTime } from "~/lib/dates";
+import { customerPagePath } from "~/lib/admin-paths";
 import { pageMeta } from "~/lib/meta";
 import {
   ageOf,
@@ -143,10 +144,7 @@ export default function AdminTicketPage({ loaderData, actionData }: Route.Compon
         <dl className="mt-3 grid gap-x-6 gap-y-1 text-sm text-slate-300 sm:grid-cols-[auto_1fr]">
           <dt className="text-slate-400">Customer</dt>
           <dd className="break-all">
-            <Link
-              className="link"
-              to={`/admin-fix-subscription?${new URLSearchParams({ email: ticket.customer.email })}`}
-            >
+            <Link className="link" to={customerPagePath(ticket.customer.email)}>
               {ticket.customer.name
                 ? `${ticket.customer.name} <${ticket.customer.email}>`
                 : ticket.customer.email}

@@ -12,6 +12,7 @@ import {
 } from "~/components/admin/AdminUi";
 import { PageHeader } from "~/components/PageHeader";
 import { countOf } from "~/lib/format";
+import { customerPagePath } from "~/lib/admin-paths";
 import { pageMeta } from "~/lib/meta";
 import {
   ageOf,
@@ -127,10 +128,7 @@ export default function AdminSupportPage({ loaderData }: Route.ComponentProps) {
                   ) : null}
                 </td>
                 <td className={`${TD} break-all`}>
-                  <Link
-                    to={`/admin-fix-subscription?${new URLSearchParams({ email: row.customerEmail })}`}
-                    className="link"
-                  >
+                  <Link to={customerPagePath(row.customerEmail)} className="link">
                     {row.customerEmail}
                   </Link>
                 </td>
