@@ -39,6 +39,12 @@ export interface SiteConfig {
       country: string;
     };
     gstin: string;
+    /**
+     * Corporate Identity Number (21 characters): the Companies Act asks for it on bill-heads, so
+     * every invoice and credit note issued from now on prints it. Documents already issued stay
+     * as they were.
+     */
+    cin: string;
     supportEmail: string;
     phone: string;
     /**
@@ -85,6 +91,7 @@ export const site: SiteConfig = {
       country: "India",
     },
     gstin: "29AAPCP1234F1ZC",
+    cin: "U62011KA2024PTC123456",
     supportEmail: "support@pinout.dev",
     phone: "+91 80 4000 1234",
     grievanceOfficer: {

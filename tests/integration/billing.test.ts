@@ -26,6 +26,9 @@ import {
 } from "../support/billing";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
+import { parseCsv } from "../support/csv";
+import { strFromU8, unzipSync } from "fflate";
+import { formatInr } from "~/lib/money";
 import {
   type RunningTestServer,
   startServer,
@@ -534,6 +537,38 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
       await (await getWithCookies(server, "/admin/invoices/documents.zip", boss)).arrayBuffer(),
     );
     expect(zip.subarray(0, 2).toString()).toBe("PK");
+
+    // GSTR-1 for the offline tool (issue 33, point 9): a CSV per section, adding up to the
+    // month's totals as /admin/invoices shows them.
+    expect((await getWithCookies(server, "/admin/invoices/gstr1-offline.zip", cookie)).status).toBe(
+      403,
+    );
+    const offline = await getWithCookies(server, "/admin/invoices/gstr1-offline.zip", boss);
+    expect(offline.headers.get("content-type")).toBe("application/zip");
+    const files = unzipSync(new Uint8Array(await offline.arrayBuffer()));
+    const sheet = (name: string) => parseCsv(strFromU8(files[name] ?? new Uint8Array()));
+    expect(Object.keys(files).sort()).toEqual(
+      ["b2b.csv", "b2cs.csv", "cdnr.csv", "docs.csv", "hsn(b2b).csv", "hsn(b2c).csv"].sort(),
+    );
+    expect(sheet("b2b.csv")[0]?.[0]).toBe("GSTIN/UIN of Recipient");
+    expect(sheet("b2b.csv").some((cells) => cells[0] === "29AAPFU0939F1ZR")).toBe(true);
+    const paise = (cell: string | undefined) => Math.round(Number(cell) * 100);
+    const sum = (name: string, column: number) =>
+      sheet(name)
+        .slice(1)
+        .reduce((total, cells) => total + paise(cells[column]), 0);
+    const taxable = sum("b2b.csv", 11) - sum("cdnr.csv", 11) + sum("b2cs.csv", 4);
+    const shown = (label: string) =>
+      new RegExp(`${label} (−?₹[\\d,]+(?:\\.\\d{2})?)`).exec(month)?.[1];
+    const inr = (value: number) => (value < 0 ? `−${formatInr(-value)}` : formatInr(value));
+    expect(inr(taxable)).toBe(shown("Taxable value"));
+    expect(inr(sum("hsn(b2b).csv", 4) + sum("hsn(b2c).csv", 4))).toBe(shown("Total"));
+    expect(inr(sum("hsn(b2b).csv", 6) + sum("hsn(b2c).csv", 6))).toBe(shown("IGST"));
+    expect(inr(sum("hsn(b2b).csv", 7) + sum("hsn(b2c).csv", 7))).toBe(shown("CGST"));
+    const issued = sheet("docs.csv")
+      .slice(1)
+      .reduce((total, cells) => total + Number(cells[3]), 0);
+    expect(String(issued)).toBe(/Documents (\d+)/.exec(month)?.[1]);
 
     // The receipt linked the invoice and carried its PDF.
     const receipt = mailTo("support@example.com").find((mail) =>

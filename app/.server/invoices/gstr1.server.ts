@@ -4,7 +4,7 @@
  * supply and rate, B2C credit notes netted in) and CDNR (credit notes to registered buyers).
  * Amounts are rupees with two decimals, as the GST offline tool takes them.
  */
-import { stateByCode } from "~/lib/gst";
+import { type Cell, csvLines, istDate, placeLabel, rateOf, rupees } from "./csv";
 import type { InvoiceRow } from "../db/schema";
 
 const HEADER = [
@@ -24,49 +24,6 @@ const HEADER = [
   "sgst",
   "cess",
 ];
-
-/**
- * A cell as the row builders hand it over: text, a plain number (a rate), or an amount in paise.
- * Numbers are written as numbers because of their type, never because a string looks like one.
- */
-type Cell = string | number | { readonly paise: number };
-
-const rupees = (paise: number): Cell => ({ paise });
-
-/** Cells a spreadsheet would read as a formula or strip to one (OWASP, CSV injection). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-function finite(value: number): number {
-  if (!Number.isFinite(value)) throw new Error(`a GSTR-1 number must be finite: ${value}`);
-  return value;
-}
-
-function csvCell(cell: Cell): string {
-  if (typeof cell === "number") return String(finite(cell));
-  if (typeof cell === "object") return (finite(cell.paise) / 100).toFixed(2);
-  // Text: a leading quote keeps any formula a string, then quote separators, quotes, line breaks.
-  const safe = FORMULA_START.test(cell) ? `'${cell}` : cell;
-  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
-function placeLabel(code: string): string {
-  return `${code}-${stateByCode(code)?.name ?? "Unknown"}`;
-}
-
-const istDate = (date: Date) =>
-  new Intl.DateTimeFormat("en-GB", {
-    day: "2-digit",
-    month: "short",
-    year: "numeric",
-    timeZone: "Asia/Kolkata",
-  })
-    .format(date)
-    .replaceAll(" ", "-");
-
-const rateOf = (row: InvoiceRow) => {
-  const { tax } = row.document;
-  return tax.igstRate + tax.cgstRate + tax.sgstRate;
-};
 
 export function gstr1Csv(rows: readonly InvoiceRow[]): string {
   const lines: Cell[][] = [HEADER];
@@ -139,5 +96,5 @@ export function gstr1Csv(rows: readonly InvoiceRow[]): string {
       rupees(0),
     ]);
   }
-  return `${lines.map((line) => line.map(csvCell).join(",")).join("\r\n")}\r\n`;
+  return csvLines(lines);
 }

@@ -3,9 +3,19 @@ import { describe, expect, it } from "vitest";
 import type { InvoiceRow } from "../db/schema";
 import { computeTaxInvoice, creditNoteFor } from "./engine.server";
 import { gstr1Csv } from "./gstr1.server";
+import {
+  B2B_HEADER,
+  B2CS_HEADER,
+  CDNR_HEADER,
+  DOCS_HEADER,
+  gstr1OfflineFiles,
+  HSN_HEADER,
+} from "./gstr1-offline.server";
+import { site } from "~/config/site";
 import { supplierParty } from "./issue.server";
 import { periodTotals } from "./queries.server";
 import type { InvoiceDocument, Party, TaxInvoice } from "./types";
+import { parseCsv } from "../../../tests/support/csv";
 
 const line = { description: "Pro (monthly)", sac: "997331", periodStart: null, periodEnd: null };
 const buyer = (stateCode: string, stateName: string, gstin: string | null = null): Party => ({
@@ -156,36 +166,6 @@ describe("the GSTR-1 CSV of a month", () => {
   });
 });
 
-/** RFC 4180 as a spreadsheet reads it: quoted cells may hold commas, quotes and line breaks. */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let cells: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index];
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        cell += '"';
-        index += 1;
-      } else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ",") {
-      cells.push(cell);
-      cell = "";
-    } else if (char === "\r" && text[index + 1] === "\n") {
-      cells.push(cell);
-      records.push(cells);
-      cells = [];
-      cell = "";
-      index += 1;
-    } else cell += char;
-  }
-  if (cell !== "" || cells.length > 0) records.push([...cells, cell]);
-  return records;
-}
-
 describe("the GSTR-1 CSV against spreadsheet formulas (OWASP CSV injection)", () => {
   const registered = (legalName: string) =>
     row(
@@ -242,5 +222,105 @@ describe("the GSTR-1 CSV against spreadsheet formulas (OWASP CSV injection)", ()
     expect(b2cs?.[9]).toBe("18");
     expect(b2cs?.[10]).toBe((-credit.taxablePaise / 100).toFixed(2));
     expect(b2cs?.[14]).toBe("0.00");
+  });
+});
+
+describe("the GSTR-1 files for the offline tool", () => {
+  const b2b = row(invoice(699_900, buyer("27", "Maharashtra", "27AAPFU0939F1ZV")), "invoice");
+  const karnataka = row(invoice(69_900, buyer("29", "Karnataka")), "invoice");
+  const karnataka2 = row(invoice(69_900, buyer("29", "Karnataka")), "invoice");
+  const kerala = row(invoice(69_900, buyer("32", "Kerala")), "invoice");
+  const b2bCredit = row(creditNoteFor(b2b.document, 100_000), "credit_note", b2b);
+  const b2cCredit = row(creditNoteFor(karnataka2.document, 69_900), "credit_note", karnataka2);
+  const rows = [b2b, karnataka, karnataka2, kerala, b2bCredit, b2cCredit];
+  const files = gstr1OfflineFiles(rows);
+  const sheet = (name: string) => {
+    const [header, ...records] = parseCsv(files[name] ?? "");
+    return { header, records };
+  };
+  const paise = (cell: string | undefined) => Math.round(Number(cell) * 100);
+  const totals = periodTotals(rows);
+
+  it("has one file per section of the tool, each with the tool's own header", () => {
+    expect(Object.keys(files)).toEqual([
+      "b2b.csv",
+      "b2cs.csv",
+      "cdnr.csv",
+      "hsn(b2b).csv",
+      "hsn(b2c).csv",
+      "docs.csv",
+    ]);
+    expect(sheet("b2b.csv").header).toEqual([...B2B_HEADER]);
+    expect(sheet("b2cs.csv").header).toEqual([...B2CS_HEADER]);
+    expect(sheet("cdnr.csv").header).toEqual([...CDNR_HEADER]);
+    expect(sheet("hsn(b2b).csv").header).toEqual([...HSN_HEADER]);
+    expect(sheet("hsn(b2c).csv").header).toEqual([...HSN_HEADER]);
+    expect(sheet("docs.csv").header).toEqual([...DOCS_HEADER]);
+  });
+
+  it("writes B2B invoices and credit notes as the tool takes them", () => {
+    expect(sheet("b2b.csv").records).toEqual([
+      [
+        "27AAPFU0939F1ZV",
+        "Meera Traders LLP",
+        b2b.number,
+        "20-Nov-2026",
+        "6999.00",
+        "27-Maharashtra",
+        "N",
+        "",
+        "Regular B2B",
+        "",
+        "18",
+        (b2b.taxablePaise / 100).toFixed(2),
+        "0.00",
+      ],
+    ]);
+    expect(sheet("cdnr.csv").records).toEqual([
+      [
+        "27AAPFU0939F1ZV",
+        "Meera Traders LLP",
+        b2bCredit.number,
+        "20-Nov-2026",
+        "C",
+        "27-Maharashtra",
+        "N",
+        "Regular B2B",
+        "1000.00",
+        "",
+        "18",
+        (b2bCredit.taxablePaise / 100).toFixed(2),
+        "0.00",
+      ],
+    ]);
+    // Karnataka's two invoices less one credit note, and Kerala's one.
+    expect(sheet("b2cs.csv").records.map((cells) => cells.slice(0, 5))).toEqual([
+      ["OE", "29-Karnataka", "", "18", (karnataka.taxablePaise / 100).toFixed(2)],
+      ["OE", "32-Kerala", "", "18", (kerala.taxablePaise / 100).toFixed(2)],
+    ]);
+  });
+
+  it("adds up to the month's totals: taxable value, each tax, and every document issued", () => {
+    const taxable =
+      sheet("b2b.csv").records.reduce((sum, cells) => sum + paise(cells[11]), 0) -
+      sheet("cdnr.csv").records.reduce((sum, cells) => sum + paise(cells[11]), 0) +
+      sheet("b2cs.csv").records.reduce((sum, cells) => sum + paise(cells[4]), 0);
+    expect(taxable).toBe(totals.taxablePaise);
+    const hsn = [...sheet("hsn(b2b).csv").records, ...sheet("hsn(b2c).csv").records];
+    const column = (index: number) => hsn.reduce((sum, cells) => sum + paise(cells[index]), 0);
+    expect(column(4)).toBe(totals.totalPaise);
+    expect(column(5)).toBe(totals.taxablePaise);
+    expect(column(6)).toBe(totals.igstPaise);
+    expect(column(7)).toBe(totals.cgstPaise);
+    expect(column(8)).toBe(totals.sgstPaise);
+    // Services: SAC, no unit of quantity.
+    expect(hsn[0]?.slice(0, 4)).toEqual(["997331", site.invoicing.sacDescription, "NA", "0"]);
+    // Table 13: each series from its first to its last number, nothing cancelled.
+    expect(sheet("docs.csv").records).toEqual([
+      ["Invoices for outward supply", b2b.number, kerala.number, "4", "0"],
+      ["Credit Note", b2bCredit.number, b2cCredit.number, "2", "0"],
+    ]);
+    const documents = sheet("docs.csv").records.reduce((sum, cells) => sum + Number(cells[3]), 0);
+    expect(documents).toBe(totals.documents);
   });
 });

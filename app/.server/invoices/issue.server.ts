@@ -44,6 +44,7 @@ export function supplierParty(): Party {
     stateName: stateByCode(address.stateCode)?.name ?? address.state,
     gstin: company.gstin,
     email: company.supportEmail,
+    cin: company.cin,
   };
 }
 

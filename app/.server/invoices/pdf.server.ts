@@ -96,7 +96,10 @@ function header(pdf: Pdf, doc: InvoiceDocument, isCredit: boolean): number {
   y = put(pdf, "Original for recipient", MARGIN, y, { size: 8 }) + 10;
   const { supplier, original } = doc;
   const supplierLines: (string | null)[] = [supplier.legalName, ...supplier.addressLines];
-  supplierLines.push(`GSTIN: ${supplier.gstin ?? ""}`, stateLine(supplier));
+  supplierLines.push(`GSTIN: ${supplier.gstin ?? ""}`);
+  // Printed as issued: a document from before the CIN was configured has none.
+  if (supplier.cin) supplierLines.push(`CIN: ${supplier.cin}`);
+  supplierLines.push(stateLine(supplier));
   const details = [
     `${isCredit ? "Credit Note No." : "Invoice No."}: ${doc.number}`,
     `Date: ${formatIssued(doc.issuedAt)}`,

@@ -213,6 +213,16 @@ describe("renderInvoicePdf", () => {
     expect(info).toMatch(/^Title:\s+Credit Note PL\/CN\/26-27\/0007$/m);
   });
 
+  it("prints the supplier's CIN when the document carries it, and none on one issued before", async () => {
+    const withCin = await render({
+      ...intraStateB2c,
+      supplier: { ...supplier, cin: "U62011KA2024PTC123456" },
+    });
+    expect(withCin.text).toContain("CIN: U62011KA2024PTC123456");
+    expect(withCin.info).toMatch(/^Pages:\s+1$/m);
+    expect((await render(intraStateB2c)).text).not.toContain("CIN:");
+  });
+
   it("renders the same document to the same bytes", async () => {
     const [first, second] = await Promise.all([
       renderInvoicePdf(interStateB2b),

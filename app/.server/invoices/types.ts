@@ -15,6 +15,8 @@ export interface Party {
   /** 15-character GSTIN, or null for an unregistered buyer (B2C). */
   gstin: string | null;
   email?: string | null;
+  /** The supplier's Corporate Identity Number; absent on documents issued before it was printed. */
+  cin?: string | null;
 }
 
 export interface InvoiceLine {

@@ -106,6 +106,13 @@ export default function AdminInvoicesPage({ loaderData }: Route.ComponentProps) 
         <a className="btn-secondary" href={`/admin/invoices/gstr1.csv?${exportQuery}`} download>
           GSTR-1 CSV
         </a>
+        <a
+          className="btn-secondary"
+          href={`/admin/invoices/gstr1-offline.zip?${exportQuery}`}
+          download
+        >
+          GSTR-1 for the offline tool (ZIP)
+        </a>
         <a className="btn-secondary" href={`/admin/invoices/documents.zip?${exportQuery}`} download>
           All PDFs (ZIP)
         </a>

@@ -1,0 +1,214 @@
+/**
+ * A month's GSTR-1 as the GST portal's offline tool imports it: one CSV per section, in the
+ * tool's column layout, zipped (issue 33, point 9). Since the May 2025 return period, Table 12
+ * (the HSN/SAC summary) is split into B2B and B2C, and Table 13 (documents issued) is mandatory.
+ *
+ * - b2b: one row per invoice to a registered buyer (Table 4A).
+ * - b2cs: unregistered buyers summed by place of supply and rate, B2C credit notes netted in
+ *   (Table 7; no invoice here reaches B2C Large's ₹1 lakh inter-state threshold).
+ * - cdnr: credit notes to registered buyers (Table 9B).
+ * - hsn(b2b), hsn(b2c): per SAC and rate, credit notes netted in (Table 12).
+ * - docs: each series' first and last number issued in the month, how many, how many cancelled
+ *   (Table 13). Documents are never cancelled here (a correction is a credit note): 0.
+ */
+import { site } from "~/config/site";
+import type { InvoiceRow } from "../db/schema";
+import { type Cell, csvLines, istDate, placeLabel, rateOf, rupees } from "./csv";
+
+export const B2B_HEADER = [
+  "GSTIN/UIN of Recipient",
+  "Receiver Name",
+  "Invoice Number",
+  "Invoice date",
+  "Invoice Value",
+  "Place Of Supply",
+  "Reverse Charge",
+  "Applicable % of Tax Rate",
+  "Invoice Type",
+  "E-Commerce GSTIN",
+  "Rate",
+  "Taxable Value",
+  "Cess Amount",
+] as const;
+
+export const B2CS_HEADER = [
+  "Type",
+  "Place Of Supply",
+  "Applicable % of Tax Rate",
+  "Rate",
+  "Taxable Value",
+  "Cess Amount",
+  "E-Commerce GSTIN",
+] as const;
+
+export const CDNR_HEADER = [
+  "GSTIN/UIN of Recipient",
+  "Receiver Name",
+  "Note Number",
+  "Note Date",
+  "Note Type",
+  "Place Of Supply",
+  "Reverse Charge",
+  "Note Supply Type",
+  "Note Value",
+  "Applicable % of Tax Rate",
+  "Rate",
+  "Taxable Value",
+  "Cess Amount",
+] as const;
+
+export const HSN_HEADER = [
+  "HSN",
+  "Description",
+  "UQC",
+  "Total Quantity",
+  "Total Value",
+  "Taxable Value",
+  "Integrated Tax Amount",
+  "Central Tax Amount",
+  "State/UT Tax Amount",
+  "Cess Amount",
+  "Rate",
+] as const;
+
+export const DOCS_HEADER = [
+  "Nature of Document",
+  "Sr. No. From",
+  "Sr. No. To",
+  "Total Number",
+  "Cancelled",
+] as const;
+
+/** The files of the month's ZIP, by name, in the order the tool's sections come. */
+export function gstr1OfflineFiles(rows: readonly InvoiceRow[]): Record<string, string> {
+  const registered = rows.filter((row) => row.b2b);
+  const unregistered = rows.filter((row) => !row.b2b);
+
+  const b2b: Cell[][] = [[...B2B_HEADER]];
+  const cdnr: Cell[][] = [[...CDNR_HEADER]];
+  for (const row of registered) {
+    const { document } = row;
+    if (row.kind === "invoice")
+      b2b.push([
+        document.buyer.gstin ?? "",
+        document.buyer.legalName,
+        row.number,
+        istDate(row.issuedAt),
+        rupees(row.totalPaise),
+        placeLabel(row.placeOfSupply),
+        "N",
+        "",
+        "Regular B2B",
+        "",
+        rateOf(row),
+        rupees(row.taxablePaise),
+        rupees(0),
+      ]);
+    else
+      cdnr.push([
+        document.buyer.gstin ?? "",
+        document.buyer.legalName,
+        row.number,
+        istDate(row.issuedAt),
+        "C",
+        placeLabel(row.placeOfSupply),
+        "N",
+        "Regular B2B",
+        rupees(row.totalPaise),
+        "",
+        rateOf(row),
+        rupees(row.taxablePaise),
+        rupees(0),
+      ]);
+  }
+  const b2cs: Cell[][] = [[...B2CS_HEADER]];
+  for (const sum of sumBy(unregistered, (row) => `${row.placeOfSupply}:${rateOf(row)}`))
+    b2cs.push([
+      "OE",
+      placeLabel(sum.first.placeOfSupply),
+      "",
+      rateOf(sum.first),
+      rupees(sum.taxable),
+      rupees(0),
+      "",
+    ]);
+
+  const hsn = (of: readonly InvoiceRow[]) => {
+    const lines: Cell[][] = [[...HSN_HEADER]];
+    for (const sum of sumBy(of, (row) => `${sacOf(row)}:${rateOf(row)}`))
+      lines.push([
+        sacOf(sum.first),
+        site.invoicing.sacDescription,
+        "NA",
+        0,
+        rupees(sum.total),
+        rupees(sum.taxable),
+        rupees(sum.igst),
+        rupees(sum.cgst),
+        rupees(sum.sgst),
+        rupees(0),
+        rateOf(sum.first),
+      ]);
+    return lines;
+  };
+
+  const docs: Cell[][] = [[...DOCS_HEADER]];
+  for (const [nature, kind] of [
+    ["Invoices for outward supply", "invoice"],
+    ["Credit Note", "credit_note"],
+  ] as const) {
+    const series = new Map<string, InvoiceRow[]>();
+    for (const row of rows.filter((each) => each.kind === kind))
+      series.set(row.series, [...(series.get(row.series) ?? []), row]);
+    for (const issued of [...series.values()]) {
+      const ordered = [...issued].sort((a, b) => a.sequence - b.sequence);
+      docs.push([nature, ordered[0]!.number, ordered.at(-1)!.number, ordered.length, 0]);
+    }
+  }
+
+  return {
+    "b2b.csv": csvLines(b2b),
+    "b2cs.csv": csvLines(b2cs),
+    "cdnr.csv": csvLines(cdnr),
+    "hsn(b2b).csv": csvLines(hsn(registered)),
+    "hsn(b2c).csv": csvLines(hsn(unregistered)),
+    "docs.csv": csvLines(docs),
+  };
+}
+
+/** The SAC of a document's (single) line. */
+function sacOf(row: InvoiceRow): string {
+  return row.document.lines[0]?.sac ?? site.invoicing.sac;
+}
+
+interface Sum {
+  first: InvoiceRow;
+  taxable: number;
+  igst: number;
+  cgst: number;
+  sgst: number;
+  total: number;
+}
+
+/** Documents summed by `key`, credit notes subtracted; in the order of the keys, sorted. */
+function sumBy(rows: readonly InvoiceRow[], key: (row: InvoiceRow) => string): Sum[] {
+  const sums = new Map<string, Sum>();
+  for (const row of rows) {
+    const sum = sums.get(key(row)) ?? {
+      first: row,
+      taxable: 0,
+      igst: 0,
+      cgst: 0,
+      sgst: 0,
+      total: 0,
+    };
+    const sign = row.kind === "credit_note" ? -1 : 1;
+    sum.taxable += sign * row.taxablePaise;
+    sum.igst += sign * row.igstPaise;
+    sum.cgst += sign * row.cgstPaise;
+    sum.sgst += sign * row.sgstPaise;
+    sum.total += sign * row.totalPaise;
+    sums.set(key(row), sum);
+  }
+  return [...sums.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, sum]) => sum);
+}
