@@ -124,6 +124,24 @@ test.describe("buying Pro with the Razorpay sandbox", () => {
 
     const me = await desktopMe(page);
     expect(me.entitlement).toMatchObject({ plan: "pro-monthly", device_limit: 3 });
+
+    // A switch to yearly is authorised through the same checkout, but it is no sale: the
+    // funnel gets no second begin_checkout (issue 33, point 8).
+    const checkoutsBefore = sent.filter((event) => event.name === "begin_checkout").length;
+    await page.goto("/account/subscription");
+    await waitForHydration(page);
+    await page.getByRole("link", { name: "Switch to Pro (yearly)" }).click();
+    await expect(page.getByRole("heading", { name: "Switch to Pro (yearly)" })).toBeVisible();
+    await waitForHydration(page);
+    await page.getByRole("button", { name: /Authorise Pro \(yearly\)/ }).click();
+    await expect(modal).toBeVisible();
+    await modal.getByRole("button", { name: "Success" }).click();
+    await expect(page.getByRole("heading", { name: "Plan change scheduled" })).toBeVisible({
+      timeout: 20_000,
+    });
+    await flushEvents(page);
+    await expect.poll(() => sent.map((event) => event.name)).toContain("subscription_upgrade");
+    expect(sent.filter((event) => event.name === "begin_checkout")).toHaveLength(checkoutsBefore);
   });
 
   test("UPI AutoPay works the same way", async ({ page }) => {

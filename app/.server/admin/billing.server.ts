@@ -128,6 +128,7 @@ export async function listSubscriptions(
       cancelAtCycleEnd: subscriptions.cancelAtCycleEnd,
       cancelReason: subscriptions.cancelReason,
       endReason: subscriptions.endReason,
+      replacesSubscriptionId: subscriptions.replacesSubscriptionId,
       currentEnd: subscriptions.currentEnd,
       createdAt: subscriptions.createdAt,
       email: users.email,

@@ -477,6 +477,11 @@ describe("billing with the fake Razorpay", () => {
     const endReasonOf = async (id: string) =>
       (await test.db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]?.endReason;
     expect(await endReasonOf(current.id)).toBe("switched");
+    const [scheduledRow] = await test.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.id, next.id));
+    expect(statusText(scheduledRow!)).toBe("Switch scheduled: starts when the current plan ends");
     const stayed = await withdrawSwitch(userId, options());
     expect(stayed.withdrawn?.id).toBe(next.id);
     expect(stayed.current.cancelAtCycleEnd).toBe(false);
@@ -488,7 +493,13 @@ describe("billing with the fake Razorpay", () => {
       .select()
       .from(subscriptions)
       .where(eq(subscriptions.id, next.id));
-    expect(statusText(withdrawnRow!)).toBe("Cancelled before it was paid");
+    // A switch withdrawn is a switch, not a cancelled Pro (yearly) (issue 33, point 8).
+    expect(statusText(withdrawnRow!)).toBe(
+      "Switch withdrawn before it started: nothing was charged",
+    );
+    expect(statusText({ ...withdrawnRow!, replacesSubscriptionId: null })).toBe(
+      "Cancelled before it was paid",
+    );
     expect((await withdrawSwitch(userId, options())).withdrawn).toBeNull();
     const withdrawnMails = (
       await test.db.select().from(jobs).where(eq(jobs.kind, BILLING_MAIL_JOB))

@@ -45,9 +45,16 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
  * caller knows it: a subscription that ends because a switch replaces it is not "Cancelled".
  */
 export function statusText(
-  row: Pick<SubscriptionRow, "status" | "cancelAtCycleEnd" | "cancelReason" | "endReason">,
+  row: Pick<SubscriptionRow, "status" | "cancelAtCycleEnd" | "cancelReason" | "endReason"> & {
+    /** Set on a plan switch's own subscription: it reads as a switch, never as churn. */
+    replacesSubscriptionId?: string | null;
+  },
   switchTo?: { plan: string; startsAt: string | null } | null,
 ): string {
+  if (row.replacesSubscriptionId) {
+    const switchText = switchStatusText(row);
+    if (switchText) return switchText;
+  }
   if (row.cancelAtCycleEnd && (row.status === "active" || row.status === "pending")) {
     if (switchTo)
       return `Switching to ${switchTo.plan} on ${switchTo.startsAt ? formatDate(switchTo.startsAt) : "the end of the paid period"}`;
@@ -74,6 +81,21 @@ export function statusText(
     case "paused":
       return "Paused";
   }
+}
+
+/**
+ * A switch's own subscription (issue 33, point 8): scheduled until the old period ends, then the
+ * plan the customer switched to; withdrawn before it started, it was never a sale nor a loss.
+ * Null where a switch reads like any subscription (failed payments, an operator's cancellation).
+ */
+function switchStatusText(
+  row: Pick<SubscriptionRow, "status" | "endReason" | "cancelAtCycleEnd">,
+): string | null {
+  if (row.status === "authenticated") return "Switch scheduled: starts when the current plan ends";
+  if (row.status === "cancelled" && row.endReason === "abandoned")
+    return "Switch withdrawn before it started: nothing was charged";
+  if (row.status === "active" && !row.cancelAtCycleEnd) return "Active: switched from another plan";
+  return null;
 }
 
 /** Why a cancelled subscription ended, in words: four of the reasons mean it gave no Pro. */

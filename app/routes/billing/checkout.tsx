@@ -178,7 +178,9 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         modal: { ondismiss: () => setPhase("dismissed") },
       });
       instance.on("payment.failed", () => setPhase("failed"));
-      track("begin_checkout", planEvents.beginCheckout(details.planId, details.amountPaise));
+      // A switch's authorisation is not a checkout: the funnel counts sales (issue 33, point 8).
+      if (!switching)
+        track("begin_checkout", planEvents.beginCheckout(details.planId, details.amountPaise));
       instance.open();
       setPhase("open");
     } catch (error) {
