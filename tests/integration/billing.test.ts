@@ -472,6 +472,8 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
       amountPaise: "10000",
       reason: "Goodwill for an outage",
       key,
+      // The subscription runs on after a goodwill refund (issue 33, point 7 asks).
+      afterRefund: "keep",
     };
     expect((await postForm(server, path, cookie, confirm)).status).toBe(403);
     const refunded = await postForm(server, path, boss, confirm);

@@ -300,6 +300,7 @@ describe("two instances on one PostgreSQL with jobs that outlast the lease", () 
           amountPaise: "10000",
           reason: "Twin refund",
           key,
+          afterRefund: "keep",
         });
         expect(confirmed.status).toBe(200);
       }

@@ -311,7 +311,7 @@ describe.each(engines())("refunds on $name", (engine) => {
     const email = "seven-days@example.com";
     const { cookie, path, userId, paymentId } = await paidCustomer(email, "Seven");
     const [subscriptionId] = /sub_\w+/.exec(await pageText(server, path, boss)) ?? ([] as string[]);
-    const refund = async (amountPaise: number, reason: string) => {
+    const refund = async (amountPaise: number, reason: string, afterRefund?: string) => {
       const review = await postForm(server, path, boss, {
         intent: "refund-review",
         userId,
@@ -319,20 +319,50 @@ describe.each(engines())("refunds on $name", (engine) => {
         amount: String(amountPaise / 100),
         reason,
       });
-      const key = /name="key" value="(rf_[^"]+)"/.exec(await review.text())?.[1] ?? "";
-      const made = await postForm(server, path, boss, {
+      const reviewHtml = await review.text();
+      const key = /name="key" value="(rf_[^"]+)"/.exec(reviewHtml)?.[1] ?? "";
+      const confirm = {
         intent: "refund",
         userId,
         paymentId,
         amountPaise: String(amountPaise),
         reason,
         key,
+      };
+      const made = await postForm(server, path, boss, {
+        ...confirm,
+        ...(afterRefund ? { afterRefund } : {}),
       });
       expect(made.status).toBe(200);
       await server.jobsSettled();
+      return { review: textOf(reviewHtml), made: textOf(await made.text()), confirm };
     };
 
-    await refund(10_000, "Goodwill");
+    // Issue 33, point 7: a refund that leaves the period paid asks what happens to the
+    // subscription, and is not made without the answer.
+    const unanswered = await postForm(server, path, boss, {
+      intent: "refund-review",
+      userId,
+      paymentId,
+      amount: "100",
+      reason: "Goodwill",
+    });
+    const unansweredKey = /name="key" value="(rf_[^"]+)"/.exec(await unanswered.text())?.[1];
+    const refused = await postForm(server, path, boss, {
+      intent: "refund",
+      userId,
+      paymentId,
+      amountPaise: "10000",
+      reason: "Goodwill",
+      key: unansweredKey ?? "",
+    });
+    expect(refused.status).toBe(400);
+    expect(textOf(await refused.text())).toContain(
+      `Choose what happens to subscription ${subscriptionId} after the refund.`,
+    );
+    const goodwill = await refund(10_000, "Goodwill", "keep");
+    expect(goodwill.review).toContain(`After the refund, subscription ${subscriptionId}…`);
+    expect(goodwill.made).toMatch(/Refunded ₹100 \(rfnd_\w+\)/);
     expect(await planOf(cookie)).toBe("pro-monthly");
     expect(await sandbox<{ status: string }>(`/v1/subscriptions/${subscriptionId}`)).toMatchObject({
       status: "active",
@@ -340,7 +370,13 @@ describe.each(engines())("refunds on $name", (engine) => {
 
     // The 7-day refund: the rest of the first payment. The policy: the subscription ends and the
     // account moves to Free straight away, and nothing more is charged.
-    await refund(59_900, "7-day refund");
+    const sevenDay = await refund(59_900, "7-day refund");
+    // No question here: the policy decides, and the confirmation says so.
+    expect(sevenDay.review).toContain(
+      `This refund leaves the current period unpaid: subscription ${subscriptionId} ends at once and the customer moves to Free`,
+    );
+    expect(sevenDay.review).not.toContain("After the refund, subscription");
+    expect(sevenDay.made).toContain("the subscription has ended and the customer is on Free");
     await eventually(
       async () =>
         (await sandbox<{ status: string }>(`/v1/subscriptions/${subscriptionId}`)).status ===
@@ -360,5 +396,40 @@ describe.each(engines())("refunds on $name", (engine) => {
       "With this refund your Pro (monthly) subscription has ended and your account is on the Free plan",
     );
     expect(mailsTo(email, /^Refund of ₹100/)[0]?.text).not.toContain("has ended");
+  });
+
+  it("issue 33, point 7: a partial refund with 'ends with the paid period' refunds, then sets the subscription to end, audited", async () => {
+    const email = "partial-end@example.com";
+    const { cookie, path, userId, paymentId } = await paidCustomer(email, "Partial");
+    const [subscriptionId] = /sub_\w+/.exec(await pageText(server, path, boss)) ?? ([] as string[]);
+    const review = await postForm(server, path, boss, {
+      intent: "refund-review",
+      userId,
+      paymentId,
+      amount: "200",
+      reason: "Partly unhappy",
+    });
+    const key = /name="key" value="(rf_[^"]+)"/.exec(await review.text())?.[1] ?? "";
+    const made = await postForm(server, path, boss, {
+      intent: "refund",
+      userId,
+      paymentId,
+      amountPaise: "20000",
+      reason: "Partly unhappy",
+      key,
+      afterRefund: "period-end",
+    });
+    expect(made.status).toBe(200);
+    expect(textOf(await made.text())).toMatch(
+      /Refunded ₹200 \(rfnd_\w+\)[^.]*\. Set to end with the paid period, on \d{1,2} \w{3} \d{4}: Pro until then/,
+    );
+    await server.jobsSettled();
+    expect(await planOf(cookie)).toBe("pro-monthly");
+    const page = await pageText(server, path, boss);
+    expect(page).toContain("subscription.cancel-at-period-end");
+    expect(page).toContain("Cancelled: ends at the end of the paid period");
+    expect(await sandbox<{ status: string }>(`/v1/subscriptions/${subscriptionId}`)).toMatchObject({
+      status: "active",
+    });
   });
 });

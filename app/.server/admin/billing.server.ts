@@ -26,6 +26,8 @@ import {
   webhookEvents,
 } from "../db/schema";
 import { pendingRefundPaise, queueRefund } from "../billing/refunds.server";
+import { currentPeriodLeft } from "../billing/refunded-period.server";
+import { MAY_CHARGE_STATUSES } from "../billing/subscriptions.server";
 import type { RazorpayClient } from "../billing/razorpay/client";
 import { resyncFromProvider } from "../billing/resync.server";
 import { processWebhookEvent } from "../billing/webhooks.server";
@@ -283,6 +285,13 @@ export interface RefundReview {
   } | null;
   /** The request's idempotency key, carried by the confirmation form. */
   key: string;
+  /**
+   * The subscription the payment is for, while it may still charge (issue 33, point 7): the
+   * refund either leaves its current period unpaid, which ends it at once by the refund policy
+   * ("ends"), or the admin chooses whether it ends now, at the end of the period, or runs on
+   * ("choose"). Null when nothing more can be charged.
+   */
+  subscription: { id: string; afterRefund: "ends" | "choose" } | null;
 }
 
 /**
@@ -358,7 +367,33 @@ export async function reviewRefund(
           }
         : null,
     key: `rf_${randomUUID()}`,
+    subscription: await subscriptionAfterRefund(payment.providerPaymentId, amount, database),
   };
+}
+
+/** What a refund of `amountPaise` of a payment does to its subscription (RefundReview). */
+export async function subscriptionAfterRefund(
+  paymentId: string,
+  amountPaise: number,
+  database: Executor = defaultDb(),
+): Promise<RefundReview["subscription"]> {
+  const period = await currentPeriodLeft(database, paymentId, amountPaise);
+  if (period) {
+    if (!MAY_CHARGE_STATUSES.includes(period.status)) return null;
+    return {
+      id: period.providerSubscriptionId,
+      afterRefund: period.charges > 0 && period.leftPaise === 0 ? "ends" : "choose",
+    };
+  }
+  // An earlier period's payment: the subscription runs on unless the admin ends it.
+  const [row] = await database
+    .select({ id: subscriptions.providerSubscriptionId, status: subscriptions.status })
+    .from(payments)
+    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+    .where(eq(payments.providerPaymentId, paymentId));
+  return row && MAY_CHARGE_STATUSES.includes(row.status)
+    ? { id: row.id, afterRefund: "choose" }
+    : null;
 }
 
 /**

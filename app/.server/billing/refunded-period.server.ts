@@ -27,14 +27,25 @@ export const END_REFUNDED_JOB = "billing.end-refunded";
 const SAME_PERIOD_MS = 86_400_000;
 
 /**
- * After a refund of `paymentId` is recorded: when no money is left for the subscription's current
- * period, mark it ended as refunded and queue its cancellation. False when the period stays paid
- * (a partial refund, one of two charges for the period, an earlier period, a period unknown).
+ * What is left paid of the subscription's current period that `paymentId` paid for, once
+ * `alsoRefunding` more paise of it are refunded; null when the payment is not for the current
+ * period (an earlier one, a period unknown) or belongs to no subscription.
  */
-export async function endRefundedPeriod(executor: Executor, paymentId: string): Promise<boolean> {
+export async function currentPeriodLeft(
+  executor: Executor,
+  paymentId: string,
+  alsoRefunding = 0,
+): Promise<{
+  subscriptionId: string;
+  providerSubscriptionId: string;
+  status: (typeof subscriptions.$inferSelect)["status"];
+  charges: number;
+  leftPaise: number;
+} | null> {
   const [paid] = await executor
     .select({
       subscriptionId: subscriptions.id,
+      providerSubscriptionId: subscriptions.providerSubscriptionId,
       status: subscriptions.status,
       currentEnd: subscriptions.currentEnd,
       periodEnd: payments.periodEnd,
@@ -42,8 +53,8 @@ export async function endRefundedPeriod(executor: Executor, paymentId: string): 
     .from(payments)
     .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
     .where(eq(payments.providerPaymentId, paymentId));
-  if (!paid?.periodEnd || !paid.currentEnd) return false;
-  if (Math.abs(paid.periodEnd.getTime() - paid.currentEnd.getTime()) > SAME_PERIOD_MS) return false;
+  if (!paid?.periodEnd || !paid.currentEnd) return null;
+  if (Math.abs(paid.periodEnd.getTime() - paid.currentEnd.getTime()) > SAME_PERIOD_MS) return null;
 
   // What is left of every charge for this period: the payment's own refunded amount or the
   // processed refunds recorded for it, whichever is larger (either may be read first).
@@ -64,15 +75,31 @@ export async function endRefundedPeriod(executor: Executor, paymentId: string): 
         sql`abs(extract(epoch from ${payments.periodEnd} - ${paid.currentEnd.toISOString()}::timestamptz)) * 1000 <= ${SAME_PERIOD_MS}`,
       ),
     );
-  if (!period || period.charges === 0 || Number(period.left) > 0) return false;
+  return {
+    subscriptionId: paid.subscriptionId,
+    providerSubscriptionId: paid.providerSubscriptionId,
+    status: paid.status,
+    charges: Number(period?.charges ?? 0),
+    leftPaise: Math.max(0, Number(period?.left ?? 0) - alsoRefunding),
+  };
+}
 
-  await markEnding(executor, paid.subscriptionId, "refunded");
-  if (MAY_CHARGE_STATUSES.includes(paid.status))
+/**
+ * After a refund of `paymentId` is recorded: when no money is left for the subscription's current
+ * period, mark it ended as refunded and queue its cancellation. False when the period stays paid
+ * (a partial refund, one of two charges for the period, an earlier period, a period unknown).
+ */
+export async function endRefundedPeriod(executor: Executor, paymentId: string): Promise<boolean> {
+  const period = await currentPeriodLeft(executor, paymentId);
+  if (!period || period.charges === 0 || period.leftPaise > 0) return false;
+
+  await markEnding(executor, period.subscriptionId, "refunded");
+  if (MAY_CHARGE_STATUSES.includes(period.status))
     await enqueue(
       executor,
       endRefundedJob,
-      { subscriptionId: paid.subscriptionId },
-      { dedupeKey: `end-refunded:${paid.subscriptionId}` },
+      { subscriptionId: period.subscriptionId },
+      { dedupeKey: `end-refunded:${period.subscriptionId}` },
     );
   return true;
 }

@@ -8,6 +8,7 @@ import {
   awaitRefund,
   requestRefund,
   reviewRefund,
+  subscriptionAfterRefund,
 } from "~/.server/admin/billing.server";
 import { adminCancelSubscription } from "~/.server/admin/cancel.server";
 import { signOutCustomerDevice } from "~/.server/admin/customers.server";
@@ -26,6 +27,7 @@ import { EventsSection } from "~/components/admin/fix-subscription/EventsSection
 import { GrantSection } from "~/components/admin/fix-subscription/GrantSection";
 import { InvoicesSection } from "~/components/admin/fix-subscription/InvoicesSection";
 import { PaymentsSection } from "~/components/admin/fix-subscription/PaymentsSection";
+import { AFTER_REFUND } from "~/components/admin/fix-subscription/shared";
 import { SubscriptionsSection } from "~/components/admin/fix-subscription/SubscriptionsSection";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { FormMessage } from "~/components/forms";
@@ -73,6 +75,8 @@ const actionSchema = z.discriminatedUnion("intent", [
     amountPaise: z.coerce.number().int().min(100).max(100_000_000),
     reason,
     key: refundKey,
+    // What happens to the subscription when the refund does not end it by itself (point 7).
+    afterRefund: z.enum(AFTER_REFUND).optional(),
   }),
   z.object({
     intent: z.literal("grant"),
@@ -144,14 +148,33 @@ export async function action(args: Route.ActionArgs) {
             },
           });
         case "refund": {
+          // The confirmation asked: refused here too, so no form skips the question.
+          const subscription = await subscriptionAfterRefund(input.paymentId, input.amountPaise);
+          if (subscription?.afterRefund === "choose" && !input.afterRefund)
+            return refuse(
+              input.intent,
+              `Choose what happens to subscription ${subscription.id} after the refund.`,
+            );
           const { queued } = await requestRefund(session, input.userId, input);
           const outcome = await awaitRefund(input.paymentId, input.key);
           const amount = formatInr(input.amountPaise);
-          if (outcome.state === "made")
-            return done(
-              input.intent,
-              `Refunded ${formatInr(outcome.amountPaise)} (${outcome.refundId})${outcome.creditNote ? `; credit note ${outcome.creditNote} issued and mailed to the customer` : ""}.`,
-            );
+          if (outcome.state === "made") {
+            const refunded = `Refunded ${formatInr(outcome.amountPaise)} (${outcome.refundId})${outcome.creditNote ? `; credit note ${outcome.creditNote} issued and mailed to the customer` : ""}.`;
+            const when = input.afterRefund;
+            if (subscription?.afterRefund !== "choose" || !when || when === "keep")
+              return done(
+                input.intent,
+                subscription?.afterRefund === "ends"
+                  ? `${refunded} The current period is now unpaid, so the subscription has ended and the customer is on Free (the refund policy).`
+                  : refunded,
+              );
+            const cancelled = await adminCancelSubscription(session, input.userId, {
+              subscriptionId: subscription.id,
+              when,
+              reason: input.reason,
+            });
+            return done(input.intent, `${refunded} ${cancelled}`);
+          }
           if (outcome.state === "refused")
             return refuse(
               input.intent,

@@ -6,7 +6,7 @@ import { AdminSection, AdminTable, HiddenFields, TD, TR } from "~/components/adm
 import { Field } from "~/components/forms";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
-import type { SectionProps } from "./shared";
+import { AFTER_REFUND, AFTER_REFUND_LABELS, type SectionProps } from "./shared";
 
 function refundable(payment: FixBilling["payments"][number]): boolean {
   return (
@@ -55,27 +55,53 @@ function RefundConfirmation({
             : "This payment has no tax invoice, so no credit note is issued."}
         </li>
         <li>{`Reason: ${reason}`}</li>
+        {review.subscription?.afterRefund === "ends" ? (
+          <li>
+            {`This refund leaves the current period unpaid: subscription ${review.subscription.id} ends at once and the customer moves to Free, as the refund policy says. They get one mail.`}
+          </li>
+        ) : null}
       </ul>
-      <div className="mt-3 flex flex-wrap items-center gap-3">
-        <Form method="post">
-          <HiddenFields
-            values={{
-              intent: "refund",
-              userId: customerId,
-              paymentId: review.paymentId,
-              amountPaise: String(review.amountPaise),
-              reason,
-              key: review.key,
-            }}
-          />
+      <Form method="post" className="mt-3">
+        <HiddenFields
+          values={{
+            intent: "refund",
+            userId: customerId,
+            paymentId: review.paymentId,
+            amountPaise: String(review.amountPaise),
+            reason,
+            key: review.key,
+          }}
+        />
+        {review.subscription?.afterRefund === "choose" ? (
+          <fieldset className="mb-3">
+            <legend className="text-sm font-medium text-white">
+              {`After the refund, subscription ${review.subscription.id}…`}
+            </legend>
+            <div className="mt-2 space-y-1">
+              {AFTER_REFUND.map((choice) => (
+                <label key={choice} className="flex items-start gap-2 text-sm text-slate-200">
+                  <input
+                    type="radio"
+                    name="afterRefund"
+                    value={choice}
+                    required
+                    className="mt-1 accent-green-500"
+                  />
+                  {AFTER_REFUND_LABELS[choice]}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        ) : null}
+        <div className="flex flex-wrap items-center gap-3">
           <button type="submit" className="btn-primary" disabled={busy}>
             {`Refund ${formatInr(review.amountPaise)}`}
           </button>
-        </Form>
-        <Link to={`?email=${encodeURIComponent(email)}#payments`} className="link">
-          Don’t refund
-        </Link>
-      </div>
+          <Link to={`?email=${encodeURIComponent(email)}#payments`} className="link">
+            Don’t refund
+          </Link>
+        </div>
+      </Form>
     </div>
   );
 }
