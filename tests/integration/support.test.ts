@@ -184,6 +184,20 @@ describe.each(engines())("the support desk on $name", (engine) => {
     expect(again.status).toBe(302);
     expect(again.headers.get("location")).toBe(`/account/support/${number}?reopened=1`);
     expect(await pageText(server, deskPath, boss)).toContain("Waiting for us");
+    // The customer's page lists it, linked to the desk.
+    const operatorPage = await (
+      await getWithCookies(
+        server,
+        `/admin-fix-subscription?email=${encodeURIComponent(email)}`,
+        boss,
+      )
+    ).text();
+    expect(textOf(operatorPage)).toMatch(
+      new RegExp(
+        `Support tickets[\\s\\S]*#${number} Flashing fails on ESP32-S3 The desktop app Waiting for us`,
+      ),
+    );
+    expect(operatorPage).toContain(`href="/admin/support/${number}"`);
 
     await server.jobsSettled();
     const thread = mailsTo(email, new RegExp(`#${number}\\]`));

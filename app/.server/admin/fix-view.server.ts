@@ -1,6 +1,7 @@
 /**
  * What /admin-fix-subscription shows about one customer, as plain values: their account, each
- * subscription beside Razorpay's record, payments, documents, grants, events, audit and devices.
+ * subscription beside Razorpay's record, payments, documents, grants, events, audit, devices and
+ * support tickets.
  */
 import { z } from "zod";
 import { compareWithProvider } from "../billing/compare.server";
@@ -10,18 +11,29 @@ import { sandboxControlsAvailable } from "../billing/sandbox-control.server";
 import { planLabel } from "~/lib/plans";
 import { customerBilling } from "./billing.server";
 import { customerByEmail } from "./customers.server";
+import { customerTickets } from "../support/tickets.server";
 
 const emailSchema = z.string().trim().toLowerCase().max(320).pipe(z.email());
 
 export async function fixSubscriptionView(rawEmail: string) {
   const sandbox = sandboxControlsAvailable();
-  const empty = { email: rawEmail, customer: null, billing: null, comparisons: [], sandbox };
+  const empty = {
+    email: rawEmail,
+    customer: null,
+    billing: null,
+    comparisons: [],
+    tickets: [],
+    sandbox,
+  };
   if (rawEmail.trim() === "") return { ...empty, error: null };
   const parsed = emailSchema.safeParse(rawEmail);
   if (!parsed.success) return { ...empty, error: "Enter an email address like name@example.com." };
   const customer = await customerByEmail(parsed.data);
   if (!customer) return { ...empty, email: parsed.data, error: `No account uses ${parsed.data}.` };
-  const billing = await customerBilling(customer.id);
+  const [billing, tickets] = await Promise.all([
+    customerBilling(customer.id),
+    customerTickets(customer.id),
+  ]);
   const running = billing.subscriptions
     .filter((row) => row.status !== "created" && row.status !== "expired")
     .slice(0, 3);
@@ -32,6 +44,14 @@ export async function fixSubscriptionView(rawEmail: string) {
     customer,
     sandbox,
     comparisons,
+    tickets: tickets.map((ticket) => ({
+      number: ticket.number,
+      subject: ticket.subject,
+      category: ticket.category,
+      status: ticket.status,
+      createdAt: ticket.createdAt.toISOString(),
+      lastMessageAt: ticket.lastMessageAt.toISOString(),
+    })),
     billing: {
       subscriptions: billing.subscriptions.map((row) => ({
         id: row.providerSubscriptionId,

@@ -29,6 +29,7 @@ import { InvoicesSection } from "~/components/admin/fix-subscription/InvoicesSec
 import { PaymentsSection } from "~/components/admin/fix-subscription/PaymentsSection";
 import { AFTER_REFUND } from "~/components/admin/fix-subscription/shared";
 import { SubscriptionsSection } from "~/components/admin/fix-subscription/SubscriptionsSection";
+import { TicketsSection } from "~/components/admin/fix-subscription/TicketsSection";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
@@ -272,6 +273,7 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
       {customer && billing ? (
         <>
           <CustomerSection customer={customer} />
+          <TicketsSection tickets={loaderData.tickets} />
           <SubscriptionsSection
             subscriptions={billing.subscriptions}
             comparisons={comparisons}
