@@ -4,6 +4,7 @@ import { pruneExpiredSecurityRows } from "../security/rate-limit.server";
 import { db } from "../db";
 import { afterOwnSlot, chainPayload, nextSlot } from "./chain";
 import { defineJob, enqueue } from "./define";
+import { prunePersonalData } from "../privacy/retention.server";
 import { pruneQueueAndWebhooks } from "./retention.server";
 import type { Executor } from "./queue.server";
 
@@ -36,6 +37,9 @@ export async function runPrune(executor: Executor, after = new Date()): Promise<
   const kept = await pruneQueueAndWebhooks(db());
   if (Object.values(kept).some((count) => count > 0))
     logger().info(kept, "pruned finished jobs and processed webhooks past their retention");
+  const personal = await prunePersonalData(db());
+  if (personal.feedback + personal.supportTickets > 0)
+    logger().info(personal, "deleted feedback and support conversations past their retention");
   const resyncs = await queueStaleResyncs(executor);
   if (resyncs > 0) logger().warn({ resyncs }, "subscriptions not synced for a day: resyncing");
   await schedulePrune(executor, after);
@@ -43,7 +47,8 @@ export async function runPrune(executor: Executor, after = new Date()): Promise<
 
 /**
  * Hourly: expired rate-limit counters and one-time tokens, finished jobs and processed webhooks
- * past their retention, stale subscriptions (maintenance lane).
+ * past their retention, feedback and support conversations past the privacy policy's retention,
+ * stale subscriptions (maintenance lane).
  */
 export const pruneJob = defineJob({
   name: PRUNE_JOB,

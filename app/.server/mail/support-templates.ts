@@ -52,7 +52,11 @@ export function ticketReplyMessage(
       subject: `Re: ${subjectOf(input.ticket)}`,
       paragraphs: [
         `${input.from} replied to your ticket ${ticketRef(input.ticket.number)}:`,
-        input.message,
+        // The reply's own paragraphs stay paragraphs in the HTML part.
+        ...input.message
+          .split(/\n\s*\n/)
+          .map((paragraph) => paragraph.trim())
+          .filter(Boolean),
         "Reply on the site to answer: the ticket keeps the whole conversation.",
       ],
       action: { label: `Reply to ticket ${ticketRef(input.ticket.number)}`, url: input.url },

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  insertUser,
+  openTestDatabase,
+  type TestDatabase,
+} from "../../../tests/support/test-database";
+import { feedback, supportMessages, supportTickets } from "../db/schema";
+import { prunePersonalData } from "./retention.server";
+
+const NOW = new Date("2026-11-28T06:00:00.000Z");
+const monthsAgo = (months: number) => {
+  const date = new Date(NOW);
+  date.setUTCMonth(date.getUTCMonth() - months);
+  return date;
+};
+
+describe("the privacy policy's retention, enforced", () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await openTestDatabase();
+  });
+  afterAll(async () => {
+    await test?.close();
+  });
+
+  it("deletes feedback after 24 months and a support conversation 24 months after it closed", async () => {
+    const userId = await insertUser(test.db, { email: "retention@example.com" });
+    await test.db.insert(feedback).values([
+      {
+        email: "old@example.com",
+        category: "bug",
+        message: "old message",
+        createdAt: monthsAgo(25),
+      },
+      {
+        email: "new@example.com",
+        category: "bug",
+        message: "new message",
+        createdAt: monthsAgo(23),
+      },
+    ]);
+    const ticket = (subject: string, createdAt: Date, closedAt: Date | null) => ({
+      userId,
+      category: "app" as const,
+      subject,
+      status: closedAt ? ("closed" as const) : ("open" as const),
+      createdAt,
+      lastMessageAt: closedAt ?? createdAt,
+      closedAt,
+    });
+    const inserted = await test.db
+      .insert(supportTickets)
+      .values([
+        ticket("closed long ago", monthsAgo(30), monthsAgo(25)),
+        ticket("closed lately", monthsAgo(30), monthsAgo(23)),
+        // Opened long ago and still going: a conversation that has not ended.
+        ticket("still open", monthsAgo(30), null),
+      ])
+      .returning({ id: supportTickets.id, subject: supportTickets.subject });
+    await test.db.insert(supportMessages).values(
+      inserted.map((row) => ({
+        ticketId: row.id,
+        authorName: "Retention",
+        side: "customer" as const,
+        body: `about ${row.subject}`,
+      })),
+    );
+
+    expect(await prunePersonalData(test.db, NOW)).toEqual({ feedback: 1, supportTickets: 1 });
+    expect((await test.db.select().from(feedback)).map((row) => row.message)).toEqual([
+      "new message",
+    ]);
+    expect((await test.db.select().from(supportTickets)).map((row) => row.subject).sort()).toEqual([
+      "closed lately",
+      "still open",
+    ]);
+    // The deleted conversation's messages went with it.
+    expect((await test.db.select().from(supportMessages)).map((row) => row.body).sort()).toEqual([
+      "about closed lately",
+      "about still open",
+    ]);
+    // Running again deletes nothing more.
+    expect(await prunePersonalData(test.db, NOW)).toEqual({ feedback: 0, supportTickets: 0 });
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * What the privacy policy (content/legal/privacy.md, "How long we keep it") promises to delete,
+ * deleted: feedback 24 months after it was sent, a support conversation 24 months after it
+ * ended (the ticket closed; a ticket still open is a conversation still going). Run hourly by the
+ * prune (jobs/maintenance.server.ts).
+ */
+import { and, eq, lt } from "drizzle-orm";
+import type { Database } from "../db";
+import { feedback, supportTickets } from "../db/schema";
+
+export const PERSONAL_RETENTION_MONTHS = {
+  feedback: 24,
+  /** After the ticket was closed; its messages go with it. */
+  supportConversations: 24,
+} as const;
+
+function monthsBefore(now: Date, months: number): Date {
+  const date = new Date(now);
+  date.setUTCMonth(date.getUTCMonth() - months);
+  return date;
+}
+
+export async function prunePersonalData(database: Database, now = new Date()) {
+  const oldFeedback = await database
+    .delete(feedback)
+    .where(lt(feedback.createdAt, monthsBefore(now, PERSONAL_RETENTION_MONTHS.feedback)))
+    .returning({ id: feedback.id });
+  const oldTickets = await database
+    .delete(supportTickets)
+    .where(
+      and(
+        eq(supportTickets.status, "closed"),
+        lt(
+          supportTickets.closedAt,
+          monthsBefore(now, PERSONAL_RETENTION_MONTHS.supportConversations),
+        ),
+      ),
+    )
+    .returning({ id: supportTickets.id });
+  return { feedback: oldFeedback.length, supportTickets: oldTickets.length };
+}
