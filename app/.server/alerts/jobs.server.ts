@@ -9,7 +9,7 @@
 import { and, desc, eq, gt, inArray, isNotNull, isNull, lte, lt, ne, sql } from "drizzle-orm";
 import { DIGEST_HOUR_IST } from "~/lib/alerts";
 import { REPLY_WITHIN_HOURS, ticketRef } from "~/lib/support";
-import { roleOf } from "../auth/session";
+import { roleOf } from "../auth/role";
 import { db } from "../db";
 import { adminAlerts, adminAlertSettings, jobs, supportTickets, user as users } from "../db/schema";
 import { env } from "../env";

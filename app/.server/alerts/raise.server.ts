@@ -6,7 +6,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { ALERT_KIND_LABELS, type AlertKind } from "~/lib/alerts";
-import { roleOf } from "../auth/session";
+import { roleOf } from "../auth/role";
 import { adminAlerts, adminAlertSettings, user as users } from "../db/schema";
 import { env } from "../env";
 import type { Executor } from "../jobs/queue.server";

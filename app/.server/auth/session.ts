@@ -2,11 +2,12 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { type RouterContextProvider, createContext, data } from "react-router";
 import { db } from "../db";
 import { type Prepared, type PreparedValue, prepared } from "../db/prepared";
-import { env } from "../env";
 import { AppError } from "../http/errors";
 import { auth } from "./auth.server";
 
-export type Role = "user" | "admin";
+import { type Role, roleOf } from "./role";
+
+export { type Role, roleOf };
 
 export interface SessionUser {
   id: string;
@@ -19,17 +20,6 @@ export interface SessionUser {
 export interface Session {
   id: string;
   user: SessionUser;
-}
-
-/** Admin when the stored role says so, or when a verified email is listed in ADMIN_EMAILS. */
-export function roleOf(user: {
-  email: string;
-  emailVerified: boolean;
-  role?: string | null;
-}): Role {
-  if (user.role === "admin") return "admin";
-  if (user.emailVerified && env().ADMIN_EMAILS.includes(user.email.toLowerCase())) return "admin";
-  return "user";
 }
 
 /**

@@ -1,11 +1,12 @@
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { data, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
 import { formAction } from "~/.server/forms/action.server";
 import { customerTicket, replyAsCustomer } from "~/.server/support/tickets.server";
-import { FormMessage, TextAreaField } from "~/components/forms";
+import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { Section } from "~/components/Section";
+import { MessageForm } from "~/components/support/MessageForm";
 import { Thread } from "~/components/support/Thread";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
@@ -119,26 +120,14 @@ export default function TicketPage({ loaderData, actionData }: Route.ComponentPr
       {sent ? <FormMessage tone="success" message={sent} /> : null}
       <Thread messages={messages} viewer="customer" />
       <Section id="reply-heading" title={closed ? "Not solved? Reply to open it again" : "Reply"}>
-        {actionData && !actionData.ok ? (
-          <div className="mb-4">
-            <FormMessage tone="error" message={actionData.message} />
-          </div>
-        ) : null}
-        <Form method="post" className="max-w-xl space-y-2" noValidate>
-          <input type="hidden" name="intent" value="reply" />
-          <TextAreaField
-            label="Your reply"
-            name="message"
-            required
-            minLength={10}
-            maxLength={5000}
-            defaultValue={actionData?.values?.message ?? ""}
-            errors={actionData?.errors?.message}
-          />
-          <button type="submit" className="btn-primary" disabled={busy}>
-            {busy ? "Sending…" : closed ? "Reply and reopen" : "Send reply"}
-          </button>
-        </Form>
+        <MessageForm
+          intent="reply"
+          label="Your reply"
+          submitLabel={closed ? "Reply and reopen" : "Send reply"}
+          answer={actionData ?? null}
+          busy={busy}
+          sentCount={messages.length}
+        />
       </Section>
     </div>
   );

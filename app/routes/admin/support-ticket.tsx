@@ -13,8 +13,9 @@ import {
 } from "~/.server/support/desk.server";
 import { answerFor } from "~/components/account/form-answer";
 import { AdminPage, AdminSection } from "~/components/admin/AdminUi";
-import { FormMessage, SelectField, TextAreaField } from "~/components/forms";
+import { FormMessage, SelectField } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
+import { MessageForm } from "~/components/support/MessageForm";
 import { Thread } from "~/components/support/Thread";
 import { formatDateTime } from "~/lib/dates";
 import { customerPagePath } from "~/lib/admin-paths";
@@ -223,52 +224,27 @@ export default function AdminTicketPage({ loaderData, actionData }: Route.Compon
       </AdminSection>
       <Thread messages={messages} viewer="team" />
       <AdminSection id="reply-heading" title="Reply to the customer">
-        {reply?.message ? (
-          <div className="mb-4">
-            <FormMessage tone={reply.ok ? "success" : "error"} message={reply.message} />
-          </div>
-        ) : null}
-        <Form method="post" className="max-w-2xl space-y-2" noValidate>
-          <input type="hidden" name="intent" value="reply" />
-          <TextAreaField
-            label="Reply"
-            name="message"
-            required
-            minLength={10}
-            maxLength={5000}
-            hint="Mailed to the customer and shown on their ticket."
-            defaultValue={reply && !reply.ok ? (reply.values?.message ?? "") : ""}
-            errors={reply?.errors?.message}
-            key={reply?.ok ? messages.length : "reply"}
-          />
-          <button type="submit" className="btn-primary" disabled={busy}>
-            Send reply
-          </button>
-        </Form>
+        <MessageForm
+          intent="reply"
+          label="Reply"
+          hint="Mailed to the customer and shown on their ticket."
+          submitLabel="Send reply"
+          answer={reply}
+          busy={busy}
+          sentCount={messages.length}
+        />
       </AdminSection>
       <AdminSection id="note-heading" title="Internal note">
-        {note?.message ? (
-          <div className="mb-4">
-            <FormMessage tone={note.ok ? "success" : "error"} message={note.message} />
-          </div>
-        ) : null}
-        <Form method="post" className="max-w-2xl space-y-2" noValidate>
-          <input type="hidden" name="intent" value="note" />
-          <TextAreaField
-            label="Note"
-            name="message"
-            required
-            minLength={10}
-            maxLength={5000}
-            hint="Only the team sees notes; the customer is not mailed."
-            defaultValue={note && !note.ok ? (note.values?.message ?? "") : ""}
-            errors={note?.errors?.message}
-            key={note?.ok ? messages.length : "note"}
-          />
-          <button type="submit" className="btn-secondary" disabled={busy}>
-            Add note
-          </button>
-        </Form>
+        <MessageForm
+          intent="note"
+          label="Note"
+          hint="Only the team sees notes; the customer is not mailed."
+          submitLabel="Add note"
+          answer={note}
+          busy={busy}
+          sentCount={messages.length}
+          primary={false}
+        />
       </AdminSection>
     </AdminPage>
   );
