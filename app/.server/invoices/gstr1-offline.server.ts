@@ -14,6 +14,7 @@
 import { site } from "~/config/site";
 import type { InvoiceRow } from "../db/schema";
 import { type Cell, csvLines, istDate, placeLabel, rateOf, rupees } from "./csv";
+import { sumBy } from "./sums";
 
 export const B2B_HEADER = [
   "GSTIN/UIN of Recipient",
@@ -179,36 +180,4 @@ export function gstr1OfflineFiles(rows: readonly InvoiceRow[]): Record<string, s
 /** The SAC of a document's (single) line. */
 function sacOf(row: InvoiceRow): string {
   return row.document.lines[0]?.sac ?? site.invoicing.sac;
-}
-
-interface Sum {
-  first: InvoiceRow;
-  taxable: number;
-  igst: number;
-  cgst: number;
-  sgst: number;
-  total: number;
-}
-
-/** Documents summed by `key`, credit notes subtracted; in the order of the keys, sorted. */
-function sumBy(rows: readonly InvoiceRow[], key: (row: InvoiceRow) => string): Sum[] {
-  const sums = new Map<string, Sum>();
-  for (const row of rows) {
-    const sum = sums.get(key(row)) ?? {
-      first: row,
-      taxable: 0,
-      igst: 0,
-      cgst: 0,
-      sgst: 0,
-      total: 0,
-    };
-    const sign = row.kind === "credit_note" ? -1 : 1;
-    sum.taxable += sign * row.taxablePaise;
-    sum.igst += sign * row.igstPaise;
-    sum.cgst += sign * row.cgstPaise;
-    sum.sgst += sign * row.sgstPaise;
-    sum.total += sign * row.totalPaise;
-    sums.set(key(row), sum);
-  }
-  return [...sums.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, sum]) => sum);
 }

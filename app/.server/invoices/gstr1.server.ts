@@ -5,6 +5,7 @@
  * Amounts are rupees with two decimals, as the GST offline tool takes them.
  */
 import { type Cell, csvLines, istDate, placeLabel, rateOf, rupees } from "./csv";
+import { sumBy } from "./sums";
 import type { InvoiceRow } from "../db/schema";
 
 const HEADER = [
@@ -52,31 +53,10 @@ export function gstr1Csv(rows: readonly InvoiceRow[]): string {
       rupees(0),
     ]);
   }
-  const b2cs = new Map<
-    string,
-    { place: string; rate: number; taxable: number; igst: number; cgst: number; sgst: number }
-  >();
-  for (const row of rows) {
-    if (row.b2b) continue;
-    const rate = rateOf(row);
-    const key = `${row.placeOfSupply}:${rate}`;
-    const sum = b2cs.get(key) ?? {
-      place: row.placeOfSupply,
-      rate,
-      taxable: 0,
-      igst: 0,
-      cgst: 0,
-      sgst: 0,
-    };
-    const sign = row.kind === "credit_note" ? -1 : 1;
-    sum.taxable += sign * row.taxablePaise;
-    sum.igst += sign * row.igstPaise;
-    sum.cgst += sign * row.cgstPaise;
-    sum.sgst += sign * row.sgstPaise;
-    b2cs.set(key, sum);
-  }
-  for (const sum of [...b2cs.values()].sort(
-    (a, b) => a.place.localeCompare(b.place) || a.rate - b.rate,
+  // Unregistered buyers by place of supply and rate (the key sorts as "29:18"), credit notes netted.
+  for (const sum of sumBy(
+    rows.filter((row) => !row.b2b),
+    (row) => `${row.placeOfSupply}:${rateOf(row)}`,
   )) {
     lines.push([
       "b2cs",
@@ -85,10 +65,10 @@ export function gstr1Csv(rows: readonly InvoiceRow[]): string {
       "",
       "",
       "",
-      rupees(sum.taxable + sum.igst + sum.cgst + sum.sgst),
-      placeLabel(sum.place),
+      rupees(sum.total),
+      placeLabel(sum.first.placeOfSupply),
       "N",
-      sum.rate,
+      rateOf(sum.first),
       rupees(sum.taxable),
       rupees(sum.igst),
       rupees(sum.cgst),
