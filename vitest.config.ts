@@ -21,6 +21,12 @@ export default defineConfig({
       "tests/support/**/*.test.ts",
     ],
     globalSetup: ["tests/support/global-setup.ts"],
+    // A worker runs file after file in one process (no new process per file): loading Node,
+    // Vitest and the packages (React, Better Auth, Drizzle, PGlite) again for each of ~150 files
+    // was over a third of the unit tests' CPU time. Each file still gets its own copy of the
+    // app's modules and an environment without the previous file's stubs (fresh-modules.ts).
+    isolate: false,
+    setupFiles: ["tests/support/fresh-modules.ts"],
     // Loaded by Node, not transformed: it imports the server bundle once per in-process site.
     server: { deps: { external: [/tests\/support\/native-import\.mjs$/] } },
     // At least three times the longest test's usual time (about 25 s; the fuzz test sets its own).

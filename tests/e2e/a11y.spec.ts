@@ -1,4 +1,12 @@
-import { DESKTOP, expectNoAxeViolations, MOBILE, test, waitForHydration } from "./fixtures";
+import {
+  axeViolations,
+  DESKTOP,
+  expect,
+  expectNoAxeViolations,
+  MOBILE,
+  test,
+  waitForHydration,
+} from "./fixtures";
 
 /** Every page that renders for an anonymous visitor. */
 const PAGES = [
@@ -44,4 +52,21 @@ test.describe("accessibility at mobile width", () => {
     await page.getByRole("button", { name: "Open menu" }).click();
     await expectNoAxeViolations(page);
   });
+});
+
+test("the check itself reports a violation, on a page that already ran axe too", async ({
+  page,
+}) => {
+  // Without this, a check that silently ran no rules would pass every page above.
+  await page.setContent(
+    `<!doctype html><html lang="en"><head><title>probe</title></head><body><main><h1>Probe</h1>
+      <p style="color:#777;background:#888">Low contrast</p></main></body></html>`,
+  );
+  expect(await axeViolations(page)).toEqual([expect.stringMatching(/^color-contrast: .*\(p\)$/)]);
+  // axe is injected once per document: a second check on it runs again and sees the change.
+  await page.evaluate(() => document.querySelector("main")!.append(document.createElement("img")));
+  expect(await axeViolations(page)).toEqual([
+    expect.stringMatching(/^color-contrast: /),
+    expect.stringMatching(/^image-alt: .*\(img\)$/),
+  ]);
 });

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { unsettledJobCount } from "~/.server/jobs/queue.server";
 import { SCRATCH_ENV } from "../../scripts/lib/scratch";
+import { childProcesses } from "./child-processes";
 import type { EngineCase } from "./engines";
 import { freePort } from "./postgres";
 import {
@@ -198,11 +199,8 @@ function shareOutbox(dataDir: string, databaseUrl: string | undefined) {
   fs.symlinkSync(shared, mail);
 }
 
-/** Server processes of this test file still running: ended when the worker exits, however. */
-const running = new Set<ChildProcess>();
-process.once("exit", () => {
-  for (const child of running) child.kill("SIGKILL");
-});
+/** Server processes still running: killed after their file (fresh-modules.ts) or at exit. */
+const running = childProcesses();
 
 /** The port found free was taken by another process before the server could listen on it. */
 class PortTakenError extends Error {}

@@ -28,7 +28,13 @@ interface ServerBundle {
 // the query that makes each site a new instance.
 const importBundle = nativeImport as (specifier: string) => Promise<ServerBundle>;
 
-let copies = 0;
+/**
+ * Copies imported so far in this process. Kept on globalThis, not in this module: a worker runs
+ * several test files one after the other and loads this module afresh for each, while Node's
+ * module map (where each copy lives under its URL) lasts as long as the process. A count that
+ * started again at 1 would hand a new site the previous file's copy, database closed.
+ */
+const registry = globalThis as { pinoutSiteCopies?: number };
 
 export interface SettleOptions {
   /** Only these job kinds (one lane's); default every kind. */
@@ -56,8 +62,8 @@ export async function startSiteInProcess(
   env: Record<string, string | undefined>,
   port: number,
 ): Promise<InProcessSite> {
-  copies += 1;
-  const bundle = await importBundle(`${ENTRY}?site=${process.pid}-${copies}`);
+  registry.pinoutSiteCopies = (registry.pinoutSiteCopies ?? 0) + 1;
+  const bundle = await importBundle(`${ENTRY}?site=${process.pid}-${registry.pinoutSiteCopies}`);
   let output = "";
   const destination = { write: (line: string) => void (output += line) };
   const running = await bundle.start({ env, logDestination: destination });

@@ -1,0 +1,17 @@
+/**
+ * Runs before each test file (vitest.config.ts `setupFiles`). Workers are not isolated: one
+ * process runs file after file, so the packages in node_modules load once per worker. What a
+ * file may change is put back first: the environment variables and globals the previous file
+ * stubbed, and the module registry, so the app's own modules (their caches, the parsed `env()`,
+ * the mail outbox, the release snapshot) start afresh in each file as they would in a new process.
+ */
+import { afterAll, vi } from "vitest";
+import { killChildProcesses } from "./child-processes";
+
+vi.unstubAllEnvs();
+vi.unstubAllGlobals();
+vi.resetModules();
+
+// After the file's own teardown (after-hooks run last registered first): a server process it
+// left running, because a test failed or timed out before stopping it, ends with its file.
+afterAll(() => killChildProcesses());
