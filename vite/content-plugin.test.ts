@@ -115,6 +115,13 @@ describe("the content plugin", () => {
     });
     const dev = server;
     expect(await titles(dev)).toEqual(["First"]);
+    // The watcher scans content/ after the server is created: an edit before the scan has seen
+    // the file is never reported (a busy machine made that a failure). Edit once it watches it.
+    await expect
+      .poll(() => dev.watcher.getWatched()[path.join(root, "content/blog")] ?? [], {
+        timeout: 10_000,
+      })
+      .toContain("first.md");
 
     fs.writeFileSync(path.join(root, "content/blog/first.md"), post("First, edited"));
     await expect.poll(() => titles(dev), { timeout: 10_000 }).toEqual(["First, edited"]);
