@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pageTasksRun } from "./analytics-helpers";
 import { BASE_URL } from "./env";
 import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
@@ -136,8 +137,11 @@ test("opening a handoff link sends nothing to the loopback port until the person
     await expect(page.getByRole("heading", { name: "Connect the Pinout app?" })).toBeVisible();
     // The device name is text, never markup.
     await expect(page.getByText("<b>Asha's</b> laptop (Windows)", { exact: false })).toBeVisible();
-    // Some time for any script that would hand the token over by itself.
-    await page.waitForTimeout(1500);
+    // A script that handed the token over by itself would have done it by now: the page is
+    // hydrated, every request it made has ended (the listener answers at once), and the tasks
+    // it had queued have run.
+    await page.waitForLoadState("networkidle");
+    await pageTasksRun(page);
     expect(received).toEqual([]);
     expect(page.url()).toContain("/login-via?");
 

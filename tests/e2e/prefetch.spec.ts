@@ -1,4 +1,5 @@
 import type { Page, Request } from "@playwright/test";
+import { pageTasksRun } from "./analytics-helpers";
 import { DESKTOP, expect, test, waitForHydration } from "./fixtures";
 
 /**
@@ -102,8 +103,9 @@ test("at most 4 pages are prefetched at once; the others wait their turn", async
   }
 
   await expect.poll(async () => (await started()).length).toBe(4);
-  // Nothing finishes while the modules are held, so nothing more may start.
-  await page.waitForTimeout(400);
+  // Nothing finishes while the modules are held, so nothing more may start: the focus events'
+  // handlers and the tasks they queued have all run by the time one more task has.
+  await pageTasksRun(page);
   expect(await started(), "pages whose prefetch has started").toHaveLength(4);
 
   release();
