@@ -159,7 +159,9 @@ test.describe("buying Pro with the Razorpay sandbox", () => {
     });
     await page.goto("/account/subscription");
     await expect(page.getByTestId("current-plan")).toHaveText("Pro (yearly)");
-    await expect(page.getByText("UPI success@razorpay")).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByTestId("payment-method")).toHaveText("UPI AutoPay su•••@razorpay", {
+      timeout: 10_000,
+    });
   });
 
   test("a failed payment charges nothing, and trying again works", async ({ page }) => {

@@ -105,6 +105,9 @@ describe("billing dates at 01:30 in India (20:00 UTC the day before)", () => {
     };
     expect(surfaces.invoices).toContain("24 Nov 2026");
     expect(surfaces.subscription).toContain("24 Dec 2026");
+    // The renewal centre's sentence and the account's summary name the same India day.
+    expect(surfaces.subscription).toContain("Pro (monthly) renews on 24 Dec 2026 for ₹699.");
+    expect(await page("/account")).toContain("Pro (monthly) renews on 24 Dec 2026 for ₹699.");
     expect(surfaces.fix).toMatch(/Period ends 24 Dec 2026 24 Dec 2026/);
     expect(surfaces.admin).toContain("24 Dec 2026");
     // A consumer's invoice is summed in GSTR-1's b2cs section (no date column); it is in November's.

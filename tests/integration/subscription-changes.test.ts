@@ -88,16 +88,22 @@ describe.each(engines())("subscription changes on $name", (engine) => {
     expect(switching).toMatch(
       /Next charge ₹[\d,]+ on \d{1,2} [A-Z][a-z]{2} \d{4}, for Pro \(yearly\)/,
     );
-    expect(switching).toContain("Keep the switch to Pro (yearly)");
+    // Issue 34: today's plan is the one paid for; the renewal centre says what comes when.
+    expect(switching).toMatch(/Plan Pro \(monthly\)/);
+    expect(switching).toMatch(
+      /Pro \(monthly\) until \d{1,2} [A-Z][a-z]{2} \d{4}; then Pro \(yearly\) starts, and ₹6,999 is charged that day\./,
+    );
+    expect(switching).toContain("Nothing to do to keep it");
+    expect(switching).not.toContain("Keep the switch");
     expect(switching).toContain("Stay on Pro (monthly)");
     expect(switching).toContain("Cancel at end of period");
     expect(switching).not.toContain("Keep my subscription");
     await waitForMail(server.dataDir, (mail) => SUBJECTS.scheduled.test(mail.subject));
 
-    // Keeping it changes nothing and says what stays scheduled.
-    expect(await post(cookie, { intent: "keep-switch" })).toMatch(
-      /Your switch to Pro \(yearly\) stays scheduled for \d{1,2} [A-Z][a-z]{2} \d{4}\./,
-    );
+    // The "keep" choice that changed nothing is gone: asking for it is refused and changes nothing.
+    expect(
+      (await postForm(server, "/account/subscription", cookie, { intent: "keep-switch" })).status,
+    ).toBe(400);
     expect((await sandboxStatus(firstSwitch)).status).toBe("authenticated");
 
     // Staying on monthly withdraws it; a double submit changes and mails nothing more.

@@ -168,7 +168,7 @@ export async function billingOverview(
       currentEnd: iso(current.currentEnd),
       nextChargeAt: charging ? iso(current.chargeAt ?? current.currentEnd) : null,
       nextChargePaise: charging && plan ? plan.pricePaise : null,
-      paymentMethod: paid ? paymentMethodOf(paid).label : null,
+      paymentMethod: paid ? paymentMethodOf(paid).customerLabel : null,
       cancelAtCycleEnd: current.cancelAtCycleEnd,
       manageUrl: current.shortUrl,
       activating: current.status === "created" && current.checkoutVerifiedAt !== null,

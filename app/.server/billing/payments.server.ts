@@ -136,17 +136,36 @@ export async function paymentsOfUser(
 
 export interface PaymentMethod {
   method: string;
-  /** "Visa •••• 4366" or "UPI success@razorpay". */
+  /** For the operator: "Visa •••• 4366" or "UPI success@razorpay". */
   label: string;
+  /**
+   * For the customer's own pages (which may be on a shared screen): "Visa •••• 4366" or
+   * "UPI AutoPay su•••@razorpay", the UPI handle masked like the card number.
+   */
+  customerLabel: string;
+}
+
+/** A UPI address with its name part masked: "success@razorpay" → "su•••@razorpay". */
+export function maskVpa(vpa: string): string {
+  const at = vpa.lastIndexOf("@");
+  if (at < 0) return `${vpa.slice(0, 2)}•••`;
+  return `${vpa.slice(0, Math.min(2, at))}•••${vpa.slice(at)}`;
 }
 
 /** How a payment was made, in words. */
 export function paymentMethodOf(
   payment: Pick<PaymentRow, "method" | "cardNetwork" | "cardLast4" | "vpa">,
 ): PaymentMethod {
-  if (payment.method === "card" && payment.cardLast4)
-    return { method: "card", label: `${payment.cardNetwork ?? "Card"} •••• ${payment.cardLast4}` };
+  if (payment.method === "card" && payment.cardLast4) {
+    const label = `${payment.cardNetwork ?? "Card"} •••• ${payment.cardLast4}`;
+    return { method: "card", label, customerLabel: label };
+  }
   if (payment.method === "upi")
-    return { method: "upi", label: payment.vpa ? `UPI ${payment.vpa}` : "UPI" };
-  return { method: payment.method, label: payment.method };
+    return {
+      method: "upi",
+      label: payment.vpa ? `UPI ${payment.vpa}` : "UPI",
+      // A subscription paid by UPI is always an AutoPay mandate.
+      customerLabel: payment.vpa ? `UPI AutoPay ${maskVpa(payment.vpa)}` : "UPI AutoPay",
+    };
+  return { method: payment.method, label: payment.method, customerLabel: payment.method };
 }

@@ -3,9 +3,13 @@ import { accountState } from "~/.server/account/account-state.server";
 import { onboardingProgressOf } from "~/.server/account/onboarding.server";
 import { requireSession } from "~/.server/auth/session";
 import { decideEntitlement } from "~/.server/billing/entitlement.server";
+import { renewalOf } from "~/.server/billing/renewal.server";
+import { latestInvoiceOf } from "~/.server/invoices/queries.server";
 import { OnboardingChecklist } from "~/components/account/OnboardingChecklist";
 import { PageHeader } from "~/components/PageHeader";
 import { SignOutButton } from "~/components/SignOutButton";
+import { formatDate } from "~/lib/dates";
+import { formatInr } from "~/lib/money";
 import { findPlan } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/overview";
@@ -19,7 +23,19 @@ export async function loader({ context }: Route.LoaderArgs) {
   const now = new Date();
   const entitlement = decideEntitlement(state, now);
   const plan = findPlan(entitlement.plan);
+  const [{ renewal }, invoice] = await Promise.all([
+    renewalOf(user.id, entitlement, { now }),
+    latestInvoiceOf(user.id),
+  ]);
   return {
+    renewal: renewal && { sentence: renewal.sentence, fix: renewal.fix },
+    lastInvoice: invoice && {
+      id: invoice.id,
+      number: invoice.number,
+      kind: invoice.kind,
+      issuedAt: invoice.issuedAt.toISOString(),
+      totalPaise: invoice.totalPaise,
+    },
     user: { id: user.id, name: user.name, email: user.email, role: user.role },
     onboarding: onboardingProgressOf(state.onboarding, now),
     plan: {
@@ -31,7 +47,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export default function AccountOverview({ loaderData }: Route.ComponentProps) {
-  const { user, plan, onboarding } = loaderData;
+  const { user, plan, onboarding, renewal, lastInvoice } = loaderData;
   return (
     <div>
       <PageHeader title="Account" lead={`Signed in as ${user.email}`} />
@@ -52,6 +68,41 @@ export default function AccountOverview({ loaderData }: Route.ComponentProps) {
           </dd>
         </div>
       </dl>
+      {renewal ? (
+        <section
+          aria-labelledby="subscription-summary"
+          className="mt-4 rounded-xl border border-slate-800 bg-slate-900 p-5"
+        >
+          <h2 id="subscription-summary" className="text-sm text-slate-400">
+            Subscription
+          </h2>
+          <p className="mt-1 text-white" data-testid="renewal-sentence">
+            {renewal.sentence}
+          </p>
+          {lastInvoice ? (
+            <p className="mt-2 text-sm text-slate-400" data-testid="last-invoice">
+              {`Last ${lastInvoice.kind === "credit_note" ? "credit note" : "invoice"}: `}
+              <a href={`/invoices/${lastInvoice.id}.pdf`} className="link">
+                {lastInvoice.number}
+              </a>
+              {`, ${formatInr(lastInvoice.totalPaise)} on ${formatDate(lastInvoice.issuedAt)}.`}
+            </p>
+          ) : null}
+          <p className="mt-3 flex flex-wrap gap-3">
+            {renewal.fix ? (
+              <Link to={renewal.fix.to} className="btn-primary">
+                {renewal.fix.label}
+              </Link>
+            ) : null}
+            <Link to="/account/subscription" className="link self-center">
+              Manage subscription
+            </Link>
+            <Link to="/invoices" className="link self-center">
+              All invoices
+            </Link>
+          </p>
+        </section>
+      ) : null}
       <ul className="mt-8 flex flex-wrap gap-3">
         <li>
           <Link className="btn-secondary" to="/download">

@@ -17,8 +17,10 @@ import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import { decideEntitlement } from "~/.server/billing/entitlement.server";
 import { statusText, type SubscriptionSummary } from "~/.server/billing/overview.server";
+import { describeRenewal, IF_CHARGE_FAILS } from "~/.server/billing/renewal.server";
 import { SWITCHED_PLAN } from "~/.server/billing/subscriptions.server";
 import type { SubscriptionRow } from "~/.server/db/schema";
+import { splitGstInclusive } from "~/.server/invoices/engine.server";
 import { done, refuse } from "~/.server/forms/action.server";
 import { type PaidPlanId, planById, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
 import SubscriptionPage, { type loader } from "./subscription";
@@ -103,20 +105,31 @@ function loaderData({ sub, switchTo: next, devicesInUse = 1, notice = null }: St
         }
       : null;
   const target = current ? switchTarget(current) : undefined;
+  const overview: LoaderData["overview"] = {
+    subscription: summary,
+    switchTo,
+    banner: sub?.status === "pending" ? "pending" : sub?.status === "halted" ? "halted" : null,
+  };
+  const onSubscription =
+    current && entitlement.plan !== "free" && ["active", "pending"].includes(sub?.status ?? "");
+  const amount = switchTo?.pricePaise ?? summary?.nextChargePaise ?? null;
   return {
     plan: {
-      id: entitlement.plan,
-      name: planLabel(entitlement.plan),
+      id: onSubscription ? current.id : entitlement.plan,
+      name: planLabel(onSubscription ? current : entitlement.plan),
       features: entitlement.features,
       deviceLimit: entitlement.device_limit,
       until: entitlement.expires_at,
     },
     devicesInUse,
-    overview: {
-      subscription: summary,
-      switchTo,
-      banner: sub?.status === "pending" ? "pending" : sub?.status === "halted" ? "halted" : null,
-    },
+    overview,
+    // A buyer in another state than the supplier's: IGST.
+    renewal: describeRenewal(overview, {
+      now: NOW,
+      proUntil: entitlement.expires_at,
+      onPro: entitlement.plan !== "free",
+      tax: amount === null ? null : splitGstInclusive(amount, 18, true),
+    }),
     switchOption: target
       ? { id: target.id, label: planLabel(target), price: planPriceLabel(target) }
       : null,
@@ -190,7 +203,14 @@ describe("/account/subscription", () => {
     expect(detail("Devices in use")).toBe("2 of 3");
     const sub = region("Pro (monthly)");
     expect(detail("Status")).toBe("Active");
-    expect(detail("Next charge")).toBe("₹699 on 12 Mar 2027");
+    expect(screen.getByTestId("renewal-sentence").textContent).toBe(
+      "Pro (monthly) renews on 12 Mar 2027 for ₹699.",
+    );
+    expect(screen.getByTestId("next-charge").textContent).toBe("₹699 on 12 Mar 2027");
+    expect(screen.getByTestId("next-charge-gst").textContent).toBe(
+      "₹592.37 + ₹106.63 IGST (18%), as your invoice will show it",
+    );
+    expect(screen.getByTestId("if-charge-fails").textContent).toBe(IF_CHARGE_FAILS);
     expect(detail("Payment method")).toBe("UPI meera@okaxis");
     expect(detail("Pro until")).toBeNull();
     expect(href("Billing details and payment method")).toBe("/billing");
@@ -246,6 +266,10 @@ describe("/account/subscription", () => {
     expect(detail("Status")).toBe("Cancelled: ends at the end of the paid period");
     expect(detail("Pro until")).toBe("12 Mar 2027");
     expect(detail("Next charge")).toBeNull();
+    expect(screen.getByTestId("renewal-sentence").textContent).toBe(
+      "Pro (yearly) is cancelled: you keep Pro until 12 Mar 2027, then your account moves to Free. Nothing more will be charged.",
+    );
+    expect(screen.queryByTestId("if-charge-fails")).toBeNull();
     screen.getByRole("button", { name: "Keep my subscription" });
     expect(screen.queryByRole("button", { name: "Cancel at end of period" })).toBeNull();
     expect(screen.queryByRole("heading", { name: /^Switch to/ })).toBeNull();
@@ -256,6 +280,11 @@ describe("/account/subscription", () => {
     await renderPage({ sub: { planId: "pro-monthly", status: "pending" } });
     expect(detail("Plan")).toBe("Pro (monthly)");
     expect(detail("Status")).toBe("Payment failed: Razorpay is retrying");
+    expect(screen.getByTestId("renewal-sentence").textContent).toBe(
+      "The last charge for Pro (monthly) failed. Razorpay is retrying it and Pro stays on meanwhile; if every retry fails, the subscription stops and your account moves to Free.",
+    );
+    // Razorpay's retries have no date to promise.
+    expect(detail("Next charge")).toBeNull();
     expect(href("Fix payment")).toBe("/fix-subscription");
     // No switch while a payment is failing; cancelling still works.
     expect(screen.queryByRole("heading", { name: /^Switch to/ })).toBeNull();
@@ -268,13 +297,16 @@ describe("/account/subscription", () => {
     expect(detail("Plan")).toBe("Free");
     expect(detail("Status")).toBe("Stopped after failed payments");
     expect(detail("Next charge")).toBeNull();
+    expect(screen.getByTestId("renewal-sentence").textContent).toBe(
+      "Pro (monthly) stopped after failed payments, so your account is on Free. Paying the missed charge restarts it; you do not need to buy again.",
+    );
     expect(href("Fix payment")).toBe("/fix-subscription");
     region("Restart Pro");
     expect(screen.queryByRole("button", { name: "Cancel at end of period" })).toBeNull();
     expect(screen.queryByRole("button", { name: "Keep my subscription" })).toBeNull();
   });
 
-  it("a scheduled switch: when it starts, what it costs, and both ways out", async () => {
+  it("a scheduled switch: the plan today, when the new one starts, what it costs, and both ways out", async () => {
     await renderPage({
       sub: {
         planId: "pro-monthly",
@@ -284,16 +316,28 @@ describe("/account/subscription", () => {
       },
       switchTo: "pro-yearly",
     });
+    // Today's plan is the one paid for, not the one the switch starts (issue 34).
+    expect(detail("Plan")).toBe("Pro (monthly)");
     expect(detail("Status")).toBe("Switching to Pro (yearly) on 12 Mar 2027");
-    expect(detail("Next charge")).toBe("₹6,999 on 12 Mar 2027, for Pro (yearly)");
+    expect(screen.getByTestId("renewal-sentence").textContent).toBe(
+      "Pro (monthly) until 12 Mar 2027; then Pro (yearly) starts, and ₹6,999 is charged that day.",
+    );
+    expect(screen.getByTestId("next-charge").textContent).toBe(
+      "₹6,999 on 12 Mar 2027, for Pro (yearly)",
+    );
+    expect(screen.getByTestId("next-charge-gst").textContent).toBe(
+      "₹5,931.36 + ₹1,067.64 IGST (18%), as your invoice will show it",
+    );
     expect(detail("Pro until")).toBeNull();
     const scheduled = within(screen.getByTestId("scheduled-switch"));
     scheduled.getByRole("heading", { level: 3, name: "Your switch to Pro (yearly)" });
     scheduled.getByText(
-      "Pro (monthly) runs until 12 Mar 2027; then Pro (yearly) starts at ₹6,999. You can still change your mind.",
+      "Pro (monthly) runs until 12 Mar 2027; then Pro (yearly) starts at ₹6,999. Nothing to do to keep it; you can still change your mind until then.",
     );
-    scheduled.getByRole("button", { name: "Keep the switch to Pro (yearly)" });
-    scheduled.getByRole("button", { name: "Stay on Pro (monthly)" });
+    // One choice: a "keep" button that changed nothing is gone.
+    expect(scheduled.getAllByRole("button").map((button) => button.textContent)).toEqual([
+      "Stay on Pro (monthly)",
+    ]);
     screen.getByText(
       "You keep Pro until the end of the period you paid for; the switch to Pro (yearly) is withdrawn and nothing more is charged. You can undo it until then.",
     );
@@ -313,9 +357,9 @@ describe("/account/subscription", () => {
         },
         switchTo: "pro-yearly",
       },
-      () => ({ answer: refuse("keep-switch", "There is no plan change scheduled.", 409) }),
+      () => ({ answer: refuse("withdraw-switch", "There is no plan change scheduled.", 409) }),
     );
-    await user.click(screen.getByRole("button", { name: "Keep the switch to Pro (yearly)" }));
+    await user.click(screen.getByRole("button", { name: "Stay on Pro (monthly)" }));
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toBe("There is no plan change scheduled.");
     expect(screen.queryByRole("status")).toBeNull();

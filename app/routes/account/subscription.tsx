@@ -8,9 +8,9 @@ import {
   undoCancellation,
   withdrawSwitch,
 } from "~/.server/billing/manage.server";
-import { billingOverview } from "~/.server/billing/overview.server";
+import { renewalOf } from "~/.server/billing/renewal.server";
 import { paymentsConfig } from "~/.server/billing/provider.server";
-import { done, formAction, refuse } from "~/.server/forms/action.server";
+import { done, formAction } from "~/.server/forms/action.server";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
@@ -18,6 +18,7 @@ import { Card } from "~/components/Section";
 import { track } from "~/lib/analytics/client";
 import { planEvents } from "~/lib/analytics/plan-events";
 import { formatDate } from "~/lib/dates";
+import { gstSplitText } from "~/lib/gst-split";
 import { formatInr } from "~/lib/money";
 import { findPlan, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
@@ -29,21 +30,29 @@ export const meta: Route.MetaFunction = () =>
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
-  const [state, overview] = await Promise.all([accountState(context), billingOverview(user.id)]);
-  const entitlement = decideEntitlement(state, new Date());
+  const state = await accountState(context);
+  const now = new Date();
+  const entitlement = decideEntitlement(state, now);
+  const { overview, renewal } = await renewalOf(user.id, entitlement, { now });
   const devicesInUse = state.activeDevices;
-  const current = overview.subscription ? findPlan(overview.subscription.planId) : undefined;
+  const sub = overview.subscription;
+  const current = sub ? findPlan(sub.planId) : undefined;
   const target = current ? switchTarget(current) : undefined;
+  // The plan the customer is on today: a scheduled switch's plan gives the same Pro, but it is
+  // not the current plan until its day (issue 34).
+  const onSubscription =
+    sub && current && entitlement.plan !== "free" && ["active", "pending"].includes(sub.status);
   return {
     plan: {
-      id: entitlement.plan,
-      name: planLabel(entitlement.plan),
+      id: onSubscription ? current.id : entitlement.plan,
+      name: planLabel(onSubscription ? current : entitlement.plan),
       features: entitlement.features,
       deviceLimit: entitlement.device_limit,
       until: entitlement.expires_at,
     },
     devicesInUse,
     overview,
+    renewal,
     switchOption: target
       ? {
           id: target.id,
@@ -62,7 +71,6 @@ const schema = z.discriminatedUnion("intent", [
     reason: z.string().trim().max(500, { error: "Use at most 500 characters." }).default(""),
   }),
   z.object({ intent: z.literal("undo-cancel") }),
-  z.object({ intent: z.literal("keep-switch") }),
   z.object({ intent: z.literal("withdraw-switch") }),
 ]);
 
@@ -75,15 +83,6 @@ export async function action(args: Route.ActionArgs) {
         row.currentEnd && row.cancelAtCycleEnd
           ? `Cancelled. You keep Pro until ${formatDate(row.currentEnd.toISOString())}; nothing more will be charged.`
           : "Cancelled. Nothing more will be charged.",
-      );
-    }
-    if (input.intent === "keep-switch") {
-      // Nothing to change: the answer says, from the stored state, what stays scheduled.
-      const { switchTo } = await billingOverview(user.id);
-      if (!switchTo) return refuse("keep-switch", "There is no plan change scheduled.", 409);
-      return done(
-        "keep-switch",
-        `Your switch to ${switchTo.plan} stays scheduled${switchTo.startsAt ? ` for ${formatDate(switchTo.startsAt)}` : ""}.`,
       );
     }
     if (input.intent === "withdraw-switch") {
@@ -110,7 +109,7 @@ function Detail({ term, children }: { term: string; children: React.ReactNode })
 }
 
 export default function SubscriptionPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { plan, devicesInUse, overview, switchOption, testMode, notice } = loaderData;
+  const { plan, devicesInUse, overview, renewal, switchOption, testMode, notice } = loaderData;
   const sub = overview.subscription;
   const switchTo = overview.switchTo;
   const busy = useNavigation().state !== "idle";
@@ -156,41 +155,58 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
 
       {sub ? (
         <Card id="billing-heading" title={sub.plan}>
+          {renewal ? (
+            <p className="mt-3 text-lg text-slate-100" data-testid="renewal-sentence">
+              {renewal.sentence}
+            </p>
+          ) : null}
           <dl className="mt-4 grid gap-4 sm:grid-cols-2">
             <Detail term="Status">
               <span data-testid="subscription-status">
                 {sub.activating ? "Payment received, activating…" : sub.statusText}
               </span>
             </Detail>
-            {sub.nextChargeAt && sub.nextChargePaise !== null ? (
+            {renewal?.next ? (
               <Detail term="Next charge">
-                <span data-testid="next-charge">{`${formatInr(sub.nextChargePaise)} on ${formatDate(sub.nextChargeAt)}`}</span>
-              </Detail>
-            ) : null}
-            {switchTo ? (
-              <Detail term="Next charge">
-                <span data-testid="next-charge">{`${formatInr(switchTo.pricePaise)} on ${switchTo.startsAt ? formatDate(switchTo.startsAt) : "the end of this period"}, for ${switchTo.plan}`}</span>
+                <span data-testid="next-charge" className="block">
+                  {switchTo
+                    ? `${formatInr(renewal.next.amountPaise)} on ${formatDate(renewal.next.at)}, for ${renewal.next.plan}`
+                    : `${formatInr(renewal.next.amountPaise)} on ${formatDate(renewal.next.at)}`}
+                </span>
+                <span
+                  data-testid="next-charge-gst"
+                  className="mt-1 block text-sm font-normal text-slate-300"
+                >
+                  {`${gstSplitText(renewal.next.tax)}, as your invoice will show it`}
+                </span>
               </Detail>
             ) : sub.cancelAtCycleEnd && sub.currentEnd ? (
               <Detail term="Pro until">
                 <span data-testid="ends-on">{formatDate(sub.currentEnd)}</span>
               </Detail>
             ) : null}
-            <Detail term="Payment method">{sub.paymentMethod ?? "Not known yet"}</Detail>
+            <Detail term="Payment method">
+              <span data-testid="payment-method">{sub.paymentMethod ?? "Not known yet"}</span>
+            </Detail>
           </dl>
+          {renewal?.ifChargeFails ? (
+            <p className="mt-4 text-sm text-slate-300" data-testid="if-charge-fails">
+              {renewal.ifChargeFails}
+            </p>
+          ) : null}
 
           <div className="mt-6 flex flex-wrap items-start gap-3">
+            {renewal?.fix ? (
+              <Link to={renewal.fix.to} className="btn-primary">
+                {renewal.fix.label}
+              </Link>
+            ) : null}
             <Link to="/billing" className="btn-secondary">
               Billing details and payment method
             </Link>
             <Link to="/invoices" className="btn-secondary">
               Invoices
             </Link>
-            {sub.status === "halted" || sub.status === "pending" ? (
-              <Link to="/fix-subscription" className="btn-primary">
-                Fix payment
-              </Link>
-            ) : null}
           </div>
 
           {running &&
@@ -222,15 +238,9 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
             <div className="mt-8 border-t border-slate-800 pt-6" data-testid="scheduled-switch">
               <h3 className="font-semibold text-white">{`Your switch to ${switchTo.plan}`}</h3>
               <p className="mt-1 text-sm text-slate-300">
-                {`${sub.plan} runs until ${switchTo.startsAt ? formatDate(switchTo.startsAt) : "the end of this period"}; then ${switchTo.plan} starts at ${formatInr(switchTo.pricePaise)}. You can still change your mind.`}
+                {`${sub.plan} runs until ${switchTo.startsAt ? formatDate(switchTo.startsAt) : "the end of this period"}; then ${switchTo.plan} starts at ${formatInr(switchTo.pricePaise)}. Nothing to do to keep it; you can still change your mind until then.`}
               </p>
               <div className="mt-3 flex flex-wrap gap-3">
-                <Form method="post">
-                  <input type="hidden" name="intent" value="keep-switch" />
-                  <button type="submit" className="btn-primary" disabled={busy}>
-                    {`Keep the switch to ${switchTo.plan}`}
-                  </button>
-                </Form>
                 <Form method="post">
                   <input type="hidden" name="intent" value="withdraw-switch" />
                   <button type="submit" className="btn-secondary" disabled={busy}>

@@ -1,0 +1,154 @@
+/**
+ * The renewal centre (issue 34, point 1): what a customer's subscription does next, in words a
+ * person reads once — the plan and its state in one sentence, the next charge with its date,
+ * amount and GST split, the payment method, and what happens if the charge fails. Built from
+ * the same overview the subscription page reads, so the sentence and the details never disagree.
+ */
+import { formatDate } from "~/lib/dates";
+import type { GstSplit } from "~/lib/gst-split";
+import { formatInr } from "~/lib/money";
+import { type Database, db as defaultDb } from "../db";
+import { taxOfCharge } from "../invoices/preview.server";
+import { type BillingOverview, billingOverview } from "./overview.server";
+
+export interface NextCharge {
+  /** ISO instant; shown as an India date. */
+  at: string;
+  /** The plan the charge pays for ("Pro (yearly)" after a scheduled switch). */
+  plan: string;
+  amountPaise: number;
+  /** The GST inside the amount, as the invoice will split it. */
+  tax: GstSplit;
+}
+
+export interface Renewal {
+  /** The plan, its state and what happens next, in one sentence. */
+  sentence: string;
+  next: NextCharge | null;
+  /** "Visa •••• 4366", "UPI AutoPay su•••@razorpay"; null before the first payment. */
+  method: string | null;
+  /** What a failed charge leads to; null when nothing is going to be charged. */
+  ifChargeFails: string | null;
+  /** The page that helps now (a failed or stopped payment), or null. */
+  fix: { label: string; to: string } | null;
+}
+
+export const IF_CHARGE_FAILS =
+  "If a charge fails, Razorpay retries it over the next few days and we email you; Pro stays on meanwhile. If every retry fails, the subscription stops and your account moves to Free until you pay again.";
+
+const day = (iso: string | null) => (iso ? formatDate(iso) : "the end of this period");
+
+/**
+ * The sentence and its details for an overview. `entitledUntil` is when the account's Pro ends
+ * (null: it does not end, or there is none); `tax` splits the next charge's amount.
+ */
+export function describeRenewal(
+  overview: BillingOverview,
+  options: {
+    now: Date;
+    proUntil: string | null;
+    onPro: boolean;
+    tax: GstSplit | null;
+  },
+): Renewal | null {
+  const sub = overview.subscription;
+  if (!sub) return null;
+  const { switchTo } = overview;
+  const running = ["active", "pending", "authenticated"].includes(sub.status);
+  // A failed charge is being retried on Razorpay's schedule: there is no next date to promise.
+  const charging = running && sub.status !== "pending";
+  const next: NextCharge | null =
+    charging && switchTo && switchTo.startsAt && options.tax
+      ? {
+          at: switchTo.startsAt,
+          plan: switchTo.plan,
+          amountPaise: switchTo.pricePaise,
+          tax: options.tax,
+        }
+      : charging && sub.nextChargeAt && sub.nextChargePaise !== null && options.tax
+        ? {
+            at: sub.nextChargeAt,
+            plan: sub.plan,
+            amountPaise: sub.nextChargePaise,
+            tax: options.tax,
+          }
+        : null;
+  const base = {
+    next,
+    method: sub.paymentMethod,
+    ifChargeFails: next ? IF_CHARGE_FAILS : null,
+    fix: null,
+  };
+  if (sub.activating)
+    return {
+      ...base,
+      sentence: `Payment received: ${sub.plan} is being activated. This page shows it once Razorpay confirms the payment, usually within a minute.`,
+    };
+  if (running && switchTo)
+    return {
+      ...base,
+      sentence: `${sub.plan} until ${day(switchTo.startsAt)}; then ${switchTo.plan} starts, and ${formatInr(switchTo.pricePaise)} is charged that day.`,
+    };
+  switch (sub.status) {
+    case "active":
+      return {
+        ...base,
+        sentence: sub.cancelAtCycleEnd
+          ? `${sub.plan} is cancelled: you keep Pro until ${day(sub.currentEnd)}, then your account moves to Free. Nothing more will be charged.`
+          : next
+            ? `${sub.plan} renews on ${formatDate(next.at)} for ${formatInr(next.amountPaise)}.`
+            : `${sub.plan} is active.`,
+      };
+    case "authenticated":
+      return {
+        ...base,
+        sentence: next
+          ? `${sub.plan} is authorised: the first charge, ${formatInr(next.amountPaise)}, is on ${formatDate(next.at)}.`
+          : `${sub.plan} is authorised: the first charge is still to come.`,
+      };
+    case "pending":
+      return {
+        ...base,
+        sentence: `The last charge for ${sub.plan} failed. Razorpay is retrying it and Pro stays on meanwhile; if every retry fails, the subscription stops and your account moves to Free.`,
+        fix: { label: "Fix payment", to: "/fix-subscription" },
+      };
+    case "halted":
+      return {
+        ...base,
+        sentence: `${sub.plan} stopped after failed payments, so your account is on Free. Paying the missed charge restarts it; you do not need to buy again.`,
+        fix: { label: "Fix payment", to: "/fix-subscription" },
+      };
+    case "paused":
+      return { ...base, sentence: `${sub.plan} is paused: nothing is charged while it is.` };
+    default: {
+      // Ended: cancelled, completed, refunded. Pro may run to the end of the paid period.
+      const keeps =
+        options.onPro && options.proUntil && new Date(options.proUntil) > options.now
+          ? ` You keep Pro until ${formatDate(options.proUntil)}; nothing more will be charged.`
+          : " Your account is on Free; nothing more will be charged.";
+      return { ...base, sentence: `${sub.plan}: ${sub.statusText}.${keeps}` };
+    }
+  }
+}
+
+/** The overview and its renewal for a user, read now. */
+export async function renewalOf(
+  userId: string,
+  entitlement: { plan: string; expires_at: string | null },
+  options: { database?: Database; now?: Date } = {},
+): Promise<{ overview: BillingOverview; renewal: Renewal | null }> {
+  const database = options.database ?? defaultDb();
+  const overview = await billingOverview(userId, database);
+  const sub = overview.subscription;
+  const amount = overview.switchTo?.pricePaise ?? sub?.nextChargePaise ?? null;
+  const tax = amount !== null ? await taxOfCharge(database, userId, amount) : null;
+  return {
+    overview,
+    renewal: describeRenewal(overview, {
+      now: options.now ?? new Date(),
+      proUntil: entitlement.expires_at,
+      onPro: entitlement.plan !== "free",
+      tax,
+    }),
+  };
+}
