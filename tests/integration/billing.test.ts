@@ -28,6 +28,7 @@ import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import { parseCsv } from "../support/csv";
 import { strFromU8, unzipSync } from "fflate";
+import { EXPORT_KEYS } from "~/.server/account/export.server";
 import { formatInr } from "~/lib/money";
 import {
   type RunningTestServer,
@@ -146,6 +147,19 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
     expect(account).toMatch(/Plan Pro \(monthly\)/);
     expect(account).toMatch(/Next charge ₹699 on \d{1,2} \w{3} \d{4}/);
     expect(account).toContain("Visa •••• 4366");
+    // Issue 34, the renewal centre: one sentence, the GST inside the next charge as the invoice
+    // splits it (a buyer in Karnataka, the supplier's state: CGST and SGST), what a failure does.
+    expect(account).toMatch(/Pro \(monthly\) renews on \d{1,2} \w{3} \d{4} for ₹699\./);
+    expect(account).toContain(
+      "₹592.38 + ₹53.31 CGST (9%) + ₹53.31 SGST (9%), as your invoice will show it",
+    );
+    expect(account).toContain("If a charge fails, Razorpay retries it");
+    // The account's summary: the same sentence and the last invoice.
+    const summary = await eventually(async () => {
+      const text = textOf((await page("/account", cookie)).html);
+      return /Last invoice: \S+ ?, ₹699 on/.test(text) ? text : undefined;
+    });
+    expect(summary).toMatch(/Pro \(monthly\) renews on \d{1,2} \w{3} \d{4} for ₹699\./);
     expect(account).toMatch(/Device limit 3 devices/);
 
     const device = await signInDevice(server, cookie, "Asha MacBook");
@@ -159,6 +173,41 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
     await eventually(async () =>
       mailTo("asha@example.com").some((mail) => mail.subject.startsWith("Payment received: ₹699")),
     );
+    // Issue 34, point 6: the data export holds the billing data too, under every key the
+    // export promises (export.server.test.ts ties those keys to the schema's tables).
+    const exported = await getWithCookies(server, "/account/security/export", cookie);
+    expect(exported.status).toBe(200);
+    const data = (await exported.json()) as Record<string, unknown> & {
+      billingDetails: { name: string; state: string; gstin: string | null };
+      subscriptions: { razorpaySubscriptionId: string; plan: string; status: string }[];
+      payments: { razorpayPaymentId: string; amountPaise: number; cardLast4: string }[];
+      invoices: { kind: string; number: string; totalPaise: number; pdf: string }[];
+    };
+    expect(Object.keys(data).sort()).toEqual([...EXPORT_KEYS].sort());
+    expect(data.billingDetails).toMatchObject({
+      name: "Asha Rao",
+      state: "Karnataka",
+      gstin: null,
+    });
+    expect(data.subscriptions).toEqual([
+      expect.objectContaining({
+        razorpaySubscriptionId: subscriptionId,
+        plan: "Pro (monthly)",
+        status: "Active",
+      }),
+    ]);
+    expect(data.payments).toContainEqual(
+      expect.objectContaining({ amountPaise: 69_900, cardLast4: "4366" }),
+    );
+    const [invoice] = data.invoices;
+    expect(invoice).toMatchObject({ kind: "tax invoice", totalPaise: 69_900 });
+    expect(invoice?.pdf).toMatch(new RegExp(`^${server.url}/invoices/[0-9a-f-]{36}\\.pdf$`));
+    expect(
+      (await getWithCookies(server, invoice!.pdf.slice(server.url.length), cookie)).status,
+    ).toBe(200);
+    const raw = JSON.stringify(data);
+    for (const secret of ["password", "secret", "token", "hash"]) expect(raw).not.toContain(secret);
+
     // Someone else's checkout id is not found, not shown.
     const other = await signUpVerified(server, {
       name: "Other",
@@ -177,8 +226,16 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
     const { cookie } = await buy("upi@example.com", "pro-yearly", "upi");
     const account = await accountText(cookie);
     expect(account).toMatch(/Plan Pro \(yearly\)/);
-    expect(account).toContain("UPI success@razorpay");
+    // The customer's own page masks the UPI address like a card number.
+    expect(account).toContain("UPI AutoPay su•••@razorpay");
+    expect(account).not.toContain("success@razorpay");
     expect(account).toMatch(/Next charge ₹6,999 on/);
+    expect(account).toMatch(/Pro \(yearly\) renews on \d{1,2} \w{3} \d{4} for ₹6,999\./);
+    expect(account).toContain("₹5,931.36 + ₹533.82 CGST (9%) + ₹533.82 SGST (9%)");
+    // Issue 34, point 7: deleting the account says what it does to the paid plan first.
+    expect(textOf((await page("/account/security", cookie)).html)).toMatch(
+      /You pay for Pro \(yearly\), paid up to \d{1,2} \w{3} \d{4}\. Deleting the account cancels it at Razorpay at once: Pro ends now, nothing more is charged, and the rest of the period is not refunded\./,
+    );
   });
 
   it("renews, then fails into pending with an email and a banner, recovers, and halts after three failures", async () => {
@@ -199,6 +256,9 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
       return html.includes('data-testid="billing-banner"') ? textOf(html) : undefined;
     });
     expect(pending).toContain("Your last payment failed.");
+    expect(await accountText(cookie)).toContain(
+      "The last charge for Pro (monthly) failed. Razorpay is retrying it and Pro stays on meanwhile;",
+    );
     // /fix-subscription: our record beside Razorpay's, the next step, and a resync.
     const fix = await eventually(async () => {
       const text = textOf((await page("/fix-subscription", cookie)).html);
@@ -227,6 +287,9 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
       return /Stopped after failed payments/.test(current) ? current : undefined;
     });
     expect(halted).toMatch(/Plan Free/);
+    expect(halted).toContain(
+      "Pro (monthly) stopped after failed payments, so your account is on Free. Paying the missed charge restarts it",
+    );
     expect(halted).toContain("Pro is stopped after failed payments");
     await eventually(async () =>
       mailTo("dunning@example.com").some((mail) => mail.subject.includes("paused for non-payment")),
@@ -259,6 +322,9 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
       return html.includes('data-testid="billing-banner"') ? textOf(html) : undefined;
     });
     expect(pending).toContain("Your last payment failed.");
+    expect(await accountText(cookie)).toContain(
+      "The last charge for Pro (monthly) failed. Razorpay is retrying it and Pro stays on meanwhile;",
+    );
     // Razorpay and our record agree: one failed attempt now, and the subscription is pending.
     await eventually(async () =>
       /Status pending pending .*Failed attempts 1 1/.test(textOf((await page(path, boss)).html)),

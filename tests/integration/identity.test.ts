@@ -246,6 +246,13 @@ describe.each(engines())("identity on $name", (engine) => {
       message: "Please remember me for a while.",
     });
     expect(feedback.status).toBe(302);
+    // Issue 34, point 7: what deleting does, said before the confirmation; no paid plan to warn of.
+    const security = await (await getWithCookies(server, "/account/security", cookie)).text();
+    expect(security).toContain('data-testid="delete-what-happens"');
+    expect(security).toContain(
+      "Tax invoices and credit notes already issued are kept for eight years",
+    );
+    expect(security).not.toContain('data-testid="delete-paid-plan"');
     const form = (fields: Record<string, string>) =>
       postForm(server, "/account/security", cookie, fields);
     const wrong = await form({ intent: "delete-account", password: "not-my-password" });

@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { formatDate } from "~/lib/dates";
 import { PasswordField } from "~/components/forms";
 import { Section } from "~/components/Section";
 import { AnswerMessage } from "./AnswerMessage";
@@ -15,22 +16,50 @@ export function DeleteAccountForm({
   hasPassword,
   email,
   confirmToken,
+  paidPlan,
   answer,
   busy,
 }: {
   hasPassword: boolean;
   email: string;
   confirmToken: string | null;
+  /** A subscription that could still charge: deleting cancels it at once (issue 34, point 7). */
+  paidPlan: { name: string; paidUntil: string | null } | null;
   answer: FormAnswer | null;
   busy: boolean;
 }) {
   const errors = answer?.errors ?? {};
   return (
     <Section id="delete" title="Delete account">
-      <p className="text-slate-300">
-        This erases your profile, devices, usage and messages, and signs you out everywhere. Tax
-        invoices already issued are kept as the law requires. It cannot be undone.
-      </p>
+      {paidPlan ? (
+        <p
+          className="rounded-lg border border-amber-400/40 bg-amber-400/10 p-3 text-amber-100"
+          data-testid="delete-paid-plan"
+        >
+          {`You pay for ${paidPlan.name}${paidPlan.paidUntil ? `, paid up to ${formatDate(paidPlan.paidUntil)}` : ""}. Deleting the account cancels it at Razorpay at once: Pro ends now, nothing more is charged, and the rest of the period is not refunded. Within 7 days of a first payment, ask for a refund before you delete.`}
+        </p>
+      ) : null}
+      <ul
+        className="mt-3 list-inside list-disc space-y-1 text-slate-300"
+        data-testid="delete-what-happens"
+      >
+        <li>
+          Your profile, sign-in methods, browser sessions, desktop devices (their apps are signed
+          out), usage, feedback and support tickets are erased.
+        </li>
+        <li>
+          Tax invoices and credit notes already issued are kept for eight years, as the CGST Act
+          requires, with the billing name, address and GSTIN printed on them, but no longer linked
+          to any account. The payment records behind them are kept with them.
+        </li>
+        <li>
+          It cannot be undone.{" "}
+          <a href="/account/security/export" className="link" download>
+            Export your data
+          </a>{" "}
+          first if you want a copy.
+        </li>
+      </ul>
       <AnswerMessage answer={answer} className="mt-4" />
       {confirmToken ? (
         <Form method="post" className="mt-4 max-w-md space-y-2">

@@ -1,11 +1,16 @@
-import { exportUserData } from "~/.server/account/account.server";
+import { exportUserData } from "~/.server/account/export.server";
 import { requireSession } from "~/.server/auth/session";
+import { env } from "~/.server/env";
+import { readConsent } from "~/lib/analytics/consent";
 import type { Route } from "./+types/export";
 
 /** GET /account/security/export: the signed-in user's data as a JSON download. */
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
-  const body = await exportUserData(user.id);
+  const body = await exportUserData(user.id, {
+    siteUrl: env().SITE_URL,
+    consent: readConsent(request.headers.get("cookie") ?? ""),
+  });
   return new Response(JSON.stringify(body, null, 2), {
     headers: {
       "Content-Type": "application/json; charset=utf-8",

@@ -20,6 +20,7 @@ import {
   signOutOtherBrowsers,
 } from "~/.server/account/sign-ins.server";
 import { confirmIdentity, stepUpSchema, stepUpState } from "~/.server/account/step-up.server";
+import { billingOverview } from "~/.server/billing/overview.server";
 import { requireSession } from "~/.server/auth/session";
 import { formAction } from "~/.server/forms/action.server";
 import { BrowserSessions } from "~/components/account/BrowserSessions";
@@ -48,13 +49,15 @@ export const meta: Route.MetaFunction = () =>
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const session = requireSession(context);
-  const [browsers, devices, twoFactorEnabled, withPassword, stepUp] = await Promise.all([
+  const [browsers, devices, twoFactorEnabled, withPassword, stepUp, billing] = await Promise.all([
     listBrowserSessions(request, session.id),
     listDesktopDevices(session.user.id),
     isTwoFactorEnabled(session.user.id),
     hasPassword(session.user.id),
     stepUpState(session),
+    billingOverview(session.user.id),
   ]);
+  const sub = billing.subscription;
   // The emailed link that confirms deleting an account without a password.
   const deleteToken = new URL(request.url).searchParams.get("delete");
   return {
@@ -65,6 +68,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     browsers,
     devices,
     deleteToken: deleteToken && deleteToken.length <= 200 ? deleteToken : null,
+    paidPlan:
+      sub && ["active", "pending", "authenticated"].includes(sub.status)
+        ? { name: sub.plan, paidUntil: sub.currentEnd }
+        : null,
   };
 }
 
@@ -135,6 +142,7 @@ export default function SecurityPage({ loaderData, actionData }: Route.Component
         hasPassword={loaderData.hasPassword}
         email={loaderData.email}
         confirmToken={loaderData.deleteToken}
+        paidPlan={loaderData.paidPlan}
         answer={answer("delete-account", "confirm-delete")}
         busy={busy}
       />

@@ -1,0 +1,50 @@
+/**
+ * Issue 34, point 6: the data export cannot forget a table. Every table of the schema is listed in
+ * EXPORT_COVERAGE, with the export key its rows go under or the reason none of them are the
+ * person's; a table added to the schema fails here until someone decides.
+ */
+import { getTableName, is } from "drizzle-orm";
+import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
+import { describe, expect, it } from "vitest";
+import * as schema from "../db/schema";
+import { EXPORT_COVERAGE, EXPORT_KEYS } from "./export.server";
+
+const tables: PgTable[] = Object.values(schema as Record<string, unknown>).filter(
+  (value): value is PgTable => is(value, PgTable),
+);
+
+describe("the data export's coverage of the schema", () => {
+  it("lists every table of the schema, and only those", () => {
+    const names = tables.map((table) => getTableName(table)).sort();
+    expect(names.length).toBeGreaterThan(30);
+    expect(Object.keys(EXPORT_COVERAGE).sort()).toEqual(names);
+  });
+
+  it("exports every table that points at the user, except secrets that expire", () => {
+    const pointsAtUser = tables.filter((table) =>
+      getTableConfig(table).foreignKeys.some(
+        (key) => getTableName(key.reference().foreignTable) === "user",
+      ),
+    );
+    const notExported = pointsAtUser
+      .map((table) => getTableName(table))
+      .filter((name) => !("exportedAs" in EXPORT_COVERAGE[name]!));
+    // Only the desktop handoff's hashed, minutes-long secrets; its reason says so.
+    expect(notExported).toEqual(["one_time_tokens"]);
+    for (const name of notExported) {
+      const coverage = EXPORT_COVERAGE[name]!;
+      expect("notExported" in coverage && /secret/.test(coverage.notExported)).toBe(true);
+    }
+  });
+
+  it("names only keys the export has, and every data key comes from a table", () => {
+    const used = new Set(
+      Object.values(EXPORT_COVERAGE).flatMap((coverage) =>
+        "exportedAs" in coverage ? [coverage.exportedAs] : [],
+      ),
+    );
+    for (const key of used) expect(EXPORT_KEYS).toContain(key);
+    // exportedAt is the moment; analyticsConsent lives in the browser's cookie, not a table.
+    expect(EXPORT_KEYS.filter((key) => !used.has(key))).toEqual(["exportedAt", "analyticsConsent"]);
+  });
+});

@@ -1,0 +1,355 @@
+/**
+ * Everything stored about a person, as one JSON document (DPDP Act 2023, s.11: a summary of the
+ * personal data processed; issue 34, point 6). No secrets: no password or token hashes, no 2FA
+ * secret, no full card numbers (we never have them).
+ *
+ * `EXPORT_COVERAGE` names every table of the schema and what the export does with it, so a new
+ * table cannot be forgotten: export.server.test.ts fails until it is listed here, either with the
+ * key it is exported under or with the reason it holds nothing of the person's.
+ */
+import { asc, desc, eq, inArray } from "drizzle-orm";
+import { stateByCode } from "~/lib/gst";
+import { planLabel } from "~/lib/plans";
+import { type Database, db as defaultDb } from "../db";
+import {
+  account as accounts,
+  adminAlertSettings,
+  adminApiTokens,
+  auditLog,
+  billingProfiles,
+  desktopDevices,
+  desktopUsageEvents,
+  entitlementGrants,
+  feedback,
+  invoices,
+  payments,
+  refunds,
+  session as sessions,
+  subscriptions,
+  supportTickets,
+  user as users,
+} from "../db/schema";
+import { statusText } from "../billing/overview.server";
+import { threadOf } from "../support/thread.server";
+
+/** The top-level keys of the export. */
+export const EXPORT_KEYS = [
+  "exportedAt",
+  "profile",
+  "signInMethods",
+  "twoFactor",
+  "browserSessions",
+  "desktopDevices",
+  "usage",
+  "feedback",
+  "supportTickets",
+  "billingDetails",
+  "subscriptions",
+  "payments",
+  "refunds",
+  "invoices",
+  "planGrants",
+  "accountHistory",
+  "analyticsConsent",
+  "adminSettings",
+] as const;
+export type ExportKey = (typeof EXPORT_KEYS)[number];
+
+type Coverage = { exportedAs: ExportKey } | { notExported: string };
+
+/** Every table, by its SQL name: where its rows about the person go, or why none do. */
+export const EXPORT_COVERAGE: Record<string, Coverage> = {
+  user: { exportedAs: "profile" },
+  account: { exportedAs: "signInMethods" },
+  two_factor: { exportedAs: "twoFactor" },
+  session: { exportedAs: "browserSessions" },
+  desktop_devices: { exportedAs: "desktopDevices" },
+  desktop_usage_events: { exportedAs: "usage" },
+  feedback: { exportedAs: "feedback" },
+  support_tickets: { exportedAs: "supportTickets" },
+  support_messages: { exportedAs: "supportTickets" },
+  billing_profiles: { exportedAs: "billingDetails" },
+  subscriptions: { exportedAs: "subscriptions" },
+  payments: { exportedAs: "payments" },
+  refunds: { exportedAs: "refunds" },
+  invoices: { exportedAs: "invoices" },
+  entitlement_grants: { exportedAs: "planGrants" },
+  audit_log: { exportedAs: "accountHistory" },
+  admin_alert_settings: { exportedAs: "adminSettings" },
+  admin_api_tokens: { exportedAs: "adminSettings" },
+  verification: {
+    notExported: "sign-in and reset links in flight: secret, and gone within the hour",
+  },
+  one_time_tokens: {
+    notExported: "desktop sign-in handoffs: hashed secrets that expire within minutes",
+  },
+  desktop_refresh_tokens: {
+    notExported: "hashed secrets of the devices exported under desktopDevices",
+  },
+  rate_limit: { notExported: "counters keyed by network address, never by account" },
+  rate_limit_hits: { notExported: "counters keyed by network address, never by account" },
+  analytics_events: {
+    notExported:
+      "keyed by a random browser id given only after consent, never by account; kept 90 days",
+  },
+  analytics_daily: { notExported: "totals per day: nobody's in particular" },
+  analytics_visitor_days: { notExported: "hashed visitor ids per day, not linked to an account" },
+  analytics_rolled_days: { notExported: "which days are summed: no personal data" },
+  webhook_events: {
+    notExported:
+      "Razorpay's messages as received; what they say is exported as subscriptions and payments",
+  },
+  webhook_event_ids: { notExported: "ids of Razorpay's messages already processed" },
+  jobs: { notExported: "the site's work queue: mails and refunds in flight, then deleted" },
+  job_dedupe_keys: { notExported: "the queue's once-only keys" },
+  admin_alerts: { notExported: "the operator's notices; about the business, not a person" },
+  provider_plans: { notExported: "the plans on sale" },
+  invoice_series: { notExported: "invoice number counters" },
+  signing_keys: { notExported: "the site's own signing keys" },
+  releases: { notExported: "app versions" },
+  release_assets: { notExported: "app installers" },
+  release_daily_counts: { notExported: "download totals per day" },
+  app_version_daily_counts: { notExported: "app version totals per day" },
+  update_policies: { notExported: "update rules for the app" },
+};
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+/** The person's data. `consent` is this browser's analytics choice (it lives only there). */
+export async function exportUserData(
+  userId: string,
+  options: { database?: Database; siteUrl?: string; consent?: string | null } = {},
+): Promise<Record<ExportKey, unknown> | null> {
+  const database = options.database ?? defaultDb();
+  const [profile] = await database.select().from(users).where(eq(users.id, userId));
+  if (!profile) return null;
+  const base = options.siteUrl ?? "";
+  const [
+    logins,
+    browserSessions,
+    devices,
+    usage,
+    messages,
+    tickets,
+    details,
+    subs,
+    paid,
+    documents,
+    grants,
+    history,
+    alertSettings,
+    apiTokens,
+  ] = await Promise.all([
+    database.select().from(accounts).where(eq(accounts.userId, userId)),
+    database.select().from(sessions).where(eq(sessions.userId, userId)),
+    database.select().from(desktopDevices).where(eq(desktopDevices.userId, userId)),
+    database
+      .select()
+      .from(desktopUsageEvents)
+      .where(eq(desktopUsageEvents.userId, userId))
+      .orderBy(desc(desktopUsageEvents.occurredAt)),
+    database.select().from(feedback).where(eq(feedback.userId, userId)),
+    database
+      .select()
+      .from(supportTickets)
+      .where(eq(supportTickets.userId, userId))
+      .orderBy(supportTickets.createdAt),
+    database.select().from(billingProfiles).where(eq(billingProfiles.userId, userId)),
+    database
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId))
+      .orderBy(asc(subscriptions.createdAt)),
+    database
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, userId))
+      .orderBy(asc(payments.paidAt)),
+    database
+      .select({
+        id: invoices.id,
+        kind: invoices.kind,
+        number: invoices.number,
+        issuedAt: invoices.issuedAt,
+        totalPaise: invoices.totalPaise,
+        taxablePaise: invoices.taxablePaise,
+        igstPaise: invoices.igstPaise,
+        cgstPaise: invoices.cgstPaise,
+        sgstPaise: invoices.sgstPaise,
+      })
+      .from(invoices)
+      .where(eq(invoices.userId, userId))
+      .orderBy(asc(invoices.issuedAt), asc(invoices.number)),
+    database.select().from(entitlementGrants).where(eq(entitlementGrants.userId, userId)),
+    database
+      .select({
+        action: auditLog.action,
+        target: auditLog.target,
+        reason: auditLog.reason,
+        createdAt: auditLog.createdAt,
+      })
+      .from(auditLog)
+      .where(eq(auditLog.targetUserId, userId))
+      .orderBy(asc(auditLog.createdAt)),
+    database.select().from(adminAlertSettings).where(eq(adminAlertSettings.userId, userId)),
+    database
+      .select({
+        name: adminApiTokens.name,
+        createdAt: adminApiTokens.createdAt,
+        lastUsedAt: adminApiTokens.lastUsedAt,
+        revokedAt: adminApiTokens.revokedAt,
+      })
+      .from(adminApiTokens)
+      .where(eq(adminApiTokens.userId, userId)),
+  ]);
+  const paymentIds = paid.map((payment) => payment.providerPaymentId);
+  const [refundRows, threads] = await Promise.all([
+    paymentIds.length > 0
+      ? database
+          .select()
+          .from(refunds)
+          .where(inArray(refunds.providerPaymentId, paymentIds))
+          .orderBy(asc(refunds.createdAt))
+      : Promise.resolve([]),
+    Promise.all(tickets.map((ticket) => threadOf(database, ticket.id, { withNotes: false }))),
+  ]);
+  const subscriptionOf = new Map(subs.map((row) => [row.id, row.providerSubscriptionId]));
+  const profileRow = details[0];
+
+  return {
+    exportedAt: new Date().toISOString(),
+    profile: {
+      id: profile.id,
+      name: profile.name,
+      email: profile.email,
+      emailVerified: profile.emailVerified,
+      role: profile.role,
+      createdAt: profile.createdAt,
+    },
+    signInMethods: logins.map((login) => ({
+      provider: login.providerId,
+      createdAt: login.createdAt,
+    })),
+    // Whether it is on, never its secret or backup codes.
+    twoFactor: { enabled: profile.twoFactorEnabled === true },
+    browserSessions: browserSessions.map((entry) => ({
+      createdAt: entry.createdAt,
+      expiresAt: entry.expiresAt,
+      ipAddress: entry.ipAddress,
+      userAgent: entry.userAgent,
+    })),
+    desktopDevices: devices.map((device) => ({
+      name: device.name,
+      platform: device.platform,
+      appVersion: device.appVersion,
+      createdAt: device.createdAt,
+      lastSeenAt: device.lastSeenAt,
+      revokedAt: device.revokedAt,
+    })),
+    usage: usage.map((event) => ({
+      feature: event.feature,
+      count: event.count,
+      at: event.occurredAt,
+      appVersion: event.appVersion,
+    })),
+    feedback: messages.map((message) => ({
+      category: message.category,
+      message: message.message,
+      createdAt: message.createdAt,
+    })),
+    // The tickets as the customer sees them on the site (the team's internal notes are not theirs).
+    supportTickets: tickets.map((ticket, index) => ({
+      number: ticket.number,
+      category: ticket.category,
+      subject: ticket.subject,
+      status: ticket.status,
+      createdAt: ticket.createdAt,
+      closedAt: ticket.closedAt,
+      messages: (threads[index] ?? []).map((message) => ({
+        from: message.side === "customer" ? "you" : message.authorName,
+        body: message.body,
+        at: message.createdAt,
+      })),
+    })),
+    billingDetails: profileRow
+      ? {
+          name: profileRow.name,
+          addressLine1: profileRow.addressLine1,
+          addressLine2: profileRow.addressLine2,
+          city: profileRow.city,
+          postalCode: profileRow.postalCode,
+          state: stateByCode(profileRow.stateCode)?.name ?? profileRow.stateCode,
+          gstin: profileRow.gstin,
+          updatedAt: profileRow.updatedAt,
+        }
+      : null,
+    subscriptions: subs.map((row) => ({
+      razorpaySubscriptionId: row.providerSubscriptionId,
+      plan: planLabel(row.planId),
+      status: statusText(row),
+      createdAt: row.createdAt,
+      currentPeriod: { start: iso(row.currentStart), end: iso(row.currentEnd) },
+      nextChargeAt: iso(row.chargeAt),
+      endedAt: iso(row.endedAt),
+      paymentsMade: row.paidCount,
+      cancelReason: row.cancelReason,
+    })),
+    payments: paid.map((payment) => ({
+      razorpayPaymentId: payment.providerPaymentId,
+      razorpaySubscriptionId: payment.subscriptionId
+        ? (subscriptionOf.get(payment.subscriptionId) ?? null)
+        : null,
+      amountPaise: payment.amountPaise,
+      currency: payment.currency,
+      status: payment.status,
+      method: payment.method,
+      cardNetwork: payment.cardNetwork,
+      cardLast4: payment.cardLast4,
+      upiAddress: payment.vpa,
+      refundedPaise: payment.amountRefundedPaise,
+      failure: payment.errorDescription,
+      at: payment.paidAt,
+    })),
+    refunds: refundRows.map((refund) => ({
+      razorpayRefundId: refund.providerRefundId,
+      razorpayPaymentId: refund.providerPaymentId,
+      amountPaise: refund.amountPaise,
+      status: refund.status,
+      reason: refund.reason,
+      at: refund.createdAt,
+    })),
+    invoices: documents.map((document) => ({
+      kind: document.kind === "credit_note" ? "credit note" : "tax invoice",
+      number: document.number,
+      issuedAt: document.issuedAt,
+      totalPaise: document.totalPaise,
+      taxablePaise: document.taxablePaise,
+      gstPaise: document.igstPaise + document.cgstPaise + document.sgstPaise,
+      pdf: `${base}/invoices/${document.id}.pdf`,
+    })),
+    planGrants: grants.map((grant) => ({
+      plan: planLabel(grant.planId),
+      startsAt: grant.startsAt,
+      endsAt: grant.endsAt,
+      reason: grant.reason,
+    })),
+    // What our team did on the account (refunds, cancellations, grants), without who did it.
+    accountHistory: history.map((entry) => ({
+      action: entry.action,
+      about: entry.target,
+      reason: entry.reason,
+      at: entry.createdAt,
+    })),
+    analyticsConsent: {
+      choice: options.consent ?? "not chosen",
+      storedIn: "this browser's cookie only; we keep no copy tied to your account",
+    },
+    adminSettings:
+      alertSettings.length > 0 || apiTokens.length > 0
+        ? {
+            alerts: alertSettings.map((row) => ({ kinds: row.kinds, delivery: row.delivery })),
+            apiTokens: apiTokens,
+          }
+        : null,
+  };
+}
