@@ -6,8 +6,8 @@ export function Footer() {
   const { company, product, social } = site;
   return (
     <footer className="border-t border-slate-800 bg-slate-950">
-      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:px-6 md:grid-cols-4">
-        <div className="md:col-span-2">
+      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-3 sm:px-6 md:grid-cols-5">
+        <div className="sm:col-span-3 md:col-span-2">
           <p className="text-base font-semibold text-white">{product.name}</p>
           <p className="mt-2 max-w-sm text-sm text-slate-400">{product.tagline}</p>
           <address className="mt-4 text-sm not-italic text-slate-400">
@@ -61,6 +61,23 @@ export function Footer() {
                 href={`mailto:${company.supportEmail}`}
               >
                 {company.supportEmail}
+              </a>
+            </li>
+          </ul>
+        </nav>
+        <nav aria-label="Your account">
+          <h2 className="text-sm font-semibold text-white">Your account</h2>
+          {/* Plain links in every page as served: the navbar shows "Log in" only once its session
+              check has run (the spec's rule), so without JavaScript this is the way in. */}
+          <ul className="mt-3 space-y-2 text-sm">
+            <li>
+              <a className="text-slate-400 hover:text-white" href="/auth">
+                Log in
+              </a>
+            </li>
+            <li>
+              <a className="text-slate-400 hover:text-white" href="/auth?view=signup">
+                Create an account
               </a>
             </li>
           </ul>

@@ -7,6 +7,7 @@ import {
   type TextareaHTMLAttributes,
   useContext,
   useId,
+  useState,
 } from "react";
 import { useRevealWhenShown } from "~/lib/reveal";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -67,6 +68,19 @@ export function TextAreaField({
   );
 }
 
+/**
+ * A field's errors until the person edits the field (issue 34): they were about the value that was
+ * sent, so they go as soon as it changes. The next answer's errors (a new array) show again.
+ * Returns the errors to show and the handler for the field's `input` events.
+ */
+export function useErrorsUntilEdited(
+  errors: string[] | undefined,
+): [shown: string[] | undefined, edited: () => void] {
+  const [editedFor, setEditedFor] = useState<string[] | undefined>(undefined);
+  const shown = errors?.length && errors !== editedFor ? errors : undefined;
+  return [shown, () => setEditedFor(errors)];
+}
+
 interface Wiring {
   id: string;
   "aria-invalid": true | undefined;
@@ -91,13 +105,15 @@ function LabelledControl({
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
-  const invalid = Boolean(errors?.length);
+  const [shownErrors, edited] = useErrorsUntilEdited(errors);
+  const invalid = Boolean(shownErrors);
   // While an error shows, it replaces the hint: both usually say the same thing.
   const showHint = Boolean(hint) && !invalid;
   const describedBy =
     [showHint ? hintId : null, invalid ? errorId : null].filter(Boolean).join(" ") || undefined;
   return (
-    <div className={className}>
+    // The control's input events bubble here: editing it clears its errors.
+    <div className={className} onInput={edited}>
       <label htmlFor={id} className="block text-sm font-medium text-slate-200">
         {label}
       </label>
@@ -116,7 +132,7 @@ function LabelledControl({
       ) : null}
       {/* Always rendered so that showing an error does not shift the layout. */}
       <p id={errorId} className="mt-1 min-h-5 text-sm text-red-300">
-        {errors?.join(" ")}
+        {shownErrors?.join(" ")}
       </p>
     </div>
   );

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import {
   BILLING_STATES,
   GST_STATES,
+  GSTIN_EXAMPLE,
   gstinCheckCharacter,
   gstinMatchesState,
   isGstStateCode,
@@ -23,7 +24,7 @@ const ALL_CODES = [
 
 const EMPTY = "Enter a GSTIN.";
 const LENGTH = "A GSTIN has 15 characters.";
-const FORMAT = "That is not a GSTIN: it looks like 29ABCDE1234F1Z5.";
+const FORMAT = "That is not a GSTIN: it looks like 29ABCDE1234F1ZW.";
 const STATE = "A GSTIN starts with a state code from 01 to 38 (or 97).";
 const CHECK = "The last character of that GSTIN does not match: check it for a typo.";
 
@@ -96,6 +97,11 @@ describe("GST state table", () => {
 });
 
 describe("validateGstin", () => {
+  it("accepts the example the forms show (issue 34: the old one failed its own check)", () => {
+    expect(GSTIN_EXAMPLE).toBe("29ABCDE1234F1ZW");
+    expect(validateGstin(GSTIN_EXAMPLE)).toMatchObject({ ok: true, stateCode: "29" });
+  });
+
   it("accepts known GSTINs and returns the state code and PAN", () => {
     for (const gstin of KNOWN) {
       expect(gstinCheckCharacter(gstin.slice(0, 14))).toBe(gstin.charAt(14));

@@ -95,6 +95,12 @@ export function gstinCheckCharacter(first14: string): string {
 
 const FORMAT = /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/;
 
+/**
+ * The GSTIN the forms show as an example: a Karnataka one whose check character is computed, so
+ * it passes the form's own check (the old "29ABCDE1234F1Z5" did not; issue 34).
+ */
+export const GSTIN_EXAMPLE = `29ABCDE1234F1Z${gstinCheckCharacter("29ABCDE1234F1Z")}`;
+
 export type GstinResult =
   { ok: true; gstin: string; stateCode: string; pan: string } | { ok: false; error: string };
 
@@ -103,7 +109,7 @@ export function validateGstin(input: string): GstinResult {
   if (gstin === "") return { ok: false, error: "Enter a GSTIN." };
   if (gstin.length !== 15) return { ok: false, error: "A GSTIN has 15 characters." };
   if (!FORMAT.test(gstin))
-    return { ok: false, error: "That is not a GSTIN: it looks like 29ABCDE1234F1Z5." };
+    return { ok: false, error: `That is not a GSTIN: it looks like ${GSTIN_EXAMPLE}.` };
   const stateCode = gstin.slice(0, 2);
   if (!isGstStateCode(stateCode))
     return { ok: false, error: "A GSTIN starts with a state code from 01 to 38 (or 97)." };

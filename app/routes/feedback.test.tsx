@@ -137,6 +137,37 @@ describe("/feedback", () => {
     expect(posts).toBe(0);
   });
 
+  it("clears a field's error as soon as the field is edited, and checks again on the next send", async () => {
+    const user = userEvent.setup({ delay: null });
+    await renderPage("/feedback", { action: () => null });
+    await user.type(screen.getByRole("textbox", { name: "Message" }), "too short");
+    await user.click(screen.getByRole("button", { name: "Send feedback" }));
+    const email = screen.getByRole("textbox", { name: "Your email" });
+    const category = screen.getByRole("combobox", { name: "What is it about?" });
+    const message = screen.getByRole("textbox", { name: "Message" });
+    for (const field of [email, category, message])
+      expect(field.getAttribute("aria-invalid")).toBe("true");
+
+    // Issue 34: the errors were about what was sent; editing a field takes its error away.
+    await user.type(email, "meera@example.com");
+    expect(email.getAttribute("aria-invalid")).toBeNull();
+    expect(description(email)).toBe("");
+    await user.selectOptions(category, "bug");
+    expect(category.getAttribute("aria-invalid")).toBeNull();
+    expect(description(category)).toBe("");
+    // The field not yet touched keeps its error.
+    expect(message.getAttribute("aria-invalid")).toBe("true");
+    await user.type(message, "!");
+    expect(message.getAttribute("aria-invalid")).toBeNull();
+
+    // Sending again checks again: a message still too short is pointed at once more.
+    await user.clear(message);
+    await user.type(message, "short");
+    await user.click(screen.getByRole("button", { name: "Send feedback" }));
+    expect(message.getAttribute("aria-invalid")).toBe("true");
+    expect(email.getAttribute("aria-invalid")).toBeNull();
+  });
+
   it("shows the action's field errors beside their fields and keeps what was typed", async () => {
     const typed = {
       email: "meera@example",

@@ -9,7 +9,7 @@ import { latestStableCached } from "~/.server/releases/queries.server";
 import { requestContext } from "~/.server/request-context";
 import { rateLimitClientKey } from "~/.server/security/client-key";
 import { hitRateLimit } from "~/.server/security/rate-limit.server";
-import { Field, FormMessage } from "~/components/forms";
+import { Field, FormMessage, useErrorsUntilEdited } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
@@ -85,6 +85,10 @@ export default function FeedbackPage({ loaderData, actionData }: Route.Component
   // server checks again.
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
   const errors: FieldErrors = clientErrors ?? actionData?.errors ?? {};
+  // The fields written here rather than with the field kit clear their errors as its fields do.
+  const [categoryErrors, categoryEdited] = useErrorsUntilEdited(errors.category);
+  const [messageErrors, messageEdited] = useErrorsUntilEdited(errors.message);
+  const [ratingErrors, ratingEdited] = useErrorsUntilEdited(errors.rating);
   const values = actionData?.values;
 
   function checkBeforeSending(event: FormEvent<HTMLFormElement>) {
@@ -152,7 +156,7 @@ export default function FeedbackPage({ loaderData, actionData }: Route.Component
             defaultValue={values?.email ?? loaderData.email}
             errors={errors.email}
           />
-          <div>
+          <div onInput={categoryEdited}>
             <label htmlFor="feedback-category" className="block text-sm font-medium text-slate-200">
               What is it about?
             </label>
@@ -161,7 +165,7 @@ export default function FeedbackPage({ loaderData, actionData }: Route.Component
               name="category"
               required
               defaultValue={values?.category ?? ""}
-              aria-invalid={errors.category ? true : undefined}
+              aria-invalid={categoryErrors ? true : undefined}
               aria-describedby="feedback-category-error"
               className="mt-1 block w-full rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100"
             >
@@ -175,10 +179,10 @@ export default function FeedbackPage({ loaderData, actionData }: Route.Component
               ))}
             </select>
             <p id="feedback-category-error" className="mt-1 min-h-5 text-sm text-red-300">
-              {errors.category?.join(" ")}
+              {categoryErrors?.join(" ")}
             </p>
           </div>
-          <div>
+          <div onInput={messageEdited}>
             <label htmlFor="feedback-message" className="block text-sm font-medium text-slate-200">
               Message
             </label>
@@ -190,7 +194,7 @@ export default function FeedbackPage({ loaderData, actionData }: Route.Component
               maxLength={5000}
               rows={7}
               defaultValue={values?.message ?? ""}
-              aria-invalid={errors.message ? true : undefined}
+              aria-invalid={messageErrors ? true : undefined}
               aria-describedby="feedback-message-hint feedback-message-error"
               className="mt-1 block w-full rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100"
             />
@@ -199,10 +203,10 @@ export default function FeedbackPage({ loaderData, actionData }: Route.Component
               expected.
             </p>
             <p id="feedback-message-error" className="mt-1 min-h-5 text-sm text-red-300">
-              {errors.message?.join(" ")}
+              {messageErrors?.join(" ")}
             </p>
           </div>
-          <fieldset>
+          <fieldset onInput={ratingEdited}>
             <legend className="text-sm font-medium text-slate-200">
               How do you rate {site.product.name}? (optional)
             </legend>
@@ -224,7 +228,7 @@ export default function FeedbackPage({ loaderData, actionData }: Route.Component
                 </label>
               ))}
             </div>
-            <p className="mt-1 min-h-5 text-sm text-red-300">{errors.rating?.join(" ")}</p>
+            <p className="mt-1 min-h-5 text-sm text-red-300">{ratingErrors?.join(" ")}</p>
           </fieldset>
           <div className="grid gap-4 sm:grid-cols-2">
             <Field

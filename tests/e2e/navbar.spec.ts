@@ -215,6 +215,16 @@ test.describe("navbar at mobile width in a browser without the Popover API", () 
 test.describe("navbar at mobile width without JavaScript", () => {
   test.use({ viewport: MOBILE, javaScriptEnabled: false });
 
+  test("the footer's Log in link reaches the log-in form (issue 34)", async ({ page }) => {
+    await page.goto("/pricing");
+    await page
+      .getByRole("navigation", { name: "Your account" })
+      .getByRole("link", { name: "Log in" })
+      .click();
+    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page.getByRole("textbox", { name: "Email" })).toBeVisible();
+  });
+
   test("the menu opens, and its links are ordinary links", async ({ page }) => {
     await page.goto("/");
     const menu = page.getByRole("navigation", { name: "Mobile" });

@@ -179,7 +179,22 @@ describe.each(engines())("desktop handoff and API on $name", (engine) => {
       }).toString();
       const response = await getWithCookies(server, url.pathname + url.search, cookie);
       expect(response.status).toBe(400);
-      expect(await response.text()).toContain("redirect_uri must be a loopback http URL");
+      // In words for a person; the validator's reason goes to the log (issue 34).
+      const text = await response.text();
+      expect(text).toContain(
+        "This sign-in link from the app is incomplete or damaged, so it cannot connect the app.",
+      );
+      expect(text).not.toContain("redirect_uri must be");
+    });
+
+    it("explains a bare /login-via in words, not a validator's", async () => {
+      const response = await getWithCookies(server, "/login-via", cookie);
+      expect(response.status).toBe(400);
+      const text = await response.text();
+      expect(text).toContain(
+        "This page finishes signing in the Pinout desktop app, so it only works from the link the app opens.",
+      );
+      expect(text).not.toMatch(/client must be|client:/);
     });
 
     it("sends a signed-out browser to sign-in first, and back", async () => {

@@ -11,6 +11,12 @@ interface Content {
   footnote?: string;
 }
 
+/**
+ * Every paragraph may break a long word or link anywhere: a 300-character sign-in link would
+ * otherwise widen the mail past its 560 px column (1,707 px in one mail client, issue 34).
+ */
+const WRAP = "overflow-wrap:anywhere;word-break:break-word";
+
 /** One layout for every message: plain text first, and the same words as simple HTML. */
 function render(content: Content): MailMessage {
   const { product, company } = site;
@@ -26,16 +32,16 @@ function render(content: Content): MailMessage {
   const html = `<!doctype html><html lang="en"><body style="margin:0;background:#0f172a;font-family:system-ui,sans-serif;color:#e2e8f0">
 <div style="max-width:560px;margin:0 auto;padding:32px 24px">
 <p style="font-size:20px;font-weight:700;color:#4ade80;margin:0 0 24px">${escapeHtml(product.name)}</p>
-<p>${escapeHtml(content.greeting)}</p>
-${content.paragraphs.map((p) => `<p style="line-height:1.5">${escapeHtml(p)}</p>`).join("\n")}
+<p style="${WRAP}">${escapeHtml(content.greeting)}</p>
+${content.paragraphs.map((p) => `<p style="line-height:1.5;${WRAP}">${escapeHtml(p)}</p>`).join("\n")}
 ${
   content.action
-    ? `<p style="margin:28px 0"><a href="${escapeHtml(content.action.url)}" style="background:#22c55e;color:#0f172a;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(content.action.label)}</a></p>
-<p style="font-size:13px;color:#94a3b8">Or paste this link into your browser: ${escapeHtml(content.action.url)}</p>`
+    ? `<p style="margin:28px 0;${WRAP}"><a href="${escapeHtml(content.action.url)}" style="background:#22c55e;color:#0f172a;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(content.action.label)}</a></p>
+<p style="font-size:13px;color:#94a3b8;overflow-wrap:anywhere;word-break:break-all">Or paste this link into your browser: ${escapeHtml(content.action.url)}</p>`
     : ""
 }
-${content.footnote ? `<p style="font-size:13px;color:#94a3b8">${escapeHtml(content.footnote)}</p>` : ""}
-<p style="font-size:12px;color:#64748b;margin-top:32px">${escapeHtml(company.legalName)}, ${escapeHtml(company.address.city)} · ${escapeHtml(company.supportEmail)}</p>
+${content.footnote ? `<p style="font-size:13px;color:#94a3b8;${WRAP}">${escapeHtml(content.footnote)}</p>` : ""}
+<p style="font-size:12px;color:#64748b;margin-top:32px;${WRAP}">${escapeHtml(company.legalName)}, ${escapeHtml(company.address.city)} · ${escapeHtml(company.supportEmail)}</p>
 </div></body></html>`;
   return { to: content.to, subject: content.subject, text: lines.join("\n"), html };
 }

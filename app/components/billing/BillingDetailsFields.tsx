@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { Field } from "~/components/forms";
 import type { FieldErrors } from "~/lib/auth-forms";
-import { BILLING_STATES } from "~/lib/gst";
+import { BILLING_STATES, GSTIN_EXAMPLE } from "~/lib/gst";
 
 export interface BillingDefaults {
   name: string;
@@ -93,7 +93,7 @@ export function BillingDetailsFields({
         {...detail("gstin")}
         autoComplete="off"
         spellCheck={false}
-        hint="15 characters, e.g. 29ABCDE1234F1Z5"
+        hint={`15 characters, e.g. ${GSTIN_EXAMPLE}`}
       />
     </fieldset>
   );

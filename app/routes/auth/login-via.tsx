@@ -9,6 +9,7 @@ import {
   issueHandoffToken,
   peekWebSessionToken,
 } from "~/.server/desktop/handoff.server";
+import { logger } from "~/.server/logger";
 import { site } from "~/config/site";
 import { pageMeta } from "~/lib/meta";
 import { safeNext } from "~/lib/safe-redirect";
@@ -67,10 +68,18 @@ export async function loader({ request }: Route.LoaderArgs) {
 
   const parsed = desktopLoginSchema.safeParse(Object.fromEntries(url.searchParams));
   if (!parsed.success) {
+    // A person reads this, not a developer (issue 34): the validator's words go to the log.
     const issue = parsed.error.issues[0];
+    logger().info(
+      { field: issue?.path.join("."), problem: issue?.message },
+      "desktop sign-in link refused",
+    );
     throw data(
       {
-        message: `This sign-in link from the app is not valid (${issue?.path.join(".")}: ${issue?.message}). Start again from the app.`,
+        message:
+          url.search === ""
+            ? `This page finishes signing in the ${site.product.name} desktop app, so it only works from the link the app opens. Open the app and choose "Sign in".`
+            : `This sign-in link from the app is incomplete or damaged, so it cannot connect the app. Open the app and choose "Sign in" again.`,
       },
       { status: 400 },
     );

@@ -153,7 +153,7 @@ describe("/billing", () => {
     ]);
     const gstin = field("GSTIN (optional)");
     expect(gstin.getAttribute("aria-invalid")).toBeNull();
-    expect(description(gstin)).toBe("15 characters, e.g. 29ABCDE1234F1Z5");
+    expect(description(gstin)).toBe("15 characters, e.g. 29ABCDE1234F1ZW");
     form().getByRole("button", { name: "Save billing details" });
     expect(screen.queryByRole("alert")).toBeNull();
     expect(screen.queryByRole("status")).toBeNull();
