@@ -96,9 +96,10 @@ describe.each(engines())("feature_use from the desktop app's usage reports on $n
     const features = rows.filter((row) => row.name === "feature_use");
     expect(features.map((row) => row.params)).toEqual(
       expect.arrayContaining([
-        { feature_name: "serial_monitor" },
-        { feature_name: "pin_map" },
-        { feature_name: "flasher" },
+        // Each carries how many uses it stands for (issue 34: the cockpit counted reports).
+        { feature_name: "serial_monitor", count: 3 },
+        { feature_name: "pin_map", count: 1 },
+        { feature_name: "flasher", count: 2 },
       ]),
     );
     expect(features).toHaveLength(3);

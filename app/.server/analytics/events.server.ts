@@ -25,6 +25,12 @@ const batchSchema = z
   })
   .strict();
 
+/**
+ * Events only the server records: feature uses come from the desktop app's authenticated usage
+ * reports (analytics/feature-use.server.ts); a browser sending them would inflate the cockpit.
+ */
+const SERVER_ONLY_EVENTS: ReadonlySet<string> = new Set(["feature_use"]);
+
 export type BatchResult =
   | { ok: true; events: (ParsedEvent & { at: Date })[]; clientId: string | null }
   | { ok: false; error: string };
@@ -41,6 +47,8 @@ export function parseBatch(body: unknown, now = new Date()): BatchResult {
   }
   const events = [];
   for (const [index, raw] of batch.data.events.entries()) {
+    if (SERVER_ONLY_EVENTS.has(raw.name))
+      return { ok: false, error: `events[${index}]: ${raw.name} is recorded by the server only` };
     const parsed = parseEvent(raw.name, raw.params);
     if (!parsed.ok) return { ok: false, error: `events[${index}]: ${parsed.error}` };
     if (parsed.event.name === "page_view") {

@@ -83,6 +83,15 @@ describe("parseBatch", () => {
     expect(result).toEqual({ ok: false, error: 'events[1]: unknown event "nope"' });
   });
 
+  it("refuses feature_use from a browser: the server records it from the app's reports", () => {
+    expect(
+      parseBatch(
+        { events: [{ name: "feature_use", params: { feature_name: "flasher", count: 1000 } }] },
+        now,
+      ),
+    ).toEqual({ ok: false, error: "events[0]: feature_use is recorded by the server only" });
+  });
+
   it("keeps the client time unless it is more than a day off", () => {
     const result = parseBatch(
       {

@@ -47,10 +47,13 @@ async function findNewUsageEvents(
   });
 }
 
-/** One feature_use per usage event, at the time the app says it happened (never in the future). */
+/**
+ * One feature_use per usage event, carrying its count of uses, at the time the app says it
+ * happened (never in the future).
+ */
 function featureUseEvents(events: UsageEvent[], now: Date): (ParsedEvent & { at: Date })[] {
   return events.flatMap((event) => {
-    const parsed = parseEvent("feature_use", { feature_name: event.feature });
+    const parsed = parseEvent("feature_use", { feature_name: event.feature, count: event.count });
     if (!parsed.ok) return [];
     const at = new Date(event.at);
     return [{ ...parsed.event, at: at > now ? now : at }];

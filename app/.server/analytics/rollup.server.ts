@@ -50,7 +50,15 @@ const e = analyticsEvents;
 const DAY = sql<string>`to_char((${e.occurredAt} at time zone 'UTC') + interval '330 minutes', 'YYYY-MM-DD')`;
 const param = (name: string) => sql<string>`coalesce(${e.params} ->> ${name}, '')`;
 
-const SHAPES: Record<Metric, { where: SQL; dim: SQL<string>; dim2: SQL<string> }> = {
+/**
+ * What a metric counts: its rows, or (`events`) a sum the rows carry. Feature uses are summed
+ * from the counts the app reported (a report of 12 uses is 12, not 1); an event stored before
+ * counts were kept is one use. Capped at the daily table's integer range.
+ */
+const SHAPES: Record<
+  Metric,
+  { where: SQL; dim: SQL<string>; dim2: SQL<string>; events?: SQL<number> }
+> = {
   // Site visitors: the desktop app's feature_use (stored by the server) is no visit.
   all: { where: sql`${e.name} <> 'feature_use'`, dim: sql<string>`''`, dim2: sql<string>`''` },
   event: { where: sql`true`, dim: sql<string>`${e.name}`, dim2: sql<string>`''` },
@@ -67,7 +75,12 @@ const SHAPES: Record<Metric, { where: SQL; dim: SQL<string>; dim2: SQL<string> }
     dim: param("error_type"),
     dim2: param("location"),
   },
-  feature: { where: sql`${e.name} = 'feature_use'`, dim: param("feature_name"), dim2: sql`''` },
+  feature: {
+    where: sql`${e.name} = 'feature_use'`,
+    dim: param("feature_name"),
+    dim2: sql`''`,
+    events: sql<number>`least(sum(coalesce((${e.params} ->> 'count')::bigint, 1)), 2147483647)::int`,
+  },
 };
 
 /** Sums the raw events of [from, to) per India day for the given metrics. */
@@ -85,7 +98,7 @@ export async function sumEvents(
           day: DAY,
           dim: shape.dim,
           dim2: shape.dim2,
-          events: sql<number>`count(*)::int`,
+          events: shape.events ?? sql<number>`count(*)::int`,
           visitors: sql<number>`count(distinct ${e.clientId})::int`,
           firstAt: sql<Date>`min(${e.occurredAt})`,
           lastAt: sql<Date>`max(${e.occurredAt})`,

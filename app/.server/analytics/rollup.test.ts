@@ -109,6 +109,27 @@ describe.each(engines())("daily sums on $name", (engine) => {
         occurredAt: at(daysAgo, 40),
         params: { cta_name: "download", cta_location: "hero" },
       });
+      // The desktop app's uses: 12 and 3 in two reports, and one stored before counts were kept.
+      rows.push(
+        {
+          name: "feature_use",
+          clientId: "desktop:1",
+          occurredAt: at(daysAgo, 50),
+          params: { feature_name: "serial_monitor", count: 12 },
+        },
+        {
+          name: "feature_use",
+          clientId: "desktop:1",
+          occurredAt: at(daysAgo, 51),
+          params: { feature_name: "flasher", count: 3 },
+        },
+        {
+          name: "feature_use",
+          clientId: "desktop:1",
+          occurredAt: at(daysAgo, 52),
+          params: { feature_name: "flasher" },
+        },
+      );
       // Just before midnight in India is still that day (18:29 UTC).
       rows.push({
         name: "page_view",
@@ -147,6 +168,16 @@ describe.each(engines())("daily sums on $name", (engine) => {
     expect(before.emptySearches).toEqual([{ term: "uart", searches: 5 }]);
     expect(before.ctas).toEqual([{ name: "download", location: "hero", clicks: 5 }]);
 
+    // Feature uses are summed from the counts the app reported, not counted as reports.
+    const uses = async () =>
+      (await dailyRows([addIstDays(istDay(NOW), -3)], ["feature"], test.db))
+        .map((row) => [row.dim, row.events])
+        .sort();
+    expect(await uses()).toEqual([
+      ["flasher", 4],
+      ["serial_monitor", 12],
+    ]);
+
     const rolled = await rollUpFinalDays(NOW, test.db);
     // From the oldest event (401 days ago) to the day before yesterday; today and yesterday wait.
     expect(rolled[0]).toBe(addIstDays(istDay(NOW), -401));
@@ -155,6 +186,10 @@ describe.each(engines())("daily sums on $name", (engine) => {
     expect(await rollUpFinalDays(NOW, test.db)).toEqual([]);
 
     expect(await trafficFor(period(), test.db)).toEqual(before);
+    expect(await uses()).toEqual([
+      ["flasher", 4],
+      ["serial_monitor", 12],
+    ]);
     const rows = await dailyRows(period().days, METRICS, test.db);
     const exception = rows.filter((row) => row.metric === "exception");
     expect(exception.map((row) => [row.dim, row.dim2, row.events])).toEqual(
@@ -170,7 +205,7 @@ describe.each(engines())("daily sums on $name", (engine) => {
       .where(eq(analyticsRolledDays.day, addIstDays(istDay(NOW), -401)));
     expect(await pruneRawEvents(NOW, 13, test.db)).toBe(0);
     await rollUpFinalDays(NOW, test.db);
-    const perDay = 4 + 2 + 1 + 1 + 1;
+    const perDay = 4 + 2 + 1 + 1 + 3 + 1;
     expect(await pruneRawEvents(NOW, 13, test.db)).toBe(2 * perDay);
     const left = await test.db.select().from(analyticsEvents);
     expect(left).toHaveLength(5 * perDay);

@@ -49,7 +49,11 @@ export const eventSchemas = {
     .object({ platform: z.enum(["mac", "windows"]), file_extension: z.enum(["dmg", "exe"]) })
     .strict(),
   cta_click: z.object({ cta_name: text(100), cta_location: text(100) }).strict(),
-  feature_use: z.object({ feature_name: text(100) }).strict(),
+  // Stored by the server from the desktop app's usage reports, never sent by a browser; `count`
+  // is how many uses the report's event stands for (issue 34: the cockpit counted reports).
+  feature_use: z
+    .object({ feature_name: text(100), count: z.number().int().min(1).max(1_000_000).optional() })
+    .strict(),
   video_start: z.object({ video_title: text(200) }).strict(),
   video_complete: z.object({ video_title: text(200) }).strict(),
   share: z.object({ method: text(50), content_type: text(50), item_id: text(200) }).strict(),
