@@ -253,4 +253,21 @@ test("the first-run checklist reports each step once and the end, with consent o
   expect(named(await eventsSentByPage(page), "page_view")).not.toEqual([]);
   expect(named(await eventsSentByPage(page), "onboarding_step", "onboarding_complete")).toEqual([]);
   expect(onboarding()).toHaveLength(5);
+
+  // Issue 34: once per person ever, not per browser. This browser forgets everything it kept and
+  // the account is visited three more times: the server has counted the events, so none is sent.
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  for (let visit = 0; visit < 3; visit += 1) {
+    await page.reload();
+    await waitForHydration(page);
+    // A claim the page asked the server for would be in flight until now.
+    await page.waitForLoadState("networkidle");
+    await pageTasksRun(page);
+    await flushEvents(page);
+  }
+  expect(named(sent, "onboarding_complete")).toHaveLength(1);
+  expect(onboarding()).toHaveLength(5);
 });

@@ -22,6 +22,7 @@ import {
   entitlementGrants,
   feedback,
   invoices,
+  onboardingReports,
   payments,
   refunds,
   session as sessions,
@@ -51,6 +52,7 @@ export const EXPORT_KEYS = [
   "planGrants",
   "accountHistory",
   "analyticsConsent",
+  "onboardingReported",
   "adminSettings",
 ] as const;
 export type ExportKey = (typeof EXPORT_KEYS)[number];
@@ -75,6 +77,7 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   invoices: { exportedAs: "invoices" },
   entitlement_grants: { exportedAs: "planGrants" },
   audit_log: { exportedAs: "accountHistory" },
+  onboarding_reports: { exportedAs: "onboardingReported" },
   admin_alert_settings: { exportedAs: "adminSettings" },
   admin_api_tokens: { exportedAs: "adminSettings" },
   verification: {
@@ -139,6 +142,7 @@ export async function exportUserData(
     history,
     alertSettings,
     apiTokens,
+    onboardingSteps,
   ] = await Promise.all([
     database.select().from(accounts).where(eq(accounts.userId, userId)),
     database.select().from(sessions).where(eq(sessions.userId, userId)),
@@ -201,6 +205,11 @@ export async function exportUserData(
       })
       .from(adminApiTokens)
       .where(eq(adminApiTokens.userId, userId)),
+    database
+      .select({ step: onboardingReports.step, at: onboardingReports.reportedAt })
+      .from(onboardingReports)
+      .where(eq(onboardingReports.userId, userId))
+      .orderBy(asc(onboardingReports.reportedAt)),
   ]);
   const paymentIds = paid.map((payment) => payment.providerPaymentId);
   const [refundRows, threads] = await Promise.all([
@@ -344,6 +353,8 @@ export async function exportUserData(
       choice: options.consent ?? "not chosen",
       storedIn: "this browser's cookie only; we keep no copy tied to your account",
     },
+    // Which first-run checklist steps were counted in analytics (the events carry no account).
+    onboardingReported: onboardingSteps,
     adminSettings:
       alertSettings.length > 0 || apiTokens.length > 0
         ? {

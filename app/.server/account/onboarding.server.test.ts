@@ -6,7 +6,11 @@ import {
 } from "../../../tests/support/test-database";
 import { desktopDevices, desktopUsageEvents, oneTimeTokens } from "../db/schema";
 import { randomToken } from "../security/tokens";
-import { findOnboardingProgress } from "./onboarding.server";
+import {
+  claimOnboardingEvents,
+  findOnboardingProgress,
+  reportedOnboardingSteps,
+} from "./onboarding.server";
 
 const SIGN_UP = new Date("2026-03-01T10:00:00.000Z");
 const minutes = (count: number) => new Date(SIGN_UP.getTime() + count * 60_000);
@@ -91,5 +95,44 @@ describe("the first-run checklist", () => {
     });
     const progress = await findOnboardingProgress(userId, test.db, minutes(30));
     expect(progress.timeSpent).toBe(30 * 60);
+  });
+
+  it("hands each checklist event to one claim only, ever: at once, and on every later visit", async () => {
+    const userId = await insertUser(test.db, { email: "claims@example.com", createdAt: SIGN_UP });
+    const deviceId = await addDevice(userId, minutes(10), minutes(10));
+    // Two tabs ask at once: the two steps done go to one of them, nothing to the other.
+    const [first, second] = await Promise.all([
+      claimOnboardingEvents(userId, test.db, minutes(11)),
+      claimOnboardingEvents(userId, test.db, minutes(11)),
+    ]);
+    expect([...first.steps, ...second.steps].sort()).toEqual(["download_app", "sign_in_from_app"]);
+    expect([first.completeTimeSpent, second.completeTimeSpent]).toEqual([null, null]);
+
+    await test.db.insert(desktopUsageEvents).values({
+      deviceId,
+      eventId: "e-claims",
+      userId,
+      feature: "pin_map",
+      count: 1,
+      occurredAt: minutes(25),
+      appVersion: "2.1.0",
+    });
+    // The rest, and the completion, once; three more visits get nothing.
+    expect(await claimOnboardingEvents(userId, test.db, minutes(30))).toEqual({
+      steps: ["device_seen", "first_usage_report"],
+      completeTimeSpent: 25 * 60,
+    });
+    for (let visit = 0; visit < 3; visit += 1)
+      expect(await claimOnboardingEvents(userId, test.db, minutes(40 + visit))).toEqual({
+        steps: [],
+        completeTimeSpent: null,
+      });
+    expect((await reportedOnboardingSteps(userId, test.db)).sort()).toEqual([
+      "complete",
+      "device_seen",
+      "download_app",
+      "first_usage_report",
+      "sign_in_from_app",
+    ]);
   });
 });

@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
+import { onboardingReports } from "../db/schema";
 import { type OnboardingFacts, readAccountState } from "./account-state.server";
 
 /** The first-run checklist of the account overview, in the order people go through it. */
@@ -66,5 +68,55 @@ export function onboardingProgressOf(facts: OnboardingFacts, now: Date): Onboard
     timeSpent: complete
       ? Math.max(0, Math.round((Math.min(finishedAt, now.getTime()) - signUp.getTime()) / 1000))
       : null,
+  };
+}
+
+/** The steps reported to analytics for a user so far ("complete" for onboarding_complete). */
+export async function reportedOnboardingSteps(
+  userId: string,
+  database: Database = defaultDb(),
+): Promise<string[]> {
+  const rows = await database
+    .select({ step: onboardingReports.step })
+    .from(onboardingReports)
+    .where(eq(onboardingReports.userId, userId));
+  return rows.map((row) => row.step);
+}
+
+export interface OnboardingEventsToSend {
+  steps: OnboardingStepName[];
+  /** onboarding_complete's time_spent, when this claim is the one that reports it. */
+  completeTimeSpent: number | null;
+}
+
+/**
+ * Claims the checklist events a browser may send now: every step done and, once all are, the
+ * completion, each claimed by inserting its row. Only the insert that succeeds returns the step,
+ * so two tabs, two browsers or a revisit never send one twice (once per person ever, issue 34).
+ * A claim whose events then never leave the browser (a closed tab) is not made again: analytics
+ * may miss one, never double it.
+ */
+export async function claimOnboardingEvents(
+  userId: string,
+  database: Database = defaultDb(),
+  now = new Date(),
+): Promise<OnboardingEventsToSend> {
+  const progress = await findOnboardingProgress(userId, database, now);
+  const wanted: string[] = progress.steps.filter((step) => step.done).map((step) => step.name);
+  if (progress.complete && progress.timeSpent !== null) wanted.push("complete");
+  if (wanted.length === 0) return { steps: [], completeTimeSpent: null };
+  const claimed = new Set(
+    (
+      await database
+        .insert(onboardingReports)
+        .values(wanted.map((step) => ({ userId, step })))
+        .onConflictDoNothing()
+        .returning({ step: onboardingReports.step })
+    ).map((row) => row.step),
+  );
+  return {
+    // In the checklist's order.
+    steps: ONBOARDING_STEPS.filter((step) => claimed.has(step)),
+    completeTimeSpent: claimed.has("complete") ? progress.timeSpent : null,
   };
 }

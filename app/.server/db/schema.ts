@@ -452,6 +452,23 @@ export const desktopRefreshTokens = pgTable("desktop_refresh_tokens", {
   usedAt: timestamp("used_at", { withTimezone: true }),
 });
 
+/**
+ * Which first-run checklist events (`onboarding_step` per step, `onboarding_complete` as
+ * "complete") analytics has been given for a person: each once ever, whatever the browser or
+ * visit (issue 34). A step is claimed by inserting its row; the one insert that succeeds reports it.
+ */
+export const onboardingReports = pgTable(
+  "onboarding_reports",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    step: text("step").notNull(),
+    reportedAt: timestamp("reported_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.step] })],
+);
+
 /** Feature usage reported by the desktop app; the app's event id makes reports idempotent. */
 export const desktopUsageEvents = pgTable(
   "desktop_usage_events",

@@ -1,5 +1,5 @@
-import { type ReactNode, useEffect } from "react";
-import { Link } from "react-router";
+import { type ReactNode, useEffect, useRef } from "react";
+import { Link, useFetcher } from "react-router";
 import { site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
 import { useConsent } from "~/lib/analytics/provider";
@@ -61,53 +61,38 @@ const STEP_TEXT: Record<string, { title: string; help: ReactNode }> = {
   },
 };
 
-/** Which steps this browser has already reported, per user: each is sent once. */
-const sentKey = (userId: string) => `onboarding-sent:${userId}`;
-
-function readSent(userId: string): Set<string> | null {
-  try {
-    const stored: unknown = JSON.parse(localStorage.getItem(sentKey(userId)) ?? "[]");
-    return new Set(Array.isArray(stored) ? stored.map(String) : []);
-  } catch {
-    return null;
-  }
+/** What the overview's action answers when asked for the checklist's events. */
+interface Claimed {
+  toSend?: { steps: string[]; completeTimeSpent: number | null };
 }
 
 /**
  * Sends onboarding_step for each step done and onboarding_complete once all are, each once per
- * user in this browser. Only with consent: what was never sent is not marked, so granting later
- * still reports it. Without storage (private modes may refuse it) nothing is sent rather than the
- * same steps on every visit.
+ * person ever: the server claims them (routes/account/overview.tsx), so another browser, tab or
+ * visit gets nothing to send twice. Asked only with consent and only while the page shows a step
+ * done that was never reported, so most visits send no request at all.
  */
-function useOnboardingEvents(userId: string, progress: OnboardingView) {
+function useOnboardingEvents(progress: OnboardingView, reported: readonly string[]) {
   const { ready, choice } = useConsent();
-  const done = progress.steps.filter((step) => step.done).map((step) => step.name);
-  const doneKey = done.join(",");
-  const { complete, timeSpent } = progress;
+  const claim = useFetcher<Claimed>();
+  const asked = useRef(false);
+  const sent = useRef(false);
+  const unreported =
+    progress.steps.some((step) => step.done && !reported.includes(step.name)) ||
+    (progress.complete && !reported.includes("complete"));
   useEffect(() => {
-    if (!ready || choice !== "granted") return;
-    // A parent's effects run after its children's: wait one task so the analytics provider has
-    // installed its sink when consent was just given on this page.
-    const timer = setTimeout(() => {
-      const sent = readSent(userId);
-      if (!sent) return;
-      for (const name of doneKey ? doneKey.split(",") : []) {
-        if (sent.has(name)) continue;
-        track("onboarding_step", { step_name: name, completed: true });
-        sent.add(name);
-      }
-      if (complete && timeSpent !== null && !sent.has("complete")) {
-        track("onboarding_complete", { time_spent: timeSpent });
-        sent.add("complete");
-      }
-      try {
-        localStorage.setItem(sentKey(userId), JSON.stringify([...sent]));
-      } catch {
-        // Full or refused storage: the steps may be reported again on a later visit.
-      }
-    });
-    return () => clearTimeout(timer);
-  }, [ready, choice, userId, doneKey, complete, timeSpent]);
+    if (!ready || choice !== "granted" || !unreported || asked.current) return;
+    asked.current = true;
+    claim.submit({ intent: "report-onboarding" }, { method: "post", action: "/account?index" });
+  }, [ready, choice, unreported, claim]);
+  const toSend = claim.data?.toSend;
+  useEffect(() => {
+    if (!toSend || sent.current) return;
+    sent.current = true;
+    for (const name of toSend.steps) track("onboarding_step", { step_name: name, completed: true });
+    if (toSend.completeTimeSpent !== null)
+      track("onboarding_complete", { time_spent: toSend.completeTimeSpent });
+  }, [toSend]);
 }
 
 /**
@@ -116,13 +101,14 @@ function useOnboardingEvents(userId: string, progress: OnboardingView) {
  * nothing moves after. Once every step is done it is no longer shown.
  */
 export function OnboardingChecklist({
-  userId,
   progress,
+  reported,
 }: {
-  userId: string;
   progress: OnboardingView;
+  /** The steps analytics already has for this person ("complete" for the end). */
+  reported: readonly string[];
 }) {
-  useOnboardingEvents(userId, progress);
+  useOnboardingEvents(progress, reported);
   if (progress.complete) return null;
   const doneCount = progress.steps.filter((step) => step.done).length;
   return (

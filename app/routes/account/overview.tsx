@@ -1,9 +1,15 @@
-import { Link } from "react-router";
+import { Link, type ShouldRevalidateFunctionArgs } from "react-router";
+import { z } from "zod";
 import { accountState } from "~/.server/account/account-state.server";
-import { onboardingProgressOf } from "~/.server/account/onboarding.server";
+import {
+  claimOnboardingEvents,
+  onboardingProgressOf,
+  reportedOnboardingSteps,
+} from "~/.server/account/onboarding.server";
 import { requireSession } from "~/.server/auth/session";
 import { decideEntitlement } from "~/.server/billing/entitlement.server";
 import { renewalOf } from "~/.server/billing/renewal.server";
+import { formAction } from "~/.server/forms/action.server";
 import { latestInvoiceOf } from "~/.server/invoices/queries.server";
 import { OnboardingChecklist } from "~/components/account/OnboardingChecklist";
 import { PageHeader } from "~/components/PageHeader";
@@ -23,11 +29,13 @@ export async function loader({ context }: Route.LoaderArgs) {
   const now = new Date();
   const entitlement = decideEntitlement(state, now);
   const plan = findPlan(entitlement.plan);
-  const [{ renewal }, invoice] = await Promise.all([
+  const [{ renewal }, invoice, reported] = await Promise.all([
     renewalOf(user.id, entitlement, { now }),
     latestInvoiceOf(user.id),
+    reportedOnboardingSteps(user.id),
   ]);
   return {
+    onboardingReported: reported,
     renewal: renewal && { sentence: renewal.sentence, fix: renewal.fix },
     lastInvoice: invoice && {
       id: invoice.id,
@@ -46,12 +54,34 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
+const reportOnboarding = z.object({ intent: z.literal("report-onboarding") });
+
+/**
+ * The checklist's analytics events this browser may send, claimed on the server (each once per
+ * person ever); the browser asks only with consent (components/account/OnboardingChecklist.tsx).
+ */
+export async function action(args: Route.ActionArgs) {
+  return formAction(args, reportOnboarding, async (_input, { user }) => ({
+    intent: "report-onboarding",
+    ok: true,
+    toSend: await claimOnboardingEvents(user.id),
+  }));
+}
+
+/** Claiming analytics events changes nothing the page shows: no need to load it again. */
+export function shouldRevalidate({
+  formData,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  return formData?.get("intent") === "report-onboarding" ? false : defaultShouldRevalidate;
+}
+
 export default function AccountOverview({ loaderData }: Route.ComponentProps) {
-  const { user, plan, onboarding, renewal, lastInvoice } = loaderData;
+  const { user, plan, onboarding, onboardingReported, renewal, lastInvoice } = loaderData;
   return (
     <div>
       <PageHeader title="Account" lead={`Signed in as ${user.email}`} />
-      <OnboardingChecklist userId={user.id} progress={onboarding} />
+      <OnboardingChecklist progress={onboarding} reported={onboardingReported} />
       <dl className="grid gap-4 sm:grid-cols-2">
         <div className="rounded-xl border border-slate-800 bg-slate-900 p-5">
           <dt className="text-sm text-slate-400">Name</dt>
