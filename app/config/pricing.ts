@@ -1,5 +1,13 @@
 /** What the pricing page compares and answers; plans and prices themselves live in site.ts. */
 
+/**
+ * The ways to pay a subscription, as checkout offers them (Razorpay's subscription checkout: a
+ * card, or a UPI AutoPay mandate; no net banking or wallets for recurring charges here). The
+ * pricing FAQ and checkout both say this sentence, so they cannot disagree (issue 34, point 8).
+ */
+export const PAYMENT_METHODS_TEXT =
+  "Pay with UPI AutoPay or a debit or credit card, through Razorpay: the mandate you approve renews the plan. We never see or store your card number or UPI PIN.";
+
 export interface ComparisonRow {
   feature: string;
   free: string | boolean;
@@ -46,8 +54,7 @@ export const pricingFaq: readonly Faq[] = [
   },
   {
     question: "Which payment methods can I use?",
-    answer:
-      "UPI, debit and credit cards, and net banking, processed by Razorpay. We never see or store your card number.",
+    answer: PAYMENT_METHODS_TEXT,
   },
   {
     question: "Is there a refund if it is not for me?",

@@ -29,6 +29,7 @@ import { readOutbox } from "../support/mail";
 import { parseCsv } from "../support/csv";
 import { strFromU8, unzipSync } from "fflate";
 import { EXPORT_KEYS } from "~/.server/account/export.server";
+import { PAYMENT_METHODS_TEXT } from "~/config/pricing";
 import { formatInr } from "~/lib/money";
 import {
   type RunningTestServer,
@@ -98,6 +99,12 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
     expect(text).toContain("Subscribe to Pro (monthly)");
     expect(text).toContain("₹699 / month");
     expect(text).toContain("18% included");
+    // Issue 34, point 8: the split waits for a state; the ways to pay are the pricing FAQ's words.
+    expect(text).toContain(
+      "Choose your state below to see the GST split your tax invoice will show.",
+    );
+    expect(text).toContain(PAYMENT_METHODS_TEXT);
+    expect(textOf((await page("/pricing", "")).html)).toContain(PAYMENT_METHODS_TEXT);
     expect(text).toContain("Test mode");
     expect(checkout.html).toContain("Karnataka");
 
@@ -126,6 +133,11 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
     // Retrying reuses the unpaid subscription: nothing can be paid twice.
     const retry = await startCheckout(server, cookie, "pro-monthly");
     expect(retry.subscriptionId).toBe(subscriptionId);
+    // The details are saved (Karnataka, the supplier's state): checkout splits the price as the
+    // invoice will, before the buyer authorises anything.
+    expect(textOf((await page("/checkout?plan=pro-monthly", cookie)).html)).toContain(
+      "₹699 is ₹592.38 + ₹53.31 CGST (9%) + ₹53.31 SGST (9%), as your tax invoice will show it.",
+    );
 
     const paid = await sandboxPay(server, subscriptionId, "success");
     const forged = await postForm(server, "/checkout.data", cookie, {
@@ -259,18 +271,25 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
     expect(await accountText(cookie)).toContain(
       "The last charge for Pro (monthly) failed. Razorpay is retrying it and Pro stays on meanwhile;",
     );
-    // /fix-subscription: our record beside Razorpay's, the next step, and a resync.
+    // /fix-subscription in plain words (issue 34, point 5): what happened, what happens next and
+    // the one button; the field-by-field comparison with Razorpay is the operator's page's.
     const fix = await eventually(async () => {
       const text = textOf((await page("/fix-subscription", cookie)).html);
-      return text.includes("Status pending pending") ? text : undefined;
+      return text.includes("Your last payment failed") ? text : undefined;
     });
-    expect(fix).toContain("Our record matches Razorpay.");
-    expect(fix).toContain("The last charge failed and Razorpay is retrying.");
+    expect(fix).toContain(
+      "Razorpay could not take the Pro (monthly) charge of ₹699 from Visa •••• 4366. It is retrying over the next few days, and Pro stays on meanwhile.",
+    );
+    expect(fix).toContain("If every retry fails, the subscription stops");
+    expect(fix).not.toContain("Our record");
+    expect(fix).not.toMatch(/plan_\w+/);
     expect((await page("/fix-subscription", cookie)).html).toMatch(
       /href="http:\/\/127\.0\.0\.1:\d+\/_sandbox\/razorpay\/hosted\/sub_\w+\?return=%2Ffix-subscription"/,
     );
     const resynced = await postForm(server, "/fix-subscription", cookie, { intent: "resync" });
-    expect(textOf(await resynced.text())).toContain("Updated from Razorpay.");
+    expect(textOf(await resynced.text())).toContain(
+      "Checked with Razorpay: this page shows what it has on record.",
+    );
     expect(await accountText(cookie)).toMatch(/Plan Pro \(monthly\)/);
     await eventually(async () =>
       mailTo("dunning@example.com").some((mail) => mail.subject.includes("payment failed")),
@@ -287,6 +306,9 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
       return /Stopped after failed payments/.test(current) ? current : undefined;
     });
     expect(halted).toMatch(/Plan Free/);
+    expect(textOf((await page("/fix-subscription", cookie)).html)).toContain(
+      "Razorpay stopped trying to charge Pro (monthly) to Visa •••• 4366, so your account is on Free.",
+    );
     expect(halted).toContain(
       "Pro (monthly) stopped after failed payments, so your account is on Free. Paying the missed charge restarts it",
     );

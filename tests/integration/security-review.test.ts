@@ -437,7 +437,7 @@ describe.each(engines())("signed-in attacks on $name (points 5, 6, 11)", (engine
       const page = await getWithCookies(server, "/fix-subscription", cookie);
       expect(page.status).toBe(200);
       const text = textOf(await page.text());
-      expect(text).toContain("Razorpay’s answer of");
+      expect(text).toContain("Check with Razorpay again");
     }
     // One lookup, then the answer of the last minute.
     expect(ofThisOne() - before).toBe(1);
@@ -452,7 +452,7 @@ describe.each(engines())("signed-in attacks on $name (points 5, 6, 11)", (engine
     expect(statuses.slice(5)).toEqual([429, 429]);
     const refused = await postForm(server, "/fix-subscription", cookie, { intent: "resync" });
     expect(textOf(await refused.text())).toMatch(
-      /Resync was pressed many times in a short while\. Try again in \d+ minutes?\./,
+      /You checked with Razorpay many times in a short while\. Try again in \d+ minutes?\./,
     );
   });
 });

@@ -5,6 +5,7 @@
  * give the same document.
  */
 import { stateByCode, validateGstin } from "~/lib/gst";
+import { splitInclusive } from "~/lib/gst-split";
 import { IST_OFFSET_MS } from "~/lib/india-time";
 import type { InvoiceLine, Party, TaxBreakdown, TaxInvoice } from "./types";
 
@@ -26,10 +27,8 @@ function assertRate(ratePercent: number): void {
 }
 
 /**
- * Backs GST out of a GST-inclusive amount. The taxes are rounded to the paisa from a first
- * estimate of the taxable value, and the taxable value is what remains, so taxable + taxes is
- * exactly the amount paid, CGST equals SGST, and each tax is its rate × the taxable value to
- * within a paisa.
+ * Backs GST out of a GST-inclusive amount: the one rule, in ~/lib/gst-split so the checkout and
+ * renewal pages show the very figures the invoice will print.
  */
 export function splitGstInclusive(
   amountPaise: number,
@@ -38,32 +37,7 @@ export function splitGstInclusive(
 ): TaxBreakdown {
   assertPaise(amountPaise, "amount");
   assertRate(ratePercent);
-  const taxable0 = Math.round((amountPaise * 100) / (100 + ratePercent));
-  if (interState) {
-    const igst = Math.round((taxable0 * ratePercent) / 100);
-    return {
-      taxablePaise: amountPaise - igst,
-      cgstRate: 0,
-      sgstRate: 0,
-      igstRate: ratePercent,
-      cgstPaise: 0,
-      sgstPaise: 0,
-      igstPaise: igst,
-      totalPaise: amountPaise,
-    };
-  }
-  // One half rounded once and used twice, so the two taxes can never differ by a paisa.
-  const half = Math.round((taxable0 * ratePercent) / 200);
-  return {
-    taxablePaise: amountPaise - 2 * half,
-    cgstRate: ratePercent / 2,
-    sgstRate: ratePercent / 2,
-    igstRate: 0,
-    cgstPaise: half,
-    sgstPaise: half,
-    igstPaise: 0,
-    totalPaise: amountPaise,
-  };
+  return splitInclusive(amountPaise, ratePercent, interState);
 }
 
 /** A state code and its name from the GST table; a code outside the table cannot be printed. */

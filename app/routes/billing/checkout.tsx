@@ -13,11 +13,13 @@ import { billingDefaults, BillingDetailsFields } from "~/components/billing/Bill
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { FormMessage, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
+import { PAYMENT_METHODS_TEXT } from "~/config/pricing";
 import { site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
 import { readConsent } from "~/lib/analytics/consent";
 import { planEvents } from "~/lib/analytics/plan-events";
 import { billingDetailsSchema } from "~/lib/billing-details";
+import { gstSplitText, placeOfSupplyCode, splitInclusive } from "~/lib/gst-split";
 import { formatInr } from "~/lib/money";
 import {
   isPaidPlanId,
@@ -153,6 +155,16 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const open = actionData && "open" in actionData ? actionData.open : null;
   const errors = actionData && "errors" in actionData ? (actionData.errors ?? {}) : {};
   const refusal = actionData && !actionData.ok ? actionData.message : null;
+  // The GST split follows the state (or GSTIN) as it is chosen: the invoice's own rule.
+  const [place, setPlace] = useState(() => placeOfSupplyCode(defaults.gstin, defaults.stateCode));
+  const gst =
+    place === null
+      ? null
+      : splitInclusive(
+          plan.pricePaise,
+          site.pricing.gstRatePercent,
+          place !== site.company.address.stateCode,
+        );
 
   useEffect(() => {
     track("add_to_cart", planEvents.addToCart(plan.id));
@@ -235,13 +247,17 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
           </div>
           <div>
             <dt className="text-sm text-slate-300">GST</dt>
-            <dd className="font-medium text-white">
-              {site.pricing.pricesIncludeGst
-                ? `${site.pricing.gstRatePercent}% included`
-                : `${site.pricing.gstRatePercent}% extra`}
-            </dd>
+            <dd className="font-medium text-white">{`${site.pricing.gstRatePercent}% included`}</dd>
           </div>
         </dl>
+        <p className="mt-3 text-sm text-slate-300" data-testid="checkout-gst" aria-live="polite">
+          {gst
+            ? `${formatInr(plan.pricePaise)} is ${gstSplitText(gst)}, as your tax invoice will show it.`
+            : "Choose your state below to see the GST split your tax invoice will show."}
+        </p>
+        <p className="mt-2 text-sm text-slate-300" data-testid="checkout-methods">
+          {PAYMENT_METHODS_TEXT}
+        </p>
         <p className="mt-3 text-sm text-slate-300">
           {`Renews every ${plan.cycle === "yearly" ? "year" : "month"} at ${formatInr(plan.pricePaise)} until you cancel. Cancel any time from Account → Subscription.`}
         </p>
@@ -286,6 +302,15 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         method="post"
         noValidate
         className="rounded-xl border border-slate-800 bg-slate-900 p-6"
+        onChange={(event) => {
+          const fields = new FormData(event.currentTarget);
+          setPlace(
+            placeOfSupplyCode(
+              String(fields.get("gstin") ?? ""),
+              String(fields.get("stateCode") ?? ""),
+            ),
+          );
+        }}
       >
         <h2 className="mb-4 text-lg font-semibold text-white">Billing details</h2>
         <input type="hidden" name="intent" value="start" />
@@ -298,9 +323,6 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
           pendingLabel="Opening payment…"
           className="btn-primary mt-4 w-full sm:w-auto"
         />
-        <p className="mt-3 text-xs text-slate-400">
-          Payments are processed by Razorpay. We never see your card number or UPI PIN.
-        </p>
       </Form>
     </div>
   );

@@ -11,11 +11,10 @@ import { resyncFromProvider } from "~/.server/billing/resync.server";
 import { primarySubscription, subscriptionsOf } from "~/.server/billing/subscriptions.server";
 import { done, formAction, refuse } from "~/.server/forms/action.server";
 import { hitRateLimit } from "~/.server/security/rate-limit.server";
-import { ComparisonTable } from "~/components/billing/ComparisonTable";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { Card } from "~/components/Section";
-import { formatDateTime } from "~/lib/dates";
+import { formatInr } from "~/lib/money";
 import { pageMeta } from "~/lib/meta";
 import { newTicketUrl, REPLY_WITHIN_HOURS } from "~/lib/support";
 import type { Route } from "./+types/fix-subscription";
@@ -27,9 +26,12 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
   const current = primarySubscription(await subscriptionsOf(user.id));
   const overview = await billingOverview(user.id);
+  // Only whether Razorpay knows something newer: the field-by-field comparison is the operator's
+  // (/admin-fix-subscription), not words for a customer (issue 34, point 5).
+  const comparison = current ? await compareForSubscriber(user.id, current) : null;
   return {
     overview,
-    comparison: current ? await compareForSubscriber(user.id, current) : null,
+    comparison: comparison && { inSync: comparison.inSync, error: comparison.error !== null },
   };
 }
 
@@ -48,7 +50,7 @@ export async function action(args: Route.ActionArgs) {
       const minutes = Math.max(1, Math.ceil(limit.retryAfter / 60));
       return refuse(
         "resync",
-        `Resync was pressed many times in a short while. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`,
+        `You checked with Razorpay many times in a short while. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`,
         429,
       );
     }
@@ -59,25 +61,75 @@ export async function action(args: Route.ActionArgs) {
     } catch {
       return refuse("resync", "Razorpay could not be reached. Try again in a minute.", 502);
     }
-    return done("resync", "Updated from Razorpay.");
+    return done("resync", "Checked with Razorpay: this page shows what it has on record.");
   });
+}
+
+/** What went wrong, what happens next, and the one thing to do, for each state (issue 34). */
+function storyOf(
+  sub: NonNullable<Route.ComponentProps["loaderData"]["overview"]["subscription"]>,
+): {
+  title: string;
+  happened: string;
+  next: string;
+  fix: boolean;
+} {
+  const amount = sub.nextChargePaise !== null ? ` of ${formatInr(sub.nextChargePaise)}` : "";
+  switch (sub.status) {
+    case "pending":
+      return {
+        title: "Your last payment failed",
+        happened: `Razorpay could not take the ${sub.plan} charge${amount} from ${sub.paymentMethod ?? "your payment method"}. It is retrying over the next few days, and Pro stays on meanwhile.`,
+        next: "We email you after a failed try. If every retry fails, the subscription stops and your account moves to Free. Authorising a working card or UPI ID now takes the charge at once and ends this.",
+        fix: true,
+      };
+    case "halted":
+      return {
+        title: "Payments stopped after failed retries",
+        happened: `Razorpay stopped trying to charge ${sub.plan}${sub.paymentMethod ? ` to ${sub.paymentMethod}` : ""}, so your account is on Free.`,
+        next: "Authorise a working card or UPI ID: the missed charge is taken at once and Pro is back straight away, without buying again.",
+        fix: true,
+      };
+    case "created":
+      return sub.activating
+        ? {
+            title: "Your payment is being confirmed",
+            happened: `Your payment for ${sub.plan} went through; Razorpay has not confirmed it to us yet.`,
+            next: "This usually takes under a minute, and Pro starts as soon as it does. Nothing to do.",
+            fix: false,
+          }
+        : {
+            title: "Nothing was paid yet",
+            happened: `The ${sub.plan} checkout was started but not paid.`,
+            next: "Nothing was charged. Buy again from the pricing page when you are ready.",
+            fix: false,
+          };
+    default:
+      return {
+        title: "Nothing to fix",
+        happened: `${sub.plan}: ${sub.statusText}.`,
+        next: "Payments are up to date. Your subscription page says what renews when.",
+        fix: false,
+      };
+  }
 }
 
 export default function FixSubscriptionPage({ loaderData, actionData }: Route.ComponentProps) {
   const { overview, comparison } = loaderData;
   const sub = overview.subscription;
   const busy = useNavigation().state !== "idle";
+  const story = sub ? storyOf(sub) : null;
   return (
     <div className="space-y-6">
       <PageHeader
         title="Fix subscription"
-        lead="What we have on record beside what Razorpay says, and the next step."
+        lead="What went wrong with a payment, what happens next, and how to put it right."
       />
       {actionData?.message ? (
         <FormMessage tone={actionData.ok ? "success" : "error"} message={actionData.message} />
       ) : null}
 
-      {!sub || !comparison ? (
+      {!sub || !story ? (
         <p className="text-slate-300">
           You have no subscription to fix.{" "}
           <Link to="/pricing" className="link">
@@ -86,47 +138,43 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
         </p>
       ) : (
         <>
-          <Card id="compare-heading" title={`${sub.plan}: ${sub.statusText}`}>
-            <p className="mt-1 mb-4 text-sm text-slate-300">
-              {comparison.inSync
-                ? "Our record matches Razorpay."
-                : "Our record and Razorpay’s differ: resync to take Razorpay’s."}
-              {comparison.askedAt
-                ? ` Razorpay’s answer of ${formatDateTime(comparison.askedAt)}.`
-                : ""}
+          <Card id="fix-heading" title={story.title}>
+            <p className="mt-2 text-slate-200" data-testid="fix-happened">
+              {story.happened}
             </p>
-            <ComparisonTable comparison={comparison} />
-            <Form method="post" className="mt-4">
-              <input type="hidden" name="intent" value="resync" />
-              <button type="submit" className="btn-secondary" disabled={busy}>
-                Resync from Razorpay
-              </button>
-            </Form>
+            <p className="mt-2 text-slate-300" data-testid="fix-next">
+              {story.next}
+            </p>
+            <div className="mt-4 flex flex-wrap items-center gap-3">
+              {story.fix && sub.manageUrl ? (
+                <a
+                  href={`${sub.manageUrl}?return=${encodeURIComponent("/fix-subscription")}`}
+                  className="btn-primary"
+                  rel="noopener"
+                >
+                  Update payment method
+                </a>
+              ) : null}
+              {story.fix ? null : (
+                <Link to="/account/subscription" className="btn-secondary">
+                  Your subscription
+                </Link>
+              )}
+            </div>
           </Card>
 
-          <Card id="next-heading" title="Next step">
-            {sub.status === "pending" ? (
-              <p className="mt-2 text-slate-200">
-                The last charge failed and Razorpay is retrying. Authorise a working card or UPI ID
-                now and the charge goes through at once.
-              </p>
-            ) : sub.status === "halted" ? (
-              <p className="mt-2 text-slate-200">
-                Razorpay stopped retrying, so your account is on Free. Authorise a working payment
-                method to restart Pro: the current period is charged and Pro is back at once.
-              </p>
-            ) : (
-              <p className="mt-2 text-slate-200">Nothing to fix: payments are up to date.</p>
-            )}
-            {(sub.status === "pending" || sub.status === "halted") && sub.manageUrl ? (
-              <a
-                href={`${sub.manageUrl}?return=${encodeURIComponent("/fix-subscription")}`}
-                className="btn-primary mt-4"
-                rel="noopener"
-              >
-                Update payment method
-              </a>
-            ) : null}
+          <Card id="check-heading" title="Paid a moment ago?">
+            <p className="mt-2 text-sm text-slate-300">
+              {comparison && !comparison.inSync && !comparison.error
+                ? "Razorpay has news about your subscription that this page does not show yet. Check with Razorpay to bring it in."
+                : "If you paid and this page still says otherwise, check with Razorpay: it takes what Razorpay has on record."}
+            </p>
+            <Form method="post" className="mt-3">
+              <input type="hidden" name="intent" value="resync" />
+              <button type="submit" className="btn-secondary" disabled={busy}>
+                Check with Razorpay again
+              </button>
+            </Form>
             <p className="mt-4 text-sm text-slate-300">
               Still stuck?{" "}
               <Link
