@@ -116,7 +116,8 @@ export interface RefundEntity {
   payment_id: string;
   notes: Notes | [];
   receipt: string | null;
-  acquirer_data: { arn: null };
+  /** The bank's reference of a processed refund (an ARN for cards, an RRN for UPI). */
+  acquirer_data: { arn: string | null };
   created_at: number;
   batch_id: null;
   status: "processed";

@@ -10,7 +10,7 @@ import type {
   SubscriptionRecord,
 } from "./entities";
 import { emit, getPlan, type Tx } from "./state";
-import { badRequest, inNotes, newId, notFound, outNotes, type Notes } from "./util";
+import { badRequest, inNotes, newArn, newId, notFound, outNotes, type Notes } from "./util";
 
 export const DEFAULT_VPA = "success@razorpay";
 
@@ -183,7 +183,9 @@ export function refundPayment(tx: Tx, paymentId: string, input: RefundInput): Re
     payment_id: payment.id,
     notes: outNotes(input.notes),
     receipt: input.receipt ?? null,
-    acquirer_data: { arn: null },
+    // Processed at once here, so the bank's reference is there at once (Razorpay fills it in
+    // when the refund is processed, sometimes days later, with refund.arn_updated).
+    acquirer_data: { arn: newArn() },
     created_at: tx.now,
     batch_id: null,
     status: "processed",

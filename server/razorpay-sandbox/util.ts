@@ -13,6 +13,13 @@ export function newId(prefix: string): string {
   return `${prefix}_${id}`;
 }
 
+/** A bank reference like a card refund's ARN: 23 digits. */
+export function newArn(): string {
+  let arn = "7";
+  for (let i = 0; i < 22; i++) arn += String(randomInt(10));
+  return arn;
+}
+
 /** Hex HMAC-SHA256 of `message` keyed with `secret`. */
 export function hmacHex(secret: string, message: string | Buffer): string {
   return createHmac("sha256", secret).update(message).digest("hex");

@@ -70,6 +70,16 @@ test("checkout's GST split, the renewal centre, and the fix for a failed renewal
   const subscriptionId = new URL(page.url()).searchParams.get("subscription") ?? "";
   expect(subscriptionId).toMatch(/^sub_/);
 
+  // The payment's details arrive with Razorpay's webhook, a moment after the welcome page.
+  await expect
+    .poll(
+      async () => {
+        await page.goto("/account/subscription");
+        return page.getByTestId("payment-method").textContent();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe("Visa •••• 4366");
   await atBothSizes(page, "/account/subscription", async () => {
     await expect(page.getByTestId("renewal-sentence")).toHaveText(
       /^Pro \(monthly\) renews on \d{1,2} [A-Z][a-z]{2} \d{4} for ₹699\.$/,
@@ -112,4 +122,78 @@ test("checkout's GST split, the renewal centre, and the fix for a failed renewal
     await expect(page.getByRole("link", { name: "Update payment method" })).toBeVisible();
     await expect(page.getByRole("table")).toHaveCount(0);
   });
+});
+
+test("a first payment refunded from the subscription page, without JavaScript, with axe", async ({
+  page,
+  browser,
+}) => {
+  await signUpAndVerify(page, {
+    name: "Ishaan",
+    email: uniqueEmail("selfrefund"),
+    password: "self-refund-e2e-password-1",
+  });
+  await page.goto("/checkout?plan=pro-monthly");
+  await waitForHydration(page);
+  await page.getByLabel("Name or company name").fill("Ishaan Rao");
+  await page.getByLabel("Address", { exact: true }).fill("12 MG Road");
+  await page.getByLabel("City").fill("Bengaluru");
+  await page.getByLabel("PIN code").fill("560001");
+  await page.getByLabel("State or union territory").selectOption({ label: "Karnataka" });
+  await page.getByRole("button", { name: /Continue to payment/ }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Success" }).click();
+  await expect(page.getByRole("heading", { name: "Welcome to Pro" })).toBeVisible({
+    timeout: 20_000,
+  });
+
+  // The refund is offered once Razorpay's webhook has recorded the payment.
+  await expect
+    .poll(
+      async () => {
+        await page.goto("/account/subscription?refund=review");
+        return page.getByTestId("refund-review").count();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(1);
+  // What the refund will do, at both sizes, with axe (it runs as a script, so here).
+  await atBothSizes(page, "/account/subscription?refund=review", async () => {
+    await expect(page.getByTestId("refund-review")).toContainText(
+      "₹699 goes back to Visa •••• 4366",
+    );
+  });
+  // The same customer in a browser with JavaScript off: plain links and forms do it all.
+  const plain = await browser.newContext({
+    javaScriptEnabled: false,
+    storageState: await page.context().storageState(),
+  });
+  try {
+    const noScript = await plain.newPage();
+    await noScript.goto("/account/subscription");
+    await noScript.getByRole("link", { name: "Request a refund" }).click();
+    await expect(noScript.getByTestId("refund-review")).toContainText(
+      "Pro (monthly) ends now and your account moves to Free",
+    );
+    await noScript.getByRole("button", { name: "Refund ₹699 and end Pro now" }).click();
+    await expect(noScript.getByText(/^Refund requested: ₹699 goes back/)).toBeVisible();
+    // Asked and stored: the button is gone, so it cannot be asked twice.
+    await expect(noScript.getByRole("button", { name: /^Refund ₹699/ })).toHaveCount(0);
+  } finally {
+    await plain.close();
+  }
+
+  await expect
+    .poll(
+      async () => {
+        await page.goto("/invoices");
+        return page.getByTestId("refunds").getByText("Refunded").count();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(1);
+  await atBothSizes(page, "/invoices", async () => {
+    await expect(page.getByTestId("refunds")).toContainText(/rfnd_\w+/);
+  });
+  await page.goto("/account/subscription");
+  await expect(page.getByTestId("current-plan")).toHaveText("Free");
 });

@@ -209,6 +209,8 @@ export async function sendBillingMail(
           plan: planLabel(plan),
           amountPaise: refund.amountPaise,
           paymentId: refund.providerPaymentId,
+          refundId: refund.providerRefundId,
+          arn: refund.arn,
           ended: subscription.endReason === "refunded",
           creditNote: note
             ? {

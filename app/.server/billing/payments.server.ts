@@ -105,10 +105,17 @@ export async function recordRefund(
       amountPaise: entity.amount,
       status: entity.status,
       reason,
+      arn: entity.acquirer_data?.arn ?? null,
     })
     .onConflictDoUpdate({
       target: refunds.providerRefundId,
-      set: { status: entity.status, ...(reason ? { reason } : {}) },
+      set: {
+        status: entity.status,
+        ...(reason ? { reason } : {}),
+        // Razorpay reports the bank reference later (refund.arn_updated); an older report without
+        // it never takes it away.
+        ...(entity.acquirer_data?.arn ? { arn: entity.acquirer_data.arn } : {}),
+      },
     });
 }
 

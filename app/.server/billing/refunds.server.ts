@@ -12,7 +12,7 @@ import { formatInr } from "~/lib/money";
 import { subscriptionCustomer } from "../alerts/customer-path.server";
 import { raiseAlert } from "../alerts/raise.server";
 import { type Database, db as defaultDb } from "../db";
-import { auditLog, jobs, payments } from "../db/schema";
+import { auditLog, jobs, payments, refunds } from "../db/schema";
 import { defineJob, enqueue } from "../jobs/define";
 import { dedupeKeyTaken, type Executor } from "../jobs/queue.server";
 import { PermanentJobError } from "../jobs/worker.server";
@@ -223,3 +223,63 @@ export const refundJob = defineJob({
     await makeRefund(payload);
   },
 });
+
+export interface CustomerRefund {
+  paymentId: string;
+  amountPaise: number;
+  /** Requested: stored, not yet made at Razorpay. Then Razorpay's own status. */
+  status: "requested" | "pending" | "processed" | "failed";
+  refundId: string | null;
+  /** The bank's reference, once Razorpay has it. */
+  arn: string | null;
+  at: Date;
+}
+
+/**
+ * A customer's refunds as /invoices shows them (issue 34, point 4): those made, with Razorpay's
+ * status, refund id and the bank's reference, and those requested but not made yet. Newest first.
+ */
+export async function refundsOfCustomer(
+  userId: string,
+  database: Database = defaultDb(),
+): Promise<CustomerRefund[]> {
+  const made = await database
+    .select({
+      paymentId: refunds.providerPaymentId,
+      amountPaise: refunds.amountPaise,
+      status: refunds.status,
+      refundId: refunds.providerRefundId,
+      arn: refunds.arn,
+      at: refunds.createdAt,
+    })
+    .from(refunds)
+    .innerJoin(payments, eq(payments.providerPaymentId, refunds.providerPaymentId))
+    .where(eq(payments.userId, userId));
+  const requested = await database
+    .select({ payload: jobs.payload, at: jobs.createdAt })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.kind, REFUND_JOB),
+        isNull(jobs.completedAt),
+        isNull(jobs.failedAt),
+        sql`${jobs.payload}->>'targetUserId' = ${userId}`,
+      ),
+    );
+  const statusOf = (status: string): CustomerRefund["status"] =>
+    status === "processed" || status === "failed" ? status : "pending";
+  return [
+    ...requested.map(({ payload, at }) => {
+      const request = payload as Pick<RefundRequest, "paymentId" | "amountPaise">;
+      return {
+        paymentId: request.paymentId,
+        amountPaise: request.amountPaise,
+        status: "requested" as const,
+        refundId: null,
+        arn: null,
+        at,
+      };
+    }),
+    ...made.map((row) => ({ ...row, status: statusOf(row.status) })),
+  ].sort((a, b) => b.at.getTime() - a.at.getTime());
+}

@@ -667,6 +667,11 @@ export const refunds = pgTable("refunds", {
   amountPaise: integer("amount_paise").notNull(),
   status: text("status").notNull(),
   reason: text("reason"),
+  /**
+   * The bank's reference for the refund (ARN for cards, RRN for UPI), from Razorpay's
+   * `acquirer_data` once the refund is processed: what a customer quotes to trace it.
+   */
+  arn: text("arn"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

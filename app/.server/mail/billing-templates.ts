@@ -163,6 +163,9 @@ export function refundedMessage(
     plan: string;
     amountPaise: number;
     paymentId: string;
+    /** Razorpay's refund id, and the bank's reference (ARN) once Razorpay has it. */
+    refundId: string;
+    arn: string | null;
     /** The refund left the period unpaid, so the subscription ended with it (the refund policy). */
     ended: boolean;
     /** The GST credit note of this refund: linked, and attached as a PDF. */
@@ -174,6 +177,9 @@ export function refundedMessage(
     subject: `Refund of ${formatInr(input.amountPaise)} for ${site.product.name} ${input.plan}`,
     paragraphs: [
       `We refunded ${formatInr(input.amountPaise)} of your payment ${input.paymentId} for ${input.plan}. Banks usually show it within 5 to 7 working days.`,
+      input.arn
+        ? `To trace it with your bank, quote the bank reference (ARN) ${input.arn}; our refund reference is ${input.refundId}.`
+        : `Our refund reference is ${input.refundId}; your account's Invoices page shows the bank reference (ARN) once Razorpay has it.`,
       ...(input.ended
         ? [
             `With this refund your ${input.plan} subscription has ended and your account is on the Free plan (one device). Nothing more will be charged.`,

@@ -48,10 +48,18 @@ interface State {
   switchTo?: PaidPlanId;
   devicesInUse?: number;
   notice?: string | null;
+  /** The first payment is inside the refund window; `review`: the confirmation step is open. */
+  refund?: "offer" | "review";
 }
 
 /** The loader's answer for a stored state, built as the loader and billingOverview() build it. */
-function loaderData({ sub, switchTo: next, devicesInUse = 1, notice = null }: State): LoaderData {
+function loaderData({
+  sub,
+  switchTo: next,
+  devicesInUse = 1,
+  notice = null,
+  refund,
+}: State): LoaderData {
   const entitlement = decideEntitlement(
     {
       subscriptions: sub
@@ -114,6 +122,23 @@ function loaderData({ sub, switchTo: next, devicesInUse = 1, notice = null }: St
     current && entitlement.plan !== "free" && ["active", "pending"].includes(sub?.status ?? "");
   const amount = switchTo?.pricePaise ?? summary?.nextChargePaise ?? null;
   return {
+    refund: {
+      offer:
+        refund && current
+          ? {
+              paymentId: "pay_First0001",
+              plan: planLabel(current),
+              amountPaise: current.pricePaise,
+              tax: splitGstInclusive(current.pricePaise, 18, true),
+              method: "Visa •••• 4366",
+              paidAt: "2027-02-12T06:30:00.000Z",
+              until: "2027-02-19T06:30:00.000Z",
+              key: "rf_0123456789abcdef",
+            }
+          : null,
+      review: refund === "review",
+      windowDays: 7,
+    },
     plan: {
       id: onSubscription ? current.id : entitlement.plan,
       name: planLabel(onSubscription ? current : entitlement.plan),
@@ -376,5 +401,60 @@ describe("/account/subscription", () => {
     expect(detail("Status")).toBe("Payment received, activating…");
     expect(detail("Payment method")).toBe("Not known yet");
     expect(detail("Plan")).toBe("Free");
+  });
+
+  it("a first payment inside the window: what a refund does, then the one button that does it", async () => {
+    await renderPage({ sub: { planId: "pro-monthly", status: "active" }, refund: "offer" });
+    const section = within(screen.getByTestId("self-refund"));
+    section.getByRole("heading", { level: 3, name: "Changed your mind?" });
+    section.getByText(
+      "You paid ₹699 for Pro (monthly) on 12 Feb 2027. Until 19 Feb 2027 you can have it back in full.",
+    );
+    // The first step only shows what will happen: a link, so it works without JavaScript.
+    expect(section.getByRole("link", { name: "Request a refund" }).getAttribute("href")).toBe(
+      "/account/subscription?refund=review#refund",
+    );
+    expect(section.queryByRole("button")).toBeNull();
+    expect(screen.queryByTestId("refund-policy")).toBeNull();
+  });
+
+  it("the refund's confirmation says what happens to the money, the tax and the plan", async () => {
+    const user = userEvent.setup({ delay: null });
+    await renderPage(
+      { sub: { planId: "pro-monthly", status: "active" }, refund: "review" },
+      () => ({
+        state: { sub: { planId: "pro-monthly", status: "cancelled", endReason: "refunded" } },
+        answer: done(
+          "request-refund",
+          "Refund requested: ₹699 goes back to where you paid from, and Pro ends now.",
+        ),
+      }),
+    );
+    expect(
+      within(screen.getByTestId("refund-review"))
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual([
+      "₹699 goes back to Visa •••• 4366; banks usually show it within 5 to 7 working days.",
+      "A GST credit note reverses the invoice: ₹592.37 + ₹106.63 IGST (18%) (₹106.63 of GST).",
+      "Pro (monthly) ends now and your account moves to Free (one device). Nothing more is charged.",
+    ]);
+    expect(href("Keep Pro")).toBe("/account/subscription");
+    await user.click(screen.getByRole("button", { name: "Refund ₹699 and end Pro now" }));
+    expect((await screen.findByRole("status")).textContent).toBe(
+      "Refund requested: ₹699 goes back to where you paid from, and Pro ends now.",
+    );
+    expect(detail("Status")).toBe("Ended: refunded in full");
+    expect(screen.queryByTestId("self-refund")).toBeNull();
+  });
+
+  it("outside the refund window: no button, and the policy says why and where to go", async () => {
+    await renderPage({ sub: { planId: "pro-monthly", status: "active" } });
+    expect(screen.queryByTestId("self-refund")).toBeNull();
+    expect(screen.queryByRole("link", { name: "Request a refund" })).toBeNull();
+    expect(screen.getByTestId("refund-policy").textContent).toBe(
+      "The 7-day refund covers a new subscription's first payment, asked for within 7 days of paying; this subscription is past it. Charged twice or wrongly? Open a support ticket and we refund it in full. Refund policy",
+    );
+    expect(href("Refund policy")).toBe("/legal/refund");
   });
 });

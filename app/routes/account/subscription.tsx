@@ -9,8 +9,15 @@ import {
   withdrawSwitch,
 } from "~/.server/billing/manage.server";
 import { renewalOf } from "~/.server/billing/renewal.server";
+import { refundKey } from "~/.server/billing/refunds.server";
+import {
+  REFUND_WINDOW_DAYS,
+  requestSelfRefund,
+  selfRefundOffer,
+} from "~/.server/billing/self-refund.server";
 import { paymentsConfig } from "~/.server/billing/provider.server";
 import { done, formAction } from "~/.server/forms/action.server";
+import { SelfRefund } from "~/components/billing/SelfRefund";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
@@ -42,7 +49,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // not the current plan until its day (issue 34).
   const onSubscription =
     sub && current && entitlement.plan !== "free" && ["active", "pending"].includes(sub.status);
+  const url = new URL(request.url);
+  const offer = sub?.status === "active" ? await selfRefundOffer(user.id, { now }) : null;
   return {
+    refund: {
+      offer,
+      /** The confirmation step: what the refund does, and the one button that does it. */
+      review: offer !== null && url.searchParams.get("refund") === "review",
+      windowDays: REFUND_WINDOW_DAYS,
+    },
     plan: {
       id: onSubscription ? current.id : entitlement.plan,
       name: planLabel(onSubscription ? current : entitlement.plan),
@@ -61,7 +76,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         }
       : null,
     testMode: paymentsConfig().testMode,
-    notice: new URL(request.url).searchParams.get("notice"),
+    notice: url.searchParams.get("notice"),
   };
 }
 
@@ -71,6 +86,11 @@ const schema = z.discriminatedUnion("intent", [
     reason: z.string().trim().max(500, { error: "Use at most 500 characters." }).default(""),
   }),
   z.object({ intent: z.literal("undo-cancel") }),
+  z.object({
+    intent: z.literal("request-refund"),
+    paymentId: z.string().regex(/^pay_\w{1,40}$/),
+    key: refundKey,
+  }),
   z.object({ intent: z.literal("withdraw-switch") }),
 ]);
 
@@ -83,6 +103,14 @@ export async function action(args: Route.ActionArgs) {
         row.currentEnd && row.cancelAtCycleEnd
           ? `Cancelled. You keep Pro until ${formatDate(row.currentEnd.toISOString())}; nothing more will be charged.`
           : "Cancelled. Nothing more will be charged.",
+      );
+    }
+    if (input.intent === "request-refund") {
+      const { amountPaise } = await requestSelfRefund(user, input);
+      // Twice (a double submit) is one request: the same answer both times.
+      return done(
+        "request-refund",
+        `Refund requested: ${formatInr(amountPaise)} goes back to where you paid from, and Pro ends now. A mail with the credit note and the refund reference follows; Invoices shows where it stands.`,
       );
     }
     if (input.intent === "withdraw-switch") {
@@ -109,7 +137,8 @@ function Detail({ term, children }: { term: string; children: React.ReactNode })
 }
 
 export default function SubscriptionPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { plan, devicesInUse, overview, renewal, switchOption, testMode, notice } = loaderData;
+  const { plan, devicesInUse, overview, renewal, refund, switchOption, testMode, notice } =
+    loaderData;
   const sub = overview.subscription;
   const switchTo = overview.switchTo;
   const busy = useNavigation().state !== "idle";
@@ -250,6 +279,8 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
               </div>
             </div>
           ) : null}
+
+          {sub.status === "active" ? <SelfRefund refund={refund} busy={busy} /> : null}
 
           {running && (!sub.cancelAtCycleEnd || switchTo) ? (
             <Form

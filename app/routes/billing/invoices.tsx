@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { requireSession } from "~/.server/auth/session";
+import { refundsOfCustomer } from "~/.server/billing/refunds.server";
 import { invoicesOfUser } from "~/.server/invoices/queries.server";
 import { PageHeader } from "~/components/PageHeader";
 import { formatDate } from "~/lib/dates";
@@ -14,11 +15,12 @@ export const meta: Route.MetaFunction = () =>
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
-  const rows = await invoicesOfUser(user.id);
+  const [rows, refunds] = await Promise.all([invoicesOfUser(user.id), refundsOfCustomer(user.id)]);
   const credited = new Set(
     rows.filter((row) => row.kind === "credit_note").map((row) => row.originalInvoiceId),
   );
   return {
+    refunds: refunds.map((refund) => ({ ...refund, at: refund.at.toISOString() })),
     documents: rows.map((row) => {
       const { document } = row;
       return {
@@ -40,7 +42,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export default function InvoicesPage({ loaderData }: Route.ComponentProps) {
-  const { documents } = loaderData;
+  const { documents, refunds } = loaderData;
   return (
     <div>
       <PageHeader
@@ -101,6 +103,7 @@ export default function InvoicesPage({ loaderData }: Route.ComponentProps) {
           </table>
         </ScrollBox>
       )}
+      {refunds.length > 0 ? <Refunds refunds={refunds} /> : null}
       <p className="mt-6 text-sm text-slate-300">
         Need your GSTIN on future invoices? Add it under{" "}
         <Link to="/billing" className="link">
@@ -116,5 +119,81 @@ export default function InvoicesPage({ loaderData }: Route.ComponentProps) {
         : we issue a credit note and a corrected invoice.
       </p>
     </div>
+  );
+}
+
+const REFUND_STATUS = {
+  requested: "Requested: being made",
+  pending: "On its way to your bank",
+  processed: "Refunded",
+  failed: "Failed: we will contact you",
+} as const;
+
+/** Each refund with where it stands and the references to trace it (issue 34, point 4). */
+function Refunds({
+  refunds,
+}: {
+  refunds: {
+    paymentId: string;
+    amountPaise: number;
+    status: keyof typeof REFUND_STATUS;
+    refundId: string | null;
+    arn: string | null;
+    at: string;
+  }[];
+}) {
+  return (
+    <section aria-labelledby="refunds-heading" className="mt-8">
+      <h2 id="refunds-heading" className="text-lg font-semibold text-white">
+        Refunds
+      </h2>
+      <p className="mt-1 text-sm text-slate-300">
+        Banks usually show a refund within 5 to 7 working days of it being made. To trace one, give
+        your bank its bank reference (ARN).
+      </p>
+      <ScrollBox
+        label="Your refunds"
+        className="mt-3 rounded-xl border border-slate-800 bg-slate-900"
+      >
+        <table className="w-full text-left text-sm" data-testid="refunds">
+          <caption className="sr-only">Your refunds</caption>
+          <thead>
+            <tr className="border-b border-slate-800 text-slate-300">
+              {[
+                "Date",
+                "Amount",
+                "Status",
+                "Refund reference",
+                "Bank reference (ARN)",
+                "Payment",
+              ].map((label) => (
+                <th key={label} scope="col" className="px-4 py-3 font-medium">
+                  {label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {refunds.map((refund) => (
+              <tr
+                key={refund.refundId ?? `${refund.paymentId}-${refund.at}`}
+                className="border-b border-slate-800 last:border-0"
+              >
+                <td className="px-4 py-3 text-slate-200">{formatDate(refund.at)}</td>
+                <td className="px-4 py-3 text-slate-100 tabular-nums">
+                  {formatInr(refund.amountPaise)}
+                </td>
+                <td className="px-4 py-3 text-slate-200">{REFUND_STATUS[refund.status]}</td>
+                <td className="px-4 py-3 font-mono text-slate-200">{refund.refundId ?? "—"}</td>
+                <td className="px-4 py-3 font-mono text-slate-200">
+                  {refund.arn ?? (refund.status === "processed" ? "Not given yet" : "—")}
+                </td>
+                <td className="px-4 py-3 font-mono text-slate-300">{refund.paymentId}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollBox>
+    </section>
   );
 }

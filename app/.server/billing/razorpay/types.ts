@@ -118,6 +118,8 @@ export const refundSchema = z.looseObject({
   notes: notesSchema.default({}),
   status: z.enum(["pending", "processed", "failed"]),
   speed_requested: z.string().optional(),
+  /** The bank's reference (ARN or RRN), filled in once the refund is processed. */
+  acquirer_data: z.looseObject({ arn: z.string().nullable().optional() }).optional(),
   created_at: unixSeconds,
 });
 export type RazorpayRefund = z.infer<typeof refundSchema>;

@@ -1,0 +1,162 @@
+/**
+ * The customer's own refund, inside the refund policy (issue 34, point 4; content/legal/refund.md):
+ * the first payment of a new subscription, in full, within REFUND_WINDOW_DAYS of paying. It is the
+ * operator's refund (billing/refunds.server.ts) asked for by the customer: one request key per
+ * confirmation, stored with its job and audit row before Razorpay is called, so a confirmation
+ * sent twice refunds once. The refund leaves the period unpaid, so the subscription ends with it
+ * and the account moves to Free (refunded-period.server.ts), with one mail and a credit note.
+ * Anything else (a renewal, a duplicate charge, a case the law covers) goes to the support desk.
+ */
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { type Database, db as defaultDb } from "../db";
+import { jobs, payments, refunds, subscriptions } from "../db/schema";
+import { AppError } from "../http/errors";
+import type { Executor } from "../jobs/queue.server";
+import { kickJobs } from "../jobs";
+import { taxOfCharge } from "../invoices/preview.server";
+import { paymentMethodOf } from "./payments.server";
+import { queueRefund, REFUND_JOB, refundableLeft } from "./refunds.server";
+import { primarySubscription, subscriptionsOf } from "./subscriptions.server";
+import { planLabel } from "~/lib/plans";
+import type { GstSplit } from "~/lib/gst-split";
+
+/** The refund policy's window for a new subscription's first payment. */
+export const REFUND_WINDOW_DAYS = 7;
+const WINDOW_MS = REFUND_WINDOW_DAYS * 86_400_000;
+
+export interface SelfRefundOffer {
+  paymentId: string;
+  plan: string;
+  amountPaise: number;
+  /** The GST the credit note will reverse. */
+  tax: GstSplit;
+  /** Where the money goes back: "Visa •••• 4366". */
+  method: string;
+  paidAt: string;
+  /** The last moment a request is taken (ISO). */
+  until: string;
+  /** This confirmation's request key: submitted twice, it refunds once. */
+  key: string;
+}
+
+/**
+ * The refund the customer may ask for now, or null: the primary subscription is active, is not a
+ * plan switch, has exactly one payment, captured (nothing refunded or requested), made within the
+ * window.
+ */
+export async function selfRefundOffer(
+  userId: string,
+  options: { database?: Database; now?: Date } = {},
+): Promise<SelfRefundOffer | null> {
+  const database = options.database ?? defaultDb();
+  const now = options.now ?? new Date();
+  const current = primarySubscription(await subscriptionsOf(userId, database));
+  if (!current || current.status !== "active" || current.replacesSubscriptionId) return null;
+  const paid = await database
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.subscriptionId, current.id),
+        inArray(payments.status, ["captured", "refunded"]),
+      ),
+    )
+    .orderBy(asc(payments.paidAt));
+  const [first] = paid;
+  if (!first || paid.length !== 1 || first.status !== "captured") return null;
+  if (first.amountRefundedPaise > 0) return null;
+  if (now.getTime() - first.paidAt.getTime() > WINDOW_MS) return null;
+  if (await refundUnderWay(database, first.providerPaymentId)) return null;
+  return {
+    paymentId: first.providerPaymentId,
+    plan: planLabel(current.planId),
+    amountPaise: first.amountPaise,
+    tax: await taxOfCharge(database, userId, first.amountPaise),
+    method: paymentMethodOf(first).customerLabel,
+    paidAt: first.paidAt.toISOString(),
+    until: new Date(first.paidAt.getTime() + WINDOW_MS).toISOString(),
+    key: `rf_${randomUUID()}`,
+  };
+}
+
+/** A refund of this payment requested and not yet made, or made already. */
+async function refundUnderWay(database: Database, paymentId: string): Promise<boolean> {
+  const [requested] = await database
+    .select({ n: sql<number>`count(*)::int` })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.kind, REFUND_JOB),
+        isNull(jobs.failedAt),
+        sql`${jobs.payload}->>'paymentId' = ${paymentId}`,
+      ),
+    );
+  const [made] = await database
+    .select({ n: sql<number>`count(*)::int` })
+    .from(refunds)
+    .where(eq(refunds.providerPaymentId, paymentId));
+  return Number(requested?.n ?? 0) + Number(made?.n ?? 0) > 0;
+}
+
+/**
+ * The confirmed request: checked again against the policy now, then stored as the refund job with
+ * its audit row. The same key again (a double submit) stores nothing more and is not an error.
+ */
+export async function requestSelfRefund(
+  user: { id: string; email: string },
+  input: { paymentId: string; key: string },
+  options: { database?: Database; now?: Date } = {},
+): Promise<{ queued: boolean; amountPaise: number }> {
+  const database = options.database ?? defaultDb();
+  const [payment] = await database
+    .select({
+      amountPaise: payments.amountPaise,
+      subscriptionUser: subscriptions.userId,
+    })
+    .from(payments)
+    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+    .where(eq(payments.providerPaymentId, input.paymentId));
+  // Someone else's payment is not found, as if it did not exist.
+  if (!payment || payment.subscriptionUser !== user.id)
+    throw new AppError("not_found", "That payment is not one of yours.");
+  const refused = () =>
+    new AppError(
+      "conflict",
+      `This payment can no longer be refunded from here: the ${REFUND_WINDOW_DAYS}-day refund covers a new subscription's first payment, once. Open a support ticket and we will look at it.`,
+    );
+  const offer = await selfRefundOffer(user.id, { database, now: options.now });
+  if (!offer || offer.paymentId !== input.paymentId) {
+    // The other submit of this confirmation stored it already: the same request, not a refusal.
+    if (await keyTaken(database, input.key))
+      return { queued: false, amountPaise: payment.amountPaise };
+    throw refused();
+  }
+  const queued = await database.transaction(async (tx) => {
+    // The payment's row stays locked until this commits: two confirmations (two tabs, two keys)
+    // are taken one after the other, and the second finds the first one's request.
+    const left = await refundableLeft(tx, input.paymentId);
+    if (left !== offer.amountPaise) {
+      if (await keyTaken(tx, input.key)) return false;
+      throw refused();
+    }
+    return queueRefund(tx, {
+      paymentId: input.paymentId,
+      amountPaise: offer.amountPaise,
+      reason: `The customer's ${REFUND_WINDOW_DAYS}-day refund of a first payment`,
+      key: input.key,
+      actor: { id: user.id, email: user.email },
+      targetUserId: user.id,
+    });
+  });
+  if (queued) kickJobs();
+  return { queued, amountPaise: payment.amountPaise };
+}
+
+async function keyTaken(executor: Executor, key: string): Promise<boolean> {
+  const [row] = await executor
+    .select({ n: sql<number>`count(*)::int` })
+    .from(jobs)
+    .where(eq(jobs.dedupeKey, `refund:${key}`));
+  return Number(row?.n ?? 0) > 0;
+}

@@ -1,0 +1,94 @@
+import { Form, Link } from "react-router";
+import { formatDate } from "~/lib/dates";
+import { type GstSplit, gstSplitText } from "~/lib/gst-split";
+import { formatInr } from "~/lib/money";
+import { newTicketUrl } from "~/lib/support";
+
+export interface SelfRefundView {
+  offer: {
+    paymentId: string;
+    plan: string;
+    amountPaise: number;
+    tax: GstSplit;
+    method: string;
+    paidAt: string;
+    until: string;
+    key: string;
+  } | null;
+  review: boolean;
+  windowDays: number;
+}
+
+/**
+ * The customer's own refund of a first payment (issue 34, point 4): a link to what it does, then
+ * one button that does it. Both are plain links and forms, so it works without JavaScript.
+ * Outside the policy there is no button, and the words say why and where to go instead.
+ */
+export function SelfRefund({ refund, busy }: { refund: SelfRefundView; busy: boolean }) {
+  const { offer } = refund;
+  if (!offer)
+    return (
+      <p
+        className="mt-8 border-t border-slate-800 pt-6 text-sm text-slate-300"
+        data-testid="refund-policy"
+      >
+        {`The ${refund.windowDays}-day refund covers a new subscription's first payment, asked for within ${refund.windowDays} days of paying; this subscription is past it. Charged twice or wrongly? `}
+        <Link
+          to={newTicketUrl({ category: "billing", subject: "A refund of a wrong charge" })}
+          className="link"
+        >
+          Open a support ticket
+        </Link>
+        {" and we refund it in full. "}
+        <Link to="/legal/refund" className="link">
+          Refund policy
+        </Link>
+      </p>
+    );
+  const tax = offer.tax.totalPaise - offer.tax.taxablePaise;
+  return (
+    <section
+      id="refund"
+      aria-labelledby="refund-heading"
+      className="mt-8 border-t border-slate-800 pt-6"
+      data-testid="self-refund"
+    >
+      <h3 id="refund-heading" className="font-semibold text-white">
+        Changed your mind?
+      </h3>
+      <p className="mt-1 text-sm text-slate-300">
+        {`You paid ${formatInr(offer.amountPaise)} for ${offer.plan} on ${formatDate(offer.paidAt)}. Until ${formatDate(offer.until)} you can have it back in full.`}
+      </p>
+      {refund.review ? (
+        <Form
+          method="post"
+          className="mt-3 rounded-lg border border-amber-400/40 bg-amber-400/10 p-4"
+        >
+          <ul
+            className="list-inside list-disc space-y-1 text-sm text-amber-100"
+            data-testid="refund-review"
+          >
+            <li>{`${formatInr(offer.amountPaise)} goes back to ${offer.method}; banks usually show it within 5 to 7 working days.`}</li>
+            <li>{`A GST credit note reverses the invoice: ${gstSplitText(offer.tax)} (${formatInr(tax)} of GST).`}</li>
+            <li>{`${offer.plan} ends now and your account moves to Free (one device). Nothing more is charged.`}</li>
+          </ul>
+          <input type="hidden" name="intent" value="request-refund" />
+          <input type="hidden" name="paymentId" value={offer.paymentId} />
+          <input type="hidden" name="key" value={offer.key} />
+          <div className="mt-3 flex flex-wrap gap-3">
+            <button type="submit" className="btn-primary" disabled={busy}>
+              {`Refund ${formatInr(offer.amountPaise)} and end Pro now`}
+            </button>
+            <Link to="/account/subscription" className="btn-secondary">
+              Keep Pro
+            </Link>
+          </div>
+        </Form>
+      ) : (
+        <Link to="/account/subscription?refund=review#refund" className="btn-secondary mt-3">
+          Request a refund
+        </Link>
+      )}
+    </section>
+  );
+}
