@@ -55,7 +55,17 @@ export interface SiteConfig {
     grievanceOfficer: { name: string; designation: string; email: string; phone: string };
   };
   social: { label: string; url: string }[];
-  pricing: { currency: "INR"; pricesIncludeGst: boolean; gstRatePercent: number };
+  pricing: {
+    currency: "INR";
+    pricesIncludeGst: boolean;
+    gstRatePercent: number;
+    /**
+     * Renewals of at least this much get a notice 3 days before the charge (RBI's e-mandate rules
+     * ask for a pre-debit notice, and extra authentication above ₹15,000); yearly ones always get
+     * one a week before.
+     */
+    renewalNoticeFromPaise: number;
+  };
   /** GST invoicing: the series prefix and the SAC the company's accountant chose. */
   invoicing: {
     /** Letters and digits only; with "/26-27/000042" it must stay within 16 characters. */
@@ -106,7 +116,12 @@ export const site: SiteConfig = {
     { label: "X", url: "https://x.com/pinoutlabs" },
     { label: "LinkedIn", url: "https://www.linkedin.com/company/pinout-labs" },
   ],
-  pricing: { currency: "INR", pricesIncludeGst: true, gstRatePercent: 18 },
+  pricing: {
+    currency: "INR",
+    pricesIncludeGst: true,
+    gstRatePercent: 18,
+    renewalNoticeFromPaise: 15_000_00,
+  },
   invoicing: {
     prefix: "PL",
     sac: "997331",

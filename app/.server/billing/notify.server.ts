@@ -5,6 +5,7 @@
  */
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
+import { site } from "~/config/site";
 import { planById, planLabel, isPaidPlanId } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
 import {
@@ -264,6 +265,7 @@ export async function sendBillingMail(
         renewalReminderMessage({
           ...to,
           plan: planLabel(plan),
+          period: plan.billingCycle === "yearly" ? "year" : "month",
           amountPaise: plan.pricePaise,
           chargeAt: subscription.chargeAt,
           accountUrl,
@@ -273,9 +275,26 @@ export async function sendBillingMail(
   }
 }
 
-const REMINDER_DAYS = 7;
+/**
+ * How many days before a renewal its notice goes out, or null for none (issue 34, point 2): a
+ * yearly renewal a week before (a year is long enough to forget), any renewal of at least
+ * `fromPaise` three days before (RBI's pre-debit notice for larger e-mandate charges). One notice
+ * per renewal, the earlier one when both apply.
+ */
+export function renewalNoticeDays(
+  plan: { billingCycle: string | null; pricePaise: number },
+  fromPaise: number = site.pricing.renewalNoticeFromPaise,
+): number | null {
+  if (plan.billingCycle === "yearly") return 7;
+  if (plan.billingCycle && plan.pricePaise >= fromPaise) return 3;
+  return null;
+}
 
-/** Yearly renewals get a reminder a week before the charge (RBI pre-debit practice and courtesy). */
+/**
+ * Queues the notice of a subscription's next renewal, if it gets one (`renewalNoticeDays`). Keyed
+ * by the charge's date, so a subscription read again (webhooks, resyncs) never queues it twice;
+ * the mail checks when it is sent that the renewal is still coming on that day.
+ */
 export async function scheduleRenewalReminder(
   executor: Executor,
   subscription: {
@@ -289,9 +308,10 @@ export async function scheduleRenewalReminder(
 ): Promise<void> {
   if (subscription.status !== "active" || subscription.cancelAtCycleEnd || !subscription.chargeAt)
     return;
-  if (!isPaidPlanId(subscription.planId) || planById(subscription.planId).billingCycle !== "yearly")
-    return;
-  const runAt = new Date(subscription.chargeAt.getTime() - REMINDER_DAYS * 86_400_000);
+  if (!isPaidPlanId(subscription.planId)) return;
+  const days = renewalNoticeDays(planById(subscription.planId));
+  if (days === null) return;
+  const runAt = new Date(subscription.chargeAt.getTime() - days * 86_400_000);
   if (runAt <= now) return;
   await queueBillingMail(
     executor,

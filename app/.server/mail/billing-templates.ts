@@ -228,12 +228,18 @@ export function duplicateCancelledMessage(
 }
 
 export function renewalReminderMessage(
-  input: Recipient & { plan: string; amountPaise: number; chargeAt: Date; accountUrl: string },
+  input: Recipient & {
+    plan: string;
+    period: "month" | "year";
+    amountPaise: number;
+    chargeAt: Date;
+    accountUrl: string;
+  },
 ): MailMessage {
   return renderTo(input, {
     subject: `Your ${site.product.name} ${input.plan} renews on ${formatDate(input.chargeAt.toISOString())}`,
     paragraphs: [
-      `On ${formatDate(input.chargeAt.toISOString())} we will charge ${formatInr(input.amountPaise)} (GST included) to renew ${input.plan} for another year.`,
+      `On ${formatDate(input.chargeAt.toISOString())} we will charge ${formatInr(input.amountPaise)} (GST included) to renew ${input.plan} for another ${input.period}.`,
       "Nothing to do if you want to continue. To stop the renewal, cancel before that date from Account → Subscription.",
     ],
     action: { label: "Manage your subscription", url: input.accountUrl },
