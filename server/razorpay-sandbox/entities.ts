@@ -13,7 +13,11 @@ export type SubscriptionStatus =
   | "halted"
   | "cancelled"
   | "completed"
-  | "expired";
+  | "expired"
+  | "paused";
+
+/** Who paused a subscription: the merchant through the API, or the customer in their UPI app. */
+export type PauseInitiator = "merchant" | "customer";
 
 export type Method = "card" | "upi";
 
@@ -72,6 +76,9 @@ export interface SubscriptionEntity {
   payment_method: Method | null;
   offer_id: null;
   remaining_count: number;
+  /** Set while paused (Razorpay adds them to a paused subscription). */
+  paused_at?: number | null;
+  pause_initiated_by?: PauseInitiator | null;
 }
 
 export interface PaymentEntity {

@@ -10,6 +10,8 @@ import { refundPaymentOnce } from "./ledger";
 import {
   cancelScheduledChanges,
   cancelSubscription,
+  pauseSubscription,
+  resumeSubscription,
   collection,
   createPlan,
   createSubscription,
@@ -69,6 +71,8 @@ const refundBody = z.strictObject({
 });
 
 const chargeBody = z.strictObject({ fail: z.boolean().optional() });
+const pauseBody = z.strictObject({ pause_at: z.literal("now").optional() });
+const resumeBody = z.strictObject({ resume_at: z.literal("now").optional() });
 
 const subscriptionQuery = pageQuery.extend({ plan_id: z.string().optional() });
 const invoiceQuery = pageQuery.extend({
@@ -126,6 +130,14 @@ export function restRouter(options: {
     const { cancel_at_cycle_end } = parseBody(cancelBody, req);
     const atCycleEnd = cancel_at_cycle_end === true || cancel_at_cycle_end === 1;
     res.json(store.change((tx) => cancelSubscription(tx, req.params.id, atCycleEnd)));
+  });
+  router.post("/v1/subscriptions/:id/pause", (req, res) => {
+    parseBody(pauseBody, req);
+    res.json(store.change((tx) => pauseSubscription(tx, req.params.id, "merchant")));
+  });
+  router.post("/v1/subscriptions/:id/resume", (req, res) => {
+    parseBody(resumeBody, req);
+    res.json(store.change((tx) => resumeSubscription(tx, req.params.id, "merchant")));
   });
   router.patch("/v1/subscriptions/:id", (req, res) => {
     const input = parseBody(updateBody, req);
@@ -198,6 +210,13 @@ export function restRouter(options: {
   router.post("/control/subscriptions/:id/charge", (req, res) => {
     const { fail } = parseBody(chargeBody, req);
     res.json(store.change((tx) => controlCharge(tx, req.params.id, fail === true)));
+  });
+  // The customer pauses or resumes the mandate in their UPI app (Razorpay then tells the merchant).
+  router.post("/control/subscriptions/:id/pause-from-upi-app", (req, res) => {
+    res.json(store.change((tx) => pauseSubscription(tx, req.params.id, "customer")));
+  });
+  router.post("/control/subscriptions/:id/resume-from-upi-app", (req, res) => {
+    res.json(store.change((tx) => resumeSubscription(tx, req.params.id, "customer")));
   });
   router.get("/control/webhooks", (_req, res) => {
     res.json({ items: webhooks.list() });

@@ -6,6 +6,7 @@
  */
 import type {
   EventEnvelope,
+  PauseInitiator,
   PaymentEntity,
   PlanEntity,
   RefundEntity,
@@ -189,6 +190,49 @@ export function cancelSubscription(tx: Tx, id: string, atCycleEnd: boolean): Sub
     return sub;
   }
   endNow(tx, record);
+  return sub;
+}
+
+/**
+ * Pause, as Razorpay documents it: only an `active` subscription pauses (an `authenticated` one is
+ * cancelled instead); nothing is charged while paused. `by` says who paused it: the merchant
+ * (the API) or the customer in their UPI app (the sandbox's control stands for that app).
+ */
+export function pauseSubscription(tx: Tx, id: string, by: PauseInitiator): SubscriptionEntity {
+  const record = getSubscription(tx.state, id);
+  const sub = record.entity;
+  if (sub.status === "authenticated") {
+    endNow(tx, record);
+    return sub;
+  }
+  if (sub.status !== "active")
+    throw badRequest(`Subscription cannot be paused in ${sub.status} status.`);
+  sub.status = "paused";
+  sub.paused_at = tx.now;
+  sub.pause_initiated_by = by;
+  sub.charge_at = null;
+  emit(tx, "subscription.paused", { subscription: sub });
+  return sub;
+}
+
+/**
+ * Resume: back to `active`, the next charge at the end of the period already paid (or now, if it
+ * has run out). A pause the customer made in their UPI app only they can resume.
+ */
+export function resumeSubscription(tx: Tx, id: string, by: PauseInitiator): SubscriptionEntity {
+  const record = getSubscription(tx.state, id);
+  const sub = record.entity;
+  if (sub.status !== "paused")
+    throw badRequest(`Subscription cannot be resumed in ${sub.status} status.`);
+  if (sub.pause_initiated_by === "customer" && by !== "customer")
+    throw badRequest(
+      "This subscription was paused by the customer from their UPI app; only the customer can resume it.",
+    );
+  sub.status = "active";
+  sub.paused_at = null;
+  sub.pause_initiated_by = null;
+  sub.charge_at = Math.max(sub.current_end ?? tx.now, tx.now);
+  emit(tx, "subscription.resumed", { subscription: sub });
   return sub;
 }
 

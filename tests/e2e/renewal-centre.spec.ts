@@ -124,7 +124,7 @@ test("checkout's GST split, the renewal centre, and the fix for a failed renewal
   });
 });
 
-test("a first payment refunded from the subscription page, without JavaScript, with axe", async ({
+test("pause, resume, then refund a first payment, without JavaScript, with axe", async ({
   page,
   browser,
 }) => {
@@ -156,11 +156,10 @@ test("a first payment refunded from the subscription page, without JavaScript, w
       { timeout: 20_000 },
     )
     .toBe(1);
-  // What the refund will do, at both sizes, with axe (it runs as a script, so here).
-  await atBothSizes(page, "/account/subscription?refund=review", async () => {
-    await expect(page.getByTestId("refund-review")).toContainText(
-      "₹699 goes back to Visa •••• 4366",
-    );
+  // The cancel flow offers a pause first (issue 34, point 3).
+  await atBothSizes(page, "/account/subscription", async () => {
+    await expect(page.getByRole("heading", { name: "Pause instead of cancelling?" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Cancel at end of period" })).toBeVisible();
   });
   // The same customer in a browser with JavaScript off: plain links and forms do it all.
   const plain = await browser.newContext({
@@ -169,6 +168,23 @@ test("a first payment refunded from the subscription page, without JavaScript, w
   });
   try {
     const noScript = await plain.newPage();
+    await noScript.goto("/account/subscription");
+    await noScript.getByRole("button", { name: "Pause subscription" }).click();
+    await expect(noScript.getByText(/^Paused: nothing more is charged\./)).toBeVisible();
+    await atBothSizes(page, "/account/subscription", async () => {
+      await expect(page.getByTestId("renewal-sentence")).toContainText(
+        "Pro (monthly) was paused on",
+      );
+    });
+    await noScript.getByRole("button", { name: "Resume subscription" }).click();
+    await expect(noScript.getByText(/^Resumed: your subscription runs again/)).toBeVisible();
+
+    // What the refund will do, at both sizes, with axe (it runs as a script, so there).
+    await atBothSizes(page, "/account/subscription?refund=review", async () => {
+      await expect(page.getByTestId("refund-review")).toContainText(
+        "₹699 goes back to Visa •••• 4366",
+      );
+    });
     await noScript.goto("/account/subscription");
     await noScript.getByRole("link", { name: "Request a refund" }).click();
     await expect(noScript.getByTestId("refund-review")).toContainText(

@@ -43,10 +43,12 @@ export function subscriptionEntitledUntil(
     case "authenticated":
     case "pending":
       return subscription.currentEnd ?? subscription.chargeAt ?? "open";
-    // Cancelled or completed (by the customer, a switch, at Razorpay): Pro for the rest of the
-    // period that was paid for.
+    // Cancelled or completed (by the customer, a switch, at Razorpay), or paused (issue 34: a
+    // pause stops charges, not the time already paid): Pro for the rest of the period that was
+    // paid for, then Free until it resumes.
     case "cancelled":
     case "completed":
+    case "paused":
       return subscription.currentEnd && subscription.currentEnd > now
         ? subscription.currentEnd
         : null;

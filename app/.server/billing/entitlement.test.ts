@@ -29,10 +29,20 @@ describe("decideEntitlement", () => {
     });
   });
 
-  it.each(["halted", "created", "expired", "paused"])("is Free while %s", (status) => {
+  it.each(["halted", "created", "expired"])("is Free while %s", (status) => {
     expect(
       decideEntitlement({ subscriptions: [sub(status, later(20))], grants: [] }, now).plan,
     ).toBe("free");
+  });
+
+  // Decision 0044: a pause stops charges, not the time already paid.
+  it("keeps Pro while paused until the end of the period already paid, then Free", () => {
+    const paused = { subscriptions: [sub("paused", later(10))], grants: [] };
+    expect(decideEntitlement(paused, now)).toMatchObject({
+      plan: "pro-monthly",
+      expires_at: later(10).toISOString(),
+    });
+    expect(decideEntitlement(paused, later(10)).plan).toBe("free");
   });
 
   it("keeps Pro until the end of a cancelled period, then Free", () => {

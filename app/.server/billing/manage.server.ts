@@ -25,13 +25,80 @@ import { AppError } from "../http/errors";
 
 type Options = BillingOptions;
 
-/** The subscription the buyer manages: running and not already ending. */
+/** The subscription the buyer manages: running (or paused) and not already ending. */
 async function manageable(userId: string, database: Database) {
   const rows = await subscriptionsOf(userId, database);
   const current = primarySubscription(rows);
-  if (!current || !["active", "pending", "authenticated"].includes(current.status))
+  if (!current || !["active", "pending", "authenticated", "paused"].includes(current.status))
     throw new AppError("conflict", "There is no running subscription to change.");
   return { rows, current };
+}
+
+/**
+ * Pause instead of cancel (issue 34, point 3; decision 0044): Razorpay stops charging now. Pro
+ * runs to the end of the period already paid, then the account is on Free until it resumes. Only
+ * a subscription that is active and not set to end pauses; pausing it again changes nothing.
+ */
+export async function pauseSubscription(
+  userId: string,
+  options: Options = {},
+): Promise<SubscriptionRow> {
+  const database = options.database ?? defaultDb();
+  const client = options.client ?? razorpay();
+  const { rows, current } = await manageable(userId, database);
+  if (current.status === "paused") return current;
+  if (current.status !== "active" || current.cancelAtCycleEnd)
+    throw new AppError(
+      "conflict",
+      "Only a subscription that is paid up and not set to end can be paused.",
+    );
+  if (scheduledSwitch(rows, current))
+    throw new AppError("conflict", "Stay on your plan first (withdraw the switch), then pause.");
+  const readAt = new Date();
+  const entity = await client.pauseSubscription(current.providerSubscriptionId);
+  return database.transaction(async (tx) => {
+    const row = await applyProviderSubscription(tx, entity, readAt);
+    if (!row) throw new Error("paused subscription is not ours");
+    // The same key as the webhook's (webhooks.server.ts): one mail per pause.
+    await queueBillingMail(tx, "paused", row.id, `paused:${entity.paused_at ?? readAt.getTime()}`);
+    return row;
+  });
+}
+
+/**
+ * Resumes a pause made here: charging starts again at the end of the period already paid (or at
+ * once, if it has run out). A pause the customer made in their UPI app only they can resume,
+ * there: Razorpay refuses it from us, so we say so instead of trying.
+ */
+export async function resumeSubscription(
+  userId: string,
+  options: Options = {},
+): Promise<SubscriptionRow> {
+  const database = options.database ?? defaultDb();
+  const client = options.client ?? razorpay();
+  const current = primarySubscription(await subscriptionsOf(userId, database));
+  if (!current || current.status !== "paused") {
+    if (current && current.status === "active") return current;
+    throw new AppError("conflict", "There is no paused subscription to resume.");
+  }
+  if (current.pausedBy === "customer")
+    throw new AppError(
+      "conflict",
+      "You paused this subscription in your UPI app, and only you can resume it there: open the app's AutoPay mandates and resume it.",
+    );
+  const readAt = new Date();
+  const entity = await client.resumeSubscription(current.providerSubscriptionId);
+  return database.transaction(async (tx) => {
+    const row = await applyProviderSubscription(tx, entity, readAt);
+    if (!row) throw new Error("resumed subscription is not ours");
+    await queueBillingMail(
+      tx,
+      "pause-ended",
+      row.id,
+      `resumed:${current.pausedAt?.getTime() ?? readAt.getTime()}`,
+    );
+    return row;
+  });
 }
 
 /** Cancels a switch's new subscription now: it is only authorised, nothing was paid. */
@@ -80,9 +147,10 @@ export async function cancelAtPeriodEnd(
   }
   const readAt = new Date();
   // Not charged yet (authorised for a later start): nothing was paid, so it ends now.
+  // A paused one charges nothing more either way; it ends now, and Pro runs to the paid end.
   const entity = await client.cancelSubscription(
     current.providerSubscriptionId,
-    current.status !== "authenticated",
+    current.status !== "authenticated" && current.status !== "paused",
   );
   const applied = await database.transaction(async (tx) => {
     const row = await applyProviderSubscription(tx, entity, readAt);

@@ -28,6 +28,8 @@ import {
   planChangeMessage,
   duplicateCancelledMessage,
   refundedMessage,
+  pauseEndedMessage,
+  pausedMessage,
   renewalReminderMessage,
   subscriptionHaltedMessage,
   switchWithdrawnMessage,
@@ -48,6 +50,8 @@ const TEMPLATES = [
   "refunded",
   "duplicate-cancelled",
   "renewal-reminder",
+  "paused",
+  "pause-ended",
 ] as const;
 export type BillingMail = (typeof TEMPLATES)[number];
 
@@ -147,6 +151,25 @@ export async function sendBillingMail(
           endsAt: subscription.currentEnd,
           accountUrl,
           endedNow: subscription.endReason === "operator-ended",
+        }),
+      );
+    case "paused":
+      return send(
+        pausedMessage({
+          ...to,
+          plan: planLabel(plan),
+          proUntil: subscription.currentEnd,
+          fromUpiApp: subscription.pausedBy === "customer",
+          accountUrl,
+        }),
+      );
+    case "pause-ended":
+      return send(
+        pauseEndedMessage({
+          ...to,
+          plan: planLabel(plan),
+          renewsAt: subscription.chargeAt ?? subscription.currentEnd,
+          accountUrl,
         }),
       );
     case "resumed":

@@ -30,6 +30,9 @@ export interface SubscriptionSummary {
   manageUrl: string | null;
   /** Checkout confirmed in the browser, Razorpay's confirmation not in yet. */
   activating: boolean;
+  /** While paused: since when (ISO), and whether the customer did it in their UPI app. */
+  pausedAt: string | null;
+  pausedInUpiApp: boolean;
 }
 
 export interface BillingOverview {
@@ -172,6 +175,8 @@ export async function billingOverview(
       cancelAtCycleEnd: current.cancelAtCycleEnd,
       manageUrl: current.shortUrl,
       activating: current.status === "created" && current.checkoutVerifiedAt !== null,
+      pausedAt: current.status === "paused" ? iso(current.pausedAt) : null,
+      pausedInUpiApp: current.status === "paused" && current.pausedBy === "customer",
     },
     switchTo,
     banner:

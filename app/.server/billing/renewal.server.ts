@@ -118,8 +118,19 @@ export function describeRenewal(
         sentence: `${sub.plan} stopped after failed payments, so your account is on Free. Paying the missed charge restarts it; you do not need to buy again.`,
         fix: { label: "Fix payment", to: "/fix-subscription" },
       };
-    case "paused":
-      return { ...base, sentence: `${sub.plan} is paused: nothing is charged while it is.` };
+    case "paused": {
+      const since = sub.pausedAt ? ` on ${formatDate(sub.pausedAt)}` : "";
+      const pro =
+        options.onPro && options.proUntil && new Date(options.proUntil) > options.now
+          ? `You keep Pro until ${formatDate(options.proUntil)}, the end of the period already paid; then your account is on Free until it resumes.`
+          : "Your account is on Free until it resumes.";
+      return {
+        ...base,
+        sentence: sub.pausedInUpiApp
+          ? `You paused ${sub.plan} in your UPI app${since}, so nothing is charged. ${pro} Only you can resume it, in that app's AutoPay mandates.`
+          : `${sub.plan} ${sub.pausedAt ? "was" : "is"} paused${since}, so nothing is charged. ${pro}`,
+      };
+    }
     default: {
       // Ended: cancelled, completed, refunded. Pro may run to the end of the paid period.
       const keeps =

@@ -25,6 +25,8 @@ export const LIVE_STATUSES: readonly SubscriptionStatus[] = [
   "active",
   "pending",
   "halted",
+  // Charges nothing while paused, but resumes (by us, or the customer in their UPI app).
+  "paused",
 ];
 
 /**
@@ -64,6 +66,8 @@ export async function applyProviderSubscription(
     authAttempts: entity.auth_attempts ?? 0,
     shortUrl: entity.short_url ?? null,
     hasScheduledChanges: entity.has_scheduled_changes ?? false,
+    pausedAt: entity.status === "paused" ? toDate(entity.paused_at ?? null) : null,
+    pausedBy: entity.status === "paused" ? (entity.pause_initiated_by ?? null) : null,
     syncedAt: readAt,
     ...(planId ? { planId } : {}),
     // A cancellation we asked for shows at Razorpay only as "a change is scheduled".

@@ -281,6 +281,9 @@ async function queueMailFor(
         summary: `A renewal of ${customer.email} failed (${current.id}, ${countOf(current.auth_attempts ?? 1, "failed attempt")}); Razorpay retries it.`,
         path: customer.path,
       });
+  } else if (current.status === "paused") {
+    // Paused here or in the customer's UPI app: one mail per pause, keyed as the site's is.
+    await queueBillingMail(tx, "paused", subscription.id, `paused:${current.paused_at ?? 0}`);
   } else if (current.status === "halted") {
     await queueBillingMail(tx, "halted", subscription.id, `halted:${current.paid_count}`);
     const customer = await subscriptionCustomer(tx, subscription.id);

@@ -594,6 +594,9 @@ export const subscriptions = pgTable(
     /** Razorpay's hosted page for this subscription (authorise again / change payment method). */
     shortUrl: text("short_url"),
     hasScheduledChanges: boolean("has_scheduled_changes").notNull().default(false),
+    /** While paused: since when, and who paused it ("merchant": us; "customer": their UPI app). */
+    pausedAt: timestamp("paused_at", { withTimezone: true }),
+    pausedBy: text("paused_by"),
     /** Set by us when the buyer cancelled at the end of the period (Razorpay shows only "scheduled"). */
     cancelAtCycleEnd: boolean("cancel_at_cycle_end").notNull().default(false),
     cancelReason: text("cancel_reason"),

@@ -121,6 +121,49 @@ export function resumedMessage(
   });
 }
 
+export function pausedMessage(
+  input: Recipient & {
+    plan: string;
+    /** The end of the period already paid: Pro until then. */
+    proUntil: Date | null;
+    /** The customer paused it in their UPI app: only they can resume it, there. */
+    fromUpiApp: boolean;
+    accountUrl: string;
+  },
+): MailMessage {
+  const until = input.proUntil ? formatDate(input.proUntil.toISOString()) : null;
+  return renderTo(input, {
+    subject: `Your ${site.product.name} ${input.plan} is paused`,
+    paragraphs: [
+      input.fromUpiApp
+        ? `You paused the AutoPay mandate for ${input.plan} in your UPI app, so nothing will be charged while it stays paused.`
+        : `Your ${input.plan} subscription is paused: nothing will be charged while it stays paused.`,
+      until
+        ? `You keep Pro until ${until}, the end of the period already paid; after that your account is on the Free plan (one device) until you resume.`
+        : "Your account is on the Free plan (one device) until you resume.",
+      input.fromUpiApp
+        ? "Only you can resume it, in the same UPI app (its AutoPay mandates). To stop for good instead, cancel from Account → Subscription."
+        : "Resume any time from Account → Subscription: the next charge is then at the end of the period already paid, or at once if it has ended.",
+    ],
+    action: { label: "View your subscription", url: input.accountUrl },
+  });
+}
+
+export function pauseEndedMessage(
+  input: Recipient & { plan: string; renewsAt: Date | null; accountUrl: string },
+): MailMessage {
+  const on = input.renewsAt ? formatDate(input.renewsAt.toISOString()) : null;
+  return renderTo(input, {
+    subject: `Your ${site.product.name} ${input.plan} is running again`,
+    paragraphs: [
+      on
+        ? `You resumed ${input.plan}: it is running again, and the next charge is on ${on}.`
+        : `You resumed ${input.plan}: it is running again.`,
+    ],
+    action: { label: "View your subscription", url: input.accountUrl },
+  });
+}
+
 export function planChangeMessage(
   input: Recipient & {
     from: string;

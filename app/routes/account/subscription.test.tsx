@@ -43,6 +43,8 @@ interface State {
     endReason?: SubscriptionRow["endReason"];
     paymentMethod?: string | null;
     activating?: boolean;
+    /** Paused by the customer in their UPI app rather than here. */
+    pausedInUpiApp?: boolean;
   };
   /** A switch to this plan waits for the period to end. */
   switchTo?: PaidPlanId;
@@ -110,6 +112,8 @@ function loaderData({
           cancelAtCycleEnd: row.cancelAtCycleEnd,
           manageUrl: "https://rzp.io/i/manage-P1",
           activating: sub.activating ?? false,
+          pausedAt: sub.status === "paused" ? "2027-02-25T06:30:00.000Z" : null,
+          pausedInUpiApp: sub.status === "paused" && (sub.pausedInUpiApp ?? false),
         }
       : null;
   const target = current ? switchTarget(current) : undefined;
@@ -456,5 +460,40 @@ describe("/account/subscription", () => {
       "The 7-day refund covers a new subscription's first payment, asked for within 7 days of paying; this subscription is past it. Charged twice or wrongly? Open a support ticket and we refund it in full. Refund policy",
     );
     expect(href("Refund policy")).toBe("/legal/refund");
+  });
+
+  it("active Pro offers a pause before the cancel, in one step", async () => {
+    await renderPage({ sub: { planId: "pro-monthly", status: "active" } });
+    screen.getByRole("heading", { level: 3, name: "Pause instead of cancelling?" });
+    screen.getByText(
+      "Nothing is charged while it is paused. You keep Pro until 12 Mar 2027, then the account is on Free until you resume, here, whenever you like.",
+    );
+    screen.getByRole("button", { name: "Pause subscription" });
+    screen.getByRole("button", { name: "Cancel at end of period" });
+  });
+
+  it("paused here: Pro to the paid end, a resume button, and cancelling for good", async () => {
+    await renderPage({ sub: { planId: "pro-monthly", status: "paused" } });
+    expect(detail("Plan")).toBe("Pro (monthly)");
+    expect(detail("Status")).toBe("Paused");
+    expect(screen.getByTestId("renewal-sentence").textContent).toBe(
+      "Pro (monthly) was paused on 25 Feb 2027, so nothing is charged. You keep Pro until 12 Mar 2027, the end of the period already paid; then your account is on Free until it resumes.",
+    );
+    expect(detail("Next charge")).toBeNull();
+    screen.getByRole("button", { name: "Resume subscription" });
+    expect(screen.queryByRole("button", { name: "Pause subscription" })).toBeNull();
+    screen.getByText(
+      "Cancelling ends the paused subscription for good: it can no longer be resumed. You keep Pro until the end of the period you paid for.",
+    );
+    screen.getByRole("button", { name: "Cancel subscription" });
+  });
+
+  it("paused in the UPI app: said as such, resumed only there", async () => {
+    await renderPage({ sub: { planId: "pro-yearly", status: "paused", pausedInUpiApp: true } });
+    expect(screen.getByTestId("renewal-sentence").textContent).toBe(
+      "You paused Pro (yearly) in your UPI app on 25 Feb 2027, so nothing is charged. You keep Pro until 12 Mar 2027, the end of the period already paid; then your account is on Free until it resumes. Only you can resume it, in that app's AutoPay mandates.",
+    );
+    expect(screen.queryByRole("button", { name: "Resume subscription" })).toBeNull();
+    screen.getByRole("button", { name: "Cancel subscription" });
   });
 });

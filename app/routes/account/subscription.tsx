@@ -5,6 +5,8 @@ import { requireSession } from "~/.server/auth/session";
 import { decideEntitlement } from "~/.server/billing/entitlement.server";
 import {
   cancelAtPeriodEnd,
+  pauseSubscription,
+  resumeSubscription,
   undoCancellation,
   withdrawSwitch,
 } from "~/.server/billing/manage.server";
@@ -86,6 +88,8 @@ const schema = z.discriminatedUnion("intent", [
     reason: z.string().trim().max(500, { error: "Use at most 500 characters." }).default(""),
   }),
   z.object({ intent: z.literal("undo-cancel") }),
+  z.object({ intent: z.literal("pause") }),
+  z.object({ intent: z.literal("resume") }),
   z.object({
     intent: z.literal("request-refund"),
     paymentId: z.string().regex(/^pay_\w{1,40}$/),
@@ -103,6 +107,24 @@ export async function action(args: Route.ActionArgs) {
         row.currentEnd && row.cancelAtCycleEnd
           ? `Cancelled. You keep Pro until ${formatDate(row.currentEnd.toISOString())}; nothing more will be charged.`
           : "Cancelled. Nothing more will be charged.",
+      );
+    }
+    if (input.intent === "pause") {
+      const row = await pauseSubscription(user.id);
+      return done(
+        "pause",
+        row.currentEnd && row.currentEnd > new Date()
+          ? `Paused: nothing more is charged. You keep Pro until ${formatDate(row.currentEnd.toISOString())}; resume here whenever you like.`
+          : "Paused: nothing more is charged. Resume here whenever you like.",
+      );
+    }
+    if (input.intent === "resume") {
+      const row = await resumeSubscription(user.id);
+      return done(
+        "resume",
+        row.chargeAt
+          ? `Resumed: your subscription runs again, and the next charge is on ${formatDate(row.chargeAt.toISOString())}.`
+          : "Resumed: your subscription runs again.",
       );
     }
     if (input.intent === "request-refund") {
@@ -282,7 +304,34 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
 
           {sub.status === "active" ? <SelfRefund refund={refund} busy={busy} /> : null}
 
-          {running && (!sub.cancelAtCycleEnd || switchTo) ? (
+          {sub.status === "paused" && !sub.pausedInUpiApp ? (
+            <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
+              <h3 className="font-semibold text-white">Resume</h3>
+              <p className="mt-1 text-sm text-slate-300">
+                The next charge is at the end of the period already paid, or at once if it has
+                ended.
+              </p>
+              <input type="hidden" name="intent" value="resume" />
+              <button type="submit" className="btn-primary mt-3" disabled={busy}>
+                Resume subscription
+              </button>
+            </Form>
+          ) : null}
+
+          {sub.status === "active" && !sub.cancelAtCycleEnd && !switchTo ? (
+            <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
+              <h3 className="font-semibold text-white">Pause instead of cancelling?</h3>
+              <p className="mt-1 text-sm text-slate-300">
+                {`Nothing is charged while it is paused. You keep Pro until ${sub.currentEnd ? formatDate(sub.currentEnd) : "the end of the period already paid"}, then the account is on Free until you resume, here, whenever you like.`}
+              </p>
+              <input type="hidden" name="intent" value="pause" />
+              <button type="submit" className="btn-secondary mt-3" disabled={busy}>
+                Pause subscription
+              </button>
+            </Form>
+          ) : null}
+
+          {(running || sub.status === "paused") && (!sub.cancelAtCycleEnd || switchTo) ? (
             <Form
               method="post"
               className="mt-8 border-t border-slate-800 pt-6"
@@ -292,9 +341,11 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
             >
               <h3 className="font-semibold text-white">Cancel subscription</h3>
               <p className="mt-1 text-sm text-slate-300">
-                {switchTo
-                  ? `You keep Pro until the end of the period you paid for; the switch to ${switchTo.plan} is withdrawn and nothing more is charged. You can undo it until then.`
-                  : "You keep Pro until the end of the period you paid for; nothing more is charged. You can undo it until then."}
+                {sub.status === "paused"
+                  ? "Cancelling ends the paused subscription for good: it can no longer be resumed. You keep Pro until the end of the period you paid for."
+                  : switchTo
+                    ? `You keep Pro until the end of the period you paid for; the switch to ${switchTo.plan} is withdrawn and nothing more is charged. You can undo it until then.`
+                    : "You keep Pro until the end of the period you paid for; nothing more is charged. You can undo it until then."}
               </p>
               <label
                 htmlFor="cancel-reason"
@@ -311,7 +362,7 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
               />
               <input type="hidden" name="intent" value="cancel" />
               <button type="submit" className="btn-secondary mt-3" disabled={busy}>
-                Cancel at end of period
+                {sub.status === "paused" ? "Cancel subscription" : "Cancel at end of period"}
               </button>
             </Form>
           ) : null}

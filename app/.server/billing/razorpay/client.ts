@@ -147,6 +147,16 @@ export function createRazorpayClient(options: RazorpayClientOptions) {
       call("POST", `/v1/subscriptions/${id(subscriptionId)}/cancel`, subscriptionSchema, {
         cancel_at_cycle_end: atCycleEnd ? 1 : 0,
       }),
+    /** Stops charging now; only an `active` subscription pauses. */
+    pauseSubscription: (subscriptionId: string): Promise<RazorpaySubscription> =>
+      call("POST", `/v1/subscriptions/${id(subscriptionId)}/pause`, subscriptionSchema, {
+        pause_at: "now",
+      }),
+    /** Charging again from the end of the period already paid. */
+    resumeSubscription: (subscriptionId: string): Promise<RazorpaySubscription> =>
+      call("POST", `/v1/subscriptions/${id(subscriptionId)}/resume`, subscriptionSchema, {
+        resume_at: "now",
+      }),
     cancelScheduledChanges: (subscriptionId: string): Promise<RazorpaySubscription> =>
       call(
         "POST",

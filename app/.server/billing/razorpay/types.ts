@@ -69,6 +69,9 @@ export const subscriptionSchema = z.looseObject({
   short_url: z.string().nullable().optional(),
   has_scheduled_changes: z.boolean().optional(),
   change_scheduled_at: unixSeconds.nullable().optional(),
+  /** While paused: when, and who paused it (a customer can pause a UPI mandate in their app). */
+  paused_at: unixSeconds.nullable().optional(),
+  pause_initiated_by: z.string().nullable().optional(),
 });
 export type RazorpaySubscription = z.infer<typeof subscriptionSchema>;
 

@@ -1,0 +1,137 @@
+/**
+ * Issue 34, point 3: pause instead of cancel. Paused through the site, Razorpay charges nothing
+ * and Pro runs to the end of the period already paid; resumed, it charges again from there. A
+ * pause the customer makes in their UPI app (the sandbox's control) is shown as such, and only the
+ * customer can resume it there. Each change is mailed once, double submits included.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postForm, signUpVerified } from "../support/auth";
+import {
+  buyThroughSandbox,
+  pageText,
+  SANDBOX_AUTH,
+  sandboxApi,
+  sandboxCharge,
+  textOf,
+} from "../support/billing";
+import { engines } from "../support/engines";
+import { readOutbox } from "../support/mail";
+import { type RunningTestServer, startServerOn } from "../support/server";
+
+const PASSWORD = "pause-test-password-1";
+
+describe.each(engines())("pausing and resuming on $name", (engine) => {
+  let server: RunningTestServer;
+
+  beforeAll(async () => {
+    server = await startServerOn(engine, { env: { AUTH_RATE_LIMIT: "100" } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const post = async (cookie: string, fields: Record<string, string>) =>
+    postForm(server, "/account/subscription", cookie, fields);
+  const mails = (email: string, subject: RegExp) =>
+    readOutbox(server.dataDir).filter(
+      (mail) => mail.to.includes(email) && subject.test(mail.subject),
+    );
+  const sandboxStatus = async (id: string) =>
+    (await sandboxApi<{ status: string }>(server.url, `/v1/subscriptions/${id}`)).status;
+
+  it("pauses through the site, charges nothing while paused, keeps Pro to the paid end, and resumes", async () => {
+    const email = "pauser@example.com";
+    const cookie = await signUpVerified(server, { name: "Pauser", email, password: PASSWORD });
+    const subscriptionId = await buyThroughSandbox(server, cookie);
+    await server.jobsSettled();
+    expect(await pageText(server, "/account/subscription", cookie)).toContain(
+      "Pause instead of cancelling?",
+    );
+
+    // Paused twice (a double submit): one pause, one mail.
+    const [first, second] = [
+      await post(cookie, { intent: "pause" }),
+      await post(cookie, { intent: "pause" }),
+    ];
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(textOf(await first.text())).toMatch(
+      /Paused: nothing more is charged\. You keep Pro until \d{1,2} [A-Z][a-z]{2} \d{4}; resume here whenever you like\./,
+    );
+    expect(await sandboxStatus(subscriptionId)).toBe("paused");
+    await server.jobsSettled();
+    expect(mails(email, /is paused$/)).toHaveLength(1);
+    const paused = await pageText(server, "/account/subscription", cookie);
+    expect(paused).toMatch(/Plan Pro \(monthly\)/);
+    expect(paused).toMatch(
+      /Pro \(monthly\) was paused on \d{1,2} [A-Z][a-z]{2} \d{4}, so nothing is charged\./,
+    );
+    expect(paused).toContain("Resume subscription");
+    expect(paused).not.toContain("Next charge");
+    // Razorpay refuses to charge a paused subscription.
+    expect((await sandboxCharge(`${server.url}/_sandbox/razorpay`, subscriptionId)).status).toBe(
+      400,
+    );
+
+    const [resumed, again] = [
+      await post(cookie, { intent: "resume" }),
+      await post(cookie, { intent: "resume" }),
+    ];
+    expect(textOf(await resumed.text())).toMatch(
+      /Resumed: your subscription runs again, and the next charge is on \d{1,2} [A-Z][a-z]{2} \d{4}\./,
+    );
+    expect(again.status).toBe(200);
+    expect(await sandboxStatus(subscriptionId)).toBe("active");
+    await server.jobsSettled();
+    expect(mails(email, /is running again$/)).toHaveLength(1);
+    expect(await pageText(server, "/account/subscription", cookie)).toMatch(
+      /Pro \(monthly\) renews on \d{1,2} [A-Z][a-z]{2} \d{4} for ₹699\./,
+    );
+  });
+
+  it("shows a pause made in the customer's UPI app as such, and leaves resuming to them", async () => {
+    const email = "upi-pauser@example.com";
+    const cookie = await signUpVerified(server, { name: "Upi", email, password: PASSWORD });
+    const subscriptionId = await buyThroughSandbox(server, cookie, "pro-yearly");
+    await server.jobsSettled();
+
+    // The customer pauses the mandate in their UPI app; Razorpay tells us by webhook.
+    const control = await fetch(
+      `${server.url}/_sandbox/razorpay/control/subscriptions/${subscriptionId}/pause-from-upi-app`,
+      { method: "POST", headers: { authorization: SANDBOX_AUTH } },
+    );
+    expect(control.status).toBe(200);
+    await server.jobsSettled();
+    const page = await pageText(server, "/account/subscription", cookie);
+    expect(page).toMatch(
+      /You paused Pro \(yearly\) in your UPI app on \d{1,2} [A-Z][a-z]{2} \d{4}, so nothing is charged\./,
+    );
+    expect(page).toContain("Only you can resume it, in that app's AutoPay mandates.");
+    expect(page).not.toContain("Resume subscription");
+    const paused = mails(email, /is paused$/);
+    expect(paused).toHaveLength(1);
+    expect(paused[0]!.text).toContain(
+      "You paused the AutoPay mandate for Pro (yearly) in your UPI app",
+    );
+
+    // Asked here anyway: refused in words, and Razorpay is not asked.
+    const refused = await post(cookie, { intent: "resume" });
+    expect(refused.status).toBe(409);
+    expect(textOf(await refused.text())).toContain("only you can resume it there");
+    expect(await sandboxStatus(subscriptionId)).toBe("paused");
+
+    // Resumed in the app: running again here.
+    expect(
+      (
+        await fetch(
+          `${server.url}/_sandbox/razorpay/control/subscriptions/${subscriptionId}/resume-from-upi-app`,
+          { method: "POST", headers: { authorization: SANDBOX_AUTH } },
+        )
+      ).status,
+    ).toBe(200);
+    await server.jobsSettled();
+    expect(await pageText(server, "/account/subscription", cookie)).toMatch(
+      /Pro \(yearly\) renews on \d{1,2} [A-Z][a-z]{2} \d{4} for ₹6,999\./,
+    );
+  });
+});
