@@ -61,8 +61,8 @@ const proMonthly: SubscriptionSummary = {
   cancelAtCycleEnd: false,
   manageUrl: "https://rzp.io/i/manage-P1",
   activating: false,
-      pausedAt: null,
-      pausedInUpiApp: false,
+  pausedAt: null,
+  pausedInUpiApp: false,
 };
 
 /** What the real loader returns: no billing profile yet, so the defaults hold the user's name. */
