@@ -364,6 +364,10 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
     expect(afterCancel).toMatch(/You keep Pro until \d{1,2} \w{3} \d{4}/);
     expect(afterCancel).toMatch(/Plan Pro \(monthly\)/);
     expect(afterCancel).toContain("Keep my subscription");
+    // The renewal centre on a cancelled-but-running subscription: Pro to the date, then Free.
+    expect(await accountText(cookie)).toMatch(
+      /Pro \(monthly\) is cancelled: you keep Pro until \d{1,2} \w{3} \d{4}, then your account moves to Free\. Nothing more will be charged\./,
+    );
 
     const undone = await postForm(server, "/account/subscription", cookie, {
       intent: "undo-cancel",
@@ -379,6 +383,7 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
       return /Plan Free/.test(current) ? current : undefined;
     });
     expect(ended).toMatch(/Status Cancelled/);
+    expect(ended).toContain("Your account is on Free; nothing more will be charged.");
     expect(ended).not.toContain("Keep my subscription");
     await eventually(async () =>
       mailTo("cancel@example.com").some((mail) => mail.subject.includes("is cancelled")),
