@@ -5,14 +5,17 @@
  */
 import { formatInr } from "./money";
 
+/** The taxable value and the taxes inside an amount (the invoice's `TaxBreakdown`). */
 export interface GstSplit {
   taxablePaise: number;
+  /** Rates in percent: 9 + 9 within the supplier's state, else IGST 18. */
   cgstRate: number;
   sgstRate: number;
   igstRate: number;
   cgstPaise: number;
   sgstPaise: number;
   igstPaise: number;
+  /** taxable + cgst + sgst + igst, exactly the amount paid (or refunded). */
   totalPaise: number;
 }
 

@@ -92,6 +92,16 @@ export async function refundableLeft(
   return payment.amount - payment.refunded - (await pendingRefundPaise(executor, paymentId));
 }
 
+/** Refund jobs requested and not yet made (nor failed for good) whose payload has `field` = `value`. */
+function refundJobsInFlight(field: "paymentId" | "targetUserId", value: string) {
+  return and(
+    eq(jobs.kind, REFUND_JOB),
+    isNull(jobs.completedAt),
+    isNull(jobs.failedAt),
+    sql`${jobs.payload}->>${field} = ${value}`,
+  );
+}
+
 /** Refunds requested and not yet made (nor failed for good), per payment, in paise. */
 export async function pendingRefundPaise(executor: Executor, paymentId: string): Promise<number> {
   const [row] = await executor
@@ -99,14 +109,7 @@ export async function pendingRefundPaise(executor: Executor, paymentId: string):
       amount: sql<number>`coalesce(sum((${jobs.payload}->>'amountPaise')::int), 0)::int`,
     })
     .from(jobs)
-    .where(
-      and(
-        eq(jobs.kind, REFUND_JOB),
-        isNull(jobs.completedAt),
-        isNull(jobs.failedAt),
-        sql`${jobs.payload}->>'paymentId' = ${paymentId}`,
-      ),
-    );
+    .where(refundJobsInFlight("paymentId", paymentId));
   return Number(row?.amount ?? 0);
 }
 
@@ -258,14 +261,7 @@ export async function refundsOfCustomer(
   const requested = await database
     .select({ payload: jobs.payload, at: jobs.createdAt })
     .from(jobs)
-    .where(
-      and(
-        eq(jobs.kind, REFUND_JOB),
-        isNull(jobs.completedAt),
-        isNull(jobs.failedAt),
-        sql`${jobs.payload}->>'targetUserId' = ${userId}`,
-      ),
-    );
+    .where(refundJobsInFlight("targetUserId", userId));
   const statusOf = (status: string): CustomerRefund["status"] =>
     status === "processed" || status === "failed" ? status : "pending";
   return [

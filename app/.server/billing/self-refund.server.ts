@@ -8,15 +8,15 @@
  * Anything else (a renewal, a duplicate charge, a case the law covers) goes to the support desk.
  */
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
-import { jobs, payments, refunds, subscriptions } from "../db/schema";
+import { payments, refunds, subscriptions } from "../db/schema";
 import { AppError } from "../http/errors";
-import type { Executor } from "../jobs/queue.server";
+import { dedupeKeyTaken } from "../jobs/queue.server";
 import { kickJobs } from "../jobs";
 import { taxOfCharge } from "../invoices/preview.server";
 import { paymentMethodOf } from "./payments.server";
-import { queueRefund, REFUND_JOB, refundableLeft } from "./refunds.server";
+import { pendingRefundPaise, queueRefund, refundableLeft } from "./refunds.server";
 import { primarySubscription, subscriptionsOf } from "./subscriptions.server";
 import { planLabel } from "~/lib/plans";
 import type { GstSplit } from "~/lib/gst-split";
@@ -82,21 +82,13 @@ export async function selfRefundOffer(
 
 /** A refund of this payment requested and not yet made, or made already. */
 async function refundUnderWay(database: Database, paymentId: string): Promise<boolean> {
-  const [requested] = await database
-    .select({ n: sql<number>`count(*)::int` })
-    .from(jobs)
-    .where(
-      and(
-        eq(jobs.kind, REFUND_JOB),
-        isNull(jobs.failedAt),
-        sql`${jobs.payload}->>'paymentId' = ${paymentId}`,
-      ),
-    );
+  if ((await pendingRefundPaise(database, paymentId)) > 0) return true;
   const [made] = await database
-    .select({ n: sql<number>`count(*)::int` })
+    .select({ id: refunds.providerRefundId })
     .from(refunds)
-    .where(eq(refunds.providerPaymentId, paymentId));
-  return Number(requested?.n ?? 0) + Number(made?.n ?? 0) > 0;
+    .where(eq(refunds.providerPaymentId, paymentId))
+    .limit(1);
+  return made !== undefined;
 }
 
 /**
@@ -128,7 +120,7 @@ export async function requestSelfRefund(
   const offer = await selfRefundOffer(user.id, { database, now: options.now });
   if (!offer || offer.paymentId !== input.paymentId) {
     // The other submit of this confirmation stored it already: the same request, not a refusal.
-    if (await keyTaken(database, input.key))
+    if (await dedupeKeyTaken(database, `refund:${input.key}`))
       return { queued: false, amountPaise: payment.amountPaise };
     throw refused();
   }
@@ -137,7 +129,7 @@ export async function requestSelfRefund(
     // are taken one after the other, and the second finds the first one's request.
     const left = await refundableLeft(tx, input.paymentId);
     if (left !== offer.amountPaise) {
-      if (await keyTaken(tx, input.key)) return false;
+      if (await dedupeKeyTaken(tx, `refund:${input.key}`)) return false;
       throw refused();
     }
     return queueRefund(tx, {
@@ -151,12 +143,4 @@ export async function requestSelfRefund(
   });
   if (queued) kickJobs();
   return { queued, amountPaise: payment.amountPaise };
-}
-
-async function keyTaken(executor: Executor, key: string): Promise<boolean> {
-  const [row] = await executor
-    .select({ n: sql<number>`count(*)::int` })
-    .from(jobs)
-    .where(eq(jobs.dedupeKey, `refund:${key}`));
-  return Number(row?.n ?? 0) > 0;
 }

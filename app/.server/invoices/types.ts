@@ -2,6 +2,7 @@
  * The shapes of a GST tax invoice and a credit note, as computed by the engine, stored (a full
  * copy, never edited) and rendered to PDF. Money is integer paise; dates are ISO strings.
  */
+import type { GstSplit } from "~/lib/gst-split";
 
 /** A supplier or buyer exactly as printed on the document. */
 export interface Party {
@@ -31,18 +32,8 @@ export interface InvoiceLine {
   taxablePaise: number;
 }
 
-export interface TaxBreakdown {
-  taxablePaise: number;
-  /** Rates in percent: 9 + 9 within the supplier's state, else IGST 18. */
-  cgstRate: number;
-  sgstRate: number;
-  igstRate: number;
-  cgstPaise: number;
-  sgstPaise: number;
-  igstPaise: number;
-  /** taxable + cgst + sgst + igst, exactly the amount paid (or refunded). */
-  totalPaise: number;
-}
+/** The taxable value and the taxes of an amount: one shape for invoices and the pages. */
+export type TaxBreakdown = GstSplit;
 
 /** What the engine computes from a payment, the supplier and the buyer. */
 export interface TaxInvoice {

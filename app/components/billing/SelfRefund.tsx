@@ -1,20 +1,12 @@
 import { Form, Link } from "react-router";
 import { formatDate } from "~/lib/dates";
-import { type GstSplit, gstSplitText } from "~/lib/gst-split";
+import type { SelfRefundOffer } from "~/.server/billing/self-refund.server";
+import { gstSplitText } from "~/lib/gst-split";
 import { formatInr } from "~/lib/money";
 import { newTicketUrl } from "~/lib/support";
 
 export interface SelfRefundView {
-  offer: {
-    paymentId: string;
-    plan: string;
-    amountPaise: number;
-    tax: GstSplit;
-    method: string;
-    paidAt: string;
-    until: string;
-    key: string;
-  } | null;
+  offer: SelfRefundOffer | null;
   review: boolean;
   windowDays: number;
 }

@@ -20,7 +20,8 @@ import {
   signOutOtherBrowsers,
 } from "~/.server/account/sign-ins.server";
 import { confirmIdentity, stepUpSchema, stepUpState } from "~/.server/account/step-up.server";
-import { billingOverview } from "~/.server/billing/overview.server";
+import { accountState } from "~/.server/account/account-state.server";
+import { primarySubscription } from "~/.server/billing/subscriptions.server";
 import { requireSession } from "~/.server/auth/session";
 import { formAction } from "~/.server/forms/action.server";
 import { BrowserSessions } from "~/components/account/BrowserSessions";
@@ -33,6 +34,7 @@ import { PageHeader } from "~/components/PageHeader";
 import { Section } from "~/components/Section";
 import { TwoFactorSettings } from "~/components/TwoFactorSettings";
 import { pageMeta } from "~/lib/meta";
+import { planLabel } from "~/lib/plans";
 import type { Route } from "./+types/security";
 
 /** Passes an action's Retry-After (attempt limits) on to the document response. */
@@ -49,15 +51,15 @@ export const meta: Route.MetaFunction = () =>
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const session = requireSession(context);
-  const [browsers, devices, twoFactorEnabled, withPassword, stepUp, billing] = await Promise.all([
+  // The subscriptions the account guard read with the session (decision 0035).
+  const sub = primarySubscription((await accountState(context)).subscriptions);
+  const [browsers, devices, twoFactorEnabled, withPassword, stepUp] = await Promise.all([
     listBrowserSessions(request, session.id),
     listDesktopDevices(session.user.id),
     isTwoFactorEnabled(session.user.id),
     hasPassword(session.user.id),
     stepUpState(session),
-    billingOverview(session.user.id),
   ]);
-  const sub = billing.subscription;
   // The emailed link that confirms deleting an account without a password.
   const deleteToken = new URL(request.url).searchParams.get("delete");
   return {
@@ -68,9 +70,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     browsers,
     devices,
     deleteToken: deleteToken && deleteToken.length <= 200 ? deleteToken : null,
+    // A plan being paid for: deleting the account cancels it at once (cancelEverythingFor).
     paidPlan:
-      sub && ["active", "pending", "authenticated"].includes(sub.status)
-        ? { name: sub.plan, paidUntil: sub.currentEnd }
+      sub && ["active", "pending", "authenticated", "paused"].includes(sub.status)
+        ? { name: planLabel(sub.planId), paidUntil: sub.currentEnd?.toISOString() ?? null }
         : null,
   };
 }
