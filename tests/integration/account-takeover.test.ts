@@ -428,61 +428,51 @@ describe.each(engines())("account takeover chain on $name", (engine) => {
       expect((await signIn("farah@example.com")).status).toBe(401);
     });
 
-    it.runIf(engine.name === "postgres")(
-      "asks an account without a password (Google only) to confirm by an emailed link",
-      async () => {
-        const cookie = await signUpVerified(server, {
-          name: "Gita Rao",
-          email: "gita@example.com",
-          password: PASSWORD,
-        });
-        // What a Google-only account looks like: no password on its credential row.
-        const { default: pg } = await import("pg");
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        try {
-          await client.query(
-            `update account set password = null where user_id = (select id from "user" where email = 'gita@example.com')`,
-          );
-        } finally {
-          await client.end();
-        }
+    it("asks an account without a password (Google only) to confirm by an emailed link", async () => {
+      const cookie = await signUpVerified(server, {
+        name: "Gita Rao",
+        email: "gita@example.com",
+        password: PASSWORD,
+      });
+      // What a Google-only account looks like: no password on its credential row.
+      await server.sql(
+        `update account set password = null where user_id = (select id from "user" where email = 'gita@example.com')`,
+      );
 
-        const asked = await postForm(server, "/account/security", cookie, {
-          intent: "delete-account",
-        });
-        expect(asked.status).toBe(200);
-        expect(await pageText(asked)).toContain("We sent a link to gita@example.com to confirm.");
-        await waitForMail("gita@example.com", "Confirm deleting your Pinout account");
-        const link = await linkFromMail(
-          server.dataDir,
-          "gita@example.com",
-          "/account/security?delete=",
-        );
-        const token = new URL(link).searchParams.get("delete")!;
+      const asked = await postForm(server, "/account/security", cookie, {
+        intent: "delete-account",
+      });
+      expect(asked.status).toBe(200);
+      expect(await pageText(asked)).toContain("We sent a link to gita@example.com to confirm.");
+      await waitForMail("gita@example.com", "Confirm deleting your Pinout account");
+      const link = await linkFromMail(
+        server.dataDir,
+        "gita@example.com",
+        "/account/security?delete=",
+      );
+      const token = new URL(link).searchParams.get("delete")!;
 
-        // Opening the link only asks; the click deletes, once.
-        const landing = await getWithCookies(
-          server,
-          new URL(link).pathname + new URL(link).search,
-          cookie,
-        );
-        expect(landing.status).toBe(200);
-        expect(await pageText(landing)).toContain("Delete my account now");
-        const wrongToken = await postForm(server, "/account/security", cookie, {
-          intent: "confirm-delete",
-          token: "not-the-token",
-        });
-        expect(wrongToken.status).toBe(400);
-        const deleted = await postForm(server, "/account/security", cookie, {
-          intent: "confirm-delete",
-          token,
-        });
-        expect(deleted.status).toBe(302);
-        expect(deleted.headers.get("location")).toBe("/?account=deleted");
-        expect((await getWithCookies(server, "/account", cookie)).status).toBe(302);
-      },
-    );
+      // Opening the link only asks; the click deletes, once.
+      const landing = await getWithCookies(
+        server,
+        new URL(link).pathname + new URL(link).search,
+        cookie,
+      );
+      expect(landing.status).toBe(200);
+      expect(await pageText(landing)).toContain("Delete my account now");
+      const wrongToken = await postForm(server, "/account/security", cookie, {
+        intent: "confirm-delete",
+        token: "not-the-token",
+      });
+      expect(wrongToken.status).toBe(400);
+      const deleted = await postForm(server, "/account/security", cookie, {
+        intent: "confirm-delete",
+        token,
+      });
+      expect(deleted.status).toBe(302);
+      expect(deleted.headers.get("location")).toBe("/?account=deleted");
+      expect((await getWithCookies(server, "/account", cookie)).status).toBe(302);
+    });
   });
 
   describe("attempt limits", () => {

@@ -21,6 +21,11 @@ export interface FakeSmtp {
   received: ReceivedMail[];
   /** Connections accepted so far (stalled ones included). */
   connections(): number;
+  /**
+   * Stalled connections that have ended: each is a send attempt the client gave up on (its
+   * time-out). While this stays the same, no attempt at the stalled relay has finished.
+   */
+  stalledEnded(): number;
   stall(): void;
   recover(): void;
   close(): Promise<void>;
@@ -39,6 +44,7 @@ export async function startFakeSmtp(
 ): Promise<FakeSmtp> {
   let stalled = options.stalled ?? false;
   let connections = 0;
+  let stalledEnded = 0;
   const received: ReceivedMail[] = [];
   const sockets = new Set<net.Socket>();
 
@@ -49,7 +55,10 @@ export async function startFakeSmtp(
     socket.on("error", () => {});
     const silent = stalled;
     socket.write("220 fake-smtp ESMTP ready\r\n");
-    if (silent) return;
+    if (silent) {
+      socket.on("close", () => stalledEnded++);
+      return;
+    }
     let buffer = "";
     let inData = false;
     let data = "";
@@ -112,6 +121,7 @@ export async function startFakeSmtp(
     port,
     received,
     connections: () => connections,
+    stalledEnded: () => stalledEnded,
     stall: () => void (stalled = true),
     recover: () => void (stalled = false),
     async close() {

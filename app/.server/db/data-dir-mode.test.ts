@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MIGRATED_PGLITE_ENV } from "../../../tests/support/test-database";
 import { migrate, openDatabase } from "./client";
 
 /** Every folder and file under `dir` (itself included), with its permission bits in octal. */
@@ -77,7 +78,10 @@ describe("the embedded database's folder is its owner's alone", () => {
   it("tightens a database folder an older version left readable by everyone, and leaves an existing DATA_DIR's mode alone", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "data-dir-mode-"));
     const dbPath = path.join(dataDir, "db");
-    await openMigrateClose(dataDir);
+    // A database made earlier: a copy of the run's migrated one (a new one is made above).
+    const migrated = process.env[MIGRATED_PGLITE_ENV];
+    if (migrated) fs.cpSync(migrated, dataDir, { recursive: true });
+    else await openMigrateClose(dataDir);
     // As the previous version left it: folders 0755, files 0644 (and PGlite's 0666).
     fs.chmodSync(dataDir, 0o755);
     const loosen = (folder: string) => {
