@@ -218,6 +218,11 @@ export function restRouter(options: {
   router.post("/control/subscriptions/:id/resume-from-upi-app", (req, res) => {
     res.json(store.change((tx) => resumeSubscription(tx, req.params.id, "customer")));
   });
+  // The customer revokes the mandate in their UPI app or bank portal: cancelled at once, and
+  // Razorpay's webhook says nothing of who did it.
+  router.post("/control/subscriptions/:id/cancel-from-upi-app", (req, res) => {
+    res.json(store.change((tx) => cancelSubscription(tx, req.params.id, false)));
+  });
   router.get("/control/webhooks", (_req, res) => {
     res.json({ items: webhooks.list() });
   });

@@ -134,4 +134,39 @@ describe.each(engines())("pausing and resuming on $name", (engine) => {
       /Pro \(yearly\) renews on \d{1,2} [A-Z][a-z]{2} \d{4} for ₹6,999\./,
     );
   });
+
+  it("shows a mandate revoked in the UPI app as cancelled there, not as the customer's click here", async () => {
+    const email = "upi-revoker@example.com";
+    const cookie = await signUpVerified(server, { name: "Revoker", email, password: PASSWORD });
+    const subscriptionId = await buyThroughSandbox(server, cookie);
+    await server.jobsSettled();
+
+    // Razorpay's subscription.cancelled says nothing of who cancelled.
+    const control = await fetch(
+      `${server.url}/_sandbox/razorpay/control/subscriptions/${subscriptionId}/cancel-from-upi-app`,
+      { method: "POST", headers: { authorization: SANDBOX_AUTH } },
+    );
+    expect(control.status).toBe(200);
+    await server.jobsSettled();
+    const page = await pageText(server, "/account/subscription", cookie);
+    expect(page).toMatch(
+      /Pro \(monthly\): Cancelled outside this site \(in a UPI app, a bank portal or at Razorpay\)\. You keep Pro until \d{1,2} [A-Z][a-z]{2} \d{4}; nothing more will be charged\./,
+    );
+    expect(page).not.toContain("Pause instead of cancelling?");
+
+    // A cancellation made here reads as the customer's own.
+    const other = "site-canceller@example.com";
+    const otherCookie = await signUpVerified(server, {
+      name: "Canceller",
+      email: other,
+      password: PASSWORD,
+    });
+    await buyThroughSandbox(server, otherCookie);
+    await server.jobsSettled();
+    expect((await post(otherCookie, { intent: "cancel" })).status).toBeLessThan(400);
+    await server.jobsSettled();
+    const own = await pageText(server, "/account/subscription", otherCookie);
+    expect(own).toContain("Pro (monthly) is cancelled: you keep Pro until");
+    expect(own).not.toContain("outside this site");
+  });
 });

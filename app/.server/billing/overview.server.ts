@@ -120,8 +120,13 @@ function cancelledText(reason: SubscriptionRow["endReason"]): string {
       return "Cancelled with the account";
     case "abandoned":
       return "Cancelled before it was paid";
-    default:
+    case "customer":
       return "Cancelled";
+    default:
+      // Every cancellation this site makes records why; Razorpay's webhook says nothing of who
+      // cancelled, so one without a reason was made elsewhere: the customer revoking the mandate
+      // in their UPI app or bank portal, or someone at Razorpay's dashboard.
+      return "Cancelled outside this site (in a UPI app, a bank portal or at Razorpay)";
   }
 }
 

@@ -283,7 +283,7 @@ export function renewalReminderMessage(
     subject: `Your ${site.product.name} ${input.plan} renews on ${formatDate(input.chargeAt.toISOString())}`,
     paragraphs: [
       `On ${formatDate(input.chargeAt.toISOString())} we will charge ${formatInr(input.amountPaise)} (GST included) to renew ${input.plan} for another ${input.period}.`,
-      "Nothing to do if you want to continue. To stop the renewal, cancel before that date from Account → Subscription.",
+      "Nothing to do if you want to continue. To stop the renewal, cancel or pause it before that date from Account → Subscription.",
     ],
     action: { label: "Manage your subscription", url: input.accountUrl },
   });
