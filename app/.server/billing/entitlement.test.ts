@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decideEntitlement } from "./entitlement.server";
@@ -27,6 +29,25 @@ describe("decideEntitlement", () => {
       device_limit: 3,
       expires_at: later(20).toISOString(),
     });
+  });
+
+  // What content/legal/refund.md promises after a failed renewal is this rule: Pro while Razorpay
+  // retries (pending, even days after the period it paid for), Free once it halts.
+  it("keeps the refund policy's promise for a failed renewal", () => {
+    const policy = fs.readFileSync(
+      path.resolve(import.meta.dirname, "../../../content/legal/refund.md"),
+      "utf8",
+    );
+    expect(policy).toContain(
+      "Your Pro features stay active for as long as Razorpay is retrying the payment.",
+    );
+    expect(policy).toContain(
+      "If every retry fails, Razorpay stops the subscription and your account moves to the free plan.",
+    );
+    const retrying = { subscriptions: [sub("pending", later(-5))], grants: [] };
+    expect(decideEntitlement(retrying, now).plan).toBe("pro-monthly");
+    const halted = { subscriptions: [sub("halted", later(-5))], grants: [] };
+    expect(decideEntitlement(halted, now).plan).toBe("free");
   });
 
   it.each(["halted", "created", "expired"])("is Free while %s", (status) => {
