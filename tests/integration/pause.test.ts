@@ -36,6 +36,12 @@ describe.each(engines())("pausing and resuming on $name", (engine) => {
     readOutbox(server.dataDir).filter(
       (mail) => mail.to.includes(email) && subject.test(mail.subject),
     );
+  /** What the customer does in their UPI app (the sandbox's control stands for the app). */
+  const inUpiApp = (id: string, action: "pause" | "resume" | "cancel") =>
+    fetch(`${server.url}/_sandbox/razorpay/control/subscriptions/${id}/${action}-from-upi-app`, {
+      method: "POST",
+      headers: { authorization: SANDBOX_AUTH },
+    });
   const sandboxStatus = async (id: string) =>
     (await sandboxApi<{ status: string }>(server.url, `/v1/subscriptions/${id}`)).status;
 
@@ -96,10 +102,7 @@ describe.each(engines())("pausing and resuming on $name", (engine) => {
     await server.jobsSettled();
 
     // The customer pauses the mandate in their UPI app; Razorpay tells us by webhook.
-    const control = await fetch(
-      `${server.url}/_sandbox/razorpay/control/subscriptions/${subscriptionId}/pause-from-upi-app`,
-      { method: "POST", headers: { authorization: SANDBOX_AUTH } },
-    );
+    const control = await inUpiApp(subscriptionId, "pause");
     expect(control.status).toBe(200);
     await server.jobsSettled();
     const page = await pageText(server, "/account/subscription", cookie);
@@ -121,14 +124,7 @@ describe.each(engines())("pausing and resuming on $name", (engine) => {
     expect(await sandboxStatus(subscriptionId)).toBe("paused");
 
     // Resumed in the app: running again here.
-    expect(
-      (
-        await fetch(
-          `${server.url}/_sandbox/razorpay/control/subscriptions/${subscriptionId}/resume-from-upi-app`,
-          { method: "POST", headers: { authorization: SANDBOX_AUTH } },
-        )
-      ).status,
-    ).toBe(200);
+    expect((await inUpiApp(subscriptionId, "resume")).status).toBe(200);
     await server.jobsSettled();
     expect(await pageText(server, "/account/subscription", cookie)).toMatch(
       /Pro \(yearly\) renews on \d{1,2} [A-Z][a-z]{2} \d{4} for ₹6,999\./,
@@ -142,10 +138,7 @@ describe.each(engines())("pausing and resuming on $name", (engine) => {
     await server.jobsSettled();
 
     // Razorpay's subscription.cancelled says nothing of who cancelled.
-    const control = await fetch(
-      `${server.url}/_sandbox/razorpay/control/subscriptions/${subscriptionId}/cancel-from-upi-app`,
-      { method: "POST", headers: { authorization: SANDBOX_AUTH } },
-    );
+    const control = await inUpiApp(subscriptionId, "cancel");
     expect(control.status).toBe(200);
     await server.jobsSettled();
     const page = await pageText(server, "/account/subscription", cookie);
