@@ -125,10 +125,11 @@ describe("a mail server that greets and never answers", () => {
         );
       });
       try {
-        return await Promise.race([request, timeOut]);
+        const answer = await Promise.race([request, timeOut]);
+        expect(smtp.stalledEnded()).toBe(attemptsGivenUp);
+        return answer;
       } finally {
         clearTimeout(timer);
-        expect(smtp.stalledEnded()).toBe(attemptsGivenUp);
       }
     };
     const signUp = await answersAtOnce(

@@ -16,9 +16,6 @@ import { type RunningTestServer, startServerOn } from "../support/server";
 const PASSWORD = "renewal-notice-password-1";
 const DAY_MS = 86_400_000;
 
-/** India's calendar day of an instant, as the mail and the pages name it (the one date module). */
-const indiaDay = (at: Date) => formatDate(at);
-
 describe.each(engines())("renewal notices on $name", (engine) => {
   let server: RunningTestServer;
 
@@ -72,11 +69,11 @@ describe.each(engines())("renewal notices on $name", (engine) => {
     await server.jobsSettled();
     const [notice, ...again] = notices(email);
     expect(again).toEqual([]);
-    expect(notice?.subject).toBe(`Your Pinout Pro (yearly) renews on ${indiaDay(chargeAt)}`);
+    expect(notice?.subject).toBe(`Your Pinout Pro (yearly) renews on ${formatDate(chargeAt)}`);
     // The body's paragraphs are wrapped for mail readers: read as one line.
     const body = notice?.text.replace(/\s+/g, " ");
     expect(body).toContain(
-      `On ${indiaDay(chargeAt)} we will charge ₹6,999 (GST included) to renew Pro (yearly) for another year.`,
+      `On ${formatDate(chargeAt)} we will charge ₹6,999 (GST included) to renew Pro (yearly) for another year.`,
     );
     expect(body).toContain("cancel or pause it before that date from Account → Subscription.");
 

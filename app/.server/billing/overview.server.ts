@@ -122,10 +122,11 @@ function cancelledText(reason: SubscriptionRow["endReason"]): string {
       return "Cancelled before it was paid";
     case "customer":
       return "Cancelled";
-    default:
+    case null:
       // Every cancellation this site makes records why; Razorpay's webhook says nothing of who
       // cancelled, so one without a reason was made elsewhere: the customer revoking the mandate
-      // in their UPI app or bank portal, or someone at Razorpay's dashboard.
+      // in their UPI app or bank portal, or someone at Razorpay's dashboard. (No default: a new
+      // end reason does not compile until it has its own words.)
       return "Cancelled outside this site (in a UPI app, a bank portal or at Razorpay)";
   }
 }
