@@ -87,6 +87,8 @@ export default [
       route("admin/jobs", "routes/admin/jobs.tsx"),
       route("admin/settings", "routes/admin/settings.tsx"),
       route("admin/analytics", "routes/admin/analytics.tsx"),
+      // One customer's page (issue 33, point 5): by id, and by address at the specification's URL.
+      route("admin/customers/:id", "routes/admin/fix-subscription.tsx", { id: "admin-customer" }),
       route("admin-fix-subscription", "routes/admin/fix-subscription.tsx"),
       route("admin/releases", "routes/admin/releases.tsx"),
       route("admin/releases/:id", "routes/admin/release.tsx"),

@@ -1,7 +1,13 @@
 /**
- * The operator's page of a customer, found by their address: every list, ticket, alert and
- * queue row links here, so the page each customer gets can change in this one place.
+ * The operator's page of a customer (issue 33, point 5). By id where the link's row has one: an
+ * id outlives a change of address. By address (the specification's /admin-fix-subscription,
+ * the same page) where a row only knows the address, such as an alert mailed earlier.
  */
+export function customerPageById(userId: string): string {
+  return `/admin/customers/${encodeURIComponent(userId)}`;
+}
+
+/** The same page, found by the customer's address. */
 export function customerPagePath(email: string): string {
   return `/admin-fix-subscription?${new URLSearchParams({ email })}`;
 }

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { forgetMailsTo } from "../mail/mail-log.server";
 import { db } from "../db";
 import { feedback } from "../db/schema";
 
@@ -11,5 +12,8 @@ export async function eraseUserData(userId: string, email: string): Promise<void
   await db().transaction(async (tx) => {
     await tx.delete(feedback).where(eq(feedback.userId, userId));
     await tx.delete(feedback).where(eq(feedback.email, email.toLowerCase()));
+    // The record of mails sent to the address (the "account deleted" mail starts a new one,
+    // kept as long as the mail log keeps anything).
+    await forgetMailsTo(email, tx);
   });
 }

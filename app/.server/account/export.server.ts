@@ -9,6 +9,7 @@
  */
 import { asc, desc, eq, inArray } from "drizzle-orm";
 import { stateByCode } from "~/lib/gst";
+import { mailsTo } from "../mail/mail-log.server";
 import { planLabel } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
 import {
@@ -44,6 +45,7 @@ export const EXPORT_KEYS = [
   "usage",
   "feedback",
   "supportTickets",
+  "mailsSent",
   "billingDetails",
   "subscriptions",
   "payments",
@@ -70,6 +72,7 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   feedback: { exportedAs: "feedback" },
   support_tickets: { exportedAs: "supportTickets" },
   support_messages: { exportedAs: "supportTickets" },
+  mail_log: { exportedAs: "mailsSent" },
   billing_profiles: { exportedAs: "billingDetails" },
   subscriptions: { exportedAs: "subscriptions" },
   payments: { exportedAs: "payments" },
@@ -143,6 +146,7 @@ export async function exportUserData(
     alertSettings,
     apiTokens,
     onboardingSteps,
+    mails,
   ] = await Promise.all([
     database.select().from(accounts).where(eq(accounts.userId, userId)),
     database.select().from(sessions).where(eq(sessions.userId, userId)),
@@ -210,6 +214,7 @@ export async function exportUserData(
       .from(onboardingReports)
       .where(eq(onboardingReports.userId, userId))
       .orderBy(asc(onboardingReports.reportedAt)),
+    mailsTo(profile.email, database, 1000),
   ]);
   const paymentIds = paid.map((payment) => payment.providerPaymentId);
   const [refundRows, threads] = await Promise.all([
@@ -279,6 +284,14 @@ export async function exportUserData(
         body: message.body,
         at: message.createdAt,
       })),
+    })),
+    // What we mailed them: subject, when and whether it left; the bodies are not kept.
+    mailsSent: mails.map((mail) => ({
+      subject: mail.subject,
+      firstTriedAt: mail.firstAttemptAt,
+      lastTriedAt: mail.lastAttemptAt,
+      status: mail.status,
+      tries: mail.attempts,
     })),
     billingDetails: profileRow
       ? {

@@ -9,7 +9,7 @@ import {
   releases,
   user as users,
 } from "../db/schema";
-import { customerByEmail, signOutCustomerDevice } from "./customers.server";
+import { findCustomer, signOutCustomerDevice } from "./customers.server";
 import {
   dashboardStats,
   downloadsPerPlatform,
@@ -305,18 +305,21 @@ describe("admin queries on the embedded database", () => {
     ]);
   });
 
-  it("looks a customer up by email and signs out only their own devices", async () => {
-    expect(await customerByEmail("nobody@example.com", database.db)).toBeNull();
-    const customer = await customerByEmail("Asha@Example.com", database.db);
+  it("looks a customer up by email or id and signs out only their own devices", async () => {
+    expect(await findCustomer({ email: "nobody@example.com" }, database.db)).toBeNull();
+    const customer = await findCustomer({ email: "Asha@Example.com" }, database.db);
     expect(customer).toMatchObject({
       email: "asha@example.com",
       entitlement: { plan: "free", device_limit: 1 },
     });
     expect(customer?.devices.map((device) => device.name)).toEqual(["Asha's MacBook"]);
+    // The same customer by id (/admin/customers/:id); an unknown id finds nobody.
+    expect((await findCustomer({ id: ashaId }, database.db))?.email).toBe("asha@example.com");
+    expect(await findCustomer({ id: "no-such-user" }, database.db)).toBeNull();
     const deviceId = customer!.devices[0]!.id;
     expect(await signOutCustomerDevice(adminId, deviceId, database.db)).toBe(false);
     expect(await signOutCustomerDevice(ashaId, deviceId, database.db)).toBe(true);
     expect(await signOutCustomerDevice(ashaId, deviceId, database.db)).toBe(false);
-    expect((await customerByEmail("asha@example.com", database.db))?.devices).toEqual([]);
+    expect((await findCustomer({ email: "asha@example.com" }, database.db))?.devices).toEqual([]);
   });
 });

@@ -133,6 +133,7 @@ export async function listSubscriptions(
       replacesSubscriptionId: subscriptions.replacesSubscriptionId,
       currentEnd: subscriptions.currentEnd,
       createdAt: subscriptions.createdAt,
+      userId: subscriptions.userId,
       email: users.email,
     })
     .from(subscriptions)

@@ -2,7 +2,7 @@ import { type Entitlement, entitlementFor } from "../billing/entitlement.server"
 import { type Database, db as defaultDb } from "../db";
 import { listDevices, revokeDevice } from "../desktop/devices.server";
 import { roleOf, type Role } from "../auth/session";
-import { findUserByEmail } from "./users.server";
+import { findUserByEmail, findUserById } from "./users.server";
 
 export interface CustomerDevice {
   id: string;
@@ -25,12 +25,16 @@ export interface Customer {
   devices: CustomerDevice[];
 }
 
-/** What support needs to see about one customer: account, entitlement and signed-in devices. */
-export async function customerByEmail(
-  email: string,
+/**
+ * What support needs to see about one customer, found by address or by id: account,
+ * entitlement and signed-in devices.
+ */
+export async function findCustomer(
+  by: { email: string } | { id: string },
   database: Database = defaultDb(),
 ): Promise<Customer | null> {
-  const user = await findUserByEmail(email, database);
+  const user =
+    "email" in by ? await findUserByEmail(by.email, database) : await findUserById(by.id, database);
   if (!user) return null;
   const [entitlement, devices] = await Promise.all([
     entitlementFor(user.id, { database }),

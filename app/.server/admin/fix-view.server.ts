@@ -1,7 +1,8 @@
 /**
- * What /admin-fix-subscription shows about one customer, as plain values: their account, each
- * subscription beside Razorpay's record, payments, documents, grants, events, audit, devices and
- * support tickets.
+ * What the operator's customer page (/admin/customers/:id, and /admin-fix-subscription?email=)
+ * shows about one customer, as plain values: their account, each subscription beside Razorpay's
+ * record, payments, documents, grants, events, audit, devices, support tickets, and all of it
+ * with the mails sent and key analytics events on one timeline.
  */
 import { z } from "zod";
 import { compareWithProvider } from "../billing/compare.server";
@@ -10,40 +11,89 @@ import { paymentMethodOf } from "../billing/payments.server";
 import { sandboxControlsAvailable } from "../billing/sandbox-control.server";
 import { planLabel } from "~/lib/plans";
 import { customerBilling } from "./billing.server";
-import { customerByEmail } from "./customers.server";
+import { type Customer, findCustomer } from "./customers.server";
 import { customerTickets } from "../support/tickets.server";
+import { db } from "../db";
+import { mailsTo } from "../mail/mail-log.server";
+import { filterTimeline, timelineEntries, timelineExtras } from "./timeline.server";
+import { TIMELINE_KINDS, type TimelineKind } from "~/lib/customer-timeline";
 
 const emailSchema = z.string().trim().toLowerCase().max(320).pipe(z.email());
 
-export async function fixSubscriptionView(rawEmail: string) {
-  const sandbox = sandboxControlsAvailable();
-  const empty = {
-    email: rawEmail,
+/** The page found nobody: what the lookup form says. */
+function emptyView(email: string, error: string | null, kinds: readonly TimelineKind[]) {
+  return {
+    email,
+    error,
     customer: null,
     billing: null,
     comparisons: [],
     tickets: [],
-    sandbox,
+    timeline: { entries: [], total: 0, kinds: [...kinds] },
+    sandbox: sandboxControlsAvailable(),
   };
-  if (rawEmail.trim() === "") return { ...empty, error: null };
+}
+
+/** /admin-fix-subscription?email=: the customer who uses this address. */
+export async function fixSubscriptionView(
+  rawEmail: string,
+  kinds: readonly TimelineKind[] = TIMELINE_KINDS,
+) {
+  if (rawEmail.trim() === "") return emptyView(rawEmail, null, kinds);
   const parsed = emailSchema.safeParse(rawEmail);
-  if (!parsed.success) return { ...empty, error: "Enter an email address like name@example.com." };
-  const customer = await customerByEmail(parsed.data);
-  if (!customer) return { ...empty, email: parsed.data, error: `No account uses ${parsed.data}.` };
-  const [billing, tickets] = await Promise.all([
+  if (!parsed.success)
+    return emptyView(rawEmail, "Enter an email address like name@example.com.", kinds);
+  const customer = await findCustomer({ email: parsed.data });
+  if (!customer) return emptyView(parsed.data, `No account uses ${parsed.data}.`, kinds);
+  return customerView(customer, kinds);
+}
+
+/** /admin/customers/:id: null when no account has this id (the page answers 404). */
+export async function customerPageView(id: string, kinds: readonly TimelineKind[]) {
+  const customer = await findCustomer({ id });
+  return customer ? customerView(customer, kinds) : null;
+}
+
+async function customerView(customer: Customer, kinds: readonly TimelineKind[]) {
+  const sandbox = sandboxControlsAvailable();
+  const [billing, tickets, mails] = await Promise.all([
     customerBilling(customer.id),
     customerTickets(customer.id),
+    mailsTo(customer.email),
   ]);
+  const extras = await timelineExtras(db(), {
+    paymentIds: billing.payments.map((payment) => payment.providerPaymentId),
+    analyticsClientIds: billing.subscriptions
+      .map((row) => row.analyticsClientId)
+      .filter((id): id is string => id !== null),
+  });
+  const timeline = filterTimeline(
+    timelineEntries({
+      account: customer,
+      subscriptions: billing.subscriptions,
+      payments: billing.payments,
+      refunds: extras.refunds,
+      invoices: billing.invoices,
+      grants: billing.grants,
+      events: billing.events,
+      audit: billing.audit,
+      tickets,
+      mails,
+      analytics: extras.analytics,
+    }),
+    kinds,
+  );
   const running = billing.subscriptions
     .filter((row) => row.status !== "created" && row.status !== "expired")
     .slice(0, 3);
   const comparisons = await Promise.all(running.map((row) => compareWithProvider(row)));
   return {
-    email: parsed.data,
+    email: customer.email,
     error: null,
     customer,
     sandbox,
     comparisons,
+    timeline: { ...timeline, kinds: [...kinds] },
     tickets: tickets.map((ticket) => ({
       number: ticket.number,
       subject: ticket.subject,

@@ -234,6 +234,11 @@ export async function findUserByEmail(email: string, database: Database = defaul
   return row ?? null;
 }
 
+export async function findUserById(id: string, database: Database = defaultDb()) {
+  const [row] = await database.select().from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}
+
 /** Signed-in desktop devices of every user (not revoked), for the dashboard. */
 export async function activeDevicesTotal(database: Database = defaultDb()): Promise<number> {
   const [row] = await database

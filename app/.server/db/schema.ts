@@ -733,6 +733,29 @@ export const jobs = pgTable(
 );
 
 /**
+ * What the site mailed and whether it left (issue 33, point 5): one row per message, written by
+ * `sendMail` after each try, so the operator can answer "I never got the mail" (subject, time,
+ * sent or failing, and why). Never the body: it can hold a sign-in or reset link. The address is
+ * stored lower-case; rows go with the account and after 12 months (privacy policy).
+ */
+export const MAIL_LOG_STATUSES = ["sent", "failed"] as const;
+export const mailLog = pgTable(
+  "mail_log",
+  {
+    /** The job's idempotency key (the Message-ID): every try of one mail is one row. */
+    key: text("key").primaryKey(),
+    recipient: text("recipient").notNull(),
+    subject: text("subject").notNull(),
+    status: text("status", { enum: MAIL_LOG_STATUSES }).notNull(),
+    attempts: integer("attempts").notNull().default(1),
+    lastError: text("last_error"),
+    firstAttemptAt: timestamp("first_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("mail_log_recipient_idx").on(table.recipient, table.lastAttemptAt)],
+);
+
+/**
  * Every dedupe key a job was enqueued with: the gate `enqueueJob` passes first. Finished jobs are
  * pruned (their payloads and errors are large); their keys stay here, small, so the same work is
  * still never enqueued twice (a webhook body replayed, a refund confirmed again). Kept 400 days.

@@ -6,6 +6,7 @@ import { site } from "~/config/site";
 import { env } from "../env";
 import { jobSignal } from "../jobs/signal";
 import { logger } from "../logger";
+import { recordMailAttempt } from "./mail-log.server";
 
 export interface MailMessage {
   to: string;
@@ -87,12 +88,24 @@ export async function sendMail(message: MailMessage, options: SendOptions = {}):
   jobSignal()?.throwIfAborted();
   const { messageId: ownId, inReplyTo, ...content } = message;
   const id = ownId ?? options.idempotencyKey;
-  const info = await getTransport().sendMail({
-    from: fromAddress(),
-    ...content,
-    ...(id ? { messageId: messageId(id) } : {}),
-    ...(inReplyTo ? { inReplyTo: messageId(inReplyTo), references: [messageId(inReplyTo)] } : {}),
-  });
+  // Every try is noted for the operator's customer page, under the key all tries share.
+  const attempt = {
+    key: options.idempotencyKey ?? ownId,
+    to: message.to,
+    subject: message.subject,
+  };
+  let info: Awaited<ReturnType<Transporter["sendMail"]>>;
+  try {
+    info = await getTransport().sendMail({
+      from: fromAddress(),
+      ...content,
+      ...(id ? { messageId: messageId(id) } : {}),
+      ...(inReplyTo ? { inReplyTo: messageId(inReplyTo), references: [messageId(inReplyTo)] } : {}),
+    });
+  } catch (error) {
+    await recordMailAttempt({ ...attempt, error: errorText(error) });
+    throw error;
+  }
   const { SMTP_URL } = env();
   let file: string | undefined;
   if (!SMTP_URL) {
@@ -100,5 +113,10 @@ export async function sendMail(message: MailMessage, options: SendOptions = {}):
     file = path.join(outboxDir(), `${Date.now()}-${randomBytes(4).toString("hex")}.eml`);
     await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
   }
+  await recordMailAttempt(attempt);
   logger().info({ mail: { to: message.to, subject: message.subject, file } }, "mail sent");
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -4,7 +4,7 @@ import {
   openTestDatabase,
   type TestDatabase,
 } from "../../../tests/support/test-database";
-import { feedback, supportMessages, supportTickets } from "../db/schema";
+import { feedback, mailLog, supportMessages, supportTickets } from "../db/schema";
 import { prunePersonalData } from "./retention.server";
 
 const NOW = new Date("2026-11-28T06:00:00.000Z");
@@ -23,7 +23,7 @@ describe("the privacy policy's retention, enforced", () => {
     await test?.close();
   });
 
-  it("deletes feedback after 24 months and a support conversation 24 months after it closed", async () => {
+  it("deletes feedback after 24 months, a support conversation 24 months after it closed, a mail's record after 12", async () => {
     const userId = await insertUser(test.db, { email: "retention@example.com" });
     await test.db.insert(feedback).values([
       {
@@ -66,7 +66,29 @@ describe("the privacy policy's retention, enforced", () => {
       })),
     );
 
-    expect(await prunePersonalData(test.db, NOW)).toEqual({ feedback: 1, supportTickets: 1 });
+    const mail = (key: string, lastAttemptAt: Date) => ({
+      key,
+      recipient: "retention@example.com",
+      subject: key,
+      status: "sent" as const,
+      firstAttemptAt: lastAttemptAt,
+      lastAttemptAt,
+    });
+    await test.db
+      .insert(mailLog)
+      .values([
+        mail("mailed 13 months ago", monthsAgo(13)),
+        mail("mailed 11 months ago", monthsAgo(11)),
+      ]);
+
+    expect(await prunePersonalData(test.db, NOW)).toEqual({
+      feedback: 1,
+      supportTickets: 1,
+      mails: 1,
+    });
+    expect((await test.db.select().from(mailLog)).map((row) => row.key)).toEqual([
+      "mailed 11 months ago",
+    ]);
     expect((await test.db.select().from(feedback)).map((row) => row.message)).toEqual([
       "new message",
     ]);
@@ -80,6 +102,10 @@ describe("the privacy policy's retention, enforced", () => {
       "about still open",
     ]);
     // Running again deletes nothing more.
-    expect(await prunePersonalData(test.db, NOW)).toEqual({ feedback: 0, supportTickets: 0 });
+    expect(await prunePersonalData(test.db, NOW)).toEqual({
+      feedback: 0,
+      supportTickets: 0,
+      mails: 0,
+    });
   });
 });

@@ -1,12 +1,14 @@
 /**
  * What the privacy policy (content/legal/privacy.md, "How long we keep it") promises to delete,
  * deleted: feedback 24 months after it was sent, a support conversation 24 months after it
- * ended (the ticket closed; a ticket still open is a conversation still going). Run hourly by the
+ * ended (the ticket closed; a ticket still open is a conversation still going), the record of a
+ * mail sent 12 months after its last try. Run hourly by the
  * prune (jobs/maintenance.server.ts).
  */
 import { and, eq, lt } from "drizzle-orm";
 import type { Database } from "../db";
 import { feedback, supportTickets } from "../db/schema";
+import { MAIL_LOG_RETENTION_MONTHS, pruneMailLog } from "../mail/mail-log.server";
 
 export const PERSONAL_RETENTION_MONTHS = {
   feedback: 24,
@@ -37,5 +39,6 @@ export async function prunePersonalData(database: Database, now = new Date()) {
       ),
     )
     .returning({ id: supportTickets.id });
-  return { feedback: oldFeedback.length, supportTickets: oldTickets.length };
+  const mails = await pruneMailLog(database, monthsBefore(now, MAIL_LOG_RETENTION_MONTHS));
+  return { feedback: oldFeedback.length, supportTickets: oldTickets.length, mails };
 }

@@ -12,7 +12,7 @@ import {
 } from "~/.server/admin/billing.server";
 import { adminCancelSubscription } from "~/.server/admin/cancel.server";
 import { signOutCustomerDevice } from "~/.server/admin/customers.server";
-import { fixSubscriptionView } from "~/.server/admin/fix-view.server";
+import { customerPageView, fixSubscriptionView } from "~/.server/admin/fix-view.server";
 import { requireAdmin } from "~/.server/auth/session";
 import { refundKey } from "~/.server/billing/refunds.server";
 import { sandboxCharge, sandboxControlsAvailable } from "~/.server/billing/sandbox-control.server";
@@ -30,20 +30,34 @@ import { PaymentsSection } from "~/components/admin/fix-subscription/PaymentsSec
 import { AFTER_REFUND } from "~/components/admin/fix-subscription/shared";
 import { SubscriptionsSection } from "~/components/admin/fix-subscription/SubscriptionsSection";
 import { TicketsSection } from "~/components/admin/fix-subscription/TicketsSection";
+import { TimelineSection } from "~/components/admin/fix-subscription/TimelineSection";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
+import { timelineFilter } from "~/lib/customer-timeline";
 import { formatInr } from "~/lib/money";
 import { PAID_PLAN_IDS } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/fix-subscription";
 
-export const meta: Route.MetaFunction = () =>
-  pageMeta("Fix a subscription", "One customer’s subscriptions, payments, events and devices.");
+export const meta: Route.MetaFunction = ({ params }) =>
+  pageMeta(
+    params.id === undefined ? "Fix a subscription" : "Customer",
+    "One customer’s history, subscriptions, payments, mails, tickets and devices.",
+  );
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+/**
+ * One module, two addresses (app/routes.ts): /admin/customers/:id, where every list links, and
+ * the specification's /admin-fix-subscription, which looks the customer up by address.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireAdmin(context);
-  return fixSubscriptionView(new URL(request.url).searchParams.get("email") ?? "");
+  const search = new URL(request.url).searchParams;
+  const kinds = timelineFilter(search);
+  if (params.id === undefined) return fixSubscriptionView(search.get("email") ?? "", kinds);
+  const view = await customerPageView(params.id, kinds);
+  if (!view) throw data({ message: "No account has this id." }, { status: 404 });
+  return view;
 }
 
 const userId = z.string().trim().min(1).max(200);
@@ -221,8 +235,12 @@ export async function action(args: Route.ActionArgs) {
   );
 }
 
-export default function FixSubscriptionPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, error, customer, billing, comparisons, sandbox } = loaderData;
+export default function FixSubscriptionPage({
+  loaderData,
+  actionData,
+  params,
+}: Route.ComponentProps) {
+  const { email, error, customer, billing, comparisons, sandbox, timeline } = loaderData;
   const busy = useNavigation().state !== "idle";
   const errors = (actionData && "errors" in actionData ? actionData.errors : undefined) ?? {};
   const refund = actionData && "refund" in actionData ? actionData.refund : null;
@@ -232,15 +250,15 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
   return (
     <AdminPage>
       <PageHeader
-        title="Fix a subscription"
-        lead="One customer’s subscriptions, payments, webhook events and devices."
+        title={params.id === undefined ? "Fix a subscription" : "Customer"}
+        lead="One customer’s history, subscriptions, payments, mails, tickets and devices."
       >
         <div className="mt-3">
           <TestModeBadge show={sandbox} />
         </div>
       </PageHeader>
 
-      <Form method="get" className="flex max-w-xl items-end gap-3">
+      <Form method="get" action="/admin-fix-subscription" className="flex max-w-xl items-end gap-3">
         <div className="flex-1">
           <label htmlFor="customer-email" className="block text-sm font-medium text-slate-200">
             Customer email
@@ -273,6 +291,11 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
       {customer && billing ? (
         <>
           <CustomerSection customer={customer} />
+          <TimelineSection
+            timeline={timeline}
+            // The filter stays on the address it was opened at.
+            lookup={params.id === undefined ? { email: customer.email } : {}}
+          />
           <TicketsSection tickets={loaderData.tickets} />
           <SubscriptionsSection
             subscriptions={billing.subscriptions}

@@ -23,6 +23,7 @@ import { SUBSCRIPTION_STATUSES } from "~/.server/db/schema";
 import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
 import { PAID_PLAN_IDS, planLabel } from "~/lib/plans";
+import { customerPageById } from "~/lib/admin-paths";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/subscriptions";
 import { ScrollBox } from "~/components/ScrollBox";
@@ -112,11 +113,8 @@ export default function SubscriptionsPage({ loaderData }: Route.ComponentProps) 
                 {rows.map((row) => (
                   <tr key={row.id} className="border-b border-slate-800">
                     <td className={TD}>
-                      {row.email ? (
-                        <Link
-                          className="link"
-                          to={`/admin-fix-subscription?email=${encodeURIComponent(row.email)}`}
-                        >
+                      {row.email && row.userId ? (
+                        <Link className="link" to={customerPageById(row.userId)}>
                           {row.email}
                         </Link>
                       ) : (

@@ -12,6 +12,7 @@ import { formatDate } from "~/lib/dates";
 import { AdminPage, AdminSection, TD, HeaderRow } from "~/components/admin/AdminUi";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
+import { customerPageById } from "~/lib/admin-paths";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/users";
 import { ScrollBox } from "~/components/ScrollBox";
@@ -129,10 +130,7 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
                         {self ? <span className="ml-1 text-green-400">(you)</span> : null}
                       </th>
                       <td className={`${TD} break-all`}>
-                        <Link
-                          to={`/admin-fix-subscription?email=${encodeURIComponent(row.email)}`}
-                          className="link"
-                        >
+                        <Link to={customerPageById(row.id)} className="link">
                           {row.email}
                         </Link>
                       </td>

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
+import { analyticsEvents } from "../db/schema";
+import {
+  type TimelineSources,
+  filterTimeline,
+  timelineEntries,
+  timelineExtras,
+} from "./timeline.server";
+
+const none: TimelineSources = {
+  account: { createdAt: "2026-11-01T04:00:00.000Z", devices: [] },
+  subscriptions: [],
+  payments: [],
+  refunds: [],
+  invoices: [],
+  grants: [],
+  events: [],
+  audit: [],
+  tickets: [],
+  mails: [],
+  analytics: [],
+};
+
+describe("the customer timeline (issue 33, point 5)", () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await openTestDatabase();
+  });
+  afterAll(async () => {
+    await test?.close();
+  });
+
+  it("reads key site events in words, marks problems, and sorts newest first", () => {
+    const entries = timelineEntries({
+      ...none,
+      mails: [
+        {
+          key: "m1",
+          subject: "Your invoice",
+          status: "failed",
+          attempts: 3,
+          lastError: "greeting never received",
+          firstAttemptAt: new Date("2026-11-03T04:00:00Z"),
+          lastAttemptAt: new Date("2026-11-03T05:00:00Z"),
+        },
+      ],
+      analytics: [
+        {
+          name: "exception",
+          params: {
+            error_type: "TypeError",
+            description: "x is undefined",
+            location: "/checkout",
+            fatal: false,
+          },
+          occurredAt: new Date("2026-11-02T04:00:00Z"),
+        },
+        {
+          name: "app_download",
+          params: { platform: "mac", file_extension: "dmg" },
+          occurredAt: new Date("2026-11-04T04:00:00Z"),
+        },
+        {
+          name: "form_submit",
+          params: { form_name: "billing-details", success: false },
+          occurredAt: new Date("2026-11-01T05:00:00Z"),
+        },
+      ],
+    });
+    expect(entries.map((entry) => [entry.kind, entry.title, entry.problem])).toEqual([
+      ["analytics", "Downloaded the app for Mac", false],
+      ["mail", "Mail not sent yet: Your invoice", true],
+      ["analytics", "Site error: TypeError", true],
+      ["analytics", "Form refused: billing-details", true],
+      ["account", "Signed up", false],
+    ]);
+    expect(entries[1]?.detail).toBe("3 tries; greeting never received");
+    expect(entries[2]?.detail).toBe("x is undefined at /checkout");
+    // Filtered to one kind.
+    expect(filterTimeline(entries, ["mail"])).toMatchObject({
+      total: 1,
+      entries: [{ kind: "mail" }],
+    });
+  });
+
+  it("takes only the key events of the browsers the customer bought in", async () => {
+    const at = new Date("2026-11-05T04:00:00Z");
+    await test.db.insert(analyticsEvents).values([
+      {
+        name: "begin_checkout",
+        params: { plan_name: "Pro (monthly)" },
+        clientId: "their-browser",
+        occurredAt: at,
+      },
+      {
+        name: "page_view",
+        params: { page_path: "/pricing" },
+        clientId: "their-browser",
+        occurredAt: at,
+      },
+      {
+        name: "begin_checkout",
+        params: { plan_name: "Pro (yearly)" },
+        clientId: "someone-else",
+        occurredAt: at,
+      },
+    ]);
+    const extras = await timelineExtras(test.db, {
+      paymentIds: [],
+      analyticsClientIds: ["their-browser"],
+    });
+    expect(extras.analytics.map((event) => [event.name, event.params])).toEqual([
+      ["begin_checkout", { plan_name: "Pro (monthly)" }],
+    ]);
+    expect(await timelineExtras(test.db, { paymentIds: [], analyticsClientIds: [] })).toEqual({
+      refunds: [],
+      analytics: [],
+    });
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * Issue 33, point 5: one page per customer, /admin/customers/:id, reached from /admin/users and
+ * /admin/subscriptions, with everything on one timeline (a failed renewal with its
+ * subscription, the invoice, the ticket, every mail sent and whether it left) and a filter by
+ * kind; /admin-fix-subscription?email= is the same page; a customer gets 403, an unknown id 404.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
+import { buyThroughSandbox, sandboxCharge, textOf } from "../support/billing";
+import { engines } from "../support/engines";
+import type { RunningTestServer } from "../support/server";
+
+const PASSWORD = "customer-page-password-1";
+
+describe.each(engines())("the operator's customer page on $name", (engine) => {
+  let server: RunningTestServer;
+  let boss: string;
+
+  beforeAll(async () => {
+    ({ server, admin: boss } = await startWithAdmin(engine, PASSWORD, {
+      env: { AUTH_RATE_LIMIT: "100" },
+    }));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const html = async (path: string, cookie = boss) => {
+    const response = await getWithCookies(server, path, cookie);
+    return { status: response.status, html: await response.text() };
+  };
+  /** The kinds whose box is ticked in the timeline's filter. */
+  const checkedKinds = (page: string) =>
+    [...page.matchAll(/<input[^>]*name="show"[^>]*>/g)]
+      .filter((match) => /\schecked(="")?/.test(match[0]))
+      .map((match) => /value="(\w+)"/.exec(match[0])?.[1]);
+  /** The timeline's entries as [kind, text] pairs, newest first. */
+  const timelineOf = (page: string) =>
+    [...page.matchAll(/data-testid="timeline-entry" data-kind="(\w+)">([\s\S]*?)<\/li>/g)].map(
+      (match) => [match[1], textOf(match[2] ?? "")] as const,
+    );
+
+  it("shows a customer's failed renewal, invoice, ticket and mails on one timeline, reached from the lists", async () => {
+    const email = "timeline@example.com";
+    const cookie = await signUpVerified(server, { name: "Tara", email, password: PASSWORD });
+    const subscriptionId = await buyThroughSandbox(server, cookie);
+    await server.jobsSettled();
+    expect(
+      (await sandboxCharge(`${server.url}/_sandbox/razorpay`, subscriptionId, true)).status,
+    ).toBe(200);
+    const opened = await postForm(server, "/account/support", cookie, {
+      intent: "open",
+      category: "billing",
+      subject: "My renewal failed",
+      message: "The bank says the mandate is fine. What happened?",
+    });
+    expect(opened.status).toBeLessThan(400);
+    await server.jobsSettled();
+
+    // Reached from the users search and the subscriptions list, by id.
+    const users = await html(`/admin/users?q=${encodeURIComponent(email)}`);
+    const path = /href="(\/admin\/customers\/[^"]+)"/.exec(users.html)?.[1] ?? "";
+    expect(path).toMatch(/^\/admin\/customers\/\w+/);
+    expect((await html(`/admin/subscriptions?q=${subscriptionId}`)).html).toContain(
+      `href="${path}"`,
+    );
+
+    const page = await html(path);
+    expect(page.status).toBe(200);
+    const entries = timelineOf(page.html);
+    const texts = entries.map(([kind, text]) => `${kind}: ${text}`);
+    // The failed renewal, with its subscription on the same page, marked as a problem.
+    expect(texts).toContainEqual(
+      expect.stringMatching(/^payments: .*Problem: Payment of ₹699 failed/),
+    );
+    expect(texts).toContainEqual(expect.stringMatching(/^payments: .*Payment of ₹699 captured/));
+    expect(texts).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^billing: .*Subscription created: Pro \\(monthly\\) ${subscriptionId}`),
+      ),
+    );
+    expect(texts).toContainEqual(expect.stringMatching(/^documents: .*Invoice \S+ issued ₹699/));
+    expect(texts).toContainEqual(
+      expect.stringMatching(/^support: .*Ticket #\d+ opened: My renewal failed/),
+    );
+    expect(texts).toContainEqual(expect.stringMatching(/^account: .*Signed up/));
+    // Every mail the customer was sent, with its subject, each once: the verification, the
+    // receipt with the invoice, the failed-payment notice and the ticket's acknowledgement.
+    const mails = entries.filter(([kind]) => kind === "mail").map(([, text]) => text);
+    expect(mails.map((text) => text.replace(/^.*?Mail sent: /, "").trim()).sort()).toEqual([
+      "Action needed: your Pinout payment failed",
+      "Confirm your email for Pinout",
+      "Payment received: ₹699 for Pinout Pro (monthly)",
+      expect.stringMatching(/^\[Pinout #\d+\] My renewal failed$/),
+    ]);
+    // Newest first.
+    const times = [...page.html.matchAll(/data-kind="\w+"><time dateTime="([^"]+)"/g)].map(
+      (match) => match[1] ?? "",
+    );
+    expect(times.length).toBe(entries.length);
+    expect([...times].sort().reverse()).toEqual(times);
+    // The operator's tools are on this page too (the same actions as /admin-fix-subscription).
+    expect(page.html).toContain('name="intent" value="cancel"');
+
+    // Filtered to mails: only mails, and the box stays ticked.
+    const onlyMail = await html(`${path}?show=mail`);
+    const filtered = timelineOf(onlyMail.html);
+    expect(filtered.length).toBe(mails.length);
+    expect(filtered.every(([kind]) => kind === "mail")).toBe(true);
+    expect(checkedKinds(onlyMail.html)).toEqual(["mail"]);
+    expect(checkedKinds(page.html)).toEqual([]);
+    // An unknown kind is ignored (everything shown), never an error.
+    expect(timelineOf((await html(`${path}?show=nonsense`)).html).length).toBe(entries.length);
+
+    // The specification's address is the same page.
+    const byEmail = await html(`/admin-fix-subscription?email=${encodeURIComponent(email)}`);
+    expect(timelineOf(byEmail.html).length).toBe(entries.length);
+  });
+
+  it("refuses a customer with 403 and answers an unknown id with 404", async () => {
+    const cookie = await signUpVerified(server, {
+      name: "Nosy",
+      email: "nosy-customer@example.com",
+      password: PASSWORD,
+    });
+    const users = await html("/admin/users?q=nosy-customer");
+    const path = /href="(\/admin\/customers\/[^"]+)"/.exec(users.html)?.[1] ?? "";
+    expect((await html(path, cookie)).status).toBe(403);
+    expect((await html("/admin/customers/no-such-customer")).status).toBe(404);
+  });
+});
