@@ -61,6 +61,8 @@ interface Known {
   openFromApp?: () => Promise<string>;
   /** The number of the customer's support ticket (long subject, their invoice and device). */
   ticketNumber?: number;
+  /** The customer's account id, for /admin/customers/:id. */
+  customerId?: string;
 }
 
 /** A URL, or one made at the moment of the visit (it holds a short-lived token). */
@@ -111,6 +113,8 @@ function concreteUrls(pattern: string, known: Known): Visit[] | undefined {
         "/admin-fix-subscription",
         `/admin-fix-subscription?${new URLSearchParams({ email: known.email })}`,
       ];
+    case "/admin/customers/:id":
+      return known.customerId ? [`/admin/customers/${known.customerId}`] : undefined;
     case "/admin/users":
       return ["/admin/users", `/admin/users?${new URLSearchParams({ q: known.email })}`];
     case "/admin/releases/:id":
@@ -396,6 +400,7 @@ test.describe("no page is wider than the screen", () => {
       checkoutComplete: "/checkout/complete?subscription=sub_x",
       releaseId: "r",
       ticketNumber: 1001,
+      customerId: "u",
     };
     for (const area of ["auth", "admin"] as const)
       expect(urlsFor(area, known, []).length).toBeGreaterThan(0);
@@ -506,10 +511,18 @@ test.describe("no page is wider than the screen", () => {
     const release = await page.locator('a[href^="/admin/releases/"]').first().getAttribute("href");
     const releaseId = release?.split("/").at(-1);
     expect(releaseId).toBeTruthy();
+    // The customer's own page, as the users search links to it.
+    await page.goto(`/admin/users?${new URLSearchParams({ q: email })}`);
+    const customerPage = await page
+      .locator('a[href^="/admin/customers/"]')
+      .first()
+      .getAttribute("href");
+    const customerId = customerPage?.split("/").at(-1);
+    expect(customerId).toBeTruthy();
     const visits: Visit[] = [
       ...urlsFor(
         "admin",
-        { email, releaseId, ticketNumber: known.ticketNumber },
+        { email, releaseId, customerId, ticketNumber: known.ticketNumber },
         await sitemapPaths(page),
       ),
       // The customer's app opens the site in the admin's browser: both addresses on one page.

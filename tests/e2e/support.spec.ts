@@ -1,6 +1,7 @@
 /**
  * Issue 33, point 1 in the browser: a customer asks for help under /account/support, the team
- * answers from /admin/support, the customer reads the answer. Every page of the desk passes axe
+ * answers from /admin/support, the customer reads the answer; the team finds the ticket and its
+ * mails on the customer's page (point 5). Every page of the desk passes axe
  * and fits the screen at 1280 and 390 px.
  */
 import type { Page } from "@playwright/test";
@@ -94,6 +95,24 @@ test("a customer asks for help, the team answers, and the customer reads the ans
   await expect(desk.getByRole("status").filter({ hasText: "Reply sent" })).toBeVisible();
   await expect(desk.getByLabel("Reply", { exact: true })).toHaveValue("");
   await checkAtBothWidths(desk, "the team's ticket");
+
+  // The customer's page (issue 33, point 5): the ticket and its mails on one timeline.
+  await desk.getByRole("link", { name: /Nandini Sharma/ }).click();
+  await expect(desk).toHaveURL(/\/admin\/customers\/[^/?]+$/);
+  await expect(desk.getByRole("heading", { level: 1 })).toHaveText("Customer");
+  const timeline = desk.getByRole("list", { name: "Timeline entries" });
+  await expect(
+    timeline.getByText(`Ticket #${number} opened: Logic view freezes at 24 MHz`),
+  ).toBeVisible();
+  await desk.getByRole("checkbox", { name: "Mails sent" }).check();
+  await desk.getByRole("button", { name: "Filter" }).click();
+  await expect(desk).toHaveURL(/\?show=mail$/);
+  // The acknowledgement left long ago (the reply's mail may still be on its way).
+  await expect(
+    timeline.getByText(`Mail sent: [Pinout #${number}] Logic view freezes at 24 MHz`),
+  ).toBeVisible();
+  await expect(timeline.getByText(/^Ticket #/)).toHaveCount(0);
+  await checkAtBothWidths(desk, "the customer's page");
   await desk.context().close();
 
   await page.reload();

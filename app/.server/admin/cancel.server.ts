@@ -5,6 +5,7 @@
  * the customer's mail are stored in one transaction. Refunds stay a separate, confirmed action
  * (a full refund of the current period ends the subscription by itself, billing/refunded-period).
  */
+import { cancelAtRazorpay } from "../billing/cancel-at-razorpay.server";
 import { eq } from "drizzle-orm";
 import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
@@ -60,7 +61,10 @@ export async function adminCancelSubscription(
     );
 
   const readAt = new Date();
-  const entity = await client.cancelSubscription(row.providerSubscriptionId, atPeriodEnd);
+  const entity = await cancelAtRazorpay(database, client, row, {
+    reason: atPeriodEnd ? "operator" : "operator-ended",
+    atCycleEnd: atPeriodEnd,
+  });
   const endsNow = entity.status === "cancelled";
   await database.transaction(async (tx) => {
     const applied = await applyProviderSubscription(tx, entity, readAt);

@@ -3,6 +3,7 @@
  * checkout handler's signature, which only says "payment received, activating…". The
  * subscription becomes Pro when Razorpay confirms it (webhook or resync).
  */
+import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
 import { createHmac } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { type PaidPlanId, planById } from "~/lib/plans";
@@ -106,7 +107,10 @@ async function startCheckoutNow(
       try {
         await applyProviderSubscription(
           database,
-          await client.cancelSubscription(fresh.id, false),
+          await cancelAtRazorpay(database, client, open, {
+            reason: "abandoned",
+            atCycleEnd: false,
+          }),
           cancelledAt,
         );
         await markEnding(database, open.id, "abandoned");

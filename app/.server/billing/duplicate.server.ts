@@ -4,6 +4,7 @@
  * authorised it is cancelled at once, what it charged is refunded (a money-lane refund with a key
  * per payment), and the customer gets one mail saying so.
  */
+import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
 import { and, eq, ne } from "drizzle-orm";
 import { z } from "zod";
 import { type Database, db as defaultDb } from "../db";
@@ -95,7 +96,7 @@ export async function cancelDuplicate(
   const cancelled =
     fresh.status === "cancelled"
       ? fresh
-      : await client.cancelSubscription(row.providerSubscriptionId, false);
+      : await cancelAtRazorpay(database, client, row, { reason: "duplicate", atCycleEnd: false });
   await database.transaction(async (tx) => {
     await applyProviderSubscription(tx, cancelled, readAt);
     // It grants nothing from now on, before its refunds are made (issue 32).

@@ -4,6 +4,7 @@
  * subscriptions, so a switch is a new subscription starting when the current period ends, and the
  * current one is cancelled at its cycle end once the new one is authorised.
  */
+import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
 import { eq } from "drizzle-orm";
 import { type PaidPlanId, planById } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
@@ -113,7 +114,10 @@ export async function dropScheduledSwitch(
   const readAt = new Date();
   await applyProviderSubscription(
     database,
-    await client.cancelSubscription(pendingSwitch.providerSubscriptionId, false),
+    await cancelAtRazorpay(database, client, pendingSwitch, {
+      reason: "abandoned",
+      atCycleEnd: false,
+    }),
     readAt,
   );
   // Authorised, never charged: a withdrawn switch, not a customer who left.
@@ -148,10 +152,10 @@ export async function cancelAtPeriodEnd(
   const readAt = new Date();
   // Not charged yet (authorised for a later start): nothing was paid, so it ends now.
   // A paused one charges nothing more either way; it ends now, and Pro runs to the paid end.
-  const entity = await client.cancelSubscription(
-    current.providerSubscriptionId,
-    current.status !== "authenticated" && current.status !== "paused",
-  );
+  const entity = await cancelAtRazorpay(database, client, current, {
+    reason: "customer",
+    atCycleEnd: current.status !== "authenticated" && current.status !== "paused",
+  });
   const applied = await database.transaction(async (tx) => {
     const row = await applyProviderSubscription(tx, entity, readAt);
     if (!row) throw new Error("cancelled subscription is not ours");
@@ -274,7 +278,10 @@ export async function cancelEverythingFor(userId: string, options: Options = {})
     try {
       await applyProviderSubscription(
         database,
-        await client.cancelSubscription(row.providerSubscriptionId, false),
+        await cancelAtRazorpay(database, client, row, {
+          reason: "account-closed",
+          atCycleEnd: false,
+        }),
         readAt,
       );
       await markEnding(database, row.id, "account-closed");

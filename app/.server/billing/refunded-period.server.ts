@@ -6,6 +6,7 @@
  * that commit on, and a money-lane job cancels it at Razorpay so it charges nothing more. The
  * refund policy (content/legal/refund.md) promises exactly this.
  */
+import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Database, db as defaultDb } from "../db";
@@ -123,7 +124,10 @@ export async function cancelRefundedSubscription(
     return "ended-already";
   }
   const readAt = new Date();
-  const cancelled = await client.cancelSubscription(row.providerSubscriptionId, false);
+  const cancelled = await cancelAtRazorpay(database, client, row, {
+    reason: "refunded",
+    atCycleEnd: false,
+  });
   await database.transaction(async (tx) => {
     await applyProviderSubscription(tx, cancelled, readAt);
     await markEnding(tx, row.id, "refunded");

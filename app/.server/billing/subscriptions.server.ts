@@ -2,7 +2,7 @@
  * Our mirror of Razorpay subscriptions. Every change comes from a verified webhook or a fetch
  * ("resync"); a read older than the one stored never overwrites it.
  */
-import { and, desc, eq, inArray, isNull, lte, notInArray, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { isPaidPlanId } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
 import {
@@ -73,6 +73,14 @@ export async function applyProviderSubscription(
     // A cancellation we asked for shows at Razorpay only as "a change is scheduled".
     ...(entity.has_scheduled_changes ? {} : { cancelAtCycleEnd: false }),
   };
+  // Cancelled: the reason we asked for it by (if we did) becomes its end reason, unless one is
+  // recorded already (cancel-at-razorpay.server.ts).
+  const endedFields =
+    entity.status === "cancelled"
+      ? {
+          endReason: sql`coalesce(${subscriptions.endReason}, ${subscriptions.pendingEndReason})`,
+        }
+      : {};
 
   if (!existing) {
     const userId = entity.notes.user_id;
@@ -90,7 +98,7 @@ export async function applyProviderSubscription(
   } else {
     await executor
       .update(subscriptions)
-      .set(fields)
+      .set({ ...fields, ...endedFields })
       .where(
         and(
           eq(subscriptions.providerSubscriptionId, entity.id),

@@ -5,6 +5,7 @@
  * Razorpay, so both are jobs. Apart from the subscriber's commands (manage.server.ts) so that the
  * arrows run one way: commands and webhooks → sync → these follow-ups.
  */
+import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { type Database, db as defaultDb } from "../db";
@@ -84,7 +85,10 @@ export async function finishSwitch(
   if (!old) throw new PermanentJobError(`replaced subscription of ${id} is gone`);
   if (!old.cancelAtCycleEnd && ["active", "pending"].includes(old.status)) {
     const readAt = new Date();
-    const entity = await client.cancelSubscription(old.providerSubscriptionId, true);
+    const entity = await cancelAtRazorpay(database, client, old, {
+      reason: "switched",
+      atCycleEnd: true,
+    });
     await database.transaction(async (tx) => {
       await applyProviderSubscription(tx, entity, readAt);
       await tx
@@ -124,7 +128,7 @@ export async function retireHalted(
     const readAt = new Date();
     await applyProviderSubscription(
       database,
-      await client.cancelSubscription(row.providerSubscriptionId, false),
+      await cancelAtRazorpay(database, client, row, { reason: "halted", atCycleEnd: false }),
       readAt,
     );
     await markEnding(database, row.id, "halted");

@@ -601,6 +601,13 @@ export const subscriptions = pgTable(
     cancelAtCycleEnd: boolean("cancel_at_cycle_end").notNull().default(false),
     cancelReason: text("cancel_reason"),
     endReason: text("end_reason", { enum: SUBSCRIPTION_END_REASONS }),
+    /**
+     * Why we asked Razorpay to cancel it, written before the request: the row takes it as its
+     * end reason when it reads cancelled, from our call's answer or from the webhook, whichever
+     * comes first (a webhook that overtakes the answer, or a process killed between the two,
+     * never reads as "cancelled outside this site"). billing/cancel-at-razorpay.server.ts.
+     */
+    pendingEndReason: text("pending_end_reason", { enum: SUBSCRIPTION_END_REASONS }),
     /** A plan switch: the subscription this one replaces at the end of its period. */
     replacesSubscriptionId: uuid("replaces_subscription_id"),
     /** The checkout handler's verified payment id: "payment received, activating…" until a webhook. */

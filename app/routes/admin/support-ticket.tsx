@@ -18,7 +18,7 @@ import { PageHeader } from "~/components/PageHeader";
 import { MessageForm } from "~/components/support/MessageForm";
 import { Thread } from "~/components/support/Thread";
 import { formatDateTime } from "~/lib/dates";
-import { customerPagePath } from "~/lib/admin-paths";
+import { customerPageById } from "~/lib/admin-paths";
 import { pageMeta } from "~/lib/meta";
 import {
   ageOf,
@@ -145,7 +145,7 @@ export default function AdminTicketPage({ loaderData, actionData }: Route.Compon
         <dl className="mt-3 grid gap-x-6 gap-y-1 text-sm text-slate-300 sm:grid-cols-[auto_1fr]">
           <dt className="text-slate-400">Customer</dt>
           <dd className="break-all">
-            <Link className="link" to={customerPagePath(ticket.customer.email)}>
+            <Link className="link" to={customerPageById(ticket.customer.id)}>
               {ticket.customer.name
                 ? `${ticket.customer.name} <${ticket.customer.email}>`
                 : ticket.customer.email}

@@ -12,7 +12,7 @@ import {
 } from "~/components/admin/AdminUi";
 import { PageHeader } from "~/components/PageHeader";
 import { countOf } from "~/lib/format";
-import { customerPagePath } from "~/lib/admin-paths";
+import { customerPageById } from "~/lib/admin-paths";
 import { pageMeta } from "~/lib/meta";
 import {
   ageOf,
@@ -128,7 +128,7 @@ export default function AdminSupportPage({ loaderData }: Route.ComponentProps) {
                   ) : null}
                 </td>
                 <td className={`${TD} break-all`}>
-                  <Link to={customerPagePath(row.customerEmail)} className="link">
+                  <Link to={customerPageById(row.customerId)} className="link">
                     {row.customerEmail}
                   </Link>
                 </td>
