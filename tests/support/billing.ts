@@ -49,6 +49,16 @@ export function textOf(html: string): string {
     .replace(/\s+/g, " ");
 }
 
+/**
+ * The visible text of one admin section (`<section aria-labelledby="payments">`): a count of a
+ * payment or an event in its own table, not also on the customer's timeline.
+ */
+export function sectionText(html: string, id: string): string {
+  const section = new RegExp(`<section aria-labelledby="${id}"[\\s\\S]*?</section>`).exec(html);
+  if (!section) throw new Error(`no section "${id}" on the page`);
+  return textOf(section[0]);
+}
+
 /** The visible text of a page as the signed-in browser (`cookie`) gets it. */
 export async function pageText(server: RunningTestServer, path: string, cookie: string) {
   return textOf(await (await getWithCookies(server, path, cookie)).text());

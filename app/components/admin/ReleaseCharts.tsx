@@ -23,10 +23,32 @@ export default function ReleaseCharts({ downloads, versions }: ReleaseChartsProp
         <figcaption className="mb-2 text-sm text-slate-300">Downloads per day, 30 days</figcaption>
         <div className="h-56">
           <ResponsiveContainer width="100%" height="100%">
-            <BarChart data={downloads} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
+            <BarChart data={downloads} margin={{ top: 4, right: 8, bottom: 16, left: 0 }}>
               <CartesianGrid stroke="#1e293b" vertical={false} />
-              <XAxis dataKey="day" tickFormatter={(day: string) => day.slice(8)} {...AXIS} />
-              <YAxis allowDecimals={false} {...AXIS} />
+              <XAxis
+                dataKey="day"
+                tickFormatter={(day: string) => day.slice(8)}
+                label={{
+                  value: "Day of the month",
+                  position: "insideBottom",
+                  offset: -2,
+                  fill: "#cbd5e1",
+                  fontSize: 12,
+                }}
+                {...AXIS}
+              />
+              <YAxis
+                allowDecimals={false}
+                label={{
+                  value: "Downloads",
+                  angle: -90,
+                  position: "insideLeft",
+                  offset: 20,
+                  fill: "#cbd5e1",
+                  fontSize: 12,
+                }}
+                {...AXIS}
+              />
               <Tooltip {...TOOLTIP} />
               <Bar dataKey="downloads" name="Downloads" fill="#22c55e" radius={[3, 3, 0, 0]} />
             </BarChart>
@@ -42,11 +64,35 @@ export default function ReleaseCharts({ downloads, versions }: ReleaseChartsProp
             <BarChart
               data={versions.map((row) => ({ ...row, percent: Math.round(row.share * 1000) / 10 }))}
               layout="vertical"
-              margin={{ top: 4, right: 16, bottom: 0, left: 8 }}
+              margin={{ top: 4, right: 16, bottom: 16, left: 8 }}
             >
               <CartesianGrid stroke="#1e293b" horizontal={false} />
-              <XAxis type="number" unit="%" domain={[0, 100]} {...AXIS} />
-              <YAxis type="category" dataKey="version" width={64} {...AXIS} />
+              <XAxis
+                type="number"
+                unit="%"
+                domain={[0, 100]}
+                label={{
+                  value: "Share of devices",
+                  position: "insideBottom",
+                  offset: -2,
+                  fill: "#cbd5e1",
+                  fontSize: 12,
+                }}
+                {...AXIS}
+              />
+              <YAxis
+                type="category"
+                dataKey="version"
+                width={64}
+                label={{
+                  value: "Version",
+                  angle: -90,
+                  position: "insideLeft",
+                  fill: "#cbd5e1",
+                  fontSize: 12,
+                }}
+                {...AXIS}
+              />
               <Tooltip {...TOOLTIP} />
               <Bar dataKey="percent" name="Share (%)" fill="#4ade80" radius={[0, 3, 3, 0]} />
             </BarChart>

@@ -74,6 +74,8 @@ export function HealthSection({
               label: formatDate(day.day),
               value: day.devices,
             }))}
+            xTitle="Day"
+            yTitle="Devices"
           />
           {health.features.length > 0 ? (
             <div className="mt-4">

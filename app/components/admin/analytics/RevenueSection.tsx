@@ -26,8 +26,11 @@ export function RevenueSection({ months }: { months: RevenueMonth[] }) {
         summary={`MRR per month; ${last ? `${monthLabel(last.month)}: ${inr(last.mrrPaise)}` : "no data"}.`}
         points={months.map((month) => ({
           label: monthLabel(month.month),
-          value: month.mrrPaise / 100,
+          value: month.mrrPaise,
         }))}
+        xTitle="Month"
+        yTitle="MRR (₹, GST included)"
+        formatValue={inr}
       />
       <div className="mt-4">
         <AdminTable

@@ -29,6 +29,8 @@ export function TrafficSection({ traffic }: { traffic: Traffic }) {
       <ColumnChart
         summary={`Visitors per day, ${countOf(traffic.days.length, "day")}, ${countOf(visitors, "visitor-day")} in all.`}
         points={traffic.days.map((day) => ({ label: formatDate(day.day), value: day.visitors }))}
+        xTitle="Day"
+        yTitle="Visitors"
       />
       <details className="mt-3 text-sm text-slate-300">
         <summary className="cursor-pointer">Visitors and page views per day</summary>
