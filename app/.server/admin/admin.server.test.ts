@@ -6,9 +6,15 @@ import {
   desktopDevices,
   feedback,
   releaseAssets,
+  subscriptions,
   releases,
   user as users,
 } from "../db/schema";
+import {
+  listSubscriptions,
+  parseSubscriptionQuery,
+  SUBSCRIPTIONS_PER_PAGE,
+} from "./billing.server";
 import { findCustomer, signOutCustomerDevice } from "./customers.server";
 import {
   dashboardStats,
@@ -25,7 +31,6 @@ import {
 import {
   changeUserRole,
   escapeLike,
-  pageWindow,
   parseUserQuery,
   roleChangeRefusal,
   searchUsers,
@@ -34,13 +39,6 @@ import {
 } from "./users.server";
 
 describe("paging and search input", () => {
-  it("clamps the page into the pages that exist", () => {
-    expect(pageWindow(1, 0, 25)).toEqual({ page: 1, pageCount: 1, offset: 0 });
-    expect(pageWindow(2, 26, 25)).toEqual({ page: 2, pageCount: 2, offset: 25 });
-    expect(pageWindow(9, 50, 25)).toEqual({ page: 2, pageCount: 2, offset: 25 });
-    expect(pageWindow(0, 50, 25)).toEqual({ page: 1, pageCount: 2, offset: 0 });
-  });
-
   it("reads ?q= and ?page=, falling back on anything malformed", () => {
     expect(parseUserQuery(new URLSearchParams("q=%20asha%20&page=3"))).toEqual({
       q: "asha",
@@ -170,6 +168,44 @@ describe("admin queries on the embedded database", () => {
       "boss@example.com",
       "root@example.com",
     ]);
+  });
+
+  it("pages subscriptions newest first, keeping the filters, 50 at a time", async () => {
+    const at = (index: number) => new Date(Date.UTC(2026, 10, 1) + index * 1000);
+    await database.db.insert(subscriptions).values(
+      Array.from({ length: SUBSCRIPTIONS_PER_PAGE + 3 }, (_, index) => ({
+        providerSubscriptionId: `sub_page${String(index).padStart(3, "0")}`,
+        // Of deleted accounts, so no one's plan (counted by other tests here) changes.
+        userId: null,
+        planId: "pro-monthly",
+        providerPlanId: "plan_monthly",
+        status: index % 2 === 0 ? ("cancelled" as const) : ("expired" as const),
+        syncedAt: at(index),
+        createdAt: at(index),
+      })),
+    );
+    const first = await listSubscriptions(
+      parseSubscriptionQuery(new URLSearchParams("")),
+      database.db,
+    );
+    expect(first).toMatchObject({ total: SUBSCRIPTIONS_PER_PAGE + 3, page: 1, pageCount: 2 });
+    expect(first.rows).toHaveLength(SUBSCRIPTIONS_PER_PAGE);
+    expect(first.rows[0]?.providerSubscriptionId).toBe("sub_page052");
+    const second = await listSubscriptions(
+      parseSubscriptionQuery(new URLSearchParams("page=2")),
+      database.db,
+    );
+    expect(second.rows.map((row) => row.providerSubscriptionId)).toEqual([
+      "sub_page002",
+      "sub_page001",
+      "sub_page000",
+    ]);
+    // A filter counts only what it matches: 27 cancelled, one page.
+    const cancelled = await listSubscriptions(
+      parseSubscriptionQuery(new URLSearchParams("status=cancelled&page=2")),
+      database.db,
+    );
+    expect(cancelled).toMatchObject({ total: 27, page: 1, pageCount: 1 });
   });
 
   it("searches email and name without case, with wildcards taken literally", async () => {

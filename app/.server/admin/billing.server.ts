@@ -12,6 +12,7 @@ import { istMonth, istMonthRange } from "~/lib/india-time";
 import { findPlan, isPaidPlanId, monthlyValuePaise, type PaidPlanId } from "~/lib/plans";
 import { assertAdmin, type Session } from "../auth/session";
 import { type Database, db as defaultDb } from "../db";
+import { pageWindow, requestedPage } from "~/lib/paging";
 import {
   auditLog,
   entitlementGrants,
@@ -84,6 +85,7 @@ export interface SubscriptionQuery {
   status: (typeof SUBSCRIPTION_STATUSES)[number] | "";
   plan: PaidPlanId | "";
   q: string;
+  page: number;
 }
 
 export function parseSubscriptionQuery(params: URLSearchParams): SubscriptionQuery {
@@ -96,6 +98,7 @@ export function parseSubscriptionQuery(params: URLSearchParams): SubscriptionQue
       : "",
     plan: isPaidPlanId(plan) ? plan : "",
     q: q.length <= 200 ? q : "",
+    page: requestedPage(params),
   };
 }
 
@@ -112,7 +115,8 @@ export async function listSubscriptions(
       .from(payments)
       .where(eq(payments.providerPaymentId, query.q));
     const ids = rows.map((row) => row.id).filter((id): id is string => id !== null);
-    if (ids.length === 0) return [];
+    if (ids.length === 0)
+      return { rows: [], total: 0, ...pageWindow(1, 0, SUBSCRIPTIONS_PER_PAGE) };
     filters.push(inArray(subscriptions.id, ids));
   } else if (query.q.startsWith("sub_")) {
     filters.push(eq(subscriptions.providerSubscriptionId, query.q));
@@ -121,7 +125,15 @@ export async function listSubscriptions(
     const match = or(ilike(users.email, pattern), ilike(users.name, pattern));
     if (match) filters.push(match);
   }
-  return database
+  const where = filters.length ? and(...filters) : undefined;
+  const [counted] = await database
+    .select({ value: count() })
+    .from(subscriptions)
+    .leftJoin(users, eq(users.id, subscriptions.userId))
+    .where(where);
+  const total = counted?.value ?? 0;
+  const window = pageWindow(query.page, total, SUBSCRIPTIONS_PER_PAGE);
+  const rows = await database
     .select({
       id: subscriptions.id,
       providerSubscriptionId: subscriptions.providerSubscriptionId,
@@ -138,9 +150,12 @@ export async function listSubscriptions(
     })
     .from(subscriptions)
     .leftJoin(users, eq(users.id, subscriptions.userId))
-    .where(filters.length ? and(...filters) : undefined)
-    .orderBy(desc(subscriptions.createdAt))
-    .limit(SUBSCRIPTIONS_PER_PAGE);
+    .where(where)
+    // The id breaks ties, so pages never repeat or skip one created in the same instant.
+    .orderBy(desc(subscriptions.createdAt), subscriptions.id)
+    .limit(SUBSCRIPTIONS_PER_PAGE)
+    .offset(window.offset);
+  return { rows, total, ...window };
 }
 
 /** Everything support needs about one customer's billing. */

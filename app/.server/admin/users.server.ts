@@ -4,6 +4,7 @@ import { type Role, roleOf } from "../auth/session";
 import { type Database, db as defaultDb } from "../db";
 import { desktopDevices, user as users } from "../db/schema";
 import { env } from "../env";
+import { type PageWindow, pageWindow } from "~/lib/paging";
 
 export const USERS_PER_PAGE = 25;
 
@@ -22,19 +23,6 @@ export function parseUserQuery(searchParams: URLSearchParams): UserQuery {
     q: searchParams.get("q") ?? "",
     page: searchParams.get("page") ?? 1,
   });
-}
-
-export interface PageWindow {
-  page: number;
-  pageCount: number;
-  offset: number;
-}
-
-/** The page actually shown: past the last page shows the last one, and there is always a page 1. */
-export function pageWindow(requested: number, total: number, perPage: number): PageWindow {
-  const pageCount = Math.max(1, Math.ceil(total / perPage));
-  const page = Math.min(Math.max(1, Math.floor(requested)), pageCount);
-  return { page, pageCount, offset: (page - 1) * perPage };
 }
 
 /** Text searched with LIKE matches itself only: % and _ are not wildcards typed by the operator. */

@@ -55,7 +55,10 @@ export function Stat({
 
 /** Table header cell classes shared by the admin tables; a table sits in a `ScrollBox`. */
 export const TH = "py-2 pr-4 text-left text-sm font-medium text-slate-300";
-export const TD = "py-2 pr-4 align-top text-sm text-slate-200";
+// `text-left`: a row's header cell (<th scope="row">) is centred by browsers otherwise.
+export const TD = "py-2 pr-4 text-left align-top text-sm text-slate-200";
+/** A number or an amount: right-aligned in even figures, never wrapped inside ("₹1,184.76"). */
+export const TD_NUM = `${TD} whitespace-nowrap text-right tabular-nums`;
 
 type Column = string | { label: string; alignRight: true };
 

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { USAGE_DAYS, usageReport } from "~/.server/account/usage.server";
 import { requireSession } from "~/.server/auth/session";
 import { formatDateTime } from "~/lib/dates";
+import { countOf } from "~/lib/format";
 import { UsageChart } from "~/components/account/UsageChart";
 import { PageHeader } from "~/components/PageHeader";
 import { isPlatform, PLATFORMS } from "~/lib/platform";
@@ -107,7 +108,7 @@ export default function UsagePage({ loaderData }: Route.ComponentProps) {
                   {version.devices.length > 0
                     ? `Signed in on ${version.devices.join(", ")}`
                     : "No signed-in device runs it now"}
-                  {` · ${version.total.toLocaleString("en-IN")} uses in the last ${days} days`}
+                  {` · ${countOf(version.total, "use")} in the last ${days} days`}
                 </p>
               </li>
             ))}

@@ -17,7 +17,7 @@ import { done, formAction } from "~/.server/forms/action.server";
 import { AppError } from "~/.server/http/errors";
 import { LANES } from "~/.server/jobs/define";
 import { formatDateTime } from "~/lib/dates";
-import { AdminPage, AdminSection, Stat, TD, HeaderRow } from "~/components/admin/AdminUi";
+import { AdminPage, AdminSection, Stat, TD, TD_NUM, HeaderRow } from "~/components/admin/AdminUi";
 import { ChartsWhenHydrated } from "~/components/admin/LazyReleaseCharts";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
@@ -157,7 +157,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
                     <th scope="row" className={`${TD} font-normal`}>
                       {row.day}
                     </th>
-                    <td className={`${TD} text-right tabular-nums`}>{row.downloads}</td>
+                    <td className={TD_NUM}>{row.downloads}</td>
                   </tr>
                 ))}
               </tbody>
@@ -177,12 +177,8 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
                     <th scope="row" className={`${TD} font-mono text-xs font-normal`}>
                       {row.version}
                     </th>
-                    <td className={`${TD} text-right tabular-nums`}>
-                      {row.count.toLocaleString("en-IN")}
-                    </td>
-                    <td className={`${TD} text-right tabular-nums`}>
-                      {(row.share * 100).toFixed(1)}%
-                    </td>
+                    <td className={TD_NUM}>{row.count.toLocaleString("en-IN")}</td>
+                    <td className={TD_NUM}>{(row.share * 100).toFixed(1)}%</td>
                   </tr>
                 ))}
               </tbody>
@@ -213,9 +209,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
                     <th scope="row" className={`${TD} font-medium`}>
                       {platformLabel(row.platform)}
                     </th>
-                    <td className={`${TD} text-right tabular-nums`}>
-                      {row.downloads.toLocaleString("en-IN")}
-                    </td>
+                    <td className={TD_NUM}>{row.downloads.toLocaleString("en-IN")}</td>
                   </tr>
                 ))}
               </tbody>
@@ -242,9 +236,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
                     <th scope="row" className={`${TD} font-mono text-xs font-normal`}>
                       {row.name}
                     </th>
-                    <td className={`${TD} text-right tabular-nums`}>
-                      {row.count.toLocaleString("en-IN")}
-                    </td>
+                    <td className={TD_NUM}>{row.count.toLocaleString("en-IN")}</td>
                   </tr>
                 ))}
               </tbody>

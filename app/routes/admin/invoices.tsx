@@ -14,27 +14,38 @@ import {
   FilterSelect,
   Stat,
   TD,
+  TD_NUM,
 } from "~/components/admin/AdminUi";
 import { PageHeader } from "~/components/PageHeader";
 import { formatDate } from "~/lib/dates";
 import { BILLING_STATES, stateByCode } from "~/lib/gst";
 import { formatInr } from "~/lib/money";
 import { pageMeta } from "~/lib/meta";
+import { pageWindow, requestedPage } from "~/lib/paging";
+import { Pager } from "~/components/admin/Pager";
 import type { Route } from "./+types/invoices";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Invoices", "GST invoices and credit notes by month, with GSTR-1 export.");
 
+/** A month's documents are listed this many a page (the totals and exports cover them all). */
+const INVOICES_PER_PAGE = 100;
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context);
-  const filter = parseInvoiceFilter(new URL(request.url).searchParams);
+  const search = new URL(request.url).searchParams;
+  const filter = parseInvoiceFilter(search);
   const rows = await invoicesInPeriod(filter);
   const query = new URLSearchParams({ month: filter.month });
+  // The totals are the whole month's; the list shows one page of it.
+  const window = pageWindow(requestedPage(search), rows.length, INVOICES_PER_PAGE);
   return {
     filter,
     totals: periodTotals(rows),
     exportQuery: query.toString(),
-    rows: rows.map((row) => {
+    page: window.page,
+    pageCount: window.pageCount,
+    rows: rows.slice(window.offset, window.offset + INVOICES_PER_PAGE).map((row) => {
       const { document } = row;
       return {
         id: row.id,
@@ -67,7 +78,7 @@ const PLACES = [
 ];
 
 export default function AdminInvoicesPage({ loaderData }: Route.ComponentProps) {
-  const { filter, totals, rows, exportQuery } = loaderData;
+  const { filter, totals, rows, exportQuery, page, pageCount } = loaderData;
   const money = (paise: number) => (paise < 0 ? `−${formatInr(-paise)}` : formatInr(paise));
   return (
     <AdminPage>
@@ -152,16 +163,16 @@ export default function AdminInvoicesPage({ loaderData }: Route.ComponentProps) 
               "Buyer",
               "GSTIN",
               "Place of supply",
-              "Taxable",
-              "CGST",
-              "SGST",
-              "IGST",
-              "Total",
+              { label: "Taxable", alignRight: true },
+              { label: "CGST", alignRight: true },
+              { label: "SGST", alignRight: true },
+              { label: "IGST", alignRight: true },
+              { label: "Total", alignRight: true },
             ]}
           >
             {rows.map((row) => (
               <tr key={row.id} className="border-b border-slate-800">
-                <td className={`${TD} font-mono text-xs`}>
+                <td className={`${TD} font-mono text-xs whitespace-nowrap`}>
                   <a className="link" href={`/invoices/${row.id}.pdf`}>
                     {row.number}
                   </a>
@@ -173,15 +184,24 @@ export default function AdminInvoicesPage({ loaderData }: Route.ComponentProps) 
                 <td className={TD}>{row.buyer}</td>
                 <td className={`${TD} font-mono text-xs`}>{row.gstin ?? "—"}</td>
                 <td className={TD}>{row.place}</td>
-                <td className={`${TD} tabular-nums`}>{formatInr(row.taxablePaise)}</td>
-                <td className={`${TD} tabular-nums`}>{formatInr(row.cgstPaise)}</td>
-                <td className={`${TD} tabular-nums`}>{formatInr(row.sgstPaise)}</td>
-                <td className={`${TD} tabular-nums`}>{formatInr(row.igstPaise)}</td>
-                <td className={`${TD} tabular-nums`}>{formatInr(row.totalPaise)}</td>
+                <td className={TD_NUM}>{formatInr(row.taxablePaise)}</td>
+                <td className={TD_NUM}>{formatInr(row.cgstPaise)}</td>
+                <td className={TD_NUM}>{formatInr(row.sgstPaise)}</td>
+                <td className={TD_NUM}>{formatInr(row.igstPaise)}</td>
+                <td className={TD_NUM}>{formatInr(row.totalPaise)}</td>
               </tr>
             ))}
           </AdminTable>
         )}
+        <Pager
+          label="Pages of documents"
+          path="/admin/invoices"
+          filters={{ month: filter.month, type: filter.type, state: filter.state }}
+          page={page}
+          pageCount={pageCount}
+          total={totals.documents}
+          noun={["document", "documents"]}
+        />
       </AdminSection>
     </AdminPage>
   );

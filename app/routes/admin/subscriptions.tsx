@@ -17,6 +17,7 @@ import {
   HeaderRow,
   Stat,
   TD,
+  TD_NUM,
 } from "~/components/admin/AdminUi";
 import { PageHeader } from "~/components/PageHeader";
 import { SUBSCRIPTION_STATUSES } from "~/.server/db/schema";
@@ -25,6 +26,7 @@ import { formatInr } from "~/lib/money";
 import { PAID_PLAN_IDS, planLabel } from "~/lib/plans";
 import { customerPageById } from "~/lib/admin-paths";
 import { pageMeta } from "~/lib/meta";
+import { Pager } from "~/components/admin/Pager";
 import type { Route } from "./+types/subscriptions";
 import { ScrollBox } from "~/components/ScrollBox";
 
@@ -34,7 +36,7 @@ export const meta: Route.MetaFunction = () =>
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context);
   const query = parseSubscriptionQuery(new URL(request.url).searchParams);
-  const [stats, rows, shares] = await Promise.all([
+  const [stats, list, shares] = await Promise.all([
     billingStats(),
     listSubscriptions(query),
     planDistribution(),
@@ -45,7 +47,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     shares,
     statuses: SUBSCRIPTION_STATUSES,
     perPage: SUBSCRIPTIONS_PER_PAGE,
-    rows: rows.map((row) => ({
+    page: list.page,
+    pageCount: list.pageCount,
+    total: list.total,
+    rows: list.rows.map((row) => ({
       ...row,
       plan: planLabel(row.planId),
       statusText: statusText(row),
@@ -59,7 +64,7 @@ const ANY = { value: "", label: "Any" };
 const PLANS = [ANY, ...PAID_PLAN_IDS.map((plan) => ({ value: plan, label: planLabel(plan) }))];
 
 export default function SubscriptionsPage({ loaderData }: Route.ComponentProps) {
-  const { query, stats, rows, shares, statuses, perPage } = loaderData;
+  const { query, stats, rows, shares, statuses, perPage, page, pageCount, total } = loaderData;
   return (
     <AdminPage>
       <PageHeader title="Subscriptions" lead="Revenue, subscriptions and who is on which plan." />
@@ -77,7 +82,7 @@ export default function SubscriptionsPage({ loaderData }: Route.ComponentProps) 
       <AdminSection
         id="subscription-list"
         title="Subscriptions"
-        lead={`Newest first, at most ${perPage}.`}
+        lead={`Newest first, ${perPage} a page.`}
       >
         <Form method="get" className="mb-4 flex flex-wrap items-end gap-3">
           <FilterSelect
@@ -132,6 +137,15 @@ export default function SubscriptionsPage({ loaderData }: Route.ComponentProps) 
             </table>
           </ScrollBox>
         )}
+        <Pager
+          label="Pages of subscriptions"
+          path="/admin/subscriptions"
+          filters={{ status: query.status, plan: query.plan, q: query.q }}
+          page={page}
+          pageCount={pageCount}
+          total={total}
+          noun={["subscription", "subscriptions"]}
+        />
       </AdminSection>
 
       <AdminSection id="plan-distribution" title="Users per plan">
@@ -144,9 +158,7 @@ export default function SubscriptionsPage({ loaderData }: Route.ComponentProps) 
                 <th scope="row" className={`${TD} font-medium`}>
                   {share.label}
                 </th>
-                <td className={`${TD} text-right tabular-nums`}>
-                  {share.users.toLocaleString("en-IN")}
-                </td>
+                <td className={TD_NUM}>{share.users.toLocaleString("en-IN")}</td>
               </tr>
             ))}
           </tbody>

@@ -9,13 +9,14 @@ import {
 import { requireAdmin } from "~/.server/auth/session";
 import { done, formAction, refuse } from "~/.server/forms/action.server";
 import { formatDate } from "~/lib/dates";
-import { AdminPage, AdminSection, TD, HeaderRow } from "~/components/admin/AdminUi";
+import { AdminPage, AdminSection, TD, TD_NUM, HeaderRow } from "~/components/admin/AdminUi";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { customerPageById } from "~/lib/admin-paths";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/users";
 import { ScrollBox } from "~/components/ScrollBox";
+import { Pager } from "~/components/admin/Pager";
 
 export const meta: Route.MetaFunction = () => pageMeta("Users", "Find and manage user accounts.");
 
@@ -43,15 +44,6 @@ export async function action(args: Route.ActionArgs) {
     },
     { role: "admin", invalidMessage: "Choose a role of user or admin for an existing user." },
   );
-}
-
-/** A link to another page of the same search. */
-function pageHref(q: string, page: number): string {
-  const params = new URLSearchParams();
-  if (q) params.set("q", q);
-  if (page > 1) params.set("page", String(page));
-  const search = params.toString();
-  return search ? `/admin/users?${search}` : "/admin/users";
 }
 
 export default function UsersPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -144,7 +136,7 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
                       <td className={`${TD} whitespace-nowrap`}>
                         <time dateTime={row.createdAt}>{formatDate(row.createdAt)}</time>
                       </td>
-                      <td className={`${TD} text-right tabular-nums`}>{row.activeDevices}</td>
+                      <td className={TD_NUM}>{row.activeDevices}</td>
                       <td className={TD}>
                         <Form method="post" className="flex items-center gap-2">
                           <input type="hidden" name="intent" value="set-role" />
@@ -181,23 +173,15 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
           </ScrollBox>
         )}
 
-        {list.pageCount > 1 ? (
-          <nav aria-label="Pages of users" className="mt-4 flex items-center gap-3 text-sm">
-            {list.page > 1 ? (
-              <Link to={pageHref(list.q, list.page - 1)} className="btn-secondary" rel="prev">
-                Previous page
-              </Link>
-            ) : null}
-            <p className="text-slate-300">
-              Page {list.page} of {list.pageCount}
-            </p>
-            {list.page < list.pageCount ? (
-              <Link to={pageHref(list.q, list.page + 1)} className="btn-secondary" rel="next">
-                Next page
-              </Link>
-            ) : null}
-          </nav>
-        ) : null}
+        <Pager
+          label="Pages of users"
+          path="/admin/users"
+          filters={{ q: list.q }}
+          page={list.page}
+          pageCount={list.pageCount}
+          total={list.total}
+          noun={["user", "users"]}
+        />
       </AdminSection>
     </AdminPage>
   );

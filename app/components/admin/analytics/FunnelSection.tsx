@@ -1,6 +1,6 @@
 import type { Funnel } from "~/.server/analytics/funnel.server";
 import { countOf } from "~/lib/format";
-import { AdminSection, AdminTable, TD, TR } from "~/components/admin/AdminUi";
+import { AdminSection, AdminTable, TD, TD_NUM, TR } from "~/components/admin/AdminUi";
 import { formatDate } from "~/lib/dates";
 import { FunnelBars, percent } from "./charts";
 
@@ -44,9 +44,9 @@ export function FunnelSection({
               <th scope="row" className={`${TD} font-normal`}>
                 {step.label}
               </th>
-              <td className={`${TD} text-right tabular-nums`}>{num(step.visitors)}</td>
-              <td className={`${TD} text-right tabular-nums`}>{percent(step.fromPrevious)}</td>
-              <td className={`${TD} text-right tabular-nums`}>{percent(step.overall)}</td>
+              <td className={TD_NUM}>{num(step.visitors)}</td>
+              <td className={TD_NUM}>{percent(step.fromPrevious)}</td>
+              <td className={TD_NUM}>{percent(step.overall)}</td>
             </tr>
           ))}
         </AdminTable>
@@ -66,9 +66,9 @@ export function FunnelSection({
               <th scope="row" className={`${TD} font-normal`}>
                 {row.cycle === "monthly" ? "Monthly" : "Yearly"}
               </th>
-              <td className={`${TD} text-right tabular-nums`}>{num(row.chose)}</td>
-              <td className={`${TD} text-right tabular-nums`}>{num(row.began)}</td>
-              <td className={`${TD} text-right tabular-nums`}>{num(row.paid)}</td>
+              <td className={TD_NUM}>{num(row.chose)}</td>
+              <td className={TD_NUM}>{num(row.began)}</td>
+              <td className={TD_NUM}>{num(row.paid)}</td>
             </tr>
           ))}
         </AdminTable>

@@ -1,5 +1,5 @@
 import type { Health } from "~/.server/analytics/health.server";
-import { AdminSection, AdminTable, TD, TR } from "~/components/admin/AdminUi";
+import { AdminSection, AdminTable, TD, TD_NUM, TR } from "~/components/admin/AdminUi";
 import { StuckLanesAlert } from "~/components/admin/StuckLanesAlert";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import { isPlatform, PLATFORMS } from "~/lib/platform";
@@ -59,8 +59,8 @@ export function HealthSection({
                 {isPlatform(row.platform) ? PLATFORMS[row.platform].label : row.platform}
               </th>
               <td className={`${TD} font-mono text-xs`}>{row.version}</td>
-              <td className={`${TD} text-right tabular-nums`}>{num(row.devices)}</td>
-              <td className={`${TD} text-right tabular-nums`}>{num(row.updateChecks)}</td>
+              <td className={TD_NUM}>{num(row.devices)}</td>
+              <td className={TD_NUM}>{num(row.updateChecks)}</td>
             </tr>
           ))}
         </AdminTable>
@@ -88,7 +88,7 @@ export function HealthSection({
                     <th scope="row" className={`${TD} font-normal`}>
                       {row.feature}
                     </th>
-                    <td className={`${TD} text-right tabular-nums`}>{num(row.uses)}</td>
+                    <td className={TD_NUM}>{num(row.uses)}</td>
                   </tr>
                 ))}
               </AdminTable>
@@ -120,7 +120,7 @@ export function HealthSection({
                 {row.type}
               </th>
               <td className={`${TD} break-all font-mono text-xs`}>{row.location}</td>
-              <td className={`${TD} text-right tabular-nums`}>{num(row.count)}</td>
+              <td className={TD_NUM}>{num(row.count)}</td>
               <td className={`${TD} whitespace-nowrap`}>{formatDateTime(row.firstSeen)}</td>
               <td className={`${TD} whitespace-nowrap`}>{formatDateTime(row.lastSeen)}</td>
             </tr>

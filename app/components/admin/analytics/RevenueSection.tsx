@@ -1,5 +1,5 @@
 import type { RevenueMonth } from "~/.server/analytics/revenue";
-import { AdminSection, AdminTable, TD, TR } from "~/components/admin/AdminUi";
+import { AdminSection, AdminTable, TD, TD_NUM, TR } from "~/components/admin/AdminUi";
 import { formatInr } from "~/lib/money";
 import { ColumnChart, percent } from "./charts";
 
@@ -56,22 +56,18 @@ export function RevenueSection({ months }: { months: RevenueMonth[] }) {
               <th scope="row" className={`${TD} whitespace-nowrap font-normal`}>
                 {monthLabel(month.month)}
               </th>
-              <td className={`${TD} text-right tabular-nums`}>{inr(month.mrrPaise)}</td>
-              <td className={`${TD} text-right tabular-nums`}>{month.subscribers}</td>
-              <td className={`${TD} text-right tabular-nums`}>{inr(month.newPaise)}</td>
-              <td className={`${TD} text-right tabular-nums`}>{inr(month.expansionPaise)}</td>
-              <td className={`${TD} text-right tabular-nums`}>{inr(month.contractionPaise)}</td>
-              <td className={`${TD} text-right tabular-nums`}>{inr(month.churnedPaise)}</td>
-              <td className={`${TD} text-right tabular-nums`}>{inr(month.recoveredPaise)}</td>
-              <td className={`${TD} text-right tabular-nums`}>{percent(month.churnRate)}</td>
-              <td className={`${TD} text-right tabular-nums`}>{maybeInr(month.arpuPaise)}</td>
-              <td className={`${TD} whitespace-nowrap text-right tabular-nums`}>
-                {`${inr(month.refundsPaise)} (${month.refunds})`}
-              </td>
-              <td className={`${TD} whitespace-nowrap text-right tabular-nums`}>
-                {`${inr(month.creditNotesPaise)} (${month.creditNotes})`}
-              </td>
-              <td className={`${TD} whitespace-nowrap text-right tabular-nums`}>
+              <td className={TD_NUM}>{inr(month.mrrPaise)}</td>
+              <td className={TD_NUM}>{month.subscribers}</td>
+              <td className={TD_NUM}>{inr(month.newPaise)}</td>
+              <td className={TD_NUM}>{inr(month.expansionPaise)}</td>
+              <td className={TD_NUM}>{inr(month.contractionPaise)}</td>
+              <td className={TD_NUM}>{inr(month.churnedPaise)}</td>
+              <td className={TD_NUM}>{inr(month.recoveredPaise)}</td>
+              <td className={TD_NUM}>{percent(month.churnRate)}</td>
+              <td className={TD_NUM}>{maybeInr(month.arpuPaise)}</td>
+              <td className={TD_NUM}>{`${inr(month.refundsPaise)} (${month.refunds})`}</td>
+              <td className={TD_NUM}>{`${inr(month.creditNotesPaise)} (${month.creditNotes})`}</td>
+              <td className={TD_NUM}>
                 {month.failedSubscriptions === 0
                   ? "—"
                   : `${month.recoveredSubscriptions} of ${month.failedSubscriptions} (${percent(month.recoveryRate)})`}

@@ -1,6 +1,6 @@
 import type { Traffic } from "~/.server/analytics/traffic.server";
 import { countOf } from "~/lib/format";
-import { AdminSection, AdminTable, TD, TR } from "~/components/admin/AdminUi";
+import { AdminSection, AdminTable, TD, TD_NUM, TR } from "~/components/admin/AdminUi";
 import { formatDate } from "~/lib/dates";
 import { isPlatform, PLATFORMS } from "~/lib/platform";
 import { ColumnChart } from "./charts";
@@ -48,8 +48,8 @@ export function TrafficSection({ traffic }: { traffic: Traffic }) {
                 <th scope="row" className={`${TD} whitespace-nowrap font-normal`}>
                   {formatDate(day.day)}
                 </th>
-                <td className={`${TD} text-right tabular-nums`}>{num(day.visitors)}</td>
-                <td className={`${TD} text-right tabular-nums`}>{num(day.pageViews)}</td>
+                <td className={TD_NUM}>{num(day.visitors)}</td>
+                <td className={TD_NUM}>{num(day.pageViews)}</td>
               </tr>
             ))}
           </AdminTable>
@@ -64,7 +64,7 @@ export function TrafficSection({ traffic }: { traffic: Traffic }) {
               <th scope="row" className={`${TD} break-all font-mono text-xs font-normal`}>
                 {page.path}
               </th>
-              <td className={`${TD} text-right tabular-nums`}>{num(page.views)}</td>
+              <td className={TD_NUM}>{num(page.views)}</td>
             </tr>
           ))}
         </AdminTable>
@@ -82,8 +82,8 @@ export function TrafficSection({ traffic }: { traffic: Traffic }) {
               <th scope="row" className={`${TD} break-all font-normal`}>
                 {search.term}
               </th>
-              <td className={`${TD} text-right tabular-nums`}>{num(search.searches)}</td>
-              <td className={`${TD} text-right tabular-nums`}>{num(search.empty)}</td>
+              <td className={TD_NUM}>{num(search.searches)}</td>
+              <td className={TD_NUM}>{num(search.empty)}</td>
             </tr>
           ))}
         </AdminTable>
@@ -99,7 +99,7 @@ export function TrafficSection({ traffic }: { traffic: Traffic }) {
               <th scope="row" className={`${TD} break-all font-normal`}>
                 {search.term}
               </th>
-              <td className={`${TD} text-right tabular-nums`}>{num(search.searches)}</td>
+              <td className={TD_NUM}>{num(search.searches)}</td>
             </tr>
           ))}
         </AdminTable>
@@ -114,7 +114,7 @@ export function TrafficSection({ traffic }: { traffic: Traffic }) {
                 {cta.name}
               </th>
               <td className={TD}>{cta.location}</td>
-              <td className={`${TD} text-right tabular-nums`}>{num(cta.clicks)}</td>
+              <td className={TD_NUM}>{num(cta.clicks)}</td>
             </tr>
           ))}
         </AdminTable>
@@ -129,7 +129,7 @@ export function TrafficSection({ traffic }: { traffic: Traffic }) {
                 {isPlatform(row.platform) ? PLATFORMS[row.platform].label : row.platform}
               </th>
               <td className={`${TD} font-mono text-xs`}>{row.version}</td>
-              <td className={`${TD} text-right tabular-nums`}>{num(row.downloads)}</td>
+              <td className={TD_NUM}>{num(row.downloads)}</td>
             </tr>
           ))}
         </AdminTable>

@@ -140,8 +140,8 @@ export function PaymentsSection({
             <tr key={payment.id} className={TR}>
               <td className={TD}>{formatDateTime(payment.paidAt)}</td>
               <td className={`${TD} font-mono text-xs`}>{payment.id}</td>
-              <td className={TD}>{formatInr(payment.amountPaise)}</td>
-              <td className={TD}>{formatInr(payment.refundedPaise)}</td>
+              <td className={`${TD} whitespace-nowrap`}>{formatInr(payment.amountPaise)}</td>
+              <td className={`${TD} whitespace-nowrap`}>{formatInr(payment.refundedPaise)}</td>
               <td className={TD}>{payment.status}</td>
               <td className={TD}>{payment.method}</td>
               <td className={TD}>

@@ -3,6 +3,7 @@ import type { FixSubscriptionView } from "~/.server/admin/fix-view.server";
 import { AdminSection, HiddenFields } from "~/components/admin/AdminUi";
 import { TIMELINE_KIND_LABELS, TIMELINE_KINDS, TIMELINE_LIMIT } from "~/lib/customer-timeline";
 import { formatDateTime } from "~/lib/dates";
+import { countOf } from "~/lib/format";
 
 /**
  * Everything that happened to the customer, newest first, with a filter by kind. The filter is a
@@ -52,7 +53,7 @@ export function TimelineSection({
           ? "Nothing to show."
           : timeline.total > TIMELINE_LIMIT
             ? `The newest ${TIMELINE_LIMIT} of ${timeline.total.toLocaleString("en-IN")} entries.`
-            : `${timeline.total.toLocaleString("en-IN")} ${timeline.total === 1 ? "entry" : "entries"}${everything ? "" : " of the kinds chosen"}.`}
+            : `${countOf(timeline.total, "entry", "entries")}${everything ? "" : " of the kinds chosen"}.`}
       </p>
       {timeline.entries.length > 0 ? (
         <ol className="mt-3 divide-y divide-slate-800" aria-label="Timeline entries">
