@@ -92,13 +92,16 @@ export function AdminTable({
   caption,
   columns,
   children,
+  className,
 }: {
   caption: string;
   columns: readonly Column[];
   children: ReactNode;
+  /** Spacing around the table's box. */
+  className?: string;
 }) {
   return (
-    <ScrollBox label={caption}>
+    <ScrollBox label={caption} className={className}>
       <table className="w-full">
         <caption className="sr-only">{caption}</caption>
         <HeaderRow columns={columns} />

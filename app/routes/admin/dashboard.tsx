@@ -17,14 +17,13 @@ import { done, formAction } from "~/.server/forms/action.server";
 import { AppError } from "~/.server/http/errors";
 import { LANES } from "~/.server/jobs/define";
 import { formatDateTime } from "~/lib/dates";
-import { AdminPage, AdminSection, Stat, TD, TD_NUM, HeaderRow } from "~/components/admin/AdminUi";
+import { AdminPage, AdminSection, Stat, TD, TD_NUM, AdminTable } from "~/components/admin/AdminUi";
 import { ChartsWhenHydrated } from "~/components/admin/LazyReleaseCharts";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { isPlatform, PLATFORMS } from "~/lib/platform";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/dashboard";
-import { ScrollBox } from "~/components/ScrollBox";
 import { StuckLanesAlert } from "~/components/admin/StuckLanesAlert";
 import { TodayQueue } from "~/components/admin/TodayQueue";
 import { todayQueue } from "~/.server/admin/today.server";
@@ -148,41 +147,37 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
         <details className="mt-4 text-sm text-slate-300">
           <summary className="cursor-pointer">The numbers</summary>
           <div className="mt-3 grid gap-6 sm:grid-cols-2">
-            <table className="w-full">
-              <caption className="sr-only">Downloads per day in the last 30 days</caption>
-              <HeaderRow columns={["Day", { label: "Downloads", alignRight: true }]} />
-              <tbody>
-                {downloads.map((row) => (
-                  <tr key={row.day} className="border-b border-slate-800">
-                    <th scope="row" className={`${TD} font-normal`}>
-                      {row.day}
-                    </th>
-                    <td className={TD_NUM}>{row.downloads}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <table className="w-full">
-              <caption className="sr-only">App versions in use in the last 30 days</caption>
-              <HeaderRow
-                columns={[
-                  "Version",
-                  { label: "Apps", alignRight: true },
-                  { label: "Share", alignRight: true },
-                ]}
-              />
-              <tbody>
-                {versions.map((row) => (
-                  <tr key={row.version} className="border-b border-slate-800">
-                    <th scope="row" className={`${TD} font-mono text-xs font-normal`}>
-                      {row.version}
-                    </th>
-                    <td className={TD_NUM}>{row.count.toLocaleString("en-IN")}</td>
-                    <td className={TD_NUM}>{(row.share * 100).toFixed(1)}%</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <AdminTable
+              caption="Downloads per day in the last 30 days"
+              columns={["Day", { label: "Downloads", alignRight: true }]}
+            >
+              {downloads.map((row) => (
+                <tr key={row.day} className="border-b border-slate-800">
+                  <th scope="row" className={`${TD} font-normal`}>
+                    {row.day}
+                  </th>
+                  <td className={TD_NUM}>{row.downloads}</td>
+                </tr>
+              ))}
+            </AdminTable>
+            <AdminTable
+              caption="App versions in use in the last 30 days"
+              columns={[
+                "Version",
+                { label: "Apps", alignRight: true },
+                { label: "Share", alignRight: true },
+              ]}
+            >
+              {versions.map((row) => (
+                <tr key={row.version} className="border-b border-slate-800">
+                  <th scope="row" className={`${TD} font-mono text-xs font-normal`}>
+                    {row.version}
+                  </th>
+                  <td className={TD_NUM}>{row.count.toLocaleString("en-IN")}</td>
+                  <td className={TD_NUM}>{(row.share * 100).toFixed(1)}%</td>
+                </tr>
+              ))}
+            </AdminTable>
           </div>
         </details>
       </AdminSection>
@@ -198,22 +193,19 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
           }
         >
           {stats.latestRelease && stats.latestRelease.platforms.length > 0 ? (
-            <table className="w-full">
-              <caption className="sr-only">
-                Downloads per platform of version {stats.latestRelease.version}
-              </caption>
-              <HeaderRow columns={["Platform", { label: "Downloads", alignRight: true }]} />
-              <tbody>
-                {stats.latestRelease.platforms.map((row) => (
-                  <tr key={row.platform} className="border-b border-slate-800">
-                    <th scope="row" className={`${TD} font-medium`}>
-                      {platformLabel(row.platform)}
-                    </th>
-                    <td className={TD_NUM}>{row.downloads.toLocaleString("en-IN")}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <AdminTable
+              caption={`Downloads per platform of version ${stats.latestRelease.version}`}
+              columns={["Platform", { label: "Downloads", alignRight: true }]}
+            >
+              {stats.latestRelease.platforms.map((row) => (
+                <tr key={row.platform} className="border-b border-slate-800">
+                  <th scope="row" className={`${TD} font-medium`}>
+                    {platformLabel(row.platform)}
+                  </th>
+                  <td className={TD_NUM}>{row.downloads.toLocaleString("en-IN")}</td>
+                </tr>
+              ))}
+            </AdminTable>
           ) : (
             <p className="text-slate-300">No stable release has been published yet.</p>
           )}
@@ -225,22 +217,19 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
           lead={`The ten most frequent in the last ${analyticsDays} days.`}
         >
           {stats.topEvents.length > 0 ? (
-            <table className="w-full">
-              <caption className="sr-only">
-                Analytics events in the last {analyticsDays} days by name
-              </caption>
-              <HeaderRow columns={["Event", { label: "Count", alignRight: true }]} />
-              <tbody>
-                {stats.topEvents.map((row) => (
-                  <tr key={row.name} className="border-b border-slate-800">
-                    <th scope="row" className={`${TD} font-mono text-xs font-normal`}>
-                      {row.name}
-                    </th>
-                    <td className={TD_NUM}>{row.count.toLocaleString("en-IN")}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <AdminTable
+              caption={`Analytics events in the last ${analyticsDays} days by name`}
+              columns={["Event", { label: "Count", alignRight: true }]}
+            >
+              {stats.topEvents.map((row) => (
+                <tr key={row.name} className="border-b border-slate-800">
+                  <th scope="row" className={`${TD} font-mono text-xs font-normal`}>
+                    {row.name}
+                  </th>
+                  <td className={TD_NUM}>{row.count.toLocaleString("en-IN")}</td>
+                </tr>
+              ))}
+            </AdminTable>
           ) : (
             <p className="text-slate-300">No events in the last {analyticsDays} days.</p>
           )}
@@ -256,75 +245,70 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
         {feedback.length === 0 ? (
           <p className="text-slate-300">No feedback yet.</p>
         ) : (
-          <ScrollBox label="Ten latest messages">
-            <table className="w-full">
-              <caption className="sr-only">The ten newest feedback messages</caption>
-              <HeaderRow
-                columns={["Received", "From", "Category", "Rating", "Message", "Status", ""]}
-              />
-              <tbody>
-                {feedback.map((item) => (
-                  <tr key={item.id} className="border-b border-slate-800">
-                    <td className={`${TD} whitespace-nowrap`}>
-                      <time dateTime={item.createdAt}>{formatDateTime(item.createdAt)}</time>
-                    </td>
-                    <th scope="row" className={`${TD} max-w-56 font-normal`}>
-                      {/* Break long addresses at the @ and dots, never mid-word. */}
-                      <span className="[overflow-wrap:anywhere]">{breakableEmail(item.email)}</span>
-                    </th>
-                    <td className={TD}>{feedbackCategoryLabel(item.category)}</td>
-                    <td className={`${TD} tabular-nums`}>
-                      {item.rating === null ? (
-                        <span className="text-slate-400">none</span>
-                      ) : (
-                        `${item.rating} of 5`
-                      )}
-                    </td>
-                    <td className={`${TD} max-w-md`}>
-                      <p className="line-clamp-3 whitespace-pre-line">{item.message}</p>
-                    </td>
-                    <td className={TD}>
-                      <span
-                        className={`rounded-full px-2 py-0.5 text-xs ring-1 ${STATUS_CLASSES[item.status]}`}
+          <AdminTable
+            caption="The ten newest feedback messages"
+            columns={["Received", "From", "Category", "Rating", "Message", "Status", ""]}
+          >
+            {feedback.map((item) => (
+              <tr key={item.id} className="border-b border-slate-800">
+                <td className={`${TD} whitespace-nowrap`}>
+                  <time dateTime={item.createdAt}>{formatDateTime(item.createdAt)}</time>
+                </td>
+                <th scope="row" className={`${TD} max-w-56 font-normal`}>
+                  {/* Break long addresses at the @ and dots, never mid-word. */}
+                  <span className="[overflow-wrap:anywhere]">{breakableEmail(item.email)}</span>
+                </th>
+                <td className={TD}>{feedbackCategoryLabel(item.category)}</td>
+                <td className={`${TD} tabular-nums`}>
+                  {item.rating === null ? (
+                    <span className="text-slate-400">none</span>
+                  ) : (
+                    `${item.rating} of 5`
+                  )}
+                </td>
+                <td className={`${TD} max-w-md`}>
+                  <p className="line-clamp-3 whitespace-pre-line">{item.message}</p>
+                </td>
+                <td className={TD}>
+                  <span
+                    className={`rounded-full px-2 py-0.5 text-xs ring-1 ${STATUS_CLASSES[item.status]}`}
+                  >
+                    {item.status}
+                  </span>
+                </td>
+                <td className={TD}>
+                  <Form method="post" className="flex flex-nowrap gap-2 whitespace-nowrap">
+                    <input type="hidden" name="intent" value="feedback-status" />
+                    <input type="hidden" name="id" value={item.id} />
+                    {item.status !== "read" ? (
+                      <button
+                        type="submit"
+                        name="status"
+                        value="read"
+                        className="btn-secondary px-3 py-1"
+                        disabled={busy}
+                        aria-label={`Mark read: the message from ${item.email}`}
                       >
-                        {item.status}
-                      </span>
-                    </td>
-                    <td className={TD}>
-                      <Form method="post" className="flex flex-nowrap gap-2 whitespace-nowrap">
-                        <input type="hidden" name="intent" value="feedback-status" />
-                        <input type="hidden" name="id" value={item.id} />
-                        {item.status !== "read" ? (
-                          <button
-                            type="submit"
-                            name="status"
-                            value="read"
-                            className="btn-secondary px-3 py-1"
-                            disabled={busy}
-                            aria-label={`Mark read: the message from ${item.email}`}
-                          >
-                            Mark read
-                          </button>
-                        ) : null}
-                        {item.status !== "closed" ? (
-                          <button
-                            type="submit"
-                            name="status"
-                            value="closed"
-                            className="btn-secondary px-3 py-1"
-                            disabled={busy}
-                            aria-label={`Close: the message from ${item.email}`}
-                          >
-                            Close
-                          </button>
-                        ) : null}
-                      </Form>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollBox>
+                        Mark read
+                      </button>
+                    ) : null}
+                    {item.status !== "closed" ? (
+                      <button
+                        type="submit"
+                        name="status"
+                        value="closed"
+                        className="btn-secondary px-3 py-1"
+                        disabled={busy}
+                        aria-label={`Close: the message from ${item.email}`}
+                      >
+                        Close
+                      </button>
+                    ) : null}
+                  </Form>
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
       </AdminSection>
     </AdminPage>

@@ -6,13 +6,12 @@ import { queueOverview, settleDeadJob, STALE_QUEUE_MINUTES } from "~/.server/adm
 import { requireAdmin } from "~/.server/auth/session";
 import { done, formAction, refuse } from "~/.server/forms/action.server";
 import { kickJobs } from "~/.server/jobs";
-import { AdminPage, AdminSection, HeaderRow, Stat, TD } from "~/components/admin/AdminUi";
+import { AdminPage, AdminSection, Stat, TD, AdminTable } from "~/components/admin/AdminUi";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/jobs";
-import { ScrollBox } from "~/components/ScrollBox";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Jobs", "Background work by lane: due, running, retrying and dead jobs.");
@@ -109,31 +108,29 @@ type JobItem = Route.ComponentProps["loaderData"]["jobs"][number];
 function JobTable({ label, jobs }: { label: string; jobs: JobItem[] }) {
   if (jobs.length === 0) return <p className="mt-4 text-slate-300">Nothing waiting.</p>;
   return (
-    <ScrollBox label={label} className="mt-4">
-      <table className="w-full">
-        <caption className="sr-only">{label}</caption>
-        <HeaderRow columns={["Job", "State", "Attempts", "Next run", "Last error", ""]} />
-        <tbody>
-          {jobs.map((job) => (
-            <tr key={job.id} className="border-b border-slate-800">
-              <td className={TD}>{`${job.id} · ${job.kind}`}</td>
-              <td className={TD}>{STATE_LABELS[job.state]}</td>
-              <td className={TD}>{`${job.attempts} of ${job.maxAttempts}`}</td>
-              <td className={TD}>{job.state === "dead" ? "—" : formatDateTime(job.runAt)}</td>
-              <td className={`${TD} max-w-md break-words`}>{job.lastError ?? "—"}</td>
-              <td className={TD}>
-                {job.state === "dead" ? (
-                  <div className="flex gap-2">
-                    <DeadJobButton id={job.id} intent="retry" label="Retry" />
-                    <DeadJobButton id={job.id} intent="discard" label="Discard" />
-                  </div>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollBox>
+    <AdminTable
+      caption={`${label}`}
+      className="mt-4"
+      columns={["Job", "State", "Attempts", "Next run", "Last error", ""]}
+    >
+      {jobs.map((job) => (
+        <tr key={job.id} className="border-b border-slate-800">
+          <td className={TD}>{`${job.id} · ${job.kind}`}</td>
+          <td className={TD}>{STATE_LABELS[job.state]}</td>
+          <td className={TD}>{`${job.attempts} of ${job.maxAttempts}`}</td>
+          <td className={TD}>{job.state === "dead" ? "—" : formatDateTime(job.runAt)}</td>
+          <td className={`${TD} max-w-md break-words`}>{job.lastError ?? "—"}</td>
+          <td className={TD}>
+            {job.state === "dead" ? (
+              <div className="flex gap-2">
+                <DeadJobButton id={job.id} intent="retry" label="Retry" />
+                <DeadJobButton id={job.id} intent="discard" label="Discard" />
+              </div>
+            ) : null}
+          </td>
+        </tr>
+      ))}
+    </AdminTable>
   );
 }
 

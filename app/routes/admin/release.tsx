@@ -8,7 +8,7 @@ import { deleteDraft, publishDraft, updateRelease } from "~/.server/releases/man
 import { renderReleaseNotes } from "~/.server/releases/notes.server";
 import { findReleaseById } from "~/.server/releases/queries.server";
 import { uploadLimitBytes } from "~/.server/releases/storage/index.server";
-import { AdminPage, AdminSection, HeaderRow, TD } from "~/components/admin/AdminUi";
+import { AdminPage, AdminSection, TD, AdminTable } from "~/components/admin/AdminUi";
 import { Uploader } from "~/components/admin/ReleaseUploader";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
@@ -16,7 +16,6 @@ import { formatBytes } from "~/lib/format";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/release";
-import { ScrollBox } from "~/components/ScrollBox";
 
 export const meta: Route.MetaFunction = ({ data: loaded }) =>
   pageMeta(
@@ -155,35 +154,31 @@ export default function ReleasePage({ loaderData }: Route.ComponentProps) {
         {release.files.length === 0 ? (
           <p className="text-sm text-slate-300">No files yet.</p>
         ) : (
-          <ScrollBox label="Files of this release">
-            <table className="w-full">
-              <HeaderRow
-                columns={["File", "Platform", "Arch", "Kind", "Size", "Signed", "SHA-256"]}
-              />
-              <tbody>
-                {release.files.map((file) => (
-                  <tr key={file.fileName} className="border-b border-slate-800/60">
-                    <td className={`${TD} font-mono text-xs break-all`}>{file.fileName}</td>
-                    <td className={TD}>{file.platform}</td>
-                    <td className={TD}>{file.arch}</td>
-                    <td className={TD}>
-                      {file.kind}
-                      {file.updater ? ` (${file.updater})` : ""}
-                    </td>
-                    <td className={`${TD} whitespace-nowrap`}>{formatBytes(file.size)}</td>
-                    <td className={TD}>
-                      {[file.tauriSigned ? "Tauri" : null, file.sparkleSigned ? "Sparkle" : null]
-                        .filter(Boolean)
-                        .join(", ") || "—"}
-                    </td>
-                    <td className={`${TD} font-mono text-xs`} title={file.sha256}>
-                      {file.sha256.slice(0, 12)}…
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollBox>
+          <AdminTable
+            caption="Files of this release"
+            columns={["File", "Platform", "Arch", "Kind", "Size", "Signed", "SHA-256"]}
+          >
+            {release.files.map((file) => (
+              <tr key={file.fileName} className="border-b border-slate-800/60">
+                <td className={`${TD} font-mono text-xs break-all`}>{file.fileName}</td>
+                <td className={TD}>{file.platform}</td>
+                <td className={TD}>{file.arch}</td>
+                <td className={TD}>
+                  {file.kind}
+                  {file.updater ? ` (${file.updater})` : ""}
+                </td>
+                <td className={`${TD} whitespace-nowrap`}>{formatBytes(file.size)}</td>
+                <td className={TD}>
+                  {[file.tauriSigned ? "Tauri" : null, file.sparkleSigned ? "Sparkle" : null]
+                    .filter(Boolean)
+                    .join(", ") || "—"}
+                </td>
+                <td className={`${TD} font-mono text-xs`} title={file.sha256}>
+                  {file.sha256.slice(0, 12)}…
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
         {draft ? (
           <div className="mt-6">

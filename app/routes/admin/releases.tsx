@@ -15,7 +15,7 @@ import { listReleases } from "~/.server/releases/queries.server";
 import { countsPerVersion } from "~/.server/releases/stats.server";
 import { sparklePublicKey } from "~/.server/releases/update-key.server";
 import { versionSchema } from "~/.server/releases/versions";
-import { AdminPage, AdminSection, HeaderRow, TD } from "~/components/admin/AdminUi";
+import { AdminPage, AdminSection, TD, AdminTable } from "~/components/admin/AdminUi";
 import { Field, FormMessage, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { formatDate } from "~/lib/dates";
@@ -23,7 +23,6 @@ import { pageMeta } from "~/lib/meta";
 import { UPDATE_FEED_URLS } from "~/lib/update-feeds";
 import { PLATFORMS, type Platform } from "~/lib/platform";
 import type { Route } from "./+types/releases";
-import { ScrollBox } from "~/components/ScrollBox";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Releases", "Publish desktop releases, roll them out and follow downloads.");
@@ -141,44 +140,32 @@ export default function ReleasesPage({ loaderData }: Route.ComponentProps) {
         {releases.length === 0 ? (
           <p className="text-sm text-slate-300">No releases yet: create the first one below.</p>
         ) : (
-          <ScrollBox label="Table of all releases">
-            <table className="w-full">
-              <HeaderRow
-                columns={[
-                  "Version",
-                  "Channel",
-                  "State",
-                  "Published",
-                  "Downloads",
-                  "Update checks",
-                  "",
-                ]}
-              />
-              <tbody>
-                {releases.map((release) => (
-                  <tr key={release.id} className="border-b border-slate-800/60">
-                    <td className={`${TD} font-mono`}>{release.version}</td>
-                    <td className={TD}>{release.channel}</td>
-                    <td className={TD}>{release.state}</td>
-                    <td className={TD}>
-                      {release.publishedAt ? formatDate(release.publishedAt) : "—"}
-                    </td>
-                    <td className={`${TD} tabular-nums`}>
-                      {release.downloads.toLocaleString("en-IN")}
-                    </td>
-                    <td className={`${TD} tabular-nums`}>
-                      {release.updateChecks.toLocaleString("en-IN")}
-                    </td>
-                    <td className={TD}>
-                      <Link className="link" to={`/admin/releases/${release.id}`}>
-                        Manage<span className="sr-only"> {release.version}</span>
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollBox>
+          <AdminTable
+            caption="Table of all releases"
+            columns={["Version", "Channel", "State", "Published", "Downloads", "Update checks", ""]}
+          >
+            {releases.map((release) => (
+              <tr key={release.id} className="border-b border-slate-800/60">
+                <td className={`${TD} font-mono`}>{release.version}</td>
+                <td className={TD}>{release.channel}</td>
+                <td className={TD}>{release.state}</td>
+                <td className={TD}>
+                  {release.publishedAt ? formatDate(release.publishedAt) : "—"}
+                </td>
+                <td className={`${TD} tabular-nums`}>
+                  {release.downloads.toLocaleString("en-IN")}
+                </td>
+                <td className={`${TD} tabular-nums`}>
+                  {release.updateChecks.toLocaleString("en-IN")}
+                </td>
+                <td className={TD}>
+                  <Link className="link" to={`/admin/releases/${release.id}`}>
+                    Manage<span className="sr-only"> {release.version}</span>
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
       </AdminSection>
 

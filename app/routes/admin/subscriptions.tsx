@@ -14,10 +14,10 @@ import {
   FILTER_INPUT,
   FilterField,
   FilterSelect,
-  HeaderRow,
   Stat,
   TD,
   TD_NUM,
+  AdminTable,
 } from "~/components/admin/AdminUi";
 import { PageHeader } from "~/components/PageHeader";
 import { SUBSCRIPTION_STATUSES } from "~/.server/db/schema";
@@ -28,7 +28,6 @@ import { customerPageById } from "~/lib/admin-paths";
 import { pageMeta } from "~/lib/meta";
 import { Pager } from "~/components/admin/Pager";
 import type { Route } from "./+types/subscriptions";
-import { ScrollBox } from "~/components/ScrollBox";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Subscriptions", "Subscriptions, revenue and plans.");
@@ -108,34 +107,29 @@ export default function SubscriptionsPage({ loaderData }: Route.ComponentProps) 
         {rows.length === 0 ? (
           <p className="text-slate-300">No subscription matches.</p>
         ) : (
-          <ScrollBox label="Table of subscriptions">
-            <table className="w-full">
-              <caption className="sr-only">Subscriptions</caption>
-              <HeaderRow
-                columns={["Customer", "Plan", "Status", "Period ends", "Razorpay id", "Started"]}
-              />
-              <tbody>
-                {rows.map((row) => (
-                  <tr key={row.id} className="border-b border-slate-800">
-                    <td className={TD}>
-                      {row.email && row.userId ? (
-                        <Link className="link" to={customerPageById(row.userId)}>
-                          {row.email}
-                        </Link>
-                      ) : (
-                        "deleted account"
-                      )}
-                    </td>
-                    <td className={TD}>{row.plan}</td>
-                    <td className={TD}>{row.statusText}</td>
-                    <td className={TD}>{row.currentEnd ? formatDate(row.currentEnd) : "—"}</td>
-                    <td className={`${TD} font-mono text-xs`}>{row.providerSubscriptionId}</td>
-                    <td className={TD}>{formatDate(row.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollBox>
+          <AdminTable
+            caption="Subscriptions"
+            columns={["Customer", "Plan", "Status", "Period ends", "Razorpay id", "Started"]}
+          >
+            {rows.map((row) => (
+              <tr key={row.id} className="border-b border-slate-800">
+                <td className={TD}>
+                  {row.email && row.userId ? (
+                    <Link className="link" to={customerPageById(row.userId)}>
+                      {row.email}
+                    </Link>
+                  ) : (
+                    "deleted account"
+                  )}
+                </td>
+                <td className={TD}>{row.plan}</td>
+                <td className={TD}>{row.statusText}</td>
+                <td className={TD}>{row.currentEnd ? formatDate(row.currentEnd) : "—"}</td>
+                <td className={`${TD} font-mono text-xs`}>{row.providerSubscriptionId}</td>
+                <td className={TD}>{formatDate(row.createdAt)}</td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
         <Pager
           label="Pages of subscriptions"
@@ -149,20 +143,20 @@ export default function SubscriptionsPage({ loaderData }: Route.ComponentProps) 
       </AdminSection>
 
       <AdminSection id="plan-distribution" title="Users per plan">
-        <table className="w-full max-w-lg">
-          <caption className="sr-only">Number of users on each plan</caption>
-          <HeaderRow columns={["Plan", { label: "Users", alignRight: true }]} />
-          <tbody>
-            {shares.map((share) => (
-              <tr key={share.plan} className="border-b border-slate-800">
-                <th scope="row" className={`${TD} font-medium`}>
-                  {share.label}
-                </th>
-                <td className={TD_NUM}>{share.users.toLocaleString("en-IN")}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <AdminTable
+          caption="Number of users on each plan"
+          className="max-w-lg"
+          columns={["Plan", { label: "Users", alignRight: true }]}
+        >
+          {shares.map((share) => (
+            <tr key={share.plan} className="border-b border-slate-800">
+              <th scope="row" className={`${TD} font-medium`}>
+                {share.label}
+              </th>
+              <td className={TD_NUM}>{share.users.toLocaleString("en-IN")}</td>
+            </tr>
+          ))}
+        </AdminTable>
       </AdminSection>
     </AdminPage>
   );

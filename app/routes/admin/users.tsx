@@ -9,13 +9,12 @@ import {
 import { requireAdmin } from "~/.server/auth/session";
 import { done, formAction, refuse } from "~/.server/forms/action.server";
 import { formatDate } from "~/lib/dates";
-import { AdminPage, AdminSection, TD, TD_NUM, HeaderRow } from "~/components/admin/AdminUi";
+import { AdminPage, AdminSection, TD, TD_NUM, AdminTable } from "~/components/admin/AdminUi";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { customerPageById } from "~/lib/admin-paths";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/users";
-import { ScrollBox } from "~/components/ScrollBox";
 import { Pager } from "~/components/admin/Pager";
 
 export const meta: Route.MetaFunction = () => pageMeta("Users", "Find and manage user accounts.");
@@ -98,79 +97,74 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
             {list.q ? "No user matches that search." : "Nobody has signed up yet."}
           </p>
         ) : (
-          <ScrollBox label={`Users, page ${list.page}`}>
-            <table className="w-full">
-              <caption className="sr-only">Users, page {list.page}</caption>
-              <HeaderRow
-                columns={[
-                  "Name",
-                  "Email",
-                  "Verified",
-                  "Role",
-                  "Created",
-                  { label: "Active devices", alignRight: true },
-                  "Change role",
-                ]}
-              />
-              <tbody>
-                {list.users.map((row) => {
-                  const self = row.id === currentUserId;
-                  return (
-                    <tr key={row.id} className="border-b border-slate-800">
-                      <th scope="row" className={`${TD} font-medium text-white`}>
-                        {row.name}
-                        {self ? <span className="ml-1 text-green-400">(you)</span> : null}
-                      </th>
-                      <td className={`${TD} break-all`}>
-                        <Link to={customerPageById(row.id)} className="link">
-                          {row.email}
-                        </Link>
-                      </td>
-                      <td className={TD}>{row.emailVerified ? "yes" : "no"}</td>
-                      <td className={TD}>
-                        {row.role}
-                        {row.adminByEmail ? (
-                          <span className="block text-xs text-slate-400">via ADMIN_EMAILS</span>
-                        ) : null}
-                      </td>
-                      <td className={`${TD} whitespace-nowrap`}>
-                        <time dateTime={row.createdAt}>{formatDate(row.createdAt)}</time>
-                      </td>
-                      <td className={TD_NUM}>{row.activeDevices}</td>
-                      <td className={TD}>
-                        <Form method="post" className="flex items-center gap-2">
-                          <input type="hidden" name="intent" value="set-role" />
-                          <input type="hidden" name="userId" value={row.id} />
-                          <label htmlFor={`role-${row.id}`} className="sr-only">
-                            Role of {row.email}
-                          </label>
-                          <select
-                            // Remounted after every action, so a refused change shows the stored role again.
-                            key={`${row.role}:${actionData?.message ?? ""}`}
-                            id={`role-${row.id}`}
-                            name="role"
-                            defaultValue={row.role}
-                            className="rounded-lg border border-slate-700 bg-slate-900 px-2 py-1 text-sm text-slate-100"
-                          >
-                            <option value="user">user</option>
-                            <option value="admin">admin</option>
-                          </select>
-                          <button
-                            type="submit"
-                            className="btn-secondary px-3 py-1"
-                            disabled={busy}
-                            aria-label={`Save the role of ${row.email}`}
-                          >
-                            Save
-                          </button>
-                        </Form>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </ScrollBox>
+          <AdminTable
+            caption={`Users, page ${list.page}`}
+            columns={[
+              "Name",
+              "Email",
+              "Verified",
+              "Role",
+              "Created",
+              { label: "Active devices", alignRight: true },
+              "Change role",
+            ]}
+          >
+            {list.users.map((row) => {
+              const self = row.id === currentUserId;
+              return (
+                <tr key={row.id} className="border-b border-slate-800">
+                  <th scope="row" className={`${TD} font-medium text-white`}>
+                    {row.name}
+                    {self ? <span className="ml-1 text-green-400">(you)</span> : null}
+                  </th>
+                  <td className={`${TD} break-all`}>
+                    <Link to={customerPageById(row.id)} className="link">
+                      {row.email}
+                    </Link>
+                  </td>
+                  <td className={TD}>{row.emailVerified ? "yes" : "no"}</td>
+                  <td className={TD}>
+                    {row.role}
+                    {row.adminByEmail ? (
+                      <span className="block text-xs text-slate-400">via ADMIN_EMAILS</span>
+                    ) : null}
+                  </td>
+                  <td className={`${TD} whitespace-nowrap`}>
+                    <time dateTime={row.createdAt}>{formatDate(row.createdAt)}</time>
+                  </td>
+                  <td className={TD_NUM}>{row.activeDevices}</td>
+                  <td className={TD}>
+                    <Form method="post" className="flex items-center gap-2">
+                      <input type="hidden" name="intent" value="set-role" />
+                      <input type="hidden" name="userId" value={row.id} />
+                      <label htmlFor={`role-${row.id}`} className="sr-only">
+                        Role of {row.email}
+                      </label>
+                      <select
+                        // Remounted after every action, so a refused change shows the stored role again.
+                        key={`${row.role}:${actionData?.message ?? ""}`}
+                        id={`role-${row.id}`}
+                        name="role"
+                        defaultValue={row.role}
+                        className="rounded-lg border border-slate-700 bg-slate-900 px-2 py-1 text-sm text-slate-100"
+                      >
+                        <option value="user">user</option>
+                        <option value="admin">admin</option>
+                      </select>
+                      <button
+                        type="submit"
+                        className="btn-secondary px-3 py-1"
+                        disabled={busy}
+                        aria-label={`Save the role of ${row.email}`}
+                      >
+                        Save
+                      </button>
+                    </Form>
+                  </td>
+                </tr>
+              );
+            })}
+          </AdminTable>
         )}
 
         <Pager
