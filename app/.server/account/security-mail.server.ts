@@ -5,10 +5,9 @@
  */
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { type Database, db as defaultDb } from "../db";
+import { type Database, db as defaultDb, type Executor } from "../db";
 import { user as users } from "../db/schema";
 import { defineJob, enqueue } from "../jobs/define";
-import type { Executor } from "../jobs/queue.server";
 import { PermanentJobError } from "../jobs/worker.server";
 import { type MailMessage, type SendOptions, sendMail as sendMailNow } from "../mail/mailer.server";
 import {

@@ -4,7 +4,7 @@
  */
 import type { Session } from "../auth/session";
 import { auditLog } from "../db/schema";
-import type { Executor } from "../jobs/queue.server";
+import type { Executor } from "../db";
 
 export interface AuditEntry {
   action: string;

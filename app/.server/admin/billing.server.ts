@@ -11,7 +11,7 @@ import { formatInr } from "~/lib/money";
 import { istMonth, istMonthRange } from "~/lib/india-time";
 import { findPlan, isPaidPlanId, monthlyValuePaise, type PaidPlanId } from "~/lib/plans";
 import { assertAdmin, type Session } from "../auth/session";
-import { type Database, db as defaultDb } from "../db";
+import { type Database, db as defaultDb, type Executor } from "../db";
 import { pageWindow, requestedPage } from "~/lib/paging";
 import {
   auditLog,
@@ -35,7 +35,7 @@ import { processWebhookEvent } from "../billing/webhooks.server";
 import { creditNoteFor } from "../invoices/engine.server";
 import { invoiceForPayment, reissueWithBuyer } from "../invoices/issue.server";
 import { kickJobs } from "../jobs";
-import { dedupeKeyTaken, type Executor } from "../jobs/queue.server";
+import { dedupeKeyTaken } from "../jobs/queue.server";
 import { audit } from "./audit.server";
 import { escapeLike } from "./users.server";
 import { AppError } from "../http/errors";

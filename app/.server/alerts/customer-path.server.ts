@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { customerPagePath } from "~/lib/admin-paths";
 import { subscriptions, user as users } from "../db/schema";
-import type { Executor } from "../jobs/queue.server";
+import type { Executor } from "../db";
 
 /**
  * The admin page of a subscription's customer, and how to name them in an alert: their address

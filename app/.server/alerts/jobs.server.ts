@@ -10,12 +10,11 @@ import { and, desc, eq, gt, inArray, isNotNull, isNull, lte, lt, ne, sql } from 
 import { DIGEST_HOUR_IST } from "~/lib/alerts";
 import { REPLY_WITHIN_HOURS, ticketRef } from "~/lib/support";
 import { roleOf } from "../auth/role";
-import { db } from "../db";
+import { db, type Executor } from "../db";
 import { adminAlerts, adminAlertSettings, jobs, supportTickets, user as users } from "../db/schema";
 import { env } from "../env";
 import { afterOwnSlot, chainPayload, nextSlot } from "../jobs/chain";
 import { defineJob, enqueue } from "../jobs/define";
-import type { Executor } from "../jobs/queue.server";
 import { alertDigestMessage } from "../mail/alert-templates";
 import { queueMail } from "../mail/outbox.server";
 import { raiseAlert } from "./raise.server";

@@ -9,7 +9,7 @@ import { ALERT_KIND_LABELS, type AlertKind } from "~/lib/alerts";
 import { roleOf } from "../auth/role";
 import { adminAlerts, adminAlertSettings, user as users } from "../db/schema";
 import { env } from "../env";
-import type { Executor } from "../jobs/queue.server";
+import type { Executor } from "../db";
 import { alertMessage } from "../mail/alert-templates";
 import { queueMail } from "../mail/outbox.server";
 

@@ -7,7 +7,7 @@ import {
   istMonth,
   istStartOf,
 } from "~/lib/india-time";
-import { type Database, db as defaultDb } from "../db";
+import { type Database, db as defaultDb, type Executor } from "../db";
 import {
   analyticsDaily,
   analyticsEvents,
@@ -17,7 +17,6 @@ import {
 import { env } from "../env";
 import { afterOwnSlot, chainPayload, nextSlot } from "../jobs/chain";
 import { defineJob, enqueue } from "../jobs/define";
-import type { Executor } from "../jobs/queue.server";
 import { logger } from "../logger";
 import { visitorSteps } from "./visitor-steps.server";
 import { unrolledRuns } from "./period";

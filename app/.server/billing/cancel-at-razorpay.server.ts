@@ -12,7 +12,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { type SubscriptionEndReason, subscriptions } from "../db/schema";
-import type { Executor } from "../jobs/queue.server";
+import type { Executor } from "../db";
 import { type RazorpayClient, RazorpayError } from "./razorpay/client";
 import type { RazorpaySubscription } from "./razorpay/types";
 

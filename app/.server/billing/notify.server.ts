@@ -7,7 +7,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { site } from "~/config/site";
 import { planById, planLabel, isPaidPlanId } from "~/lib/plans";
-import { type Database, db as defaultDb } from "../db";
+import { type Database, db as defaultDb, type Executor } from "../db";
 import {
   invoiceColumns,
   invoices,
@@ -18,7 +18,6 @@ import {
 } from "../db/schema";
 import { env } from "../env";
 import { defineJob, enqueue } from "../jobs/define";
-import type { Executor } from "../jobs/queue.server";
 import { PermanentJobError } from "../jobs/worker.server";
 import {
   cancellationMessage,

@@ -1,8 +1,7 @@
 /** Payments and refunds as Razorpay reported them; the Razorpay ids keep each row unique. */
 import { desc, eq, type SQL, sql } from "drizzle-orm";
-import { type Database, db as defaultDb } from "../db";
+import { type Database, db as defaultDb, type Executor } from "../db";
 import { payments, type PaymentRow, refunds, type SubscriptionRow } from "../db/schema";
-import type { Executor } from "../jobs/queue.server";
 import type { RazorpayPayment, RazorpayRefund } from "./razorpay/types";
 
 /**

@@ -9,10 +9,9 @@
 import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import { type Database, db as defaultDb } from "../db";
+import { type Database, db as defaultDb, type Executor } from "../db";
 import { payments, refunds, subscriptions } from "../db/schema";
 import { defineJob, enqueue } from "../jobs/define";
-import type { Executor } from "../jobs/queue.server";
 import { PermanentJobError } from "../jobs/worker.server";
 import { razorpay } from "./provider.server";
 import type { RazorpayClient } from "./razorpay/client";

@@ -1,7 +1,6 @@
 /** Resync: read a subscription from Razorpay and apply it, with what follows from the new state. */
-import { type Database, db as defaultDb } from "../db";
+import { type Database, db as defaultDb, type Executor } from "../db";
 import type { SubscriptionRow } from "../db/schema";
-import type { Executor } from "../jobs/queue.server";
 import { guardAgainstDuplicate } from "./duplicate.server";
 import { afterSubscriptionSynced } from "./sync-reactions.server";
 import { scheduleRenewalReminder } from "./notify.server";

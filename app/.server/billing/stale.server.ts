@@ -9,7 +9,7 @@
 import { and, inArray, lt, or, sql } from "drizzle-orm";
 import { subscriptions } from "../db/schema";
 import { enqueue } from "../jobs/define";
-import type { Executor } from "../jobs/queue.server";
+import type { Executor } from "../db";
 import { resyncJob } from "./checkout.server";
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -4,7 +4,7 @@
  */
 import { and, desc, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { isPaidPlanId } from "~/lib/plans";
-import { type Database, db as defaultDb } from "../db";
+import { type Database, db as defaultDb, type Executor } from "../db";
 import {
   type SubscriptionEndReason,
   subscriptions,
@@ -12,7 +12,6 @@ import {
   GRANTS_NOTHING_END_REASONS,
   user as users,
 } from "../db/schema";
-import type { Executor } from "../jobs/queue.server";
 import { planIdForProviderPlan } from "./plans.server";
 import type { RazorpaySubscription, SubscriptionStatus } from "./razorpay/types";
 

@@ -8,10 +8,9 @@
 import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { type Database, db as defaultDb } from "../db";
+import { type Database, db as defaultDb, type Executor } from "../db";
 import { subscriptions, type SubscriptionRow } from "../db/schema";
 import { defineJob, enqueue } from "../jobs/define";
-import type { Executor } from "../jobs/queue.server";
 import { PermanentJobError } from "../jobs/worker.server";
 import { queueBillingMail } from "./notify.server";
 import { razorpay } from "./provider.server";

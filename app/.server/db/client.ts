@@ -9,6 +9,12 @@ import { acquireDirectoryLock } from "./lock";
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+/**
+ * A database or an open transaction: what a function takes when it must work inside its caller's
+ * transaction (enqueue a job, write an audit row, issue an invoice with the payment).
+ */
+export type Executor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type Engine = "pglite" | "postgres";
 
 export interface DatabaseHandle {

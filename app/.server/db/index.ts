@@ -1,8 +1,8 @@
 import { env } from "../env";
 import { logger } from "../logger";
-import { type Database, type DatabaseHandle, migrate, openDatabase } from "./client";
+import { type Database, type DatabaseHandle, type Executor, migrate, openDatabase } from "./client";
 
-export type { Database };
+export type { Database, Executor };
 
 let current: DatabaseHandle | undefined;
 

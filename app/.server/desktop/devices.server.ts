@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { entitlementFor } from "../billing/entitlement.server";
-import { type Database, db as defaultDb } from "../db";
+import { type Database, db as defaultDb, type Executor } from "../db";
 import {
   desktopDevices,
   desktopRefreshTokens,
@@ -9,7 +9,6 @@ import {
   session as sessions,
   user as users,
 } from "../db/schema";
-import type { Executor } from "../jobs/queue.server";
 import { logger } from "../logger";
 import { kickJobs } from "../jobs";
 import { queueMail } from "../mail/outbox.server";

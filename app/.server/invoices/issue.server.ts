@@ -19,7 +19,7 @@ import {
   refunds,
   user as users,
 } from "../db/schema";
-import type { Executor } from "../jobs/queue.server";
+import type { Executor } from "../db";
 import {
   computeTaxInvoice,
   creditNoteFor,

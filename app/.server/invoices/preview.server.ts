@@ -4,7 +4,7 @@
  * checkout show "₹592.37 + ₹106.63 IGST" before the buyer pays).
  */
 import { site } from "~/config/site";
-import type { Executor } from "../jobs/queue.server";
+import type { Executor } from "../db";
 import { placeOfSupply, splitGstInclusive } from "./engine.server";
 import { buyerParty, supplierParty } from "./issue.server";
 import type { TaxBreakdown } from "./types";

@@ -10,9 +10,8 @@
  */
 import { createHash } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
-import { db as defaultDb } from "../db";
+import { db as defaultDb, type Executor } from "../db";
 import { invoices, type InvoiceRow } from "../db/schema";
-import type { Executor } from "../jobs/queue.server";
 import { logger } from "../logger";
 import { renderInvoicePdf } from "./pdf.server";
 import type { InvoiceDocument } from "./types";

@@ -7,7 +7,8 @@
  */
 import type { z } from "zod";
 import type { JobRow } from "../db/schema";
-import { enqueueJob, type Executor } from "./queue.server";
+import { enqueueJob } from "./queue.server";
+import type { Executor } from "../db";
 
 /**
  * Lanes run side by side, each with its own slots: money work (webhooks, resyncs, invoices,

@@ -1,12 +1,11 @@
 import { queueStaleResyncs } from "../billing/stale.server";
 import { logger } from "../logger";
 import { pruneExpiredSecurityRows } from "../security/rate-limit.server";
-import { db } from "../db";
+import { db, type Executor } from "../db";
 import { afterOwnSlot, chainPayload, nextSlot } from "./chain";
 import { defineJob, enqueue } from "./define";
 import { prunePersonalData } from "../privacy/retention.server";
 import { pruneQueueAndWebhooks } from "./retention.server";
-import type { Executor } from "./queue.server";
 
 export const PRUNE_JOB = "maintenance.prune";
 

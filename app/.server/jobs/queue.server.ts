@@ -6,11 +6,8 @@
  * a worker killed mid-job leaves the lease to expire and the job runs again.
  */
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { Database } from "../db";
+import type { Database, Executor } from "../db";
 import { jobDedupeKeys, jobs, type JobRow } from "../db/schema";
-
-/** A database or an open transaction: enqueue inside the caller's transaction. */
-export type Executor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 export interface JobInput {
   kind: string;

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { defineJob, enqueue } from "../jobs/define";
-import type { Executor } from "../jobs/queue.server";
+import type { Executor } from "../db";
 import { PermanentJobError } from "../jobs/worker.server";
 import { openSecret, sealSecret } from "../security/key-vault.server";
 import { type MailMessage, sendMail } from "./mailer.server";

@@ -4,7 +4,7 @@
  */
 import { and, eq, isNull } from "drizzle-orm";
 import { type OneTimeTokenPurpose, oneTimeTokens } from "../db/schema";
-import type { Executor } from "../jobs/queue.server";
+import type { Executor } from "../db";
 import { hashToken, randomToken } from "./tokens";
 
 export async function issueOneTimeToken(

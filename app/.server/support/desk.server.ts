@@ -15,12 +15,11 @@ import {
   type TicketStatus,
 } from "~/lib/support";
 import { assertAdmin, roleOf, type Session } from "../auth/session";
-import { type Database, db as defaultDb } from "../db";
+import { type Database, db as defaultDb, type Executor } from "../db";
 import { supportMessages, supportTickets, user as users } from "../db/schema";
 import { env } from "../env";
 import { AppError } from "../http/errors";
 import { kickJobs } from "../jobs";
-import type { Executor } from "../jobs/queue.server";
 import { queueMail } from "../mail/outbox.server";
 import { ticketClosedMessage, ticketReplyMessage } from "../mail/support-templates";
 import { type ThreadMessage, threadOf, ticketWithLinks } from "./thread.server";
