@@ -82,14 +82,11 @@ function openLink(sealed: unknown) {
 
 /** The job handler: renders the message for the account as it is now, and sends it. */
 export async function sendAccountMail(
-  payload: Record<string, unknown>,
+  job: z.output<typeof payloadSchema>,
   database: Database = defaultDb(),
   options: SendOptions = {},
 ): Promise<void> {
   const sendMail = (message: MailMessage) => sendMailNow(message, options);
-  const parsed = payloadSchema.safeParse(payload);
-  if (!parsed.success) throw new PermanentJobError("malformed account mail job");
-  const job = parsed.data;
   const [account] = await database
     .select({ email: users.email, name: users.name })
     .from(users)

@@ -436,7 +436,7 @@ describe("billing with the fake Razorpay", () => {
       .from(jobs)
       .where(eq(jobs.dedupeKey, `switch:${next.id}`));
     expect(finish?.kind).toBe(FINISH_SWITCH_JOB);
-    await finishSwitch(finish!.payload as Record<string, unknown>, options());
+    await finishSwitch(finish!.payload as { subscriptionId: string }, options());
     // Once one is authorised, another switch is refused.
     await expect(startPlanSwitch(user, "pro-yearly", options())).rejects.toThrow(
       /already scheduled/,
@@ -508,7 +508,7 @@ describe("billing with the fake Razorpay", () => {
       `mail:switch-withdrawn:${next.id}:withdrawn`,
     ]);
     // The switch job, if it runs late, leaves the kept plan alone.
-    await finishSwitch(finish!.payload as Record<string, unknown>, options());
+    await finishSwitch(finish!.payload as { subscriptionId: string }, options());
     expect((await client.fetchSubscription(next.providerSubscriptionId)).status).toBe("cancelled");
     expect(
       (await client.fetchSubscription(monthly.providerSubscriptionId)).has_scheduled_changes,
@@ -673,7 +673,7 @@ describe("billing with the fake Razorpay", () => {
       .from(jobs)
       .where(eq(jobs.dedupeKey, `retire-halted:${second.id}`));
     expect(job?.kind).toBe(RETIRE_HALTED_JOB);
-    expect(await retireHalted(job!.payload as Record<string, unknown>, options())).toBe(1);
+    expect(await retireHalted(job!.payload as { subscriptionId: string }, options())).toBe(1);
     expect((await client.fetchSubscription(first.providerSubscriptionId)).status).toBe("cancelled");
     expect((await entitlementFor(userId, { database: test.db })).plan).toBe("pro-monthly");
   });

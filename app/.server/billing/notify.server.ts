@@ -80,14 +80,11 @@ const payloadSchema = z.object({
 
 /** The job handler: renders the message from today's data and sends it. */
 export async function sendBillingMail(
-  payload: Record<string, unknown>,
+  job: z.output<typeof payloadSchema>,
   database: Database = defaultDb(),
   options: SendOptions = {},
 ): Promise<void> {
   const send = (message: MailMessage) => sendMail(message, options);
-  const parsed = payloadSchema.safeParse(payload);
-  if (!parsed.success) throw new PermanentJobError("malformed billing mail job");
-  const job = parsed.data;
   const [row] = await database
     .select({ subscription: subscriptions, email: users.email, name: users.name })
     .from(subscriptions)

@@ -66,13 +66,16 @@ export async function afterSubscriptionSynced(
   }
 }
 
+/** The payload of both jobs here, as the worker has already checked it against the schema. */
+const subscriptionPayload = z.object({ subscriptionId: z.string().min(1).max(100) });
+type SubscriptionPayload = z.output<typeof subscriptionPayload>;
+
 export async function finishSwitch(
-  payload: Record<string, unknown>,
+  { subscriptionId: id }: SubscriptionPayload,
   options: Options = {},
 ): Promise<void> {
   const database = options.database ?? defaultDb();
   const client = options.client ?? razorpay();
-  const id = typeof payload.subscriptionId === "string" ? payload.subscriptionId : "";
   const [next] = await database.select().from(subscriptions).where(eq(subscriptions.id, id));
   if (!next?.replacesSubscriptionId) throw new PermanentJobError(`no switch ${id}`);
   // Withdrawn (or cancelled outright) before this job ran: the current plan stays as it is.
@@ -102,12 +105,11 @@ export async function finishSwitch(
 
 /** The job: cancel the buyer's halted subscriptions once a newer one is active. */
 export async function retireHalted(
-  payload: Record<string, unknown>,
+  { subscriptionId: id }: SubscriptionPayload,
   options: Options = {},
 ): Promise<number> {
   const database = options.database ?? defaultDb();
   const client = options.client ?? razorpay();
-  const id = typeof payload.subscriptionId === "string" ? payload.subscriptionId : "";
   const [active] = await database.select().from(subscriptions).where(eq(subscriptions.id, id));
   if (!active?.userId) throw new PermanentJobError(`no subscription ${id}`);
   const halted = (await subscriptionsOf(active.userId, database)).filter(
@@ -135,8 +137,6 @@ export async function retireHalted(
   }
   return cancelled;
 }
-
-const subscriptionPayload = z.object({ subscriptionId: z.string().min(1).max(100) });
 
 /** A switch's new subscription is authorised: cancel the old one at its cycle end (money lane). */
 export const finishSwitchJob = defineJob({
