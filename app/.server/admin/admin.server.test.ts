@@ -14,7 +14,7 @@ import {
   listSubscriptions,
   parseSubscriptionQuery,
   SUBSCRIPTIONS_PER_PAGE,
-} from "./billing.server";
+} from "./billing-reads.server";
 import { findCustomer, signOutCustomerDevice } from "./customers.server";
 import {
   dashboardStats,

@@ -10,7 +10,7 @@ import { statusText } from "../billing/overview.server";
 import { paymentMethodOf } from "../billing/payments.server";
 import { sandboxControlsAvailable } from "../billing/sandbox-control.server";
 import { planLabel } from "~/lib/plans";
-import { customerBilling } from "./billing.server";
+import { customerBilling } from "./billing-reads.server";
 import { type Customer, findCustomer } from "./customers.server";
 import { customerTickets } from "../support/tickets.server";
 import { db } from "../db";

@@ -14,7 +14,7 @@ import {
   openTestDatabase,
   type TestDatabase,
 } from "../../../tests/support/test-database";
-import { requestRefund, reviewRefund } from "../admin/billing.server";
+import { requestRefund, reviewRefund } from "../admin/refunds.server";
 import { auditLog, jobs, payments, subscriptions, webhookEvents } from "../db/schema";
 import { invoiceForPayment } from "../invoices/issue.server";
 import { istDay } from "~/lib/india-time";

@@ -7,7 +7,7 @@ import {
   newestFeedback,
   setFeedbackStatus,
 } from "~/.server/admin/dashboard.server";
-import { billingStats } from "~/.server/admin/billing.server";
+import { billingStats } from "~/.server/admin/billing-reads.server";
 import { activeVersionShare, downloadsPerDay } from "~/.server/releases/stats.server";
 import { feedbackCategoryLabel, feedbackStatusSchema } from "~/lib/feedback";
 import { formatInr } from "~/lib/money";

@@ -5,11 +5,13 @@ import {
   adminGrant,
   adminReplay,
   adminResync,
+} from "~/.server/admin/billing-commands.server";
+import {
   awaitRefund,
   requestRefund,
   reviewRefund,
   subscriptionAfterRefund,
-} from "~/.server/admin/billing.server";
+} from "~/.server/admin/refunds.server";
 import { adminCancelSubscription } from "~/.server/admin/cancel.server";
 import { signOutCustomerDevice } from "~/.server/admin/customers.server";
 import { customerPageView, fixSubscriptionView } from "~/.server/admin/fix-view.server";

@@ -4,7 +4,7 @@ import {
   listSubscriptions,
   parseSubscriptionQuery,
   SUBSCRIPTIONS_PER_PAGE,
-} from "~/.server/admin/billing.server";
+} from "~/.server/admin/billing-reads.server";
 import { planDistribution } from "~/.server/admin/plans.server";
 import { requireAdmin } from "~/.server/auth/session";
 import { statusText } from "~/.server/billing/overview.server";

@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import { useRevealWhenShown } from "~/lib/reveal";
-import type { RefundReview } from "~/.server/admin/billing.server";
+import type { RefundReview } from "~/.server/admin/refunds.server";
 import type { FixBilling } from "~/.server/admin/fix-view.server";
 import { AdminSection, AdminTable, HiddenFields, TD, TR } from "~/components/admin/AdminUi";
 import { Field } from "~/components/forms";
