@@ -25,7 +25,8 @@ export async function revenueMonths(
     database.execute(sql`
       select coalesce(s.user_id, p.user_id, 'subscription:' || s.id::text) as customer,
              s.id as subscription_id, s.plan_id, p.status, p.amount_paise,
-             p.amount_refunded_paise, (extract(epoch from p.paid_at) * 1000)::float8 as paid_ms
+             p.amount_refunded_paise, (extract(epoch from p.paid_at) * 1000)::float8 as paid_ms,
+             (extract(epoch from p.recorded_at) * 1000)::float8 as recorded_ms
         from ${payments} p join ${subscriptions} s on s.id = p.subscription_id
        where p.paid_at < ${to.toISOString()}::timestamptz`),
     database
@@ -55,6 +56,7 @@ export async function revenueMonths(
         amount_paise: number;
         amount_refunded_paise: number;
         paid_ms: number;
+        recorded_ms: number;
       }[];
     }
   ).rows.map((row) => ({
@@ -65,6 +67,7 @@ export async function revenueMonths(
     amountPaise: Number(row.amount_paise),
     amountRefundedPaise: Number(row.amount_refunded_paise),
     paidAt: new Date(Number(row.paid_ms)),
+    recordedAt: new Date(Number(row.recorded_ms)),
   }));
   return revenueByMonth({
     months,

@@ -232,6 +232,32 @@ describe("revenue by month", () => {
     }
   });
 
+  it("counts a failed charge paid in the same second as recovered, by the order we recorded them", () => {
+    const second = ist(11, 10);
+    const payment = (status: string, recordedMs: number): RevenuePayment => ({
+      customer: "u-same-second",
+      subscriptionId: "s-same-second",
+      planId: "pro-monthly",
+      status,
+      amountPaise: 69_900,
+      amountRefundedPaise: 0,
+      paidAt: second,
+      recordedAt: new Date(second.getTime() + recordedMs),
+    });
+    const recovery = (payments: RevenuePayment[]) =>
+      revenueByMonth({ months: MONTHS, now: NOW, payments, refunds: [], creditNotes: [] }).at(-1);
+    // Failed, then paid by the retry in the same second: recovered.
+    expect(recovery([payment("failed", 10), payment("captured", 250)])).toMatchObject({
+      failedSubscriptions: 1,
+      recoveredSubscriptions: 1,
+    });
+    // Paid first, then failed (the same second): not recovered.
+    expect(recovery([payment("captured", 10), payment("failed", 250)])).toMatchObject({
+      failedSubscriptions: 1,
+      recoveredSubscriptions: 0,
+    });
+  });
+
   it("ends a period on the same day next month or year, or that month's last day", () => {
     expect(periodEnd(ist(1, 31), "monthly")).toEqual(ist(2, 28));
     expect(periodEnd(ist(3, 15, 23), "monthly")).toEqual(ist(4, 15, 23));

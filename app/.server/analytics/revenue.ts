@@ -23,6 +23,11 @@ export interface RevenuePayment {
   amountPaise: number;
   amountRefundedPaise: number;
   paidAt: Date;
+  /**
+   * When we stored it: orders two payments Razorpay dated in the same second (its times are
+   * whole seconds), such as a failed charge and the retry that paid it.
+   */
+  recordedAt?: Date;
 }
 
 export interface RevenueRefund {
@@ -124,6 +129,9 @@ function monthIndexer(months: readonly string[], now: number) {
   };
 }
 
+type Moment = readonly [providerMs: number, recordedMs: number];
+const later = (a: Moment, b: Moment) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+
 export function revenueByMonth(input: {
   months: readonly string[];
   now: Date;
@@ -140,20 +148,21 @@ export function revenueByMonth(input: {
   }
   const monthOf = monthIndexer(input.months, now);
   // Per month: when each subscription first failed to pay, and refunds and credit notes.
-  const failedAt = input.months.map(() => new Map<string, number>());
-  const lastPaid = new Map<string, number>();
+  // Times as [Razorpay's time, our record's time]: the second breaks a tie in whole seconds.
+  const failedAt = input.months.map(() => new Map<string, Moment>());
+  const lastPaid = new Map<string, Moment>();
   for (const payment of input.payments) {
-    const at = payment.paidAt.getTime();
+    const at: Moment = [payment.paidAt.getTime(), payment.recordedAt?.getTime() ?? 0];
     if (PAID.has(payment.status)) {
-      if (at > (lastPaid.get(payment.subscriptionId) ?? -Infinity))
-        lastPaid.set(payment.subscriptionId, at);
+      const known = lastPaid.get(payment.subscriptionId);
+      if (!known || later(at, known)) lastPaid.set(payment.subscriptionId, at);
       continue;
     }
-    const index = monthOf(at);
+    const index = monthOf(at[0]);
     if (payment.status !== "failed" || index === -1) continue;
     const failures = failedAt[index]!;
-    if (at < (failures.get(payment.subscriptionId) ?? Infinity))
-      failures.set(payment.subscriptionId, at);
+    const known = failures.get(payment.subscriptionId);
+    if (!known || later(known, at)) failures.set(payment.subscriptionId, at);
   }
   /** Amounts and counts per month of the months list. */
   const perMonth = <T>(items: readonly T[], at: (item: T) => Date, paise: (item: T) => number) => {
@@ -205,8 +214,10 @@ export function revenueByMonth(input: {
       }
     const failures = failedAt[index]!;
     let recoveredSubscriptions = 0;
-    for (const [subscriptionId, at] of failures)
-      if ((lastPaid.get(subscriptionId) ?? -Infinity) > at) recoveredSubscriptions += 1;
+    for (const [subscriptionId, at] of failures) {
+      const paid = lastPaid.get(subscriptionId);
+      if (paid && later(paid, at)) recoveredSubscriptions += 1;
+    }
 
     return {
       month,
