@@ -403,7 +403,9 @@ describe("/account/subscription", () => {
       "You already have a subscription: manage it here.",
     );
     expect(detail("Status")).toBe("Payment received, activating…");
-    expect(detail("Payment method")).toBe("Not known yet");
+    expect(detail("Payment method")).toBe(
+      "Not known yet: it appears once Razorpay confirms the first payment.",
+    );
     expect(detail("Plan")).toBe("Free");
   });
 

@@ -237,7 +237,10 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
               </Detail>
             ) : null}
             <Detail term="Payment method">
-              <span data-testid="payment-method">{sub.paymentMethod ?? "Not known yet"}</span>
+              <span data-testid="payment-method">
+                {sub.paymentMethod ??
+                  "Not known yet: it appears once Razorpay confirms the first payment."}
+              </span>
             </Detail>
           </dl>
           {renewal?.ifChargeFails ? (

@@ -181,7 +181,7 @@ describe("/billing", () => {
 
     await renderPage(loaderData({ sub: { ...proMonthly, paymentMethod: null } }));
     expect(screen.getByTestId("payment-method").textContent).toBe(
-      "Not known yet: it appears after the first payment.",
+      "Not known yet: it appears once Razorpay confirms the first payment.",
     );
   });
 

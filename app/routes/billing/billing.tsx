@@ -89,7 +89,8 @@ export default function BillingPage({ loaderData, actionData }: Route.ComponentP
         {sub ? (
           <>
             <p className="mt-3 text-slate-200" data-testid="payment-method">
-              {sub.paymentMethod ?? "Not known yet: it appears after the first payment."}
+              {sub.paymentMethod ??
+                "Not known yet: it appears once Razorpay confirms the first payment."}
             </p>
             <p className="mt-2 text-sm text-slate-300">
               Razorpay keeps your card or UPI mandate; we never see the card number. To use another
