@@ -626,9 +626,11 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   state.selfUrl = `http://${loopback}:${port}`;
   setSelfUrl(state.selfUrl);
   if (config.JOBS_WORKER) startJobWorker(log);
+  // The address to open is SITE_URL, not the socket's: sign-in cookies and mailed links belong
+  // to SITE_URL's origin, so a newcomer who opened 127.0.0.1 would land signed out on localhost.
   log.info(
-    { host: config.HOST, port, buildId: __BUILD_ID__ },
-    `listening on http://${config.HOST}:${port}`,
+    { host: config.HOST, port, siteUrl: config.SITE_URL, buildId: __BUILD_ID__ },
+    `listening on http://${config.HOST}:${port}; open ${config.SITE_URL}`,
   );
 
   let closing: Promise<void> | undefined;

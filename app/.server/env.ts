@@ -122,7 +122,7 @@ export const envSchema = z.object({
   UPDATES_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** Feedback messages accepted per client IP per hour. */
   FEEDBACK_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(5),
-  /** smtp(s)://user:pass@host:port; unset, mail is written to DATA_DIR/mail as .eml files. */
+  /** smtp(s)://user:pass@host:port; unset, mail is written to DATA_DIR/mail as .eml files, each with a plain .txt copy. */
   SMTP_URL: z.preprocess(
     emptyToUndefined,
     z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),

@@ -25,6 +25,7 @@ const outbox = () =>
   fs.existsSync(path.join(dataDir, "mail"))
     ? fs
         .readdirSync(path.join(dataDir, "mail"))
+        .filter((name) => name.endsWith(".eml"))
         .sort()
         .map((name) => fs.readFileSync(path.join(dataDir, "mail", name), "utf8"))
     : [];

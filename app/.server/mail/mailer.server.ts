@@ -78,7 +78,7 @@ function messageId(key: string): string {
 }
 
 /**
- * Sends one message (or writes it to DATA_DIR/mail/*.eml when SMTP_URL is unset). Mail is sent by
+ * Sends one message (or writes it to DATA_DIR/mail/*.eml, with a plain .txt copy, when SMTP_URL is unset). Mail is sent by
  * the job worker only (the mail lane): call it from a job handler, never on a request's path.
  * Bounded by the SMTP time-outs; refuses to start once the running job's signal has aborted.
  */
@@ -106,15 +106,33 @@ export async function sendMail(message: MailMessage, options: SendOptions = {}):
     await recordMailAttempt({ ...attempt, error: errorText(error) });
     throw error;
   }
-  const { SMTP_URL } = env();
+  const { SMTP_URL, NODE_ENV } = env();
   let file: string | undefined;
+  let links: string[] | undefined;
   if (!SMTP_URL) {
     await fs.mkdir(outboxDir(), { recursive: true });
-    file = path.join(outboxDir(), `${Date.now()}-${randomBytes(4).toString("hex")}.eml`);
+    const name = `${Date.now()}-${randomBytes(4).toString("hex")}`;
+    file = path.join(outboxDir(), `${name}.eml`);
     await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+    // The .eml is quoted-printable, which breaks long links across lines: the plain text beside
+    // it keeps every link whole, to open by hand (README, "First steps").
+    await fs.writeFile(path.join(outboxDir(), `${name}.txt`), plainCopy(message), { mode: 0o600 });
+    // A verification or reset link is a secret: printed only while developing, never in a
+    // production log.
+    if (NODE_ENV === "development") links = linksIn(message.text);
   }
   await recordMailAttempt(attempt);
-  logger().info({ mail: { to: message.to, subject: message.subject, file } }, "mail sent");
+  logger().info({ mail: { to: message.to, subject: message.subject, file, links } }, "mail sent");
+}
+
+/** The mail as plain text: who it is to, its subject, and the text body with its links whole. */
+export function plainCopy(message: Pick<MailMessage, "to" | "subject" | "text">): string {
+  return `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`;
+}
+
+/** Every http(s) link in a text, in order. */
+export function linksIn(text: string): string[] {
+  return [...text.matchAll(/https?:\/\/[^\s<>"')]+/g)].map((match) => match[0]);
 }
 
 function errorText(error: unknown): string {
