@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
-import { contentPlugin } from "./vite/content-plugin";
-import { routeModuleReloadPlugin } from "./vite/route-module-reload";
-import { sandboxAssetsPlugin } from "./vite/sandbox-assets";
+import { contentPlugin } from "./vite/content-plugin.ts";
+import { routeModuleReloadPlugin } from "./vite/route-module-reload.ts";
+import { sandboxAssetsPlugin } from "./vite/sandbox-assets.ts";
 
 // React Router builds the client and the server in one process and may evaluate this file more
 // than once; keeping the id in process.env gives both bundles the same build id.

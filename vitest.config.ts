@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { contentPlugin } from "./vite/content-plugin";
+import { contentPlugin } from "./vite/content-plugin.ts";
 
 export default defineConfig({
   plugins: [contentPlugin()],

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { type Logger, normalizePath, type Plugin, type ViteDevServer } from "vite";
-import { site } from "../app/config/site";
-import { compileContent } from "./content/compile";
+import { site } from "../app/config/site.ts";
+import { compileContent } from "./content/compile.ts";
 import type { ContentBundle } from "./content/types";
 
 export const CONTENT_MODULE = "virtual:content";

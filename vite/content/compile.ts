@@ -8,9 +8,9 @@ import {
   legalFrontMatterSchema,
   splitFrontMatter,
   validateFrontMatter,
-} from "./front-matter";
-import { renderMarkdown, slugify } from "./markdown";
-import { placeholderValues, substitutePlaceholders } from "./placeholders";
+} from "./front-matter.ts";
+import { renderMarkdown, slugify } from "./markdown.ts";
+import { placeholderValues, substitutePlaceholders } from "./placeholders.ts";
 import type { BlogPost, ContentBundle, LegalPage } from "./types";
 
 export interface CompileOptions {

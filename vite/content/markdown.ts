@@ -6,8 +6,8 @@ import {
   createHighlighter,
   type Highlighter,
 } from "shiki";
-import { escapeHtml } from "../../app/lib/escape";
-import { ContentError } from "./front-matter";
+import { escapeHtml } from "../../app/lib/escape.ts";
+import { ContentError } from "./front-matter.ts";
 import type { CompiledDocument, TocEntry } from "./types";
 
 /** GitHub's dark theme with readable comments: every token is at least 4.5:1 on its background. */

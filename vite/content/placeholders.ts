@@ -1,5 +1,5 @@
 import type { SiteConfig } from "../../app/config/site";
-import { ContentError } from "./front-matter";
+import { ContentError } from "./front-matter.ts";
 
 /**
  * Placeholders filled at request time. SITE_URL is an environment variable of the running server,
