@@ -113,6 +113,11 @@ describe("server lifecycle (embedded database)", () => {
     expect(answered.length).toBeGreaterThan(5);
     for (const result of answered) expect(result).toEqual({ status: 200, complete: true });
     expect(server.logs().some((line) => line.msg === "stopped")).toBe(true);
+    // The start-up line names the address to open: SITE_URL, where cookies and mailed links live.
+    const listening = server.logs().find((line) => String(line.msg).startsWith("listening on"));
+    expect(listening?.msg).toBe(
+      `listening on http://127.0.0.1:${new URL(server.url).port}; open ${server.url}`,
+    );
   });
 
   it("stops with a message naming a wrong variable", async () => {

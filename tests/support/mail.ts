@@ -119,3 +119,30 @@ export async function waitForMail(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * The link a newcomer opens by hand (README, "First steps"): from the newest plain `.txt` copy of
+ * a mail to `to` whose link contains `contains`, waiting up to 15 s for the mail lane to write it.
+ */
+export async function linkFromPlainMail(
+  dataDir: string,
+  to: string,
+  contains: string,
+): Promise<string> {
+  const dir = path.join(dataDir, "mail");
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const names = fs.existsSync(dir)
+      ? fs.readdirSync(dir).filter((name) => name.endsWith(".txt"))
+      : [];
+    for (const name of names.sort().reverse()) {
+      const text = fs.readFileSync(path.join(dir, name), "utf8");
+      if (!text.startsWith(`To: ${to}\n`)) continue;
+      const link = text.match(/https?:\/\/\S+/g)?.find((url) => url.includes(contains));
+      if (link) return link;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`no .txt mail to ${to} with a link containing ${contains}`);
+    await pause(250);
+  }
+}
