@@ -35,6 +35,7 @@ import { startJobWorker, stopJobWorker } from "~/.server/jobs";
 import { logger, type Logger, configureLogDestination } from "~/.server/logger";
 import { CLIENT_IP_HEADER } from "~/.server/auth/client-ip";
 import { requestContext } from "~/.server/request-context";
+import { metricsAccess, metricsText, observeRequest } from "~/.server/metrics/metrics.server";
 import {
   followPublicContentChanges,
   publicContentGeneration,
@@ -54,6 +55,7 @@ import {
   requestPathname,
   type RouteRules,
   routeRules,
+  routeIdOf,
   rulesOfBuild,
 } from "./route-rules";
 import { countedRateLimitsOf, createFastAnswers } from "./fast-answers";
@@ -176,6 +178,7 @@ export function createApp(
   // the peer is one of them, so a forged X-Forwarded-For cannot change a visitor's address.
   app.set("trust proxy", config.TRUST_PROXY);
 
+  const rulesOf = rulesOfBuild(build);
   app.use((req: Request, res: Response, next: NextFunction) => {
     const requestId = requestIdOf(req);
     const started = process.hrtime.bigint();
@@ -200,6 +203,16 @@ export function createApp(
         },
         "request",
       );
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      // By route id: a page's every address is one series (/metrics, decision 0048).
+      const named = res.locals.metricsRoute as string | undefined;
+      if (named) observeRequest(named, req.method, res.statusCode, seconds);
+      else
+        void rulesOf().then(
+          (rules) =>
+            observeRequest(routeIdOf(rules, req.path), req.method, res.statusCode, seconds),
+          () => observeRequest("other", req.method, res.statusCode, seconds),
+        );
     });
     next();
   });
@@ -241,11 +254,34 @@ export function createApp(
     next();
   });
 
-  app.get("/healthz", (_req, res) => {
+  // The addresses answered here, before React Router, are counted under their own names.
+  const named = (name: string) => (_req: Request, res: Response, next: NextFunction) => {
+    res.locals.metricsRoute = name;
+    next();
+  };
+  app.get("/metrics", named("metrics"), async (req, res, next) => {
+    const access = metricsAccess(req.get("authorization"), req.ip ?? "");
+    // Not configured: no such address (the request goes on to the site's 404).
+    if (access === "off") return next();
+    res.set("Cache-Control", "no-store");
+    if (access === "refused") {
+      res.set("WWW-Authenticate", 'Bearer realm="metrics"').status(401).type("text/plain");
+      res.send("Send Authorization: Bearer <METRICS_TOKEN>, or scrape from an allowed address.");
+      return;
+    }
+    try {
+      const { contentType, body } = await metricsText();
+      res.type(contentType).send(body);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  app.get("/healthz", named("healthz"), (_req, res) => {
     res.set("Cache-Control", "no-store").json({ status: "ok" });
   });
 
-  app.get("/readyz", async (_req, res, next) => {
+  app.get("/readyz", named("readyz"), async (_req, res, next) => {
     try {
       const readiness = state.shuttingDown
         ? { ok: false, shuttingDown: true }
@@ -259,7 +295,7 @@ export function createApp(
     }
   });
 
-  app.get("/version.json", (_req, res) => {
+  app.get("/version.json", named("version"), (_req, res) => {
     res.set("Cache-Control", "no-store").json({ buildId: __BUILD_ID__, builtAt: __BUILT_AT__ });
   });
 
@@ -276,7 +312,7 @@ export function createApp(
       log: (message, details) => log.info({ sandbox: details }, message),
     });
     state.closeSandbox = sandbox.close;
-    app.use(SANDBOX_MOUNT, sandbox.router);
+    app.use(SANDBOX_MOUNT, named("sandbox"), sandbox.router);
   }
 
   if (options.vite) {
@@ -286,6 +322,8 @@ export function createApp(
     // Vite fingerprints every file under /assets, so a name never changes content.
     // The brotli and gzip copies written at build time (scripts/compress-assets.ts) are sent as
     // they are; the compression middleware leaves a response that already has an encoding alone.
+    // Files are one series; what falls through them goes on to the routes.
+    app.use(named("static"));
     app.use(
       "/assets",
       expressStaticGzip(path.join(clientDir, "assets"), {
@@ -296,6 +334,10 @@ export function createApp(
       }),
     );
     app.use(staticFiles(clientDir, express.static(clientDir, { maxAge: "1h", index: false })));
+    app.use((_req: Request, res: Response, next: NextFunction) => {
+      res.locals.metricsRoute = undefined;
+      next();
+    });
   }
 
   const handleRequest = createRequestHandler({
@@ -314,7 +356,6 @@ export function createApp(
       return context;
     },
   });
-  const rulesOf = rulesOfBuild(build);
   app.use(canonicalCase(rulesOf));
   app.use(noDataUrlForResources(rulesOf));
   // Every body React Router reads is capped (server/body-limit.ts). Nothing above reads bodies
@@ -518,6 +559,8 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
 
   const state: AppState = { shuttingDown: false };
   // Vite's dev server serves changing code: no shared cache in development.
+  // Filled once the build is loaded (below); the cache's hits arrive only after that.
+  const served: { rules?: RouteRules } = {};
   const cache = options.vite
     ? undefined
     : createPublicCache({
@@ -527,6 +570,13 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
         buildId: __BUILD_ID__,
         closing: () => state.shuttingDown,
         onHit: (req, status) => {
+          const hitPath = (req.url ?? "/").split("?", 1)[0] ?? "/";
+          observeRequest(
+            served.rules ? routeIdOf(served.rules, hitPath) : "other",
+            req.method ?? "GET",
+            status,
+            0,
+          );
           if (!log.isLevelEnabled("info")) return;
           // The same line as every other request (without the query), answered from memory.
           const path = (req.url ?? "/").split("?", 1)[0];
@@ -537,6 +587,8 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
         },
       });
   const build = await serverBuild(options);
+  // The route ids of what the shared cache and the fast answers serve (for /metrics).
+  served.rules = typeof build === "function" ? undefined : routeRules(build);
   const rules = bodyRules(build);
   const app = createApp(options, state, build, rules, cache);
   const clientIpOf = (req: http.IncomingMessage) =>
@@ -558,6 +610,14 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
           closing: () => state.shuttingDown,
           onError: (error) => log.error({ err: error }, "fast answer failed"),
           onAnswer: (req, status, requestId, ms) => {
+            observeRequest(
+              served.rules
+                ? routeIdOf(served.rules, (req.url ?? "/").split("?", 1)[0] ?? "/")
+                : "other",
+              req.method ?? "GET",
+              status,
+              ms / 1000,
+            );
             if (!log.isLevelEnabled("info")) return;
             // The same line as a request express answers (without the query).
             const path = loggablePath((req.url ?? "/").split("?", 1)[0] ?? "/");

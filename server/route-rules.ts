@@ -191,6 +191,12 @@ export function routeRules(build: ServerBuild): RouteRules {
   };
 }
 
+/** The route id a request path is answered by (for /metrics): a data request counts as its page. */
+export function routeIdOf(rules: RouteRules, pathname: string): string {
+  const routed = pathname === "/_root.data" ? "/" : pathname.replace(/\.data$/, "");
+  return rules.leafFor(routed)?.id ?? "unmatched";
+}
+
 /**
  * The route rules of the build being served, made once per build: the server's middleware all
  * ask this (development rebuilds the build as routes are edited, so it is looked up per call).

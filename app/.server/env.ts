@@ -91,6 +91,30 @@ export const envSchema = z.object({
     z.string().min(32, "must be at least 32 characters").optional(),
   ),
   /** Verified users with one of these emails are admins. */
+  /**
+   * /metrics (Prometheus text): readable with `Authorization: Bearer <METRICS_TOKEN>` or from an
+   * address in METRICS_ALLOWED_IPS; with neither set it does not exist (404).
+   */
+  METRICS_TOKEN: z.preprocess(
+    emptyToUndefined,
+    z.string().min(24, { error: "must be at least 24 characters (a random secret)" }).optional(),
+  ),
+  METRICS_ALLOWED_IPS: z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((address) => address.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.union([z.ipv4(), z.ipv6()], {
+          error: "must be a comma-separated list of IP addresses (127.0.0.1, ::1)",
+        }),
+      ),
+    ),
   ADMIN_EMAILS: z
     .string()
     .default("")

@@ -149,5 +149,7 @@ describe.each(engines())("the operator's customer page on $name", (engine) => {
     const path = /href="(\/admin\/customers\/[^"]+)"/.exec(users.html)?.[1] ?? "";
     expect((await html(path, cookie)).status).toBe(403);
     expect((await html("/admin/customers/no-such-customer")).status).toBe(404);
+    // /metrics does not exist on a site that configured no way to read it (issue 35, point 3).
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
   });
 });

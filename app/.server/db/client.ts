@@ -29,6 +29,8 @@ export interface DatabaseHandle {
    * PGlite: the task runs as it is, the data folder's lock already keeps other processes out.
    */
   exclusively<T>(key: number, task: () => Promise<T>): Promise<T>;
+  /** PostgreSQL's connection pool as it is now (for /metrics); the embedded database has none. */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
   /**
    * Calls `onMessage` with the payload of every NOTIFY on `channel` (a lowercase identifier), from
    * any process on this database, and with `null` after a lost connection came back (notices may
@@ -114,6 +116,12 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       engine: "postgres",
       location: redactUrl(options.databaseUrl),
       close: () => pool.end(),
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max: options.poolMax ?? 10,
+      }),
       async exclusively(key, task) {
         const client = new Client({ connectionString: options.databaseUrl });
         // A connection lost while locked releases the lock; the task's own queries report it.
