@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { env } from "../env";
 import { logger } from "../logger";
 import { type Database, type DatabaseHandle, type Executor, migrate, openDatabase } from "./client";
@@ -13,20 +15,33 @@ let current: DatabaseHandle | undefined;
 export async function initDatabase(): Promise<DatabaseHandle> {
   if (current) return current;
   const { DATA_DIR, DATABASE_URL, DATABASE_POOL_MAX } = env();
-  const handle = await openDatabase({
-    dataDir: DATA_DIR,
-    databaseUrl: DATABASE_URL,
-    poolMax: DATABASE_POOL_MAX,
-    onPoolError: (error) => logger().warn({ err: error }, "database connection lost"),
-  });
-  try {
-    await migrate(handle);
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
-  current = handle;
-  return handle;
+  const open = async () => {
+    const handle = await openDatabase({
+      dataDir: DATA_DIR,
+      databaseUrl: DATABASE_URL,
+      poolMax: DATABASE_POOL_MAX,
+      onPoolError: (error) => logger().warn({ err: error }, "database connection lost"),
+    });
+    try {
+      await migrate(handle);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    return handle;
+  };
+  // A new embedded database is created (initdb and every migration) by an instance that is then
+  // closed, and opened again to serve: PGlite's WebAssembly memory only grows, and creating a
+  // database grows it to about 800 MB, which a freshly started site would otherwise keep for
+  // good; opened again, it holds about 300 MB, as after any restart (issue 35, point 2).
+  if (!DATABASE_URL && isNewEmbeddedDatabase(DATA_DIR)) await (await open()).close();
+  current = await open();
+  return current;
+}
+
+/** True when DATA_DIR holds no embedded database yet (PostgreSQL writes PG_VERSION first). */
+function isNewEmbeddedDatabase(dataDir: string): boolean {
+  return !fs.existsSync(path.join(dataDir, "db", "PG_VERSION"));
 }
 
 export function databaseHandle(): DatabaseHandle {
