@@ -98,36 +98,42 @@ new client.Gauge({
     this.set(oldest === null ? 0 : Math.max(0, (Date.now() - oldest) / 1000));
   },
 });
-new client.Gauge({
-  name: "pinout_payments",
-  help: "Payments recorded, by Razorpay status (captured, failed, refunded, …).",
-  labelNames: ["status"] as const,
-  registers: [registry],
-  async collect() {
-    const rows = await db()
-      .select({ status: payments.status, n: count() })
-      .from(payments)
-      .groupBy(payments.status);
-    this.reset();
-    for (const status of ["captured", "failed", "refunded"]) this.set({ status }, 0);
-    for (const row of rows) this.set({ status: row.status }, row.n);
-  },
-});
-new client.Gauge({
-  name: "pinout_mails",
-  help: "Mails in the mail log (12 months), by whether the last try sent them.",
-  labelNames: ["status"] as const,
-  registers: [registry],
-  async collect() {
-    const rows = await db()
-      .select({ status: mailLog.status, n: count() })
-      .from(mailLog)
-      .groupBy(mailLog.status);
-    this.set({ status: "sent" }, 0);
-    this.set({ status: "failed" }, 0);
-    for (const row of rows) this.set({ status: row.status }, row.n);
-  },
-});
+/**
+ * A gauge of row counts by status, read at each scrape; the `known` statuses are always present
+ * (0 until the first row), so a rate over them starts from zero rather than from nothing.
+ */
+function statusCounts(
+  name: string,
+  help: string,
+  known: readonly string[],
+  read: () => Promise<{ status: string; n: number }[]>,
+) {
+  new client.Gauge({
+    name,
+    help,
+    labelNames: ["status"] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await read();
+      this.reset();
+      for (const status of known) this.set({ status }, 0);
+      for (const row of rows) this.set({ status: row.status }, row.n);
+    },
+  });
+}
+statusCounts(
+  "pinout_payments",
+  "Payments recorded, by Razorpay status (captured, failed, refunded, …).",
+  ["captured", "failed", "refunded"],
+  () =>
+    db().select({ status: payments.status, n: count() }).from(payments).groupBy(payments.status),
+);
+statusCounts(
+  "pinout_mails",
+  "Mails in the mail log (12 months), by whether the last try sent them.",
+  ["sent", "failed"],
+  () => db().select({ status: mailLog.status, n: count() }).from(mailLog).groupBy(mailLog.status),
+);
 new client.Gauge({
   name: "pinout_db_pool_connections",
   help: "PostgreSQL pool connections: total, idle, and requests waiting for one (absent on the embedded database).",

@@ -6,6 +6,22 @@ export interface ReleaseChartsProps {
 }
 
 const AXIS = { stroke: "#94a3b8", fontSize: 12 };
+/** An axis's title: under the horizontal axis, or turned along the vertical one. */
+const xTitle = (value: string) => ({
+  value,
+  position: "insideBottom" as const,
+  offset: -2,
+  fill: "#cbd5e1",
+  fontSize: 12,
+});
+const yTitle = (value: string, offset?: number) => ({
+  value,
+  angle: -90,
+  position: "insideLeft" as const,
+  ...(offset === undefined ? {} : { offset }),
+  fill: "#cbd5e1",
+  fontSize: 12,
+});
 const TOOLTIP = {
   contentStyle: { background: "#0f172a", border: "1px solid #334155", color: "#e2e8f0" },
   cursor: { fill: "rgba(148, 163, 184, 0.1)" },
@@ -28,27 +44,10 @@ export default function ReleaseCharts({ downloads, versions }: ReleaseChartsProp
               <XAxis
                 dataKey="day"
                 tickFormatter={(day: string) => day.slice(8)}
-                label={{
-                  value: "Day of the month",
-                  position: "insideBottom",
-                  offset: -2,
-                  fill: "#cbd5e1",
-                  fontSize: 12,
-                }}
+                label={xTitle("Day of the month")}
                 {...AXIS}
               />
-              <YAxis
-                allowDecimals={false}
-                label={{
-                  value: "Downloads",
-                  angle: -90,
-                  position: "insideLeft",
-                  offset: 20,
-                  fill: "#cbd5e1",
-                  fontSize: 12,
-                }}
-                {...AXIS}
-              />
+              <YAxis allowDecimals={false} label={yTitle("Downloads", 20)} {...AXIS} />
               <Tooltip {...TOOLTIP} />
               <Bar dataKey="downloads" name="Downloads" fill="#22c55e" radius={[3, 3, 0, 0]} />
             </BarChart>
@@ -71,26 +70,14 @@ export default function ReleaseCharts({ downloads, versions }: ReleaseChartsProp
                 type="number"
                 unit="%"
                 domain={[0, 100]}
-                label={{
-                  value: "Share of devices",
-                  position: "insideBottom",
-                  offset: -2,
-                  fill: "#cbd5e1",
-                  fontSize: 12,
-                }}
+                label={xTitle("Share of devices")}
                 {...AXIS}
               />
               <YAxis
                 type="category"
                 dataKey="version"
                 width={64}
-                label={{
-                  value: "Version",
-                  angle: -90,
-                  position: "insideLeft",
-                  fill: "#cbd5e1",
-                  fontSize: 12,
-                }}
+                label={yTitle("Version")}
                 {...AXIS}
               />
               <Tooltip {...TOOLTIP} />

@@ -108,7 +108,7 @@ export default function SubscriptionsPage({ loaderData }: Route.ComponentProps) 
           <p className="text-slate-300">No subscription matches.</p>
         ) : (
           <AdminTable
-            caption="Subscriptions"
+            caption="Subscriptions, newest first"
             columns={["Customer", "Plan", "Status", "Period ends", "Razorpay id", "Started"]}
           >
             {rows.map((row) => (
