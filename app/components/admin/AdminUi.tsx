@@ -87,7 +87,11 @@ export function HeaderRow({ columns }: { columns: readonly Column[] }) {
 /** A table row's classes in the admin tables. */
 export const TR = "border-b border-slate-800";
 
-/** The admin table: a caption for screen readers, one header row, in a box that scrolls sideways. */
+/**
+ * The admin table: a caption for screen readers, one header row, in a box that scrolls sideways.
+ * The box is a region named "Table: <caption>", so it never takes the name of the section around
+ * it (two landmarks with one name: axe's landmark-unique), whatever the caption says.
+ */
 export function AdminTable({
   caption,
   columns,
@@ -101,7 +105,7 @@ export function AdminTable({
   className?: string;
 }) {
   return (
-    <ScrollBox label={caption} className={className}>
+    <ScrollBox label={`Table: ${caption}`} className={className}>
       <table className="w-full">
         <caption className="sr-only">{caption}</caption>
         <HeaderRow columns={columns} />

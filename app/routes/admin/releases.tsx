@@ -141,7 +141,7 @@ export default function ReleasesPage({ loaderData }: Route.ComponentProps) {
           <p className="text-sm text-slate-300">No releases yet: create the first one below.</p>
         ) : (
           <AdminTable
-            caption="Table of all releases"
+            caption="All releases"
             columns={["Version", "Channel", "State", "Published", "Downloads", "Update checks", ""]}
           >
             {releases.map((release) => (
