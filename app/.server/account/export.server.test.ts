@@ -1,13 +1,16 @@
 /**
  * Issue 34, point 6: the data export cannot forget a table. Every table of the schema is listed in
  * EXPORT_COVERAGE, with the export key its rows go under or the reason none of them are the
- * person's; a table added to the schema fails here until someone decides.
+ * person's; a table added to the schema fails here until someone decides. And what two of the
+ * newer sources put in it: the mails sent, and the analytics a purchase tied to the account.
  */
 import { getTableName, is } from "drizzle-orm";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
+import { insertUser, openTestDatabase } from "../../../tests/support/test-database";
 import * as schema from "../db/schema";
-import { EXPORT_COVERAGE, EXPORT_KEYS } from "./export.server";
+import { recordMailAttempt } from "../mail/mail-log.server";
+import { EXPORT_COVERAGE, EXPORT_KEYS, exportUserData } from "./export.server";
 
 const tables: PgTable[] = Object.values(schema as Record<string, unknown>).filter(
   (value): value is PgTable => is(value, PgTable),
@@ -46,5 +49,37 @@ describe("the data export's coverage of the schema", () => {
     for (const key of used) expect(EXPORT_KEYS).toContain(key);
     // exportedAt is the moment; analyticsConsent lives in the browser's cookie, not a table.
     expect(EXPORT_KEYS.filter((key) => !used.has(key))).toEqual(["exportedAt", "analyticsConsent"]);
+  });
+});
+
+describe("the data export's contents", () => {
+  it("holds the mails sent and the site analytics of the browser the person bought in", async () => {
+    const test = await openTestDatabase();
+    try {
+      const userId = await insertUser(test.db, { email: "export-contents@example.com" });
+      const at = new Date("2026-11-20T05:00:00Z");
+      await test.db.insert(schema.subscriptions).values({
+        providerSubscriptionId: "sub_ExportContents",
+        userId,
+        planId: "pro-monthly",
+        providerPlanId: "plan_monthly",
+        status: "active",
+        syncedAt: at,
+        analyticsClientId: "their-browser",
+      });
+      await test.db.insert(schema.analyticsEvents).values([
+        { name: "view_pricing", params: {}, clientId: "their-browser", occurredAt: at },
+        { name: "view_pricing", params: {}, clientId: "another-browser", occurredAt: at },
+      ]);
+      await recordMailAttempt(
+        { key: "k1", to: "export-contents@example.com", subject: "Welcome" },
+        test.db,
+      );
+      const data = await exportUserData(userId, { database: test.db });
+      expect(data?.siteAnalytics).toEqual([{ name: "view_pricing", params: {}, at }]);
+      expect(data?.mailsSent).toMatchObject([{ subject: "Welcome", status: "sent", tries: 1 }]);
+    } finally {
+      await test.close();
+    }
   });
 });

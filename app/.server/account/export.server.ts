@@ -14,6 +14,7 @@ import { planLabel } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
 import {
   account as accounts,
+  analyticsEvents,
   adminAlertSettings,
   adminApiTokens,
   auditLog,
@@ -54,6 +55,7 @@ export const EXPORT_KEYS = [
   "planGrants",
   "accountHistory",
   "analyticsConsent",
+  "siteAnalytics",
   "onboardingReported",
   "adminSettings",
 ] as const;
@@ -94,10 +96,9 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   },
   rate_limit: { notExported: "counters keyed by network address, never by account" },
   rate_limit_hits: { notExported: "counters keyed by network address, never by account" },
-  analytics_events: {
-    notExported:
-      "keyed by a random browser id given only after consent, never by account; kept 90 days",
-  },
+  // Keyed by a random browser id given only after consent; a purchase made with analytics on
+  // keeps that id on the subscription, which ties that browser's events to the account.
+  analytics_events: { exportedAs: "siteAnalytics" },
   analytics_daily: { notExported: "totals per day: nobody's in particular" },
   analytics_visitor_days: { notExported: "hashed visitor ids per day, not linked to an account" },
   analytics_rolled_days: { notExported: "which days are summed: no personal data" },
@@ -217,7 +218,10 @@ export async function exportUserData(
     mailsTo(profile.email, database, 1000),
   ]);
   const paymentIds = paid.map((payment) => payment.providerPaymentId);
-  const [refundRows, threads] = await Promise.all([
+  const browserIds = subs
+    .map((row) => row.analyticsClientId)
+    .filter((id): id is string => id !== null);
+  const [refundRows, threads, siteEvents] = await Promise.all([
     paymentIds.length > 0
       ? database
           .select()
@@ -226,6 +230,17 @@ export async function exportUserData(
           .orderBy(asc(refunds.createdAt))
       : Promise.resolve([]),
     Promise.all(tickets.map((ticket) => threadOf(database, ticket.id, { withNotes: false }))),
+    browserIds.length > 0
+      ? database
+          .select({
+            name: analyticsEvents.name,
+            params: analyticsEvents.params,
+            at: analyticsEvents.occurredAt,
+          })
+          .from(analyticsEvents)
+          .where(inArray(analyticsEvents.clientId, browserIds))
+          .orderBy(asc(analyticsEvents.occurredAt))
+      : Promise.resolve([]),
   ]);
   const subscriptionOf = new Map(subs.map((row) => [row.id, row.providerSubscriptionId]));
   const profileRow = details[0];
@@ -366,6 +381,9 @@ export async function exportUserData(
       choice: options.consent ?? "not chosen",
       storedIn: "this browser's cookie only; we keep no copy tied to your account",
     },
+    // The site analytics of the browser(s) you bought in with analytics on: your subscription
+    // keeps that browser's id (privacy policy), which ties these events to you.
+    siteAnalytics: siteEvents,
     // Which first-run checklist steps were counted in analytics (the events carry no account).
     onboardingReported: onboardingSteps,
     adminSettings:
