@@ -1,19 +1,28 @@
 import { eq } from "drizzle-orm";
 import { forgetMailsTo } from "../mail/mail-log.server";
-import { db } from "../db";
-import { feedback } from "../db/schema";
+import { type Database, db } from "../db";
+import { feedback, subscriptions } from "../db/schema";
 
 /**
  * Erases a user's personal data that lives outside the identity tables. Devices, tokens and usage
  * rows go with the user row (ON DELETE CASCADE); feedback is keyed by email as well, since people
  * write in before they sign up.
  */
-export async function eraseUserData(userId: string, email: string): Promise<void> {
-  await db().transaction(async (tx) => {
+export async function eraseUserData(
+  userId: string,
+  email: string,
+  database: Database = db(),
+): Promise<void> {
+  await database.transaction(async (tx) => {
     await tx.delete(feedback).where(eq(feedback.userId, userId));
     await tx.delete(feedback).where(eq(feedback.email, email.toLowerCase()));
     // The record of mails sent to the address (the "account deleted" mail starts a new one,
     // kept as long as the mail log keeps anything).
     await forgetMailsTo(email, tx);
+    // Payment records outlive the account (tax law), but not the tie to the browser it bought in.
+    await tx
+      .update(subscriptions)
+      .set({ analyticsClientId: null })
+      .where(eq(subscriptions.userId, userId));
   });
 }

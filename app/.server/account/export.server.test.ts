@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { insertUser, openTestDatabase } from "../../../tests/support/test-database";
 import * as schema from "../db/schema";
 import { recordMailAttempt } from "../mail/mail-log.server";
+import { eraseUserData } from "./erase.server";
 import { EXPORT_COVERAGE, EXPORT_KEYS, exportUserData } from "./export.server";
 
 const tables: PgTable[] = Object.values(schema as Record<string, unknown>).filter(
@@ -53,7 +54,7 @@ describe("the data export's coverage of the schema", () => {
 });
 
 describe("the data export's contents", () => {
-  it("holds the mails sent and the site analytics of the browser the person bought in", async () => {
+  it("holds the mails sent and the site analytics of the browser the person bought in, until the account is erased", async () => {
     const test = await openTestDatabase();
     try {
       const userId = await insertUser(test.db, { email: "export-contents@example.com" });
@@ -78,6 +79,13 @@ describe("the data export's contents", () => {
       const data = await exportUserData(userId, { database: test.db });
       expect(data?.siteAnalytics).toEqual([{ name: "view_pricing", params: {}, at }]);
       expect(data?.mailsSent).toMatchObject([{ subject: "Welcome", status: "sent", tries: 1 }]);
+
+      // Deleting the account forgets both: the payment record stays (tax law), its tie to the
+      // browser does not, and the mail log of the address goes.
+      await eraseUserData(userId, "export-contents@example.com", test.db);
+      const after = await exportUserData(userId, { database: test.db });
+      expect(after?.siteAnalytics).toEqual([]);
+      expect(after?.mailsSent).toEqual([]);
     } finally {
       await test.close();
     }
