@@ -17,7 +17,7 @@ import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
 import { statusText } from "./overview.server";
 import { RazorpayError } from "./razorpay/client";
 import type { RazorpaySubscription } from "./razorpay/types";
-import { applyProviderSubscription } from "./subscriptions.server";
+import { applyProviderSubscription, markEnding } from "./subscriptions.server";
 
 const NOW = Math.floor(Date.parse("2026-11-28T06:00:00Z") / 1000);
 
@@ -99,6 +99,23 @@ describe("cancelling at Razorpay for a reason of ours", () => {
     const after = await stored(row.id);
     expect(after.endReason).toBeNull();
     expect(statusText(after)).toMatch(/outside this site/);
+  });
+
+  it("forgets the reason when the customer takes the cancellation back, so a later one in the UPI app reads as such", async () => {
+    const row = await activeSubscription("sub_undone");
+    const client = {
+      cancelSubscription(id: string): Promise<RazorpaySubscription> {
+        // At the cycle's end: still active, with the cancellation scheduled.
+        return Promise.resolve({ ...entity(id, "active"), has_scheduled_changes: true });
+      },
+    };
+    await cancelAtRazorpay(test.db, client, row, { reason: "customer", atCycleEnd: true });
+    await markEnding(test.db, row.id, "customer");
+    // The customer undoes it: the subscription runs on.
+    await markEnding(test.db, row.id, null);
+    expect((await stored(row.id)).pendingEndReason).toBeNull();
+    await applyProviderSubscription(test.db, entity("sub_undone", "cancelled"), new Date());
+    expect(statusText(await stored(row.id))).toMatch(/outside this site/);
   });
 
   it("is the only caller of the client's cancel (every path records its reason first)", () => {

@@ -120,7 +120,9 @@ export async function markEnding(
 ): Promise<void> {
   await executor
     .update(subscriptions)
-    .set({ endReason: reason })
+    // The reason is recorded (or, null, the cancellation was undone): none is pending any more,
+    // so a later cancellation made elsewhere (the UPI app) is not given this one's reason.
+    .set({ endReason: reason, pendingEndReason: null })
     .where(
       and(
         eq(subscriptions.id, subscriptionId),
