@@ -261,8 +261,11 @@ export function createApp(
   };
   app.get("/metrics", named("metrics"), async (req, res, next) => {
     const access = metricsAccess(req.get("authorization"), req.ip ?? "");
-    // Not configured: no such address (the request goes on to the site's 404).
-    if (access === "off") return next();
+    // Not configured: no such address (the request goes on to the site's 404, counted as that).
+    if (access === "off") {
+      res.locals.metricsRoute = undefined;
+      return next();
+    }
     res.set("Cache-Control", "no-store");
     if (access === "refused") {
       res.set("WWW-Authenticate", 'Bearer realm="metrics"').status(401).type("text/plain");
