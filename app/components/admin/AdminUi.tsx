@@ -185,3 +185,42 @@ export function FilterSelect({
     </FilterField>
   );
 }
+
+/**
+ * A group of checkboxes or radio buttons with its legend: one field name (or a name per option),
+ * each option's label beside its box. `inline` lays the options out in a wrapping row.
+ */
+export function ChoiceGroup({
+  legend,
+  type,
+  options,
+  inline = false,
+}: {
+  legend: string;
+  type: "checkbox" | "radio";
+  options: readonly { name: string; value?: string; label: string; checked: boolean }[];
+  inline?: boolean;
+}) {
+  return (
+    <fieldset>
+      <legend className="text-sm font-medium text-slate-200">{legend}</legend>
+      <div className={inline ? "mt-2 flex flex-wrap gap-x-5 gap-y-2" : "mt-2 space-y-2"}>
+        {options.map((option) => (
+          <label
+            key={`${option.name}:${option.value ?? ""}`}
+            className="flex items-start gap-2 text-sm text-slate-200"
+          >
+            <input
+              type={type}
+              name={option.name}
+              value={option.value}
+              defaultChecked={option.checked}
+              className="mt-1 accent-green-500"
+            />
+            {option.label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}

@@ -3,7 +3,14 @@ import { z } from "zod";
 import { alertSettingsOf, recentAlerts, saveAlertSettings } from "~/.server/alerts/settings.server";
 import { requireAdmin } from "~/.server/auth/session";
 import { done, formAction } from "~/.server/forms/action.server";
-import { AdminPage, AdminSection, AdminTable, TD, TR } from "~/components/admin/AdminUi";
+import {
+  AdminPage,
+  AdminSection,
+  AdminTable,
+  ChoiceGroup,
+  TD,
+  TR,
+} from "~/components/admin/AdminUi";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import {
@@ -76,39 +83,25 @@ export default function AdminSettingsPage({ loaderData, actionData }: Route.Comp
       <AdminSection id="alerts-heading" title="Your alerts">
         <Form method="post" className="space-y-6">
           <input type="hidden" name="intent" value="save-alerts" />
-          <fieldset>
-            <legend className="text-sm font-medium text-slate-200">Tell me when</legend>
-            <div className="mt-2 space-y-2">
-              {ALERT_KINDS.map((kind) => (
-                <label key={kind} className="flex items-start gap-2 text-sm text-slate-200">
-                  <input
-                    type="checkbox"
-                    name={`kind-${kind}`}
-                    defaultChecked={settings.kinds.includes(kind)}
-                    className="mt-1 accent-green-500"
-                  />
-                  {ALERT_KIND_LABELS[kind]}
-                </label>
-              ))}
-            </div>
-          </fieldset>
-          <fieldset>
-            <legend className="text-sm font-medium text-slate-200">How</legend>
-            <div className="mt-2 space-y-2">
-              {ALERT_DELIVERIES.map((delivery) => (
-                <label key={delivery} className="flex items-start gap-2 text-sm text-slate-200">
-                  <input
-                    type="radio"
-                    name="delivery"
-                    value={delivery}
-                    defaultChecked={settings.delivery === delivery}
-                    className="mt-1 accent-green-500"
-                  />
-                  {ALERT_DELIVERY_LABELS[delivery]}
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <ChoiceGroup
+            legend="Tell me when"
+            type="checkbox"
+            options={ALERT_KINDS.map((kind) => ({
+              name: `kind-${kind}`,
+              label: ALERT_KIND_LABELS[kind],
+              checked: settings.kinds.includes(kind),
+            }))}
+          />
+          <ChoiceGroup
+            legend="How"
+            type="radio"
+            options={ALERT_DELIVERIES.map((delivery) => ({
+              name: "delivery",
+              value: delivery,
+              label: ALERT_DELIVERY_LABELS[delivery],
+              checked: settings.delivery === delivery,
+            }))}
+          />
           <button type="submit" className="btn-primary" disabled={busy}>
             Save alerts
           </button>

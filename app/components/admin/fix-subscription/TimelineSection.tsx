@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import type { FixSubscriptionView } from "~/.server/admin/fix-view.server";
-import { AdminSection, HiddenFields } from "~/components/admin/AdminUi";
+import { AdminSection, ChoiceGroup, HiddenFields } from "~/components/admin/AdminUi";
 import { TIMELINE_KIND_LABELS, TIMELINE_KINDS, TIMELINE_LIMIT } from "~/lib/customer-timeline";
 import { formatDateTime } from "~/lib/dates";
 import { countOf } from "~/lib/format";
@@ -26,24 +26,18 @@ export function TimelineSection({
     >
       <Form method="get" className="space-y-3">
         <HiddenFields values={lookup} />
-        <fieldset>
-          <legend className="text-sm font-medium text-slate-200">Show</legend>
-          <div className="mt-2 flex flex-wrap gap-x-5 gap-y-2">
-            {TIMELINE_KINDS.map((kind) => (
-              <label key={kind} className="flex items-center gap-2 text-sm text-slate-200">
-                <input
-                  type="checkbox"
-                  name="show"
-                  value={kind}
-                  // Everything shown reads as no box ticked: ticking one narrows to it.
-                  defaultChecked={!everything && timeline.kinds.includes(kind)}
-                  className="h-4 w-4 accent-green-500"
-                />
-                {TIMELINE_KIND_LABELS[kind]}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ChoiceGroup
+          legend="Show"
+          type="checkbox"
+          inline
+          options={TIMELINE_KINDS.map((kind) => ({
+            name: "show",
+            value: kind,
+            label: TIMELINE_KIND_LABELS[kind],
+            // Everything shown reads as no box ticked: ticking one narrows to it.
+            checked: !everything && timeline.kinds.includes(kind),
+          }))}
+        />
         <button type="submit" className="btn-secondary">
           Filter
         </button>
