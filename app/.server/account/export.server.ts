@@ -10,11 +10,11 @@
 import { asc, desc, eq, inArray } from "drizzle-orm";
 import { stateByCode } from "~/lib/gst";
 import { mailsTo } from "../mail/mail-log.server";
+import { eventsOfPurchaseBrowsers, purchaseBrowserIds } from "../analytics/purchase-browser.server";
 import { planLabel } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
 import {
   account as accounts,
-  analyticsEvents,
   adminAlertSettings,
   adminApiTokens,
   auditLog,
@@ -218,9 +218,6 @@ export async function exportUserData(
     mailsTo(profile.email, database, 1000),
   ]);
   const paymentIds = paid.map((payment) => payment.providerPaymentId);
-  const browserIds = subs
-    .map((row) => row.analyticsClientId)
-    .filter((id): id is string => id !== null);
   const [refundRows, threads, siteEvents] = await Promise.all([
     paymentIds.length > 0
       ? database
@@ -230,17 +227,7 @@ export async function exportUserData(
           .orderBy(asc(refunds.createdAt))
       : Promise.resolve([]),
     Promise.all(tickets.map((ticket) => threadOf(database, ticket.id, { withNotes: false }))),
-    browserIds.length > 0
-      ? database
-          .select({
-            name: analyticsEvents.name,
-            params: analyticsEvents.params,
-            at: analyticsEvents.occurredAt,
-          })
-          .from(analyticsEvents)
-          .where(inArray(analyticsEvents.clientId, browserIds))
-          .orderBy(asc(analyticsEvents.occurredAt))
-      : Promise.resolve([]),
+    eventsOfPurchaseBrowsers(database, purchaseBrowserIds(subs)),
   ]);
   const subscriptionOf = new Map(subs.map((row) => [row.id, row.providerSubscriptionId]));
   const profileRow = details[0];
@@ -383,7 +370,11 @@ export async function exportUserData(
     },
     // The site analytics of the browser(s) you bought in with analytics on: your subscription
     // keeps that browser's id (privacy policy), which ties these events to you.
-    siteAnalytics: siteEvents,
+    siteAnalytics: siteEvents.map(({ name, params, occurredAt }) => ({
+      name,
+      params,
+      at: occurredAt,
+    })),
     // Which first-run checklist steps were counted in analytics (the events carry no account).
     onboardingReported: onboardingSteps,
     adminSettings:

@@ -14,6 +14,7 @@ import { customerBilling } from "./billing-reads.server";
 import { type Customer, findCustomer } from "./customers.server";
 import { customerTickets } from "../support/tickets.server";
 import { db } from "../db";
+import { purchaseBrowserIds } from "../analytics/purchase-browser.server";
 import { mailsTo } from "../mail/mail-log.server";
 import { filterTimeline, timelineEntries, timelineExtras } from "./timeline.server";
 import { TIMELINE_KINDS, type TimelineKind } from "~/lib/customer-timeline";
@@ -63,9 +64,7 @@ async function customerView(customer: Customer, kinds: readonly TimelineKind[]) 
   ]);
   const extras = await timelineExtras(db(), {
     paymentIds: billing.payments.map((payment) => payment.providerPaymentId),
-    analyticsClientIds: billing.subscriptions
-      .map((row) => row.analyticsClientId)
-      .filter((id): id is string => id !== null),
+    analyticsClientIds: purchaseBrowserIds(billing.subscriptions),
   });
   const timeline = filterTimeline(
     timelineEntries({

@@ -4,13 +4,12 @@
  * we sent, sign-up and devices, admin actions, and the key site analytics events of the browser
  * they bought in (only when they had consented; privacy policy). Newest first, filtered by kind.
  */
-import { and, desc, inArray } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import { TIMELINE_LIMIT, type TimelineEntry, type TimelineKind } from "~/lib/customer-timeline";
 import { formatInr } from "~/lib/money";
 import { planLabel } from "~/lib/plans";
 import type { Database } from "../db";
 import {
-  analyticsEvents,
   type auditLog,
   type InvoiceRow,
   type PaymentRow,
@@ -19,6 +18,7 @@ import {
 } from "../db/schema";
 import type { MailRecord } from "../mail/mail-log.server";
 import type { TicketSummary } from "../support/tickets.server";
+import { eventsOfPurchaseBrowsers } from "../analytics/purchase-browser.server";
 import { paymentMethodOf } from "../billing/payments.server";
 import { statusText } from "../billing/overview.server";
 
@@ -258,24 +258,8 @@ export async function timelineExtras(
           .from(refunds)
           .where(inArray(refunds.providerPaymentId, input.paymentIds))
       : Promise.resolve([]),
-    input.analyticsClientIds.length
-      ? database
-          .select({
-            name: analyticsEvents.name,
-            params: analyticsEvents.params,
-            occurredAt: analyticsEvents.occurredAt,
-          })
-          .from(analyticsEvents)
-          .where(
-            // Only the browser(s) they bought in with consent, and only the events worth a look.
-            and(
-              inArray(analyticsEvents.clientId, input.analyticsClientIds),
-              inArray(analyticsEvents.name, [...KEY_ANALYTICS_EVENTS]),
-            ),
-          )
-          .orderBy(desc(analyticsEvents.occurredAt))
-          .limit(500)
-      : Promise.resolve([]),
+    // Only the browser(s) they bought in with consent, and only the events worth a look.
+    eventsOfPurchaseBrowsers(database, input.analyticsClientIds, KEY_ANALYTICS_EVENTS),
   ]);
   return { refunds: refundRows, analytics };
 }
