@@ -85,6 +85,7 @@ export default [
       route("admin/support", "routes/admin/support.tsx"),
       route("admin/support/:number", "routes/admin/support-ticket.tsx"),
       route("admin/jobs", "routes/admin/jobs.tsx"),
+      route("admin/backups", "routes/admin/backups.tsx"),
       route("admin/settings", "routes/admin/settings.tsx"),
       route("admin/analytics", "routes/admin/analytics.tsx"),
       // One customer's page (issue 33, point 5): by id, and by address at the specification's URL.

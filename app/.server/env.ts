@@ -232,6 +232,29 @@ export const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
   /** Path-style URLs (bucket in the path), which MinIO and most local servers need. */
   S3_FORCE_PATH_STYLE: flag,
+  /**
+   * Where backups are written (a folder, best on another disk or synced off the machine):
+   * `npm run backup`, "Back up now" in /admin/backups and the schedule. Unset: no backups.
+   */
+  BACKUP_DIR: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
+  /** A backup every this many hours (needs BACKUP_DIR); 0, the default, takes none on its own. */
+  BACKUP_INTERVAL_HOURS: z.coerce.number().int().min(0).max(168).default(0),
+  /** How many successful backups BACKUP_DIR keeps; older ones are deleted after each new one. */
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(14),
+  /**
+   * An age public key (age1…): backups are encrypted to it, and only its private key, which the
+   * operator keeps off this machine, can read them (`npm run restore -- --identity <file>`).
+   */
+  BACKUP_AGE_RECIPIENT: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^age1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{58,}$/, {
+        error:
+          "must be an age public key (age1…, from `age-keygen` or `npm run backup -- --new-key`)",
+      })
+      .optional(),
+  ),
 });
 
 export type Env = Omit<
@@ -301,6 +324,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     problems.push(
       "  WEB_CONCURRENCY: more than one process needs PAYMENTS_PROVIDER=razorpay (the payment sandbox keeps its state in one process)",
     );
+  if (data.BACKUP_INTERVAL_HOURS > 0 && !data.BACKUP_DIR)
+    problems.push(
+      "  BACKUP_INTERVAL_HOURS: scheduled backups need BACKUP_DIR (where to write them)",
+    );
   if (data.PAYMENTS_PROVIDER === "razorpay") {
     for (const name of [
       "RAZORPAY_KEY_ID",
@@ -339,6 +366,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     SITE_URL: siteUrl,
     TRUSTED_ORIGINS: trusted,
     DATA_DIR: path.resolve(data.DATA_DIR),
+    BACKUP_DIR: data.BACKUP_DIR ? path.resolve(data.BACKUP_DIR) : undefined,
     RAZORPAY_KEY_ID: data.RAZORPAY_KEY_ID ?? (sandbox ? SANDBOX_KEYS.RAZORPAY_KEY_ID : ""),
     RAZORPAY_KEY_SECRET:
       data.RAZORPAY_KEY_SECRET ?? (sandbox ? SANDBOX_KEYS.RAZORPAY_KEY_SECRET : ""),

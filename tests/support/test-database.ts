@@ -13,6 +13,9 @@ export const MIGRATED_PGLITE_ENV = "PINOUT_TEST_MIGRATED_PGLITE";
 
 export interface TestDatabase {
   db: Database;
+  handle: DatabaseHandle;
+  /** The temporary DATA_DIR (the embedded database is in its `db` folder). */
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -40,6 +43,8 @@ export async function openTestDatabase(
   const opened = handle;
   return {
     db: opened.db,
+    handle: opened,
+    dataDir,
     async close() {
       await opened.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

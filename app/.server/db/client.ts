@@ -261,9 +261,12 @@ const MIGRATION_LOCK = 0x70696e6f;
  * Applies every pending migration. Both migrators run each migration in a transaction. On
  * PostgreSQL, processes starting together (instances, or the workers of WEB_CONCURRENCY) take
  * turns: the first migrates while the others wait on an advisory lock, then find nothing to do.
+ * `folder`: another set (a restore migrates to the backup's version first: backup/migrations).
  */
-export async function migrate(handle: DatabaseHandle): Promise<void> {
-  const folder = migrationsFolder();
+export async function migrate(
+  handle: DatabaseHandle,
+  folder: string = migrationsFolder(),
+): Promise<void> {
   if (handle.engine === "postgres") {
     const { migrate: run } = await import("drizzle-orm/node-postgres/migrator");
     await handle.exclusively(MIGRATION_LOCK, () =>

@@ -817,6 +817,35 @@ export const auditLog = pgTable(
   (table) => [index("audit_log_target_user_idx").on(table.targetUserId, table.createdAt)],
 );
 
+export const BACKUP_RUN_STATUSES = ["running", "succeeded", "failed"] as const;
+export const BACKUP_TRIGGERS = ["schedule", "admin", "command"] as const;
+
+/**
+ * Every backup taken (docs/decisions/0049): when, how it was started, where it went, how big,
+ * and why it failed. `/admin` shows the last success from here. A run still "running" long after
+ * its job's time limit was cut short (a process killed): it counts as failed.
+ */
+export const backupRuns = pgTable(
+  "backup_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    trigger: text("trigger", { enum: BACKUP_TRIGGERS }).notNull(),
+    status: text("status", { enum: BACKUP_RUN_STATUSES }).notNull().default("running"),
+    /** The file's name in its folder, once written. */
+    fileName: text("file_name"),
+    bytes: bigint("bytes", { mode: "number" }),
+    rows: bigint("rows", { mode: "number" }),
+    files: integer("files"),
+    encrypted: boolean("encrypted").notNull().default(false),
+    error: text("error"),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (table) => [index("backup_runs_started_idx").on(table.startedAt)],
+);
+
+export type BackupRun = typeof backupRuns.$inferSelect;
+
 export type BillingProfile = typeof billingProfiles.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;

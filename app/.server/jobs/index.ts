@@ -3,6 +3,7 @@ import { db } from "../db";
 import { env } from "../env";
 import type { Logger } from "../logger";
 import { scheduleAlertDigest, scheduleAlertSweep } from "../alerts/jobs.server";
+import { scheduleBackup } from "../backup/jobs.server";
 import { scheduleRollup } from "../analytics/rollup.server";
 import { schedulePrune } from "./maintenance.server";
 import { jobDefinitions } from "./registry.server";
@@ -30,6 +31,9 @@ export function startJobWorker(log: Logger): void {
   );
   scheduleAlertDigest(db()).catch((error: unknown) =>
     log.warn({ err: error }, "could not schedule the alerts' daily digest"),
+  );
+  scheduleBackup(db()).catch((error: unknown) =>
+    log.warn({ err: error }, "could not schedule the next backup"),
   );
 }
 

@@ -8,6 +8,7 @@ import { cancelDuplicateJob } from "../billing/duplicate.server";
 import { endRefundedJob } from "../billing/refunded-period.server";
 import { refundJob } from "../billing/refunds.server";
 import { finishSwitchJob, retireHaltedJob } from "../billing/sync-reactions.server";
+import { backupJob } from "../backup/jobs.server";
 import { billingMailJob } from "../billing/notify.server";
 import { processWebhookJob } from "../billing/webhooks.server";
 import { sendMessageJob } from "../mail/outbox.server";
@@ -35,5 +36,6 @@ export function jobDefinitions(): readonly JobDefinition[] {
     rollupJob,
     sweepJob,
     digestJob,
+    backupJob,
   ];
 }

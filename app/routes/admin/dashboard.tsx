@@ -26,13 +26,16 @@ import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/dashboard";
 import { StuckLanesAlert } from "~/components/admin/StuckLanesAlert";
 import { TodayQueue } from "~/components/admin/TodayQueue";
+import { BackupNotice } from "~/components/admin/BackupNotice";
+import { backupOverview, healthOf } from "~/.server/backup/backup-runs.server";
 import { todayQueue } from "~/.server/admin/today.server";
 
 export const meta: Route.MetaFunction = () => pageMeta("Admin", "Operator overview.");
 
 export async function loader({ context }: Route.LoaderArgs) {
   requireAdmin(context);
-  const [today, stats, feedback, billing, downloads, versions, stuck] = await Promise.all([
+  const now = new Date();
+  const [today, stats, feedback, billing, downloads, versions, stuck, backups] = await Promise.all([
     todayQueue(),
     dashboardStats(),
     newestFeedback(),
@@ -40,6 +43,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     downloadsPerDay(30),
     activeVersionShare(),
     staleLanes(),
+    backupOverview(now),
   ]);
   return {
     today: {
@@ -55,6 +59,7 @@ export async function loader({ context }: Route.LoaderArgs) {
         createdAt: row.createdAt.toISOString(),
       })),
     },
+    backups: healthOf(backups, now),
     stuckLanes: stuck.map((lane) => ({ ...lane, label: LANES[lane.lane].label })),
     stats,
     feedback,
@@ -109,14 +114,24 @@ function platformLabel(platform: string): string {
 }
 
 export default function DashboardPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { today, stats, feedback, billing, analyticsDays, downloads, versions, stuckLanes } =
-    loaderData;
+  const {
+    today,
+    stats,
+    feedback,
+    billing,
+    analyticsDays,
+    downloads,
+    versions,
+    stuckLanes,
+    backups,
+  } = loaderData;
   const downloadsTotal = downloads.reduce((sum, row) => sum + row.downloads, 0);
   const busy = useNavigation().state !== "idle";
 
   return (
     <AdminPage>
       <PageHeader title="Admin" lead="What needs attention, at a glance." />
+      <BackupNotice health={backups} />
       <StuckLanesAlert lanes={stuckLanes} />
       <TodayQueue queue={today} />
 

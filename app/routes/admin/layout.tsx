@@ -15,6 +15,7 @@ const SECTIONS = [
   { to: "/admin/invoices", label: "Invoices", end: false },
   { to: "/admin/releases", label: "Releases", end: false },
   { to: "/admin/jobs", label: "Jobs", end: false },
+  { to: "/admin/backups", label: "Backups", end: false },
   { to: "/admin-fix-subscription", label: "Fix subscription", end: false },
   { to: "/admin/settings", label: "Settings", end: false },
 ] as const;

@@ -1,0 +1,298 @@
+/**
+ * Backup and restore at the module level, on both engines (docs/decisions/0049): every table and
+ * sequence comes back identical, encryption needs the right key, a damaged or cut-short file
+ * restores nothing, a live target is refused, and the folder keeps the newest backups only.
+ * tests/integration/backup.test.ts restores a whole running site.
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { sql } from "drizzle-orm";
+import { generateIdentity, identityToRecipient } from "age-encryption";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { engines } from "../../../tests/support/engines";
+import { openTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
+import { type Database, openDatabase } from "../db/client";
+import { localStorage } from "../releases/storage/local.server";
+import { createBackup, listBackups, pruneFolder, STALE_PARTIAL_MS } from "./create-backup.server";
+import { isEmptyDatabase, orderByDependencies } from "./database.server";
+import { BackupFormatError, backupFileName, isBackupFileName, parseLine, rowsLine } from "./format";
+import { RestoreRefusedError, restoreBackup } from "./restore-backup.server";
+
+const temp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `pinout-${prefix}-`));
+
+async function rows<T>(database: Database, statement: string): Promise<T[]> {
+  return ((await database.execute(sql.raw(statement))) as unknown as { rows: T[] }).rows;
+}
+
+/** Every table's rows and every sequence, as one comparable value. */
+async function fingerprint(database: Database): Promise<Record<string, string>> {
+  const relations = await rows<{ name: string; kind: string }>(
+    database,
+    `select c.relname as name, c.relkind::text as kind from pg_class c
+     join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = 'public' and c.relkind in ('r', 'S') order by 1`,
+  );
+  const print: Record<string, string> = {};
+  for (const { name, kind } of relations) {
+    const [row] = await rows<{ digest: string | null }>(
+      database,
+      kind === "S"
+        ? `select last_value::text || ':' || is_called::text as digest from "${name}"`
+        : `select md5(coalesce(string_agg(r::text, '|' order by r::text), '')) as digest
+           from (select row_to_json(t.*) as r from "${name}" t) x`,
+    );
+    print[name] = row?.digest ?? "";
+  }
+  return print;
+}
+
+describe.each(engines())("backup and restore on $name", (engine) => {
+  let source: TestDatabase;
+  let releasesRoot: string;
+  const releaseBytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 251));
+
+  beforeAll(async () => {
+    source = await openTestDatabase({ databaseUrl: await engine.freshDatabaseUrl() });
+    // Rows of the awkward kinds: identity and bigserial columns, jsonb, timestamps, bytes, text
+    // that needs quoting, a numeric-looking string, and a release file in storage.
+    await source.db.execute(
+      sql.raw(`insert into "user" (id, name, email, email_verified, created_at, updated_at)
+               values ('u1', 'Asha "A" O''Neil', 'asha@example.com', true, now(), now()),
+                      ('u2', 'Ravi ₹', 'ravi@example.com', false, '2026-01-31T18:30:00Z', now())`),
+    );
+    await source.db.execute(
+      sql.raw(`insert into support_tickets (user_id, category, subject) values
+               ('u1', 'billing', 'first'), ('u2', 'refund', 'second\nline')`),
+    );
+    await source.db.execute(
+      sql.raw(`insert into audit_log (actor_email, action, before, after) values
+               ('boss@example.com', 'grant', '{"plan":"pro","n":12345678901234567}', null)`),
+    );
+    releasesRoot = temp("backup-releases");
+    const storage = localStorage(releasesRoot);
+    await storage.put("1.0.0/Pinout-1.0.0.dmg", Readable.from([releaseBytes]), {
+      maxBytes: 10_000_000,
+      contentType: "application/octet-stream",
+    });
+    const [release] = await rows<{ id: string }>(
+      source.db,
+      `insert into releases (version) values ('1.0.0') returning id`,
+    );
+    await source.db.execute(
+      sql.raw(`insert into release_assets (release_id, platform, file_name, size_bytes, sha256, storage_key)
+               values ('${release!.id}', 'mac', 'Pinout-1.0.0.dmg', ${releaseBytes.length},
+                       '${createHash("sha256").update(releaseBytes).digest("hex")}', '1.0.0/Pinout-1.0.0.dmg')`),
+    );
+    fs.writeFileSync(path.join(source.dataDir, "auth-secret"), "the-auth-secret");
+  });
+  afterAll(async () => {
+    await source?.close();
+  });
+
+  const backup = (dir: string, recipient?: string, now?: Date) =>
+    createBackup({
+      handle: source.handle,
+      dataDir: source.dataDir,
+      releases: localStorage(releasesRoot),
+      dir,
+      recipient,
+      keep: 14,
+      now,
+    });
+
+  /** An empty target: a new DATA_DIR, and on PostgreSQL a database with nothing in it. */
+  const emptyTarget = async () => ({
+    dataDir: temp("restore-target"),
+    databaseUrl: await engine.emptyDatabaseUrl(),
+  });
+
+  const restoreInto = (
+    target: { dataDir: string; databaseUrl?: string },
+    file: string,
+    identity?: string,
+  ) =>
+    restoreBackup({
+      file,
+      identity,
+      ...target,
+      releases: localStorage(path.join(target.dataDir, "releases")),
+    });
+
+  it("restores every table, sequence, secret and release file as they were", async () => {
+    const dir = temp("backups");
+    const result = await backup(dir);
+    expect(result).toMatchObject({ encrypted: false, files: 2, missingFiles: [] });
+    expect(isBackupFileName(result.fileName)).toBe(true);
+    expect(fs.statSync(path.join(dir, result.fileName)).mode & 0o777).toBe(0o600);
+
+    const target = await emptyTarget();
+    const summary = await restoreInto(target, path.join(dir, result.fileName));
+    expect(summary.rows).toBe(result.rows);
+    const restored = await openDatabase(target);
+    try {
+      expect(await fingerprint(restored.db)).toEqual(await fingerprint(source.db));
+      // Identity columns continue after the restored values, as they would have in the source.
+      const [next] = await rows<{ number: number }>(
+        restored.db,
+        `insert into support_tickets (user_id, category, subject) values ('u1', 'other', 'after') returning number`,
+      );
+      expect(next!.number).toBe(1003);
+    } finally {
+      await restored.close();
+    }
+    expect(fs.readFileSync(path.join(target.dataDir, "auth-secret"), "utf8")).toBe(
+      "the-auth-secret",
+    );
+    expect(
+      fs.readFileSync(path.join(target.dataDir, "releases", "1.0.0", "Pinout-1.0.0.dmg")),
+    ).toEqual(releaseBytes);
+  });
+
+  it("refuses a target that holds data, and leaves it as it was", async () => {
+    const dir = temp("backups");
+    const file = path.join(dir, (await backup(dir)).fileName);
+    const before = await fingerprint(source.db);
+    if (engine.name === "pglite") {
+      await expect(restoreInto({ dataDir: source.dataDir }, file)).rejects.toThrow(
+        RestoreRefusedError,
+      );
+    } else {
+      const live = {
+        dataDir: temp("restore-target"),
+        databaseUrl: await engine.freshDatabaseUrl(),
+      };
+      await expect(restoreInto(live, file)).rejects.toThrow(/already holds tables/);
+      const handle = await openDatabase(live);
+      try {
+        expect(await isEmptyDatabase(handle.db)).toBe(false);
+      } finally {
+        await handle.close();
+      }
+    }
+    const secretDir = temp("restore-target");
+    fs.writeFileSync(path.join(secretDir, "keys-encryption-secret"), "x");
+    await expect(restoreInto({ dataDir: secretDir }, file)).rejects.toThrow(
+      /already holds keys-encryption-secret/,
+    );
+    expect(await fingerprint(source.db)).toEqual(before);
+  });
+
+  it("restores nothing from a file cut short, and removes what it had begun", async () => {
+    const dir = temp("backups");
+    const file = path.join(dir, (await backup(dir)).fileName);
+    const whole = fs.readFileSync(file);
+    const cut = path.join(dir, "cut.backup.gz");
+    fs.writeFileSync(cut, whole.subarray(0, Math.floor(whole.length * 0.8)));
+    // And a file that decompresses cleanly but stops before its end record (copied in part).
+    const lines = gunzipSync(whole).toString().trimEnd().split("\n");
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ kind: "end" });
+    const headless = path.join(dir, "no-end.backup.gz");
+    fs.writeFileSync(headless, gzipSync(lines.slice(0, -1).join("\n") + "\n"));
+    await expect(restoreInto(await emptyTarget(), headless)).rejects.toThrow(
+      /the backup is incomplete/,
+    );
+    const target = await emptyTarget();
+    await expect(restoreInto(target, cut)).rejects.toThrow();
+    expect(fs.readdirSync(target.dataDir).filter((name) => name !== "db.lock")).toEqual([]);
+    if (target.databaseUrl) {
+      const handle = await openDatabase(target);
+      try {
+        expect(await isEmptyDatabase(handle.db)).toBe(true);
+      } finally {
+        await handle.close();
+      }
+    }
+  });
+
+  it("encrypts to an age key, and restores only with its private key", async () => {
+    const identity = await generateIdentity();
+    const dir = temp("backups");
+    const result = await backup(dir, await identityToRecipient(identity));
+    expect(result.fileName).toMatch(/\.backup\.gz\.age$/);
+    const file = path.join(dir, result.fileName);
+    expect(fs.readFileSync(file).subarray(0, 21).toString()).toBe("age-encryption.org/v1");
+    expect(fs.readFileSync(file).includes(Buffer.from("asha@example.com"))).toBe(false);
+
+    await expect(restoreInto(await emptyTarget(), file)).rejects.toThrow(/encrypted/);
+    await expect(
+      restoreInto(await emptyTarget(), file, await generateIdentity()),
+    ).rejects.toThrow();
+    const target = await emptyTarget();
+    expect((await restoreInto(target, file, identity)).rows).toBe(result.rows);
+  });
+});
+
+describe("the backup folder", () => {
+  it("keeps the newest backups and removes partial files left by cut-short runs", async () => {
+    const dir = temp("backups");
+    const names = [1, 2, 3].map((day) =>
+      backupFileName(new Date(Date.UTC(2026, 10, day, 2)), false),
+    );
+    for (const name of names) fs.writeFileSync(path.join(dir, name), "x");
+    const stale = path.join(dir, `.${names[0]}.abc.partial`);
+    const fresh = path.join(dir, `.${names[2]}.def.partial`);
+    fs.writeFileSync(stale, "x");
+    fs.writeFileSync(fresh, "x");
+    const old = (Date.now() - STALE_PARTIAL_MS - 1000) / 1000;
+    fs.utimesSync(stale, old, old);
+
+    const removed = await pruneFolder(dir, 2);
+    expect(removed.sort()).toEqual([names[0], path.basename(stale)].sort());
+    expect((await listBackups(dir)).map((file) => file.name)).toEqual([names[2], names[1]]);
+    expect(fs.existsSync(fresh)).toBe(true);
+  });
+});
+
+describe("the file format", () => {
+  it("keeps rows as PostgreSQL wrote them: big numbers are never rounded", () => {
+    const line = rowsLine("audit_log", ['{"id":1,"n":12345678901234567}']);
+    expect(parseLine(line)).toEqual({
+      kind: "rows",
+      table: "audit_log",
+      count: 1,
+      rowsJson: '[{"id":1,"n":12345678901234567}]',
+    });
+  });
+
+  it("refuses lines a backup does not hold", () => {
+    expect(() => parseLine("not json")).toThrow(BackupFormatError);
+    expect(() => parseLine('{"kind":"drop table"}')).toThrow(BackupFormatError);
+    expect(() => parseLine('{"kind":"rows","table":"x","count":1,"rows":}')).toThrow(
+      BackupFormatError,
+    );
+  });
+
+  it("names files by time, so they sort oldest to newest", () => {
+    expect(backupFileName(new Date("2026-11-28T20:30:05.123Z"), true)).toBe(
+      "pinout-20261128T203005Z.backup.gz.age",
+    );
+    expect(isBackupFileName("pinout-20261128T203005Z.backup.gz")).toBe(true);
+    expect(isBackupFileName(".pinout-20261128T203005Z.backup.gz.1.partial")).toBe(false);
+  });
+
+  it("loads parents before the tables that reference them", () => {
+    expect(
+      orderByDependencies(
+        ["invoices", "payments", "user"],
+        [
+          { child: "invoices", parent: "payments" },
+          { child: "payments", parent: "user" },
+          { child: "user", parent: "user" },
+        ],
+      ),
+    ).toEqual(["user", "payments", "invoices"]);
+    expect(() =>
+      orderByDependencies(
+        ["a", "b"],
+        [
+          { child: "a", parent: "b" },
+          { child: "b", parent: "a" },
+        ],
+      ),
+    ).toThrow(/cycle/);
+  });
+});

@@ -1,0 +1,148 @@
+/**
+ * The backup file (docs/decisions/0049): gzip'd JSON lines, encrypted with age when the operator
+ * gives a public key. One header, then every table's rows in foreign-key order, the sequences,
+ * the data folder's secrets and the release files, then one end record that counts them all. A
+ * file without its end record is incomplete and is never restored.
+ *
+ * Rows are stored as PostgreSQL wrote them (`row_to_json`) and loaded back by PostgreSQL
+ * (`json_populate_recordset`): types round-trip as the database knows them (bigint, numeric,
+ * bytea, jsonb, timestamps), with no JavaScript conversion in between. So a rows line is written
+ * and read as text around its `rows` array, never parsed into numbers.
+ */
+import { z } from "zod";
+
+export const BACKUP_FORMAT = "pinout-backup";
+export const BACKUP_VERSION = 1;
+
+/**
+ * The files of DATA_DIR a backup holds besides the database: the secrets the embedded default
+ * generates (auth, and the seal of the signing keys), and the payment sandbox's own state (what
+ * Razorpay would hold for a live site). Each only when present; nothing else of the folder.
+ */
+export const DATA_DIR_FILES = [
+  "auth-secret",
+  "keys-encryption-secret",
+  "razorpay-sandbox.json",
+] as const;
+
+/** Release files are written in parts of this many bytes (a line each, base64). */
+export const FILE_PART_BYTES = 192 * 1024;
+
+/** Rows fetched and written per line. */
+export const ROWS_PER_LINE = 200;
+
+export const headerSchema = z.object({
+  kind: z.literal("header"),
+  format: z.literal(BACKUP_FORMAT),
+  version: z.literal(BACKUP_VERSION),
+  createdAt: z.string(),
+  engine: z.enum(["pglite", "postgres"]),
+  /** The migrations applied to the database when it was backed up (drizzle's journal `when`s). */
+  migrations: z.object({ count: z.number().int().min(0), last: z.number().int().min(0) }),
+  /** The file's own name, and the run that took it (`backup_runs`), when the site took it. */
+  fileName: z.string(),
+  runId: z.uuid().optional(),
+  /** Release files: in this file ("included"), or in S3, whose versioning is their backup. */
+  releaseFiles: z.enum(["included", "s3"]),
+});
+export type BackupHeader = z.infer<typeof headerSchema>;
+
+const sequenceSchema = z.object({
+  kind: z.literal("sequence"),
+  name: z.string(),
+  lastValue: z.string().regex(/^-?\d+$/),
+  isCalled: z.boolean(),
+});
+
+const fileSchema = z.object({
+  kind: z.literal("file"),
+  area: z.enum(["data", "release"]),
+  path: z.string().min(1),
+  /** Base64 of the next part; the last part carries `sha256` of the whole file. */
+  data: z.string(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+});
+
+const endSchema = z.object({
+  kind: z.literal("end"),
+  tables: z.record(z.string(), z.number().int().min(0)),
+  sequences: z.number().int().min(0),
+  files: z.number().int().min(0),
+  /** Release files the database names that were not in storage when the backup ran. */
+  missingFiles: z.array(z.string()),
+});
+export type BackupEnd = z.infer<typeof endSchema>;
+
+const lineSchema = z.discriminatedUnion("kind", [
+  headerSchema,
+  sequenceSchema,
+  fileSchema,
+  endSchema,
+]);
+
+export type BackupLine =
+  z.infer<typeof lineSchema> | { kind: "rows"; table: string; count: number; rowsJson: string };
+
+const ROWS_PREFIX = '{"kind":"rows","table":';
+
+/** One rows line: `rowJsons` are PostgreSQL's own JSON texts of the rows, kept as they are. */
+export function rowsLine(table: string, rowJsons: readonly string[]): string {
+  return `${ROWS_PREFIX}${JSON.stringify(table)},"count":${rowJsons.length},"rows":[${rowJsons.join(",")}]}`;
+}
+
+const ROWS_LINE = /^\{"kind":"rows","table":("(?:[^"\\]|\\.)*"),"count":(\d+),"rows":(\[.*\])\}$/s;
+
+export class BackupFormatError extends Error {
+  override name = "BackupFormatError";
+}
+
+/** Reads one line of a backup; throws BackupFormatError on anything else. */
+export function parseLine(text: string): BackupLine {
+  if (text.startsWith(ROWS_PREFIX)) {
+    const match = ROWS_LINE.exec(text);
+    if (!match) throw new BackupFormatError("a rows record is malformed");
+    return {
+      kind: "rows",
+      table: JSON.parse(match[1]!) as string,
+      count: Number(match[2]),
+      rowsJson: match[3]!,
+    };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new BackupFormatError("a record is not JSON (the file is damaged or not a backup)");
+  }
+  const parsed = lineSchema.safeParse(value);
+  if (!parsed.success) throw new BackupFormatError("a record is not one a backup holds");
+  return parsed.data;
+}
+
+/** `pinout-20261128T203000Z.backup.gz`, with `.age` when encrypted: sorts by time. */
+export function backupFileName(at: Date, encrypted: boolean): string {
+  const stamp = at
+    .toISOString()
+    .replace(/\.\d{3}Z$/, "Z")
+    .replace(/[-:]/g, "");
+  return `pinout-${stamp}.backup.gz${encrypted ? ".age" : ""}`;
+}
+
+const BACKUP_NAME = /^pinout-\d{8}T\d{6}Z\.backup\.gz(\.age)?$/;
+
+/** A finished backup's name (a file being written has another: see `partialName`). */
+export function isBackupFileName(name: string): boolean {
+  return BACKUP_NAME.test(name);
+}
+
+/** Where a backup is written until complete: hidden, and never a name restore would take. */
+export function partialName(finalName: string, unique: string): string {
+  return `.${finalName}.${unique}.partial`;
+}
+
+export function isPartialName(name: string): boolean {
+  return name.startsWith(".pinout-") && name.endsWith(".partial");
+}

@@ -1,0 +1,68 @@
+/**
+ * npm run restore -- <backup file> [--identity <age private key file>]
+ *
+ * Restores a backup (npm run backup, /admin/backups, the schedule) into this environment's empty
+ * DATA_DIR, or its empty PostgreSQL database when DATABASE_URL is set; release files go to the
+ * configured storage. Refuses a target that holds data. Start the site afterwards as usual.
+ * Exit codes: 0 restored, 1 failed or refused (nothing is left half-restored), 2 bad arguments.
+ */
+import fs from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { restoreBackup } from "~/.server/backup/restore-backup.server";
+import { env } from "~/.server/env";
+import { releaseStorage } from "~/.server/releases/storage/index.server";
+import { countOf } from "~/lib/format";
+import { runMain } from "./lib/run-main";
+
+const USAGE = "usage: npm run restore -- <backup file> [--identity <age private key file>]";
+
+async function main(): Promise<number> {
+  let parsed: { values: { identity?: string }; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: process.argv.slice(2),
+      options: { identity: { type: "string" } },
+      allowPositionals: true,
+    });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const [file, ...extra] = parsed.positionals;
+  if (!file || extra.length > 0) {
+    console.error(USAGE);
+    return 2;
+  }
+  const identity = parsed.values.identity
+    ? (await fs.readFile(parsed.values.identity, "utf8"))
+        .split("\n")
+        .map((line) => line.trim())
+        .find((line) => line.startsWith("AGE-SECRET-KEY-"))
+    : undefined;
+  if (parsed.values.identity && !identity) {
+    console.error(`error: ${parsed.values.identity} holds no age private key (AGE-SECRET-KEY-1…)`);
+    return 2;
+  }
+  const config = env();
+  const summary = await restoreBackup({
+    file,
+    identity,
+    dataDir: config.DATA_DIR,
+    databaseUrl: config.DATABASE_URL,
+    releases: releaseStorage(),
+  });
+  console.log(
+    `restored the backup of ${summary.header.createdAt}: ${countOf(summary.rows, "row")} in ${countOf(summary.tables, "table")}, ${countOf(summary.files, "file")}`,
+  );
+  if (summary.header.releaseFiles === "s3")
+    console.log(
+      "release files were in S3 when it was taken: its bucket (with versioning) holds them",
+    );
+  if (summary.missingFiles.length > 0)
+    console.warn(
+      `warning: release files that were already missing: ${summary.missingFiles.join(", ")}`,
+    );
+  return 0;
+}
+
+runMain(main);
