@@ -163,6 +163,23 @@ describe("parseEnv", () => {
 });
 
 describe("SITE_URL when it is not set", () => {
+  it("takes no backups until BACKUP_DIR is set, and schedules them only with it", () => {
+    const defaults = parseEnv({});
+    expect(defaults).toMatchObject({ BACKUP_INTERVAL_HOURS: 0, BACKUP_KEEP: 14 });
+    expect(defaults.BACKUP_DIR).toBeUndefined();
+    expect(defaults.BACKUP_AGE_RECIPIENT).toBeUndefined();
+    expect(() => parseEnv({ BACKUP_INTERVAL_HOURS: "24" })).toThrow(
+      /BACKUP_INTERVAL_HOURS: scheduled backups need BACKUP_DIR/,
+    );
+    const scheduled = parseEnv({ BACKUP_DIR: "backups", BACKUP_INTERVAL_HOURS: "24" });
+    expect(scheduled.BACKUP_DIR).toBe(path.resolve("backups"));
+    expect(() => parseEnv({ BACKUP_AGE_RECIPIENT: "age1notakey" })).toThrow(
+      /BACKUP_AGE_RECIPIENT: must be an age public key/,
+    );
+    const recipient = "age1ehvycrfrmumthf7qxhtl7sfcvx0nfnxlwtk8ljutd8wgq6mtypnq8ydh2t";
+    expect(parseEnv({ BACKUP_AGE_RECIPIENT: recipient }).BACKUP_AGE_RECIPIENT).toBe(recipient);
+  });
+
   it("follows PORT on a loopback HOST and trusts both loopback spellings", () => {
     const parsed = parseEnv({ PORT: "3456" });
     expect(parsed.SITE_URL).toBe("http://localhost:3456");

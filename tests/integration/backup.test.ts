@@ -60,7 +60,13 @@ describe.each(engines())("a whole site backed up and restored on $name", (engine
     licences: [] as string[],
   };
 
-  const env = () => ({ DATABASE_URL: databaseUrl, BACKUP_DIR: backupDir, AUTH_RATE_LIMIT: "100" });
+  // A weekly schedule: its first slot is days away unless the test moves it.
+  const env = () => ({
+    DATABASE_URL: databaseUrl,
+    BACKUP_DIR: backupDir,
+    BACKUP_INTERVAL_HOURS: "168",
+    AUTH_RATE_LIMIT: "100",
+  });
 
   beforeAll(async () => {
     databaseUrl = await engine.freshDatabaseUrl();
@@ -195,10 +201,31 @@ describe.each(engines())("a whole site backed up and restored on $name", (engine
 
     const page = await pageText(server, "/admin/backups", boss);
     expect(page).toMatch(/The last backup succeeded on .* \(under an hour ago\)\./);
-    expect(page).toMatch(/Back up now Succeeded pinout-\d{8}T\d{6}Z\.backup\.gz/);
+    expect(page).toMatch(/Back up now Succeeded pinout-\d{8}T\d{6}\.\d{3}Z\.backup\.gz/);
     expect(await pageText(server, "/admin", boss)).toMatch(/The last backup succeeded on/);
-    const files = fs.readdirSync(backupDir).filter(isBackupFileName);
-    expect(files).toHaveLength(1);
+    expect(fs.readdirSync(backupDir).filter(isBackupFileName)).toHaveLength(1);
+
+    // The schedule: one job for the next weekly slot; run now, it takes a backup and queues the
+    // slot after its own.
+    const scheduled = async () =>
+      (
+        await server.sql(
+          `select run_at from jobs where kind = 'backup.run' and payload->>'trigger' = 'schedule' and completed_at is null order by run_at`,
+        )
+      ).map((row) => new Date(String(row.run_at)).getTime());
+    const [slot] = await scheduled();
+    const WEEK = 168 * 3_600_000;
+    expect(slot! % WEEK).toBe(0);
+    expect(slot! - Date.now()).toBeLessThanOrEqual(WEEK);
+    await server.sql(
+      `update jobs set run_at = now() where kind = 'backup.run' and payload->>'trigger' = 'schedule'`,
+    );
+    await server.jobsSettled();
+    expect(await scheduled()).toEqual([slot! + WEEK]);
+    expect(await pageText(server, "/admin/backups", boss)).toMatch(
+      /Schedule Succeeded pinout-\d{8}T\d{6}\.\d{3}Z\.backup\.gz/,
+    );
+    expect(fs.readdirSync(backupDir).filter(isBackupFileName)).toHaveLength(2);
 
     const invoices = await invoicesOf(server);
     expect(invoices.length).toBeGreaterThanOrEqual(3);
@@ -212,7 +239,8 @@ describe.each(engines())("a whole site backed up and restored on $name", (engine
 
   it("restores into an empty target with npm run restore, and the site carries on", async () => {
     await server.stop();
-    const [file] = fs.readdirSync(backupDir).filter(isBackupFileName);
+    // The newest: the scheduled one.
+    const file = fs.readdirSync(backupDir).filter(isBackupFileName).sort().at(-1);
     const target = {
       DATA_DIR: tempDataDir(),
       DATABASE_URL: await engine.emptyDatabaseUrl(),
@@ -254,9 +282,10 @@ describe.each(engines())("a whole site backed up and restored on $name", (engine
     ).toMatchObject({ plan: "pro-monthly" });
     // The run that took the backup shows as done, not running (nor is its job taken again).
     const boss = await signIn(site, "boss@example.com");
-    expect(await pageText(site, "/admin/backups", boss)).toMatch(
-      /Back up now Succeeded pinout-\d{8}T\d{6}Z\.backup\.gz/,
-    );
+    const runs = await pageText(site, "/admin/backups", boss);
+    expect(runs).toMatch(/Schedule Succeeded pinout-\d{8}T\d{6}\.\d{3}Z\.backup\.gz/);
+    expect(runs).toMatch(/Back up now Succeeded pinout-\d{8}T\d{6}\.\d{3}Z\.backup\.gz/);
+    expect(runs).not.toMatch(/Running|Did not finish/);
     expect(
       await site.sql(
         `select kind from jobs where completed_at is null and failed_at is null and locked_until is not null`,

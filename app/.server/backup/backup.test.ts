@@ -268,10 +268,10 @@ describe("the file format", () => {
 
   it("names files by time, so they sort oldest to newest", () => {
     expect(backupFileName(new Date("2026-11-28T20:30:05.123Z"), true)).toBe(
-      "pinout-20261128T203005Z.backup.gz.age",
+      "pinout-20261128T203005.123Z.backup.gz.age",
     );
-    expect(isBackupFileName("pinout-20261128T203005Z.backup.gz")).toBe(true);
-    expect(isBackupFileName(".pinout-20261128T203005Z.backup.gz.1.partial")).toBe(false);
+    expect(isBackupFileName("pinout-20261128T203005.123Z.backup.gz")).toBe(true);
+    expect(isBackupFileName(".pinout-20261128T203005.123Z.backup.gz.1.partial")).toBe(false);
   });
 
   it("loads parents before the tables that reference them", () => {

@@ -122,16 +122,16 @@ export function parseLine(text: string): BackupLine {
   return parsed.data;
 }
 
-/** `pinout-20261128T203000Z.backup.gz`, with `.age` when encrypted: sorts by time. */
+/**
+ * `pinout-20261128T203000.123Z.backup.gz`, with `.age` when encrypted: sorts by time, and two
+ * backups in one second (an admin's and the schedule's) do not take the same name.
+ */
 export function backupFileName(at: Date, encrypted: boolean): string {
-  const stamp = at
-    .toISOString()
-    .replace(/\.\d{3}Z$/, "Z")
-    .replace(/[-:]/g, "");
+  const stamp = at.toISOString().replace(/[-:]/g, "");
   return `pinout-${stamp}.backup.gz${encrypted ? ".age" : ""}`;
 }
 
-const BACKUP_NAME = /^pinout-\d{8}T\d{6}Z\.backup\.gz(\.age)?$/;
+const BACKUP_NAME = /^pinout-\d{8}T\d{6}\.\d{3}Z\.backup\.gz(\.age)?$/;
 
 /** A finished backup's name (a file being written has another: see `partialName`). */
 export function isBackupFileName(name: string): boolean {
