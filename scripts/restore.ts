@@ -1,5 +1,8 @@
 /**
- * npm run restore -- <backup file> [--identity <age private key file>]
+ * npm run restore -- <backup file> [--identity <age private key file>] [--check]
+ *
+ * --check reads the whole file (decrypting it), checks every record, each file's checksum and
+ * the file's own counts, and that this version can restore it; it writes nothing.
  *
  * Restores a backup (npm run backup, /admin/backups, the schedule) into this environment's empty
  * DATA_DIR, or its empty PostgreSQL database when DATABASE_URL is set; release files go to the
@@ -8,20 +11,21 @@
  */
 import fs from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { restoreBackup } from "~/.server/backup/restore-backup.server";
+import { restoreBackup, verifyBackup } from "~/.server/backup/restore-backup.server";
 import { env } from "~/.server/env";
 import { releaseStorage } from "~/.server/releases/storage/index.server";
 import { countOf } from "~/lib/format";
 import { runMain } from "./lib/run-main";
 
-const USAGE = "usage: npm run restore -- <backup file> [--identity <age private key file>]";
+const USAGE =
+  "usage: npm run restore -- <backup file> [--identity <age private key file>] [--check]";
 
 async function main(): Promise<number> {
-  let parsed: { values: { identity?: string }; positionals: string[] };
+  let parsed: { values: { identity?: string; check?: boolean }; positionals: string[] };
   try {
     parsed = parseArgs({
       args: process.argv.slice(2),
-      options: { identity: { type: "string" } },
+      options: { identity: { type: "string" }, check: { type: "boolean" } },
       allowPositionals: true,
     });
   } catch (error) {
@@ -42,6 +46,13 @@ async function main(): Promise<number> {
   if (parsed.values.identity && !identity) {
     console.error(`error: ${parsed.values.identity} holds no age private key (AGE-SECRET-KEY-1…)`);
     return 2;
+  }
+  if (parsed.values.check) {
+    const verified = await verifyBackup(file, identity);
+    console.log(
+      `${file} is whole: the backup of ${verified.header.createdAt}, ${countOf(verified.rows, "row")} in ${countOf(Object.keys(verified.end.tables).length, "table")}, ${countOf(verified.end.files, "file")}`,
+    );
+    return 0;
   }
   const config = env();
   const summary = await restoreBackup({

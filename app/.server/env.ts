@@ -239,7 +239,7 @@ export const envSchema = z.object({
   BACKUP_DIR: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
   /** A backup every this many hours (needs BACKUP_DIR); 0, the default, takes none on its own. */
   BACKUP_INTERVAL_HOURS: z.coerce.number().int().min(0).max(168).default(0),
-  /** How many successful backups BACKUP_DIR keeps; older ones are deleted after each new one. */
+  /** How many backups BACKUP_DIR keeps (none past 30 days); older ones go after each new one. */
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(14),
   /**
    * An age public key (age1…): backups are encrypted to it, and only its private key, which the

@@ -108,6 +108,7 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   },
   webhook_event_ids: { notExported: "ids of Razorpay's messages already processed" },
   jobs: { notExported: "the site's work queue: mails and refunds in flight, then deleted" },
+  backup_runs: { notExported: "when each backup of the whole site ran: no one's data" },
   job_dedupe_keys: { notExported: "the queue's once-only keys" },
   admin_alerts: { notExported: "the operator's notices; about the business, not a person" },
   provider_plans: { notExported: "the plans on sale" },

@@ -17,10 +17,16 @@ import { engines } from "../../../tests/support/engines";
 import { openTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
 import { type Database, openDatabase } from "../db/client";
 import { localStorage } from "../releases/storage/local.server";
-import { createBackup, listBackups, pruneFolder, STALE_PARTIAL_MS } from "./create-backup.server";
+import {
+  BACKUP_MAX_AGE_DAYS,
+  createBackup,
+  listBackups,
+  pruneFolder,
+  STALE_PARTIAL_MS,
+} from "./create-backup.server";
 import { isEmptyDatabase, orderByDependencies } from "./database.server";
 import { BackupFormatError, backupFileName, isBackupFileName, parseLine, rowsLine } from "./format";
-import { RestoreRefusedError, restoreBackup } from "./restore-backup.server";
+import { RestoreRefusedError, restoreBackup, verifyBackup } from "./restore-backup.server";
 
 const temp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `pinout-${prefix}-`));
 
@@ -181,31 +187,56 @@ describe.each(engines())("backup and restore on $name", (engine) => {
     expect(await fingerprint(source.db)).toEqual(before);
   });
 
-  it("restores nothing from a file cut short, and removes what it had begun", async () => {
+  /** The target holds nothing after a failed restore: no folder content, no table. */
+  const expectEmpty = async (target: { dataDir: string; databaseUrl?: string }) => {
+    expect(fs.readdirSync(target.dataDir).filter((name) => name !== "db.lock")).toEqual([]);
+    if (!target.databaseUrl) return;
+    const handle = await openDatabase(target);
+    try {
+      expect(await isEmptyDatabase(handle.db)).toBe(true);
+    } finally {
+      await handle.close();
+    }
+  };
+
+  it("refuses a file cut short before making anything, and says why", async () => {
     const dir = temp("backups");
     const file = path.join(dir, (await backup(dir)).fileName);
     const whole = fs.readFileSync(file);
     const cut = path.join(dir, "cut.backup.gz");
     fs.writeFileSync(cut, whole.subarray(0, Math.floor(whole.length * 0.8)));
-    // And a file that decompresses cleanly but stops before its end record (copied in part).
+    const target = await emptyTarget();
+    await expect(verifyBackup(cut)).rejects.toThrow();
+    await expect(restoreInto(target, cut)).rejects.toThrow();
+    await expectEmpty(target);
+    // A file that decompresses cleanly but stops before its end record (copied in part).
     const lines = gunzipSync(whole).toString().trimEnd().split("\n");
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ kind: "end" });
-    const headless = path.join(dir, "no-end.backup.gz");
-    fs.writeFileSync(headless, gzipSync(lines.slice(0, -1).join("\n") + "\n"));
-    await expect(restoreInto(await emptyTarget(), headless)).rejects.toThrow(
-      /the backup is incomplete/,
-    );
+    const endless = path.join(dir, "no-end.backup.gz");
+    fs.writeFileSync(endless, gzipSync(lines.slice(0, -1).join("\n") + "\n"));
+    await expect(restoreInto(target, endless)).rejects.toThrow(/the backup is incomplete/);
+    // A record dropped from the middle: the end record's counts catch it.
+    const gap = path.join(dir, "gap.backup.gz");
+    const rowsAt = lines.findIndex((line) => line.startsWith('{"kind":"rows"'));
+    fs.writeFileSync(gap, gzipSync(lines.filter((_, n) => n !== rowsAt).join("\n") + "\n"));
+    await expect(restoreInto(target, gap)).rejects.toThrow(/do not match its own counts/);
+    await expectEmpty(target);
+    expect((await verifyBackup(file)).rows).toBeGreaterThan(0);
+  });
+
+  it("removes what it had made when a file that reads whole fails to load", async () => {
+    const dir = temp("backups");
+    const file = path.join(dir, (await backup(dir)).fileName);
+    const lines = gunzipSync(fs.readFileSync(file)).toString().trimEnd().split("\n");
+    const end = JSON.parse(lines.pop()!) as { tables: Record<string, number> };
+    end.tables.no_such_table = 1;
+    lines.push(rowsLine("no_such_table", ['{"id":1}']), JSON.stringify(end));
+    const odd = path.join(dir, "odd.backup.gz");
+    fs.writeFileSync(odd, gzipSync(lines.join("\n") + "\n"));
+    await verifyBackup(odd);
     const target = await emptyTarget();
-    await expect(restoreInto(target, cut)).rejects.toThrow();
-    expect(fs.readdirSync(target.dataDir).filter((name) => name !== "db.lock")).toEqual([]);
-    if (target.databaseUrl) {
-      const handle = await openDatabase(target);
-      try {
-        expect(await isEmptyDatabase(handle.db)).toBe(true);
-      } finally {
-        await handle.close();
-      }
-    }
+    await expect(restoreInto(target, odd)).rejects.toThrow(/a table this database lacks/);
+    await expectEmpty(target);
   });
 
   it("encrypts to an age key, and restores only with its private key", async () => {
@@ -227,10 +258,29 @@ describe.each(engines())("backup and restore on $name", (engine) => {
 });
 
 describe("the backup folder", () => {
+  it("keeps no backup past the privacy policy's 30 days, but always the newest", async () => {
+    const dir = temp("backups");
+    const now = Date.UTC(2026, 10, 28, 12);
+    const day = 86_400_000;
+    const at = (days: number) => backupFileName(new Date(now - days * day), false);
+    for (const days of [31, 29, 1]) fs.writeFileSync(path.join(dir, at(days)), "x");
+    expect(await pruneFolder(dir, 14, undefined, now)).toEqual([at(31)]);
+    expect(BACKUP_MAX_AGE_DAYS).toBe(30);
+    // The policy's words, so that changing one without the other fails here.
+    expect(fs.readFileSync("content/legal/privacy.md", "utf8")).toContain(
+      "remove it from backups within a further 30 days",
+    );
+    // A site whose only backups are old keeps the one it has just written.
+    const lone = temp("backups");
+    fs.writeFileSync(path.join(lone, at(40)), "x");
+    expect(await pruneFolder(lone, 14, at(40), now)).toEqual([]);
+  });
+
   it("keeps the newest backups and removes partial files left by cut-short runs", async () => {
     const dir = temp("backups");
-    const names = [1, 2, 3].map((day) =>
-      backupFileName(new Date(Date.UTC(2026, 10, day, 2)), false),
+    // Three, two and one days old, oldest first.
+    const names = [3, 2, 1].map((days) =>
+      backupFileName(new Date(Date.now() - days * 86_400_000), false),
     );
     for (const name of names) fs.writeFileSync(path.join(dir, name), "x");
     const stale = path.join(dir, `.${names[0]}.abc.partial`);

@@ -20,6 +20,7 @@ import {
   BACKUP_VERSION,
   type BackupHeader,
   backupFileName,
+  backupTime,
   DATA_DIR_FILES,
   FILE_PART_BYTES,
   isBackupFileName,
@@ -203,7 +204,16 @@ async function writeFileParts(
   await flush(true);
 }
 
-/** Keeps the newest `keep` finished backups and removes partial files left by cut-short runs. */
+/**
+ * The privacy policy promises that an erased account leaves the backups within 30 days of its
+ * erasure (itself within 30 days): no backup is kept longer than this, whatever BACKUP_KEEP says.
+ */
+export const BACKUP_MAX_AGE_DAYS = 30;
+
+/**
+ * Keeps the newest `keep` finished backups, none older than BACKUP_MAX_AGE_DAYS but the one just
+ * written, and removes partial files left by cut-short runs.
+ */
 export async function pruneFolder(
   dir: string,
   keep: number,
@@ -213,8 +223,10 @@ export async function pruneFolder(
   const removed: string[] = [];
   const names = await fs.readdir(dir);
   const finished = names.filter(isBackupFileName).sort().reverse();
-  for (const name of finished.slice(Math.max(keep, 1))) {
+  const oldest = now - BACKUP_MAX_AGE_DAYS * 86_400_000;
+  for (const [index, name] of finished.entries()) {
     if (name === justWritten) continue;
+    if (index < Math.max(keep, 1) && backupTime(name) >= oldest) continue;
     await fs.rm(path.join(dir, name), { force: true });
     removed.push(name);
   }

@@ -133,6 +133,14 @@ export function backupFileName(at: Date, encrypted: boolean): string {
 
 const BACKUP_NAME = /^pinout-\d{8}T\d{6}\.\d{3}Z\.backup\.gz(\.age)?$/;
 
+/** When a backup was taken, from its name (milliseconds since the epoch). */
+export function backupTime(name: string): number {
+  const match = /^pinout-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})\.(\d{3})Z/.exec(name);
+  if (!match) return Number.NaN;
+  const [, year, month, day, hour, minute, second, ms] = match.map(Number);
+  return Date.UTC(year!, month! - 1, day!, hour!, minute!, second!, ms!);
+}
+
 /** A finished backup's name (a file being written has another: see `partialName`). */
 export function isBackupFileName(name: string): boolean {
   return BACKUP_NAME.test(name);

@@ -39,6 +39,24 @@ export async function migrationsUpTo(
 ): Promise<{ folder: string; remove(): Promise<void> }> {
   const source = migrationsFolder();
   const journal = await readJournal(source);
+  const entries = await compatibleMigrations(backup, journal);
+  const folder = await fs.mkdtemp(path.join(os.tmpdir(), "pinout-restore-migrations-"));
+  await fs.mkdir(path.join(folder, "meta"));
+  await fs.writeFile(
+    path.join(folder, "meta", "_journal.json"),
+    JSON.stringify({ ...journal, entries }),
+  );
+  for (const entry of entries)
+    await fs.copyFile(path.join(source, `${entry.tag}.sql`), path.join(folder, `${entry.tag}.sql`));
+  return { folder, remove: () => fs.rm(folder, { recursive: true, force: true }) };
+}
+
+/** This version's migrations a backup was made with; throws when it cannot be restored here. */
+export async function compatibleMigrations(
+  backup: MigrationState,
+  journal?: Journal,
+): Promise<JournalEntry[]> {
+  journal ??= await readJournal(migrationsFolder());
   const entries = journal.entries.filter((entry) => entry.when <= backup.last);
   const newest = journal.entries.at(-1)?.when ?? 0;
   if (backup.last > newest)
@@ -49,13 +67,5 @@ export async function migrationsUpTo(
     throw new IncompatibleBackupError(
       `the backup's ${backup.count} migrations are not this version's first ${entries.length}: it was made by another line of versions`,
     );
-  const folder = await fs.mkdtemp(path.join(os.tmpdir(), "pinout-restore-migrations-"));
-  await fs.mkdir(path.join(folder, "meta"));
-  await fs.writeFile(
-    path.join(folder, "meta", "_journal.json"),
-    JSON.stringify({ ...journal, entries }),
-  );
-  for (const entry of entries)
-    await fs.copyFile(path.join(source, `${entry.tag}.sql`), path.join(folder, `${entry.tag}.sql`));
-  return { folder, remove: () => fs.rm(folder, { recursive: true, force: true }) };
+  return entries;
 }

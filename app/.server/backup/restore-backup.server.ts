@@ -33,7 +33,7 @@ import {
   parseLine,
 } from "./format";
 import { BACKUP_JOB } from "./jobs.server";
-import { migrationsUpTo } from "./migrations.server";
+import { compatibleMigrations, migrationsUpTo } from "./migrations.server";
 
 export interface RestoreOptions {
   file: string;
@@ -60,27 +60,65 @@ export class RestoreRefusedError extends Error {
 
 const AGE_MAGIC = "age-encryption.org/v1\n";
 
+export interface VerifiedBackup {
+  header: BackupHeader;
+  end: Extract<BackupLine, { kind: "end" }>;
+  rows: number;
+}
+
+/**
+ * Reads a whole backup without writing anything: decrypts and decompresses it, checks every
+ * record, each file's SHA-256 and the end record's counts, and that this version can restore it.
+ * `npm run restore -- --check`, and the first pass of every restore: a damaged, cut-short or
+ * wrongly decrypted file is refused before any database is made.
+ */
+export async function verifyBackup(file: string, identity?: string): Promise<VerifiedBackup> {
+  const lines = await openLines(file, identity);
+  try {
+    const header = await readHeader(lines);
+    await compatibleMigrations(header.migrations);
+    const counted: Record<string, number> = {};
+    let sequences = 0;
+    let files = 0;
+    let open: { path: string; hash: ReturnType<typeof createHash> } | undefined;
+    for (;;) {
+      const line = await nextLine(lines);
+      if (line.kind === "header") throw new BackupFormatError("the file holds a second header");
+      if (line.kind === "rows") counted[line.table] = (counted[line.table] ?? 0) + line.count;
+      else if (line.kind === "sequence") sequences += 1;
+      else if (line.kind === "file") {
+        const key = `${line.area}/${line.path}`;
+        if (!open || open.path !== key) open = { path: key, hash: createHash("sha256") };
+        open.hash.update(Buffer.from(line.data, "base64"));
+        if (line.sha256) {
+          if (open.hash.digest("hex") !== line.sha256)
+            throw new BackupFormatError(`${line.path} does not match its checksum`);
+          files += 1;
+          open = undefined;
+        }
+      } else {
+        checkCounts(line, counted, sequences, files);
+        const rows = Object.values(counted).reduce((sum, count) => sum + count, 0);
+        return { header, end: line, rows };
+      }
+    }
+  } finally {
+    await lines.return?.(undefined);
+  }
+}
+
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreSummary> {
   await refuseNonEmptyFolder(options.dataDir);
+  if (options.databaseUrl) await refuseNonEmptyDatabase(options.databaseUrl);
+  const { header } = await verifyBackup(options.file, options.identity);
   const lines = await openLines(options.file, options.identity);
-  const first = await lines.next();
-  if (first.done) throw new BackupFormatError("the file is empty");
-  const header = parseLine(first.value);
-  if (header.kind !== "header") throw new BackupFormatError("the file does not start as a backup");
+  await readHeader(lines);
   const schema = await migrationsUpTo(header.migrations);
   const staging = path.join(options.dataDir, `.restore-${randomUUID()}`);
   const created: string[] = [];
   let handle: DatabaseHandle | undefined;
   try {
     handle = await openDatabase({ dataDir: options.dataDir, databaseUrl: options.databaseUrl });
-    if (options.databaseUrl && !(await isEmptyDatabase(handle.db))) {
-      const live = handle;
-      handle = undefined;
-      await live.close();
-      throw new RestoreRefusedError(
-        "the database already holds tables: restore only into an empty database (create a new one)",
-      );
-    }
     if (!options.databaseUrl) created.push(path.join(options.dataDir, "db"));
     await migrate(handle, schema.folder);
     await fs.mkdir(staging, { recursive: true, mode: 0o700 });
@@ -120,6 +158,57 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
     await handle?.close();
     await schema.remove();
     await lines.return?.(undefined);
+  }
+}
+
+/** The first line, which must be a header. */
+async function readHeader(lines: AsyncIterator<string>): Promise<BackupHeader> {
+  const first = await lines.next();
+  if (first.done) throw new BackupFormatError("the file is empty");
+  const header = parseLine(first.value);
+  if (header.kind !== "header") throw new BackupFormatError("the file does not start as a backup");
+  return header;
+}
+
+/** The next record; a file that ends before its end record is incomplete. */
+async function nextLine(lines: AsyncIterator<string>): Promise<BackupLine> {
+  for (;;) {
+    const next = await lines.next();
+    if (next.done)
+      throw new BackupFormatError(
+        "the backup is incomplete: it ends before its last record (cut short while written or copied)",
+      );
+    if (next.value !== "") return parseLine(next.value);
+  }
+}
+
+/** The end record's counts against what was read. */
+function checkCounts(
+  end: Extract<BackupLine, { kind: "end" }>,
+  counted: Record<string, number>,
+  sequences: number,
+  files: number,
+): void {
+  const expected = Object.entries(end.tables).filter(([, count]) => count > 0);
+  if (
+    expected.some(([table, count]) => counted[table] !== count) ||
+    Object.keys(counted).length !== expected.length ||
+    sequences !== end.sequences ||
+    files !== end.files
+  )
+    throw new BackupFormatError("the backup's contents do not match its own counts");
+}
+
+/** A PostgreSQL database with anything of the site's in it is never restored into. */
+async function refuseNonEmptyDatabase(databaseUrl: string): Promise<void> {
+  const handle = await openDatabase({ dataDir: "", databaseUrl });
+  try {
+    if (!(await isEmptyDatabase(handle.db)))
+      throw new RestoreRefusedError(
+        "the database already holds tables: restore only into an empty database (create a new one)",
+      );
+  } finally {
+    await handle.close();
   }
 }
 
@@ -189,13 +278,7 @@ async function loadLines(
     let sequencesSet = 0;
     let open: { target: string; hash: ReturnType<typeof createHash> } | undefined;
     for (;;) {
-      const next = await lines.next();
-      if (next.done)
-        throw new BackupFormatError(
-          "the backup is incomplete: it ends before its last record (cut short while written or copied)",
-        );
-      if (next.value === "") continue;
-      const line = parseLine(next.value);
+      const line = await nextLine(lines);
       if (line.kind === "header") throw new BackupFormatError("the file holds a second header");
       if (line.kind === "rows") {
         await insertRows(tx, tables, line.table, line.rowsJson);
@@ -220,15 +303,7 @@ async function loadLines(
           open = undefined;
         }
       } else {
-        const expected = Object.entries(line.tables).filter(([, count]) => count > 0);
-        const mismatch = expected.find(([table, count]) => counted[table] !== count);
-        if (
-          mismatch ||
-          Object.keys(counted).length !== expected.length ||
-          sequencesSet !== line.sequences ||
-          dataFiles.length + releaseKeys.length !== line.files
-        )
-          throw new BackupFormatError("the backup's contents do not match its own counts");
+        checkCounts(line, counted, sequencesSet, dataFiles.length + releaseKeys.length);
         const rows = Object.values(counted).reduce((sum, count) => sum + count, 0);
         return { rows, dataFiles, releaseKeys, end: line };
       }
