@@ -232,6 +232,8 @@ export const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
   /** Path-style URLs (bucket in the path), which MinIO and most local servers need. */
   S3_FORCE_PATH_STYLE: flag,
+  /** Days of the free Pro trial a new customer may start without a card; 0 offers none. */
+  TRIAL_DAYS: z.coerce.number().int().min(0).max(90).default(14),
   /**
    * Where backups are written (a folder, best on another disk or synced off the machine):
    * `npm run backup`, "Back up now" in /admin/backups and the schedule. Unset: no backups.

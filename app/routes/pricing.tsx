@@ -11,11 +11,17 @@ import { pageMeta } from "~/lib/meta";
 import { formatInr, rupeesDecimal } from "~/lib/money";
 import { freePlan as configuredFreePlan, paidPlanFor, planLabel } from "~/lib/plans";
 import type { Route } from "./+types/pricing";
+import { env } from "~/.server/env";
 import { publicPageHeaders } from "~/lib/cache-control";
 import { ScrollBox } from "~/components/ScrollBox";
 
 /** The same for every visitor: cached and shared (app/lib/cache-control.ts). */
 export const headers = publicPageHeaders;
+
+/** The free trial's length (TRIAL_DAYS; 0: none offered), the same for every visitor. */
+export function loader() {
+  return { trialDays: env().TRIAL_DAYS };
+}
 
 export const meta: Route.MetaFunction = () =>
   pageMeta(
@@ -120,7 +126,8 @@ function CurrentPlanBadge() {
   );
 }
 
-export default function PricingPage({ matches }: Route.ComponentProps) {
+export default function PricingPage({ matches, loaderData }: Route.ComponentProps) {
+  const { trialDays } = loaderData;
   const [params] = useSearchParams();
   const cycle = cycleOf(params.get("billing"));
   const pro = planFor(cycle);
@@ -262,6 +269,17 @@ export default function PricingPage({ matches }: Route.ComponentProps) {
               {signedIn ? `Upgrade to ${pro.name} ${cycle}` : `Choose ${pro.name} ${cycle}`}
             </Link>
           )}
+          {trialDays > 0 ? (
+            // Hidden, not removed, once the page knows the visitor is on Pro: nothing below moves.
+            <Link
+              to="/account/subscription#upgrade"
+              className={`link mt-3 self-center text-sm ${onPro ? "invisible" : ""}`}
+              aria-hidden={onPro || undefined}
+              tabIndex={onPro ? -1 : undefined}
+            >
+              {`Or try ${pro.name} free for ${trialDays} days, no card`}
+            </Link>
+          ) : null}
         </section>
       </div>
 

@@ -10,6 +10,12 @@ export interface Entitlement {
   device_limit: number;
   /** null: does not expire (the free plan). */
   expires_at: string | null;
+  /**
+   * Whether the plan goes on past `expires_at` by itself (a subscription that will renew), or ends
+   * there (a trial, a grant, a cancelled or paused subscription): then the offline licence ends
+   * there too, and the app can say "ends on" rather than "renews on".
+   */
+  renews: boolean;
 }
 
 export interface EntitlementSources {
@@ -57,39 +63,49 @@ export function subscriptionEntitledUntil(
   }
 }
 
-function entitlementOf(plan: Plan, until: Date | "open" | null): Entitlement {
+function entitlementOf(plan: Plan, until: Date | "open" | null, renews: boolean): Entitlement {
   return {
     plan: plan.id,
     status: "active",
     features: [...plan.features],
     device_limit: plan.deviceLimit,
     expires_at: until instanceof Date ? until.toISOString() : null,
+    renews,
   };
 }
+
+/** Statuses in which a subscription renews by itself (Razorpay charges the next period). */
+const RENEWING: ReadonlySet<string> = new Set(["active", "authenticated", "pending"]);
 
 /**
  * What a user may use, decided from their subscriptions and grants at `now`: the best plan any of
  * them gives (most devices, then the latest end), else Free.
  */
 export function decideEntitlement(sources: EntitlementSources, now: Date): Entitlement {
-  const candidates: { plan: Plan; until: Date | "open" }[] = [];
+  const candidates: { plan: Plan; until: Date | "open"; renews: boolean }[] = [];
   for (const subscription of sources.subscriptions) {
     const until = subscriptionEntitledUntil(subscription, now);
     const plan = findPlan(subscription.planId);
-    if (until && plan) candidates.push({ plan, until });
+    if (until && plan) candidates.push({ plan, until, renews: RENEWING.has(subscription.status) });
   }
   for (const grant of sources.grants) {
     const plan = findPlan(grant.planId);
     if (plan && grant.startsAt <= now && grant.endsAt > now)
-      candidates.push({ plan, until: grant.endsAt });
+      candidates.push({ plan, until: grant.endsAt, renews: false });
   }
   const rank = (until: Date | "open") =>
     until === "open" ? Number.MAX_SAFE_INTEGER : until.getTime();
+  // Most devices, then the latest end; at the same end, the one that renews.
   candidates.sort(
-    (a, b) => b.plan.deviceLimit - a.plan.deviceLimit || rank(b.until) - rank(a.until),
+    (a, b) =>
+      b.plan.deviceLimit - a.plan.deviceLimit ||
+      rank(b.until) - rank(a.until) ||
+      Number(b.renews) - Number(a.renews),
   );
   const best = candidates[0];
-  return best ? entitlementOf(best.plan, best.until) : entitlementOf(freePlan(), null);
+  return best
+    ? entitlementOf(best.plan, best.until, best.renews)
+    : entitlementOf(freePlan(), null, false);
 }
 
 /**

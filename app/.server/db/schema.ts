@@ -799,6 +799,33 @@ export const entitlementGrants = pgTable(
   (table) => [index("entitlement_grants_user_idx").on(table.userId, table.endsAt)],
 );
 
+/**
+ * Free Pro trials without a card (issue 36, decision 0050): one per account and one per mailbox.
+ * The Pro itself is an entitlement grant (reason "trial"), so every reader of the entitlement sees
+ * it with no code of its own. The mailbox is kept as a keyed hash of its normalised address (dots
+ * and +tags where the provider ignores them), and stays when the account is deleted: a new
+ * account on the same mailbox gets no second trial (the privacy policy says so).
+ */
+export const TRIAL_SOURCES = ["site", "desktop"] as const;
+/** The `entitlement_grants.reason` of a trial's grant. */
+export const TRIAL_GRANT_REASON = "trial";
+export const trials = pgTable(
+  "trials",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    mailboxKey: text("mailbox_key").notNull().unique(),
+    grantId: uuid("grant_id").references(() => entitlementGrants.id, { onDelete: "set null" }),
+    planId: text("plan_id").notNull(),
+    source: text("source", { enum: TRIAL_SOURCES }).notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [uniqueIndex("trials_user_key").on(table.userId)],
+);
+
+export type TrialRow = typeof trials.$inferSelect;
+
 /** Every admin action on a customer's billing: who, what, when, and the state before and after. */
 export const auditLog = pgTable(
   "audit_log",

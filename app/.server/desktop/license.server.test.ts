@@ -14,6 +14,7 @@ import {
   rotateLicenceKey,
   sealPlaintextKeys,
   signLicense,
+  licenceExpiry,
 } from "./license.server";
 
 vi.stubEnv("KEYS_ENCRYPTION_SECRET", "unit-test-keys-encryption-secret-0123456789");
@@ -25,6 +26,7 @@ const entitlement: Entitlement = {
   features: [],
   device_limit: 1,
   expires_at: null,
+  renews: false,
 };
 
 describe("licence signing keys", () => {
@@ -110,5 +112,23 @@ describe("licence signing keys", () => {
     const { kid } = await rotateLicenceKey(test.db, at(65));
     const rotated = await licenceFor(input, test.db, at(66));
     expect(JSON.parse(Buffer.from(rotated.split(".")[0]!, "base64url").toString()).kid).toBe(kid);
+  });
+});
+
+describe("licenceExpiry", () => {
+  const iat = Date.UTC(2026, 10, 28, 12) / 1000;
+  const inDays = (days: number) => new Date((iat + days * 86_400) * 1000).toISOString();
+
+  it("gives 7 days offline to Free and to a plan that renews", () => {
+    expect(licenceExpiry(entitlement, iat)).toBe(iat + OFFLINE_GRACE_SECONDS);
+    const renewing = { ...entitlement, plan: "pro-monthly", expires_at: inDays(2), renews: true };
+    expect(licenceExpiry(renewing, iat)).toBe(iat + OFFLINE_GRACE_SECONDS);
+  });
+
+  it("never runs past the end of a plan that does not renew (a trial, a grant, a cancellation)", () => {
+    const trial = { ...entitlement, plan: "pro-monthly", expires_at: inDays(3), renews: false };
+    expect(licenceExpiry(trial, iat)).toBe(iat + 3 * 86_400);
+    const longer = { ...trial, expires_at: inDays(30) };
+    expect(licenceExpiry(longer, iat)).toBe(iat + OFFLINE_GRACE_SECONDS);
   });
 });

@@ -151,11 +151,22 @@ export async function signLicense(
     sub: input.userId,
     aud: "desktop",
     iat,
-    exp: iat + OFFLINE_GRACE_SECONDS,
+    exp: licenceExpiry(input.entitlement, iat),
   };
   const signingInput = `${key.header}.${base64url(JSON.stringify(claims))}`;
   const signature = sign(null, Buffer.from(signingInput), key.privateKey);
   return `${signingInput}.${signature.toString("base64url")}`;
+}
+
+/**
+ * A licence is valid offline for 7 days, but never past the end of a plan that does not renew (a
+ * trial, a grant, a cancelled subscription): offline, the app then falls back to Free on the day
+ * the plan ends, not up to a week later (issue 36, point 1).
+ */
+export function licenceExpiry(entitlement: Entitlement, iat: number): number {
+  const grace = iat + OFFLINE_GRACE_SECONDS;
+  if (entitlement.renews || !entitlement.expires_at) return grace;
+  return Math.max(iat, Math.min(grace, Math.floor(Date.parse(entitlement.expires_at) / 1000)));
 }
 
 /** How long a licence signed for a device is handed out again instead of a new one. */

@@ -8,6 +8,8 @@ import { type ApiRequestCount, countedRead } from "../security/rate-limit.server
 import { hashToken } from "../security/tokens";
 import { bearerToken, recordAppVersion } from "./devices.server";
 import { licenceFor } from "./license.server";
+import { trialDaysLeft } from "~/lib/trials";
+import { TRIAL_GRANT_REASON } from "../db/schema";
 
 /** What `/api/desktop/me` answers a signed-in device. */
 export interface MeBody {
@@ -16,6 +18,11 @@ export interface MeBody {
   entitlement: Entitlement;
   license: string;
   update: UpdateStatus;
+  /**
+   * The free trial the plan comes from, for the app's notice ("Pro trial: 9 days left"); null
+   * when the plan is not a trial's.
+   */
+  trial: { ends_at: string; days_left: number } | null;
 }
 
 /**
@@ -42,6 +49,8 @@ interface MeRow {
   newer_devices: number;
   /** One row per subscription and live grant of the user (null when there is none). */
   is_grant: boolean | null;
+  /** A grant's reason ("trial" for a free trial's); null for a subscription. */
+  reason: string | null;
   plan_id: string | null;
   status: string | null;
   end_reason: string | null;
@@ -65,17 +74,17 @@ const lookup = countedRead<MeRow>(
        where o.user_id = d.user_id and o.revoked_at is null and o.id <> d.id
          and (o.last_seen_at > d.last_seen_at
            or (o.last_seen_at = d.last_seen_at and o.created_at > d.created_at))) as newer_devices,
-     s.is_grant, s.plan_id, s.status, s.end_reason,
+     s.is_grant, s.reason, s.plan_id, s.status, s.end_reason,
      (extract(epoch from s.first) * 1000)::float8 as first_ms,
      (extract(epoch from s.second) * 1000)::float8 as second_ms
    from desktop_devices d
    join "user" u on u.id = d.user_id
    left join lateral (
-     select false as is_grant, plan_id, status::text as status,
+     select false as is_grant, null::text as reason, plan_id, status::text as status,
        current_end as first, charge_at as second, end_reason
      from subscriptions where user_id = d.user_id
      union all
-     select true, plan_id, '', starts_at, ends_at, null
+     select true, reason, plan_id, '', starts_at, ends_at, null
      from entitlement_grants where user_id = d.user_id and ends_at > $2
    ) s on true
    where d.access_token_hash = $1 and d.revoked_at is null and d.access_expires_at > $2`,
@@ -106,6 +115,25 @@ function entitlementOf(rows: MeRow[], now: Date): Entitlement {
     }
   }
   return decideEntitlement({ subscriptions, grants }, now);
+}
+
+/** The trial behind an entitlement that ends when a trial grant does (not a plan bought since). */
+function trialOf(rows: MeRow[], entitlement: Entitlement, now: Date): MeBody["trial"] {
+  if (entitlement.renews || !entitlement.expires_at) return null;
+  const grant = rows.find(
+    (row) =>
+      row.is_grant &&
+      row.reason === TRIAL_GRANT_REASON &&
+      row.second_ms !== null &&
+      row.first_ms !== null &&
+      row.first_ms <= now.getTime() &&
+      new Date(row.second_ms).toISOString() === entitlement.expires_at,
+  );
+  if (!grant) return null;
+  return {
+    ends_at: entitlement.expires_at,
+    days_left: trialDaysLeft(entitlement.expires_at, now),
+  };
 }
 
 /**
@@ -168,6 +196,7 @@ export async function desktopMe(
       entitlement,
       license,
       update,
+      trial: trialOf(rows, entitlement, now),
     },
   };
 }

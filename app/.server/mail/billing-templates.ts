@@ -288,3 +288,30 @@ export function renewalReminderMessage(
     action: { label: "Manage your subscription", url: input.accountUrl },
   });
 }
+
+export function trialEndsSoonMessage(
+  input: Recipient & { endsAt: Date; daysLeft: number; priceLabel: string; pricingUrl: string },
+): MailMessage {
+  const end = formatDate(input.endsAt.toISOString());
+  return renderTo(input, {
+    subject: `Your ${site.product.name} Pro trial ends on ${end}`,
+    paragraphs: [
+      `Your free Pro trial ends on ${end}, in ${input.daysLeft === 1 ? "1 day" : `${input.daysLeft} days`}. Nothing will be charged: we never asked for a card, and after that day your account moves to Free (one device) by itself.`,
+      `To keep Pro, choose a plan before then (${input.priceLabel}).`,
+    ],
+    action: { label: "Choose a plan", url: input.pricingUrl },
+  });
+}
+
+export function trialEndedMessage(
+  input: Recipient & { endedAt: Date; pricingUrl: string },
+): MailMessage {
+  return renderTo(input, {
+    subject: `Your ${site.product.name} Pro trial has ended`,
+    paragraphs: [
+      `Your free Pro trial ended on ${formatDate(input.endedAt.toISOString())}. Nothing was charged, and your account is on Free now: one device, the Free features.`,
+      "Whenever you want Pro again, choose a plan.",
+    ],
+    action: { label: "See the plans", url: input.pricingUrl },
+  });
+}

@@ -52,6 +52,8 @@ interface State {
   notice?: string | null;
   /** The first payment is inside the refund window; `review`: the confirmation step is open. */
   refund?: "offer" | "review";
+  /** Where the person stands with the free trial (the loader's `trial`). */
+  trial?: LoaderData["trial"];
 }
 
 /** The loader's answer for a stored state, built as the loader and billingOverview() build it. */
@@ -61,6 +63,7 @@ function loaderData({
   devicesInUse = 1,
   notice = null,
   refund,
+  trial = null,
 }: State): LoaderData {
   const entitlement = decideEntitlement(
     {
@@ -164,6 +167,7 @@ function loaderData({
       : null,
     testMode: false,
     notice,
+    trial,
   };
 }
 
@@ -222,6 +226,44 @@ describe("/account/subscription", () => {
     expect(href("Pro yearly")).toBe("/checkout?plan=pro-yearly");
     expect(href("Compare plans")).toBe("/pricing");
     expect(detail("Status")).toBeNull();
+    expect(screen.queryByRole("button")).toBeNull();
+  });
+
+  it("Free and new: the free trial, offered without a card, started with one button", async () => {
+    await renderPage({ trial: { kind: "eligible", days: 14 } }, (form) => {
+      expect(form.get("intent")).toBe("start-trial");
+      return {
+        state: {
+          trial: {
+            kind: "running",
+            countdown: "Pro trial: 14 days left, ends 11 Mar 2027",
+            endsAt: "2027-03-11T06:30:00.000Z",
+          },
+        },
+        answer: done(
+          "start-trial",
+          "Your Pro trial is on until 11 Mar 2027. Nothing is charged; after that day your account is on Free again unless you choose a plan.",
+        ),
+      };
+    });
+    region("Upgrade to Pro").getByText(
+      "Or try Pro free for 14 days: no card, nothing charged, and Free again afterwards unless you choose a plan.",
+    );
+    await userEvent.click(screen.getByRole("button", { name: "Start the 14-day free trial" }));
+    await screen.findByText(/^Your Pro trial is on until 11 Mar 2027\./);
+    const trial = region("Your free Pro trial");
+    trial.getByText("Pro trial: 14 days left, ends 11 Mar 2027");
+    trial.getByText(
+      "Nothing will be charged: we never asked for a card. After 11 Mar 2027 your account moves to Free (one device) by itself, unless you choose a plan. A plan chosen now starts at once, at its full price.",
+    );
+    expect(screen.queryByRole("button", { name: /free trial/ })).toBeNull();
+  });
+
+  it("a trial already had: says so instead of offering another", async () => {
+    await renderPage({
+      trial: { kind: "refused", message: "Your free Pro trial ended on 11 Jan 2027." },
+    });
+    region("Upgrade to Pro").getByText("Your free Pro trial ended on 11 Jan 2027.");
     expect(screen.queryByRole("button")).toBeNull();
   });
 

@@ -18,7 +18,8 @@ import {
   selfRefundOffer,
 } from "~/.server/billing/self-refund.server";
 import { paymentsConfig } from "~/.server/billing/provider.server";
-import { done, formAction } from "~/.server/forms/action.server";
+import { done, formAction, refuse } from "~/.server/forms/action.server";
+import { startTrial, TRIAL_REFUSALS, trialState } from "~/.server/trials/trials.server";
 import { SelfRefund } from "~/components/billing/SelfRefund";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { FormMessage } from "~/components/forms";
@@ -31,6 +32,7 @@ import { gstSplitText } from "~/lib/gst-split";
 import { formatInr } from "~/lib/money";
 import { findPlan, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
+import { trialCountdown } from "~/lib/trials";
 import { newTicketUrl } from "~/lib/support";
 import type { Route } from "./+types/subscription";
 
@@ -53,7 +55,28 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     sub && current && entitlement.plan !== "free" && ["active", "pending"].includes(sub.status);
   const url = new URL(request.url);
   const offer = sub?.status === "active" ? await selfRefundOffer(user.id, { now }) : null;
+  const trial = await trialState(user, { now });
+  // Pro from the trial itself (not from a subscription bought meanwhile).
+  const onTrial = trial.kind === "running" && !onSubscription;
   return {
+    trial:
+      trial.kind === "running"
+        ? {
+            kind: "running" as const,
+            countdown: trialCountdown(trial.trial.endsAt, now),
+            endsAt: trial.trial.endsAt.toISOString(),
+          }
+        : trial.kind === "eligible"
+          ? { kind: "eligible" as const, days: trial.days }
+          : trial.reason === "had-trial" || trial.reason === "mailbox-had-trial"
+            ? {
+                kind: "refused" as const,
+                message:
+                  trial.reason === "had-trial" && trial.trial
+                    ? `Your free Pro trial ended on ${formatDate(trial.trial.endsAt.toISOString())}.`
+                    : TRIAL_REFUSALS[trial.reason],
+              }
+            : null,
     refund: {
       offer,
       /** The confirmation step: what the refund does, and the one button that does it. */
@@ -62,7 +85,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     plan: {
       id: onSubscription ? current.id : entitlement.plan,
-      name: planLabel(onSubscription ? current : entitlement.plan),
+      name: onTrial ? "Pro (free trial)" : planLabel(onSubscription ? current : entitlement.plan),
       features: entitlement.features,
       deviceLimit: entitlement.device_limit,
       until: entitlement.expires_at,
@@ -96,10 +119,19 @@ const schema = z.discriminatedUnion("intent", [
     key: refundKey,
   }),
   z.object({ intent: z.literal("withdraw-switch") }),
+  z.object({ intent: z.literal("start-trial") }),
 ]);
 
 export async function action(args: Route.ActionArgs) {
   return formAction(args, schema, async (input, { user }) => {
+    if (input.intent === "start-trial") {
+      const started = await startTrial(user, "site");
+      if (!started.ok) return refuse("start-trial", TRIAL_REFUSALS[started.reason], 409);
+      return done(
+        "start-trial",
+        `Your Pro trial is on until ${formatDate(started.trial.endsAt.toISOString())}. Nothing is charged; after that day your account is on Free again unless you choose a plan.`,
+      );
+    }
     if (input.intent === "cancel") {
       const row = await cancelAtPeriodEnd(user.id, input.reason || null);
       return done(
@@ -159,7 +191,7 @@ function Detail({ term, children }: { term: string; children: React.ReactNode })
 }
 
 export default function SubscriptionPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { plan, devicesInUse, overview, renewal, refund, switchOption, testMode, notice } =
+  const { plan, devicesInUse, overview, renewal, refund, switchOption, testMode, notice, trial } =
     loaderData;
   const sub = overview.subscription;
   const switchTo = overview.switchTo;
@@ -179,6 +211,17 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
       ) : null}
       {actionData?.message ? (
         <FormMessage tone={actionData.ok ? "success" : "error"} message={actionData.message} />
+      ) : null}
+
+      {trial?.kind === "running" && !running ? (
+        <Card id="trial" title="Your free Pro trial">
+          <p className="mt-3 text-lg text-slate-100" data-testid="trial-countdown">
+            {trial.countdown}
+          </p>
+          <p className="mt-2 text-sm text-slate-300">
+            {`Nothing will be charged: we never asked for a card. After ${formatDate(trial.endsAt)} your account moves to Free (one device) by itself, unless you choose a plan. A plan chosen now starts at once, at its full price.`}
+          </p>
+        </Card>
       ) : null}
 
       <Card id="current-plan" title="Current plan">
@@ -387,6 +430,21 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
             Logic-analyser views, firmware flashing and three devices. GST invoice with every
             payment.
           </p>
+          {trial?.kind === "eligible" ? (
+            <Form method="post" className="mt-4" data-testid="start-trial">
+              <p className="text-slate-200">
+                {`Or try Pro free for ${trial.days} days: no card, nothing charged, and Free again afterwards unless you choose a plan.`}
+              </p>
+              <input type="hidden" name="intent" value="start-trial" />
+              <button type="submit" className="btn-primary mt-3" disabled={busy}>
+                {`Start the ${trial.days}-day free trial`}
+              </button>
+            </Form>
+          ) : trial?.kind === "refused" ? (
+            <p className="mt-3 text-sm text-slate-300" data-testid="trial-refused">
+              {trial.message}
+            </p>
+          ) : null}
           <div className="mt-4 flex flex-wrap gap-3">
             <Link to="/checkout?plan=pro-monthly" className="btn-primary">
               Pro monthly

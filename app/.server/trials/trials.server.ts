@@ -1,0 +1,143 @@
+/**
+ * Free Pro trials without a card (issue 36, decision 0050). A trial is a row in `trials` and an
+ * entitlement grant for its days, so the site, `/api/desktop/me` and the licence show Pro with no
+ * code of their own, and the licence ends with the trial (`renews: false`). One trial per
+ * account and per mailbox, decided by unique keys in the database, so two starts at once give
+ * one trial; none for someone who has had a paid subscription.
+ */
+import { createHmac } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { normalizeMailbox } from "~/lib/mailbox";
+import { type PaidPlanId } from "~/lib/plans";
+import { db as defaultDb, type Database, type Executor } from "../db";
+import {
+  entitlementGrants,
+  subscriptions,
+  type TrialRow,
+  trials,
+  TRIAL_GRANT_REASON,
+  TRIAL_SOURCES,
+} from "../db/schema";
+import { env } from "../env";
+import { encryptionKey } from "../security/key-vault.server";
+import { queueTrialMails } from "./mails.server";
+
+/** The plan a trial gives: Pro, with its devices and features. */
+export const TRIAL_PLAN: PaidPlanId = "pro-monthly";
+
+const DAY_MS = 86_400_000;
+
+export type TrialSource = (typeof TRIAL_SOURCES)[number];
+
+/** Why someone cannot start a trial, in words the page and the API show. */
+export type TrialRefusal =
+  | "trials-off"
+  | "trial-running"
+  | "had-trial"
+  | "mailbox-had-trial"
+  | "had-subscription";
+
+export const TRIAL_REFUSALS: Record<TrialRefusal, string> = {
+  "trials-off": "Free trials are not offered at the moment.",
+  "trial-running": "Your Pro trial is already on.",
+  "had-trial": "This account has already had its free trial.",
+  "mailbox-had-trial": "This email address has already had a free trial, on another account.",
+  "had-subscription": "Free trials are for people new to Pro: this account has had Pro before.",
+};
+
+/** The keyed hash a mailbox is remembered by (never the address itself). */
+export function mailboxKey(email: string): string {
+  return createHmac("sha256", encryptionKey("trial-mailboxes"))
+    .update(normalizeMailbox(email))
+    .digest("base64url");
+}
+
+export type TrialState =
+  | { kind: "eligible"; days: number }
+  | { kind: "running"; trial: TrialRow }
+  | { kind: "refused"; reason: TrialRefusal; trial: TrialRow | null };
+
+/** Where a person stands with trials: may start one, has one running, or may not (and why). */
+export async function trialState(
+  user: { id: string; email: string },
+  options: { database?: Executor; now?: Date } = {},
+): Promise<TrialState> {
+  const database = options.database ?? defaultDb();
+  const now = options.now ?? new Date();
+  const [own] = await database.select().from(trials).where(eq(trials.userId, user.id));
+  if (own)
+    return own.endsAt > now
+      ? { kind: "running", trial: own }
+      : { kind: "refused", reason: "had-trial", trial: own };
+  const days = env().TRIAL_DAYS;
+  if (days === 0) return { kind: "refused", reason: "trials-off", trial: null };
+  const [subscription] = await database
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, user.id))
+    .limit(1);
+  if (subscription) return { kind: "refused", reason: "had-subscription", trial: null };
+  const [sameMailbox] = await database
+    .select({ id: trials.id })
+    .from(trials)
+    .where(eq(trials.mailboxKey, mailboxKey(user.email)));
+  if (sameMailbox) return { kind: "refused", reason: "mailbox-had-trial", trial: null };
+  return { kind: "eligible", days };
+}
+
+/**
+ * Starts a trial for a signed-in person, or says why not. The trial and its grant are written in
+ * one transaction with the reminder mails; the unique keys on the account and the mailbox make
+ * a second start (another tab, another account on the same mailbox) refused, never a second trial.
+ */
+export async function startTrial(
+  user: { id: string; email: string },
+  source: TrialSource,
+  options: { database?: Database; now?: Date } = {},
+): Promise<{ ok: true; trial: TrialRow } | { ok: false; reason: TrialRefusal }> {
+  const database = options.database ?? defaultDb();
+  const now = options.now ?? new Date();
+  return database.transaction(async (tx) => {
+    const state = await trialState(user, { database: tx, now });
+    if (state.kind === "running") return { ok: false, reason: "trial-running" as const };
+    if (state.kind === "refused") return { ok: false, reason: state.reason };
+    const endsAt = new Date(now.getTime() + state.days * DAY_MS);
+    const [trial] = await tx
+      .insert(trials)
+      .values({
+        userId: user.id,
+        mailboxKey: mailboxKey(user.email),
+        planId: TRIAL_PLAN,
+        source,
+        startedAt: now,
+        endsAt,
+      })
+      .onConflictDoNothing()
+      .returning();
+    // Another start won the race between the check and the insert: the check, again, says why.
+    if (!trial) {
+      const again = await trialState(user, { database: tx, now });
+      return {
+        ok: false,
+        reason: again.kind === "refused" ? again.reason : ("trial-running" as const),
+      };
+    }
+    const [grant] = await tx
+      .insert(entitlementGrants)
+      .values({
+        userId: user.id,
+        planId: TRIAL_PLAN,
+        startsAt: now,
+        endsAt,
+        reason: TRIAL_GRANT_REASON,
+      })
+      .returning({ id: entitlementGrants.id });
+    const [withGrant] = await tx
+      .update(trials)
+      .set({ grantId: grant!.id })
+      .where(eq(trials.id, trial.id))
+      .returning();
+    await queueTrialMails(tx, withGrant!, now);
+    return { ok: true, trial: withGrant! };
+  });
+}

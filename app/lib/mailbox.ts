@@ -1,0 +1,37 @@
+/**
+ * The mailbox an address reaches, for "one trial per person" (issue 36, point 2): the same
+ * mailbox written differently is one mailbox. Addresses compare case-insensitively; Gmail also
+ * ignores dots in the local part; these providers deliver `name+tag@` to `name@`. Elsewhere a
+ * `+` is part of the name, as the provider may treat it so.
+ */
+const IGNORES_DOTS = new Set(["gmail.com", "googlemail.com"]);
+const IGNORES_PLUS_TAGS = new Set([
+  "gmail.com",
+  "googlemail.com",
+  "outlook.com",
+  "hotmail.com",
+  "live.com",
+  "msn.com",
+  "icloud.com",
+  "me.com",
+  "mac.com",
+  "proton.me",
+  "protonmail.com",
+  "pm.me",
+  "fastmail.com",
+  "zoho.com",
+  "zohomail.in",
+  "yandex.com",
+]);
+
+export function normalizeMailbox(address: string): string {
+  const email = address.trim().toLowerCase();
+  const at = email.lastIndexOf("@");
+  if (at <= 0) return email;
+  let local = email.slice(0, at);
+  let domain = email.slice(at + 1);
+  if (domain === "googlemail.com") domain = "gmail.com";
+  if (IGNORES_PLUS_TAGS.has(domain)) local = local.split("+")[0] ?? local;
+  if (IGNORES_DOTS.has(domain)) local = local.replaceAll(".", "");
+  return `${local}@${domain}`;
+}

@@ -1,0 +1,192 @@
+/**
+ * Issue 36, points 1 to 3: a free Pro trial without a card. Started from the account page, it
+ * gives Pro on the site, in /api/desktop/me and in the licence, which never outlasts it; a second
+ * trial is refused for the same account and for the same Gmail mailbox written with dots and a
+ * +tag; its mails go out once each (3 days and 1 day before, at 9:00 India time, and at the end);
+ * when it ends the person is on Free with nothing charged.
+ */
+import { decodeJwt } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatDate } from "~/lib/dates";
+import { addIstDays, istDay, istDayStart } from "~/lib/india-time";
+import { getWithCookies, postForm, signUpVerified } from "../support/auth";
+import { pageText, signInDevice, textOf } from "../support/billing";
+import { engines } from "../support/engines";
+import { readOutbox } from "../support/mail";
+import { type RunningTestServer, startServerOn } from "../support/server";
+
+const PASSWORD = "trial-test-password-1";
+/** A timestamp column as milliseconds since the epoch (exact, whatever the driver makes of it). */
+const MS = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
+const DAY_MS = 86_400_000;
+/** Shorter than a licence's 7 days offline, so the licence must end with the trial. */
+const TRIAL_DAYS = 5;
+
+describe.each(engines())("the free Pro trial on $name", (engine) => {
+  let server: RunningTestServer;
+
+  beforeAll(async () => {
+    server = await startServerOn(engine, {
+      env: { AUTH_RATE_LIMIT: "100", TRIAL_DAYS: String(TRIAL_DAYS) },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const startTrial = (cookie: string) =>
+    postForm(server, "/account/subscription", cookie, { intent: "start-trial" });
+  const me = async (access: string) =>
+    (await (
+      await fetch(`${server.url}/api/desktop/me`, {
+        headers: { authorization: `Bearer ${access}` },
+      })
+    ).json()) as {
+      entitlement: { plan: string; expires_at: string | null; renews: boolean };
+      license: string;
+      trial: { ends_at: string; days_left: number } | null;
+    };
+  const mailsTo = (email: string) =>
+    readOutbox(server.dataDir)
+      .filter((mail) => mail.to.includes(email) && /trial/i.test(mail.subject))
+      .map((mail) => mail.subject);
+
+  it("gives Pro on the site, in /me and in a licence that ends with it; one trial, however often asked", async () => {
+    const email = "asha.rao+work@gmail.com";
+    const cookie = await signUpVerified(server, { name: "Asha", email, password: PASSWORD });
+    const before = await (await getWithCookies(server, "/account/subscription", cookie)).text();
+    expect(textOf(before)).toContain(
+      `Or try Pro free for ${TRIAL_DAYS} days: no card, nothing charged, and Free again afterwards unless you choose a plan.`,
+    );
+
+    // Two tabs at once: one trial.
+    const answers = await Promise.all([startTrial(cookie), startTrial(cookie)]);
+    const texts = await Promise.all(answers.map(async (answer) => textOf(await answer.text())));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    expect(
+      texts.some((text) => /Your Pro trial is on until \d{1,2} [A-Z][a-z]{2} \d{4}\./.test(text)),
+    ).toBe(true);
+    expect(texts.some((text) => text.includes("Your Pro trial is already on."))).toBe(true);
+    const [trial] = await server.sql(
+      `select ${MS("t.ends_at")} as ends_ms, ${MS("t.started_at")} as started_ms
+         from trials t join "user" u on u.id = t.user_id where u.email = '${email}'`,
+    );
+    const endsAt = new Date(Number(trial!.ends_ms));
+    expect(endsAt.getTime() - Number(trial!.started_ms)).toBe(TRIAL_DAYS * DAY_MS);
+
+    const page = await pageText(server, "/account/subscription", cookie);
+    expect(page).toMatch(
+      new RegExp(`Pro trial: ${TRIAL_DAYS} days left, ends \\d{1,2} [A-Z][a-z]{2} \\d{4}`),
+    );
+    expect(page).toContain("Plan Pro (free trial)");
+
+    const access = await signInDevice(server, cookie, "Asha's Mac");
+    const body = await me(access);
+    expect(body.entitlement).toMatchObject({
+      plan: "pro-monthly",
+      expires_at: endsAt.toISOString(),
+      renews: false,
+    });
+    expect(body.trial).toEqual({ ends_at: endsAt.toISOString(), days_left: TRIAL_DAYS });
+    const licence = decodeJwt(body.license);
+    expect(licence.exp).toBe(Math.floor(endsAt.getTime() / 1000));
+    expect(licence.entitlement).toEqual(body.entitlement);
+
+    // The same Gmail mailbox, written with dots and another +tag: no second trial.
+    const again = await signUpVerified(server, {
+      name: "Asha again",
+      email: "a.s.h.a.r.a.o+second@gmail.com",
+      password: PASSWORD,
+    });
+    const refused = await startTrial(again);
+    expect(refused.status).toBe(409);
+    expect(textOf(await refused.text())).toContain(
+      "This email address has already had a free trial, on another account.",
+    );
+    expect(await pageText(server, "/account/subscription", again)).toContain(
+      "This email address has already had a free trial, on another account.",
+    );
+    expect(await pageText(server, "/account/subscription", again)).not.toMatch(
+      /Start the \d+-day free trial/,
+    );
+  });
+
+  it("mails 3 days and 1 day before at 9:00 India time, and at the end, each once; then Free, nothing charged", async () => {
+    const email = "ravi@example.com";
+    const cookie = await signUpVerified(server, { name: "Ravi", email, password: PASSWORD });
+    expect((await startTrial(cookie)).status).toBe(200);
+    const [trial] = await server.sql(
+      `select t.id, ${MS("t.ends_at")} as ends_ms from trials t join "user" u on u.id = t.user_id where u.email = '${email}'`,
+    );
+    const endsAt = new Date(Number(trial!.ends_ms));
+    const jobs = async () =>
+      (
+        await server.sql(
+          `select payload->>'template' as template, ${MS("run_at")} as run_ms, completed_at from jobs
+            where kind = 'mail.trial' and payload->>'trialId' = '${String(trial!.id)}' order by run_at`,
+        )
+      ).map((row) => ({
+        template: String(row.template),
+        runAt: new Date(Number(row.run_ms)).toISOString(),
+        done: row.completed_at !== null,
+      }));
+    const nineIst = (daysBefore: number) =>
+      new Date(
+        istDayStart(addIstDays(istDay(endsAt), -daysBefore))!.getTime() + 9 * 3_600_000,
+      ).toISOString();
+    expect(await jobs()).toEqual([
+      { template: "ends-in-3-days", runAt: nineIst(3), done: false },
+      { template: "ends-in-1-day", runAt: nineIst(1), done: false },
+      { template: "ended", runAt: endsAt.toISOString(), done: false },
+    ]);
+
+    // The days come: the reminders are due (the worker would find them so on the day).
+    await server.sql(
+      `update jobs set run_at = now() where kind = 'mail.trial' and payload->>'template' <> 'ended' and payload->>'trialId' = '${String(trial!.id)}'`,
+    );
+    await server.jobsSettled();
+    const endDay = formatDate(endsAt.toISOString());
+    expect(mailsTo(email)).toEqual([
+      `Your Pinout Pro trial ends on ${endDay}`,
+      `Your Pinout Pro trial ends on ${endDay}`,
+    ]);
+    expect(
+      readOutbox(server.dataDir).find(
+        (mail) => mail.to.includes(email) && mail.subject.includes("trial ends"),
+      )?.text,
+    ).toMatch(/Nothing will be charged: we never asked for a card/);
+    // Asking again queues nothing more.
+    expect((await startTrial(cookie)).status).toBe(409);
+    expect((await jobs()).filter((job) => !job.done).map((job) => job.template)).toEqual(["ended"]);
+
+    // The end comes: the trial and its Pro are over, and the last mail says so.
+    const past = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000).toISOString();
+    const id = String(trial!.id);
+    await server.sql(`update trials set ends_at = '${past}' where id = '${id}'`);
+    await server.sql(
+      `update entitlement_grants set ends_at = '${past}' where id = (select grant_id from trials where id = '${id}')`,
+    );
+    await server.sql(
+      `update jobs set run_at = now(), payload = payload || '{"endsAt": "${past}"}'::jsonb
+        where kind = 'mail.trial' and payload->>'template' = 'ended' and payload->>'trialId' = '${id}'`,
+    );
+    await server.jobsSettled();
+    expect(mailsTo(email)).toHaveLength(3);
+    expect(mailsTo(email)[2]).toBe("Your Pinout Pro trial has ended");
+    const page = await pageText(server, "/account/subscription", cookie);
+    expect(page).toContain("Plan Free");
+    expect(page).toMatch(/Your free Pro trial ended on \d{1,2} [A-Z][a-z]{2} \d{4}\./);
+    expect(page).not.toMatch(/Start the \d+-day free trial/);
+    const access = await signInDevice(server, cookie, "Ravi's PC");
+    const body = await me(access);
+    expect(body.entitlement).toMatchObject({ plan: "free", expires_at: null });
+    expect(body.trial).toBeNull();
+    // Nothing was charged: no subscription, no payment.
+    expect(
+      await server.sql(
+        `select (select count(*)::int from subscriptions s join "user" u on u.id = s.user_id where u.email = '${email}') as subscriptions,
+                (select count(*)::int from payments p join "user" u on u.id = p.user_id where u.email = '${email}') as payments`,
+      ),
+    ).toEqual([{ subscriptions: 0, payments: 0 }]);
+  });
+});
