@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDate } from "~/lib/dates";
 import { addIstDays, istDay, istDayStart } from "~/lib/india-time";
 import { getWithCookies, postForm, signUpVerified } from "../support/auth";
-import { pageText, signInDevice, textOf } from "../support/billing";
+import { buyThroughSandbox, pageText, signInDevice, textOf } from "../support/billing";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import { type RunningTestServer, startServerOn } from "../support/server";
@@ -188,5 +188,31 @@ describe.each(engines())("the free Pro trial on $name", (engine) => {
                 (select count(*)::int from payments p join "user" u on u.id = p.user_id where u.email = '${email}') as payments`,
       ),
     ).toEqual([{ subscriptions: 0, payments: 0 }]);
+  });
+
+  it("buying during the trial starts the plan at once, at its price, and the trial's mails stop", async () => {
+    const email = "meera@example.com";
+    const cookie = await signUpVerified(server, { name: "Meera", email, password: PASSWORD });
+    expect((await startTrial(cookie)).status).toBe(200);
+    await buyThroughSandbox(server, cookie);
+    await server.jobsSettled();
+    const access = await signInDevice(server, cookie, "Meera's Mac");
+    const body = await me(access);
+    expect(body.entitlement).toMatchObject({ plan: "pro-monthly", renews: true });
+    expect(body.trial).toBeNull();
+    const page = await pageText(server, "/account/subscription", cookie);
+    expect(page).toContain("Plan Pro (monthly)");
+    expect(page).not.toContain("Your free Pro trial");
+    // The reminders come due: nothing is sent to someone who bought.
+    await server.sql(
+      `update jobs set run_at = now() where kind = 'mail.trial' and payload->>'trialId' =
+        (select t.id::text from trials t join "user" u on u.id = t.user_id where u.email = '${email}')`,
+    );
+    await server.jobsSettled();
+    expect(mailsTo(email)).toEqual([]);
+    const [paid] = await server.sql(
+      `select p.amount_paise from payments p join "user" u on u.id = p.user_id where u.email = '${email}'`,
+    );
+    expect(Number(paid!.amount_paise)).toBe(69_900);
   });
 });

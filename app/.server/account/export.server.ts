@@ -30,6 +30,7 @@ import {
   session as sessions,
   subscriptions,
   supportTickets,
+  trials,
   user as users,
 } from "../db/schema";
 import { statusText } from "../billing/overview.server";
@@ -53,6 +54,7 @@ export const EXPORT_KEYS = [
   "refunds",
   "invoices",
   "planGrants",
+  "freeTrial",
   "accountHistory",
   "analyticsConsent",
   "siteAnalytics",
@@ -109,6 +111,8 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   webhook_event_ids: { notExported: "ids of Razorpay's messages already processed" },
   jobs: { notExported: "the site's work queue: mails and refunds in flight, then deleted" },
   backup_runs: { notExported: "when each backup of the whole site ran: no one's data" },
+  // Its mailbox key is a keyed hash nobody can read back: the export says what it stands for.
+  trials: { exportedAs: "freeTrial" },
   job_dedupe_keys: { notExported: "the queue's once-only keys" },
   admin_alerts: { notExported: "the operator's notices; about the business, not a person" },
   provider_plans: { notExported: "the plans on sale" },
@@ -149,6 +153,7 @@ export async function exportUserData(
     apiTokens,
     onboardingSteps,
     mails,
+    trialRows,
   ] = await Promise.all([
     database.select().from(accounts).where(eq(accounts.userId, userId)),
     database.select().from(sessions).where(eq(sessions.userId, userId)),
@@ -217,6 +222,10 @@ export async function exportUserData(
       .where(eq(onboardingReports.userId, userId))
       .orderBy(asc(onboardingReports.reportedAt)),
     mailsTo(profile.email, database, 1000),
+    database
+      .select({ startedAt: trials.startedAt, endsAt: trials.endsAt, source: trials.source })
+      .from(trials)
+      .where(eq(trials.userId, userId)),
   ]);
   const paymentIds = paid.map((payment) => payment.providerPaymentId);
   const [refundRows, threads, siteEvents] = await Promise.all([
@@ -357,6 +366,11 @@ export async function exportUserData(
       startsAt: grant.startsAt,
       endsAt: grant.endsAt,
       reason: grant.reason,
+    })),
+    freeTrial: trialRows.map((trial) => ({
+      ...trial,
+      // The mailbox is kept only as a keyed hash, to give one trial per person (privacy policy).
+      mailbox: "remembered as a one-way fingerprint of your email address",
     })),
     // What our team did on the account (refunds, cancellations, grants), without who did it.
     accountHistory: history.map((entry) => ({

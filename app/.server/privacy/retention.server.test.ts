@@ -1,10 +1,11 @@
+import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   insertUser,
   openTestDatabase,
   type TestDatabase,
 } from "../../../tests/support/test-database";
-import { feedback, mailLog, supportMessages, supportTickets } from "../db/schema";
+import { feedback, mailLog, supportMessages, supportTickets, trials } from "../db/schema";
 import { prunePersonalData } from "./retention.server";
 
 const NOW = new Date("2026-11-28T06:00:00.000Z");
@@ -81,11 +82,33 @@ describe("the privacy policy's retention, enforced", () => {
         mail("mailed 11 months ago", monthsAgo(11)),
       ]);
 
+    const trial = (mailboxKey: string, endsAt: Date) => ({
+      mailboxKey,
+      planId: "pro-monthly",
+      source: "site" as const,
+      startedAt: endsAt,
+      endsAt,
+    });
+    await test.db
+      .insert(trials)
+      .values([
+        trial("ended 37 months ago", monthsAgo(37)),
+        trial("ended 35 months ago", monthsAgo(35)),
+      ]);
+
     expect(await prunePersonalData(test.db, NOW)).toEqual({
       feedback: 1,
       supportTickets: 1,
       mails: 1,
+      trials: 1,
     });
+    // What the privacy policy says: a trial's mailbox fingerprint, 36 months after it ended.
+    expect((await test.db.select().from(trials)).map((row) => row.mailboxKey)).toEqual([
+      "ended 35 months ago",
+    ]);
+    expect(fs.readFileSync("content/legal/privacy.md", "utf8")).toContain(
+      "| 36 months after the trial ends |",
+    );
     expect((await test.db.select().from(mailLog)).map((row) => row.key)).toEqual([
       "mailed 11 months ago",
     ]);
@@ -106,6 +129,7 @@ describe("the privacy policy's retention, enforced", () => {
       feedback: 0,
       supportTickets: 0,
       mails: 0,
+      trials: 0,
     });
   });
 });

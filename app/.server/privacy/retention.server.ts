@@ -2,18 +2,20 @@
  * What the privacy policy (content/legal/privacy.md, "How long we keep it") promises to delete,
  * deleted: feedback 24 months after it was sent, a support conversation 24 months after it
  * ended (the ticket closed; a ticket still open is a conversation still going), the record of a
- * mail sent 12 months after its last try. Run hourly by the
- * prune (jobs/maintenance.server.ts).
+ * mail sent 12 months after its last try, the fingerprint of a mailbox that had a free trial 36
+ * months after the trial ended. Run hourly by the prune (jobs/maintenance.server.ts).
  */
 import { and, eq, lt } from "drizzle-orm";
 import type { Database } from "../db";
-import { feedback, supportTickets } from "../db/schema";
+import { feedback, supportTickets, trials } from "../db/schema";
 import { MAIL_LOG_RETENTION_MONTHS, pruneMailLog } from "../mail/mail-log.server";
 
 export const PERSONAL_RETENTION_MONTHS = {
   feedback: 24,
   /** After the ticket was closed; its messages go with it. */
   supportConversations: 24,
+  /** After the trial ended: the keyed hash of its mailbox, which stops a second trial. */
+  trialMailboxes: 36,
 } as const;
 
 function monthsBefore(now: Date, months: number): Date {
@@ -40,5 +42,14 @@ export async function prunePersonalData(database: Database, now = new Date()) {
     )
     .returning({ id: supportTickets.id });
   const mails = await pruneMailLog(database, monthsBefore(now, MAIL_LOG_RETENTION_MONTHS));
-  return { feedback: oldFeedback.length, supportTickets: oldTickets.length, mails };
+  const oldTrials = await database
+    .delete(trials)
+    .where(lt(trials.endsAt, monthsBefore(now, PERSONAL_RETENTION_MONTHS.trialMailboxes)))
+    .returning({ id: trials.id });
+  return {
+    feedback: oldFeedback.length,
+    supportTickets: oldTickets.length,
+    mails,
+    trials: oldTrials.length,
+  };
 }

@@ -42,7 +42,10 @@ export async function queueTrialMails(
       executor,
       trialMailJob,
       { template, trialId: trial.id, endsAt: trial.endsAt.toISOString() },
-      { dedupeKey: `${TRIAL_MAIL_JOB}:${template}:${trial.id}:${trial.endsAt.toISOString()}`, runAt },
+      {
+        dedupeKey: `${TRIAL_MAIL_JOB}:${template}:${trial.id}:${trial.endsAt.toISOString()}`,
+        runAt,
+      },
     );
   }
 }

@@ -16,7 +16,7 @@ import {
   type TrialRow,
   trials,
   TRIAL_GRANT_REASON,
-  TRIAL_SOURCES,
+  type TRIAL_SOURCES,
 } from "../db/schema";
 import { env } from "../env";
 import { encryptionKey } from "../security/key-vault.server";
@@ -31,11 +31,7 @@ export type TrialSource = (typeof TRIAL_SOURCES)[number];
 
 /** Why someone cannot start a trial, in words the page and the API show. */
 export type TrialRefusal =
-  | "trials-off"
-  | "trial-running"
-  | "had-trial"
-  | "mailbox-had-trial"
-  | "had-subscription";
+  "trials-off" | "trial-running" | "had-trial" | "mailbox-had-trial" | "had-subscription";
 
 export const TRIAL_REFUSALS: Record<TrialRefusal, string> = {
   "trials-off": "Free trials are not offered at the moment.",
