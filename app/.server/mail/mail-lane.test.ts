@@ -23,6 +23,7 @@ const MAIL_JOB_MODULES = [
   "app/.server/account/security-mail.server.ts",
   "app/.server/billing/notify.server.ts",
   "app/.server/mail/outbox.server.ts",
+  "app/.server/trials/mails.server.ts",
 ];
 
 describe("mail leaves only through the mail lane", () => {
