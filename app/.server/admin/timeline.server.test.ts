@@ -84,6 +84,40 @@ describe("the customer timeline (issue 33, point 5)", () => {
     });
   });
 
+  it("tells a free trial from an operator's grant, with India dates", () => {
+    const entries = timelineEntries({
+      ...none,
+      grants: [
+        {
+          planId: "pro-monthly",
+          reason: "trial",
+          createdAt: new Date("2026-11-05T04:00:00Z"),
+          // 20:00 UTC on the 18th is the 19th in India.
+          endsAt: new Date("2026-11-18T20:00:00Z"),
+        },
+        {
+          planId: "pro-yearly",
+          reason: "Goodwill after the outage",
+          createdAt: new Date("2026-11-06T04:00:00Z"),
+          endsAt: new Date("2026-12-06T04:00:00Z"),
+        },
+      ],
+    });
+    expect(entries.map(({ kind, title, detail }) => ({ kind, title, detail }))).toEqual([
+      {
+        kind: "audit",
+        title: "Given Pro (yearly) until 6 Dec 2026",
+        detail: "Goodwill after the outage",
+      },
+      {
+        kind: "billing",
+        title: "Started a free Pro trial, until 19 Nov 2026",
+        detail: "No card; Free again afterwards unless they buy",
+      },
+      expect.objectContaining({ kind: "account" }),
+    ]);
+  });
+
   it("takes only the key events of the browsers the customer bought in", async () => {
     const at = new Date("2026-11-05T04:00:00Z");
     await test.db.insert(analyticsEvents).values([

@@ -6,10 +6,12 @@
  */
 import { inArray } from "drizzle-orm";
 import { TIMELINE_LIMIT, type TimelineEntry, type TimelineKind } from "~/lib/customer-timeline";
+import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
 import { planLabel } from "~/lib/plans";
 import type { Database } from "../db";
 import {
+  TRIAL_GRANT_REASON,
   type auditLog,
   type InvoiceRow,
   type PaymentRow,
@@ -153,12 +155,22 @@ export function timelineEntries(sources: TimelineSources): TimelineEntry[] {
       title: `${document.kind === "credit_note" ? "Credit note" : "Invoice"} ${document.number} issued`,
       detail: formatInr(document.totalPaise),
     })),
-    ...sources.grants.map((grant): Entry => ({
-      at: grant.createdAt,
-      kind: "audit",
-      title: `Given ${planLabel(grant.planId)} until ${grant.endsAt.toISOString().slice(0, 10)}`,
-      detail: grant.reason,
-    })),
+    ...sources.grants.map((grant): Entry =>
+      // A free trial is the customer's own doing, not an admin action (issue 36).
+      grant.reason === TRIAL_GRANT_REASON
+        ? {
+            at: grant.createdAt,
+            kind: "billing",
+            title: `Started a free Pro trial, until ${formatDate(grant.endsAt.toISOString())}`,
+            detail: "No card; Free again afterwards unless they buy",
+          }
+        : {
+            at: grant.createdAt,
+            kind: "audit",
+            title: `Given ${planLabel(grant.planId)} until ${formatDate(grant.endsAt.toISOString())}`,
+            detail: grant.reason,
+          },
+    ),
     ...sources.audit.map((entry): Entry => ({
       at: entry.createdAt,
       kind: "audit",
