@@ -126,6 +126,7 @@ export default [
       route("me", "routes/desktop/me.ts"),
       route("usage", "routes/desktop/usage.ts"),
       route("logout", "routes/desktop/logout.ts"),
+      route("trial", "routes/desktop/trial.ts"),
       route("web-session-token", "routes/desktop/web-session-token.ts"),
     ]),
   ]),

@@ -215,4 +215,60 @@ describe.each(engines())("the free Pro trial on $name", (engine) => {
     );
     expect(Number(paid!.amount_paise)).toBe(69_900);
   });
+
+  it("one trial per computer: started from the app, refused to another account on the same machine", async () => {
+    const machine = { machine_id: "IOPlatformUUID-5A1C-4F2B-9E11-0123456789AB" };
+    const first = await signUpVerified(server, {
+      name: "Kavya",
+      email: "kavya@example.com",
+      password: PASSWORD,
+    });
+    const access = await signInDevice(server, first, "Kavya's Mac", machine);
+    const trialFromApp = () =>
+      fetch(`${server.url}/api/desktop/trial`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${access}` },
+      });
+    const started = await trialFromApp();
+    expect(started.status).toBe(200);
+    const { trial } = (await started.json()) as { trial: { ends_at: string; days_left: number } };
+    expect(trial.days_left).toBe(TRIAL_DAYS);
+    expect((await me(access)).trial).toEqual(trial);
+    expect((await me(access)).entitlement).toMatchObject({ plan: "pro-monthly", renews: false });
+    // Asked again from the app: refused, with the reason and the words to show.
+    const again = await trialFromApp();
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({
+      error: "trial_refused",
+      reason: "trial-running",
+      error_description: "Your Pro trial is already on.",
+    });
+
+    // Another account, another mailbox, the same computer: no second trial, by either way.
+    const second = await signUpVerified(server, {
+      name: "Kavya's sister",
+      email: "meenakshi@example.org",
+      password: PASSWORD,
+    });
+    const otherAccess = await signInDevice(server, second, "The same Mac", machine);
+    const refused = await startTrial(second);
+    expect(refused.status).toBe(409);
+    expect(textOf(await refused.text())).toContain(
+      "A computer signed in to this account has already had a free trial, on another account.",
+    );
+    const fromApp = await fetch(`${server.url}/api/desktop/trial`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${otherAccess}` },
+    });
+    expect(fromApp.status).toBe(409);
+    expect(await fromApp.json()).toMatchObject({ reason: "machine-had-trial" });
+    // Only a keyed hash of the identifier is stored.
+    expect(
+      await server.sql(
+        `select count(*)::int as n from desktop_devices where machine_key like '%5A1C%' or machine_key like '%IOPlatform%'`,
+      ),
+    ).toEqual([{ n: 0 }]);
+    // Without a token, nothing.
+    expect((await fetch(`${server.url}/api/desktop/trial`, { method: "POST" })).status).toBe(401);
+  });
 });

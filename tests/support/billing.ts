@@ -203,6 +203,7 @@ export function exchangeHandoff(
   server: RunningTestServer,
   handoff: { token: string; verifier: string },
   name: string,
+  extra: { machine_id?: string } = {},
 ) {
   return fetch(`${server.url}/api/desktop/token`, {
     method: "POST",
@@ -213,6 +214,7 @@ export function exchangeHandoff(
       device_name: name,
       platform: "mac",
       app_version: "2.1.0",
+      ...extra,
     }),
   });
 }
@@ -222,8 +224,14 @@ export async function signInDevice(
   server: RunningTestServer,
   cookie: string,
   name: string,
+  extra: { machine_id?: string } = {},
 ): Promise<string> {
-  const exchanged = await exchangeHandoff(server, await desktopHandoff(server, cookie), name);
+  const exchanged = await exchangeHandoff(
+    server,
+    await desktopHandoff(server, cookie),
+    name,
+    extra,
+  );
   if (exchanged.status !== 200) throw new Error(`token exchange failed: ${exchanged.status}`);
   return ((await exchanged.json()) as { access_token: string }).access_token;
 }

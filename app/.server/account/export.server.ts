@@ -113,6 +113,9 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   backup_runs: { notExported: "when each backup of the whole site ran: no one's data" },
   // Its mailbox key is a keyed hash nobody can read back: the export says what it stands for.
   trials: { exportedAs: "freeTrial" },
+  trial_machines: {
+    notExported: "keyed hashes of the computers that had a trial: nobody can read them back",
+  },
   job_dedupe_keys: { notExported: "the queue's once-only keys" },
   admin_alerts: { notExported: "the operator's notices; about the business, not a person" },
   provider_plans: { notExported: "the plans on sale" },

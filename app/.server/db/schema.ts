@@ -438,6 +438,11 @@ export const desktopDevices = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /**
+     * A keyed hash of the machine identifier the app sends at sign-in (never the identifier):
+     * one free trial per computer (issue 36, point 2). Null for apps that send none.
+     */
+    machineKey: text("machine_key"),
   },
   (table) => [index("desktop_devices_user_idx").on(table.userId)],
 );
@@ -825,6 +830,19 @@ export const trials = pgTable(
 );
 
 export type TrialRow = typeof trials.$inferSelect;
+
+/**
+ * The computers that have had a free trial (keyed hashes, as on `desktop_devices`): recorded for
+ * every device signed in to the account when the trial starts or while it runs. A computer here
+ * gives no second trial to another account. Goes with its trial (36 months after it ended).
+ */
+export const trialMachines = pgTable("trial_machines", {
+  machineKey: text("machine_key").primaryKey(),
+  trialId: uuid("trial_id")
+    .notNull()
+    .references(() => trials.id, { onDelete: "cascade" }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** Every admin action on a customer's billing: who, what, when, and the state before and after. */
 export const auditLog = pgTable(

@@ -13,6 +13,8 @@ import { logger } from "../logger";
 import { kickJobs } from "../jobs";
 import { queueMail } from "../mail/outbox.server";
 import { newDesktopSignInMessage } from "../mail/templates";
+import { machineKey } from "../trials/keys.server";
+import { recordTrialMachines, runningTrialOf } from "../trials/trials.server";
 import { hashToken, randomToken, verifyPkce } from "../security/tokens";
 import { burnToken } from "./handoff.server";
 
@@ -37,6 +39,11 @@ export const tokenRequestSchema = z.object({
   device_name: z.string().trim().min(1).max(100),
   platform: z.enum(["mac", "windows"]),
   app_version: z.string().trim().min(1).max(50),
+  /**
+   * A stable identifier of the computer (the OS's machine id or one the app keeps), for one free
+   * trial per computer. Only its keyed hash is stored. Optional: older apps send none.
+   */
+  machine_id: z.string().trim().min(8).max(200).optional(),
 });
 
 export interface TokenPair {
@@ -111,9 +118,13 @@ export async function exchangeHandoff(
         appVersion: input.app_version,
         accessTokenHash: hashToken(tokens.access),
         accessExpiresAt: tokens.accessExpiresAt,
+        machineKey: input.machine_id ? machineKey(input.machine_id) : null,
       })
       .returning();
     if (!created) throw new Error("device not created");
+    // A computer signed in during a free trial has had that trial (issue 36, point 2).
+    const trial = created.machineKey ? await runningTrialOf(account.id, tx) : null;
+    if (trial && created.machineKey) await recordTrialMachines(tx, trial.id, [created.machineKey]);
     await tx.insert(desktopRefreshTokens).values({
       tokenHash: hashToken(tokens.refresh),
       deviceId: created.id,

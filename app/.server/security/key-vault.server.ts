@@ -17,7 +17,12 @@ const sealedSchema = z.object({
 export type Sealed = z.infer<typeof sealedSchema>;
 
 /** Each use gets its own key (HKDF info), so one kind of sealed value never opens as another. */
-type KeyUse = "signing-keys-at-rest" | "queued-secrets" | "analytics-ids" | "trial-mailboxes";
+type KeyUse =
+  | "signing-keys-at-rest"
+  | "queued-secrets"
+  | "analytics-ids"
+  | "trial-mailboxes"
+  | "machine-ids";
 
 const cachedKeys = new Map<KeyUse, Buffer>();
 

@@ -5,13 +5,13 @@
  * account and per mailbox, decided by unique keys in the database, so two starts at once give
  * one trial; none for someone who has had a paid subscription.
  */
-import { createHmac } from "node:crypto";
-import { eq } from "drizzle-orm";
-import { normalizeMailbox } from "~/lib/mailbox";
+import { and, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import { type PaidPlanId } from "~/lib/plans";
 import { db as defaultDb, type Database, type Executor } from "../db";
 import {
+  desktopDevices,
   entitlementGrants,
+  trialMachines,
   subscriptions,
   type TrialRow,
   trials,
@@ -19,7 +19,7 @@ import {
   type TRIAL_SOURCES,
 } from "../db/schema";
 import { env } from "../env";
-import { encryptionKey } from "../security/key-vault.server";
+import { mailboxKey } from "./keys.server";
 import { queueTrialMails } from "./mails.server";
 
 /** The plan a trial gives: Pro, with its devices and features. */
@@ -31,22 +31,22 @@ export type TrialSource = (typeof TRIAL_SOURCES)[number];
 
 /** Why someone cannot start a trial, in words the page and the API show. */
 export type TrialRefusal =
-  "trials-off" | "trial-running" | "had-trial" | "mailbox-had-trial" | "had-subscription";
+  | "trials-off"
+  | "trial-running"
+  | "had-trial"
+  | "mailbox-had-trial"
+  | "machine-had-trial"
+  | "had-subscription";
 
 export const TRIAL_REFUSALS: Record<TrialRefusal, string> = {
   "trials-off": "Free trials are not offered at the moment.",
   "trial-running": "Your Pro trial is already on.",
   "had-trial": "This account has already had its free trial.",
   "mailbox-had-trial": "This email address has already had a free trial, on another account.",
+  "machine-had-trial":
+    "A computer signed in to this account has already had a free trial, on another account.",
   "had-subscription": "Free trials are for people new to Pro: this account has had Pro before.",
 };
-
-/** The keyed hash a mailbox is remembered by (never the address itself). */
-export function mailboxKey(email: string): string {
-  return createHmac("sha256", encryptionKey("trial-mailboxes"))
-    .update(normalizeMailbox(email))
-    .digest("base64url");
-}
 
 export type TrialState =
   | { kind: "eligible"; days: number }
@@ -78,7 +78,57 @@ export async function trialState(
     .from(trials)
     .where(eq(trials.mailboxKey, mailboxKey(user.email)));
   if (sameMailbox) return { kind: "refused", reason: "mailbox-had-trial", trial: null };
+  const machines = await machinesOf(user.id, database);
+  if (machines.length > 0) {
+    const [sameMachine] = await database
+      .select({ key: trialMachines.machineKey })
+      .from(trialMachines)
+      .where(inArray(trialMachines.machineKey, machines))
+      .limit(1);
+    if (sameMachine) return { kind: "refused", reason: "machine-had-trial", trial: null };
+  }
   return { kind: "eligible", days };
+}
+
+/** The machine keys of the account's signed-in desktop devices. */
+async function machinesOf(userId: string, database: Executor): Promise<string[]> {
+  const rows = await database
+    .selectDistinct({ key: desktopDevices.machineKey })
+    .from(desktopDevices)
+    .where(
+      and(
+        eq(desktopDevices.userId, userId),
+        isNull(desktopDevices.revokedAt),
+        isNotNull(desktopDevices.machineKey),
+      ),
+    );
+  return rows.flatMap((row) => (row.key ? [row.key] : []));
+}
+
+/**
+ * Remembers computers as having had this trial: every device signed in when it starts, and one
+ * that signs in while it runs (devices.server). A computer another trial already holds stays its.
+ */
+export async function recordTrialMachines(
+  database: Executor,
+  trialId: string,
+  keys: readonly string[],
+): Promise<void> {
+  if (keys.length === 0) return;
+  await database
+    .insert(trialMachines)
+    .values(keys.map((machineKey) => ({ machineKey, trialId })))
+    .onConflictDoNothing();
+}
+
+/** The account's trial while it runs (for a device that signs in meanwhile). */
+export async function runningTrialOf(
+  userId: string,
+  database: Executor = defaultDb(),
+  now = new Date(),
+): Promise<TrialRow | null> {
+  const [row] = await database.select().from(trials).where(eq(trials.userId, userId));
+  return row && row.endsAt > now ? row : null;
 }
 
 /**
@@ -133,6 +183,7 @@ export async function startTrial(
       .set({ grantId: grant!.id })
       .where(eq(trials.id, trial.id))
       .returning();
+    await recordTrialMachines(tx, trial.id, await machinesOf(user.id, tx));
     await queueTrialMails(tx, withGrant!, now);
     return { ok: true, trial: withGrant! };
   });
