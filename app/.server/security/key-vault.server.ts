@@ -18,11 +18,7 @@ export type Sealed = z.infer<typeof sealedSchema>;
 
 /** Each use gets its own key (HKDF info), so one kind of sealed value never opens as another. */
 type KeyUse =
-  | "signing-keys-at-rest"
-  | "queued-secrets"
-  | "analytics-ids"
-  | "trial-mailboxes"
-  | "machine-ids";
+  "signing-keys-at-rest" | "queued-secrets" | "analytics-ids" | "trial-mailboxes" | "machine-ids";
 
 const cachedKeys = new Map<KeyUse, Buffer>();
 
