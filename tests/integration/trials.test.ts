@@ -9,11 +9,11 @@ import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDate } from "~/lib/dates";
 import { addIstDays, istDay, istDayStart } from "~/lib/india-time";
-import { getWithCookies, postForm, signUpVerified } from "../support/auth";
+import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
 import { buyThroughSandbox, pageText, signInDevice, textOf } from "../support/billing";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
-import { type RunningTestServer, startServerOn } from "../support/server";
+import type { RunningTestServer } from "../support/server";
 
 const PASSWORD = "trial-test-password-1";
 /** A timestamp column as milliseconds since the epoch (exact, whatever the driver makes of it). */
@@ -24,11 +24,12 @@ const TRIAL_DAYS = 5;
 
 describe.each(engines())("the free Pro trial on $name", (engine) => {
   let server: RunningTestServer;
+  let boss = "";
 
   beforeAll(async () => {
-    server = await startServerOn(engine, {
+    ({ server, admin: boss } = await startWithAdmin(engine, PASSWORD, {
       env: { AUTH_RATE_LIMIT: "100", TRIAL_DAYS: String(TRIAL_DAYS) },
-    });
+    }));
   });
   afterAll(async () => {
     await server?.stop();
@@ -270,5 +271,73 @@ describe.each(engines())("the free Pro trial on $name", (engine) => {
     ).toEqual([{ n: 0 }]);
     // Without a token, nothing.
     expect((await fetch(`${server.url}/api/desktop/trial`, { method: "POST" })).status).toBe(401);
+  });
+
+  it("the operator sees the trial on the customer's page and extends it, audited, with mails for the new end", async () => {
+    const email = "dev@example.com";
+    const cookie = await signUpVerified(server, { name: "Dev", email, password: PASSWORD });
+    expect((await startTrial(cookie)).status).toBe(200);
+    const path = `/admin-fix-subscription?email=${encodeURIComponent(email)}`;
+    const html = await (await getWithCookies(server, path, boss)).text();
+    expect(textOf(html)).toMatch(
+      new RegExp(
+        `Started \\d{1,2} [A-Z][a-z]{2} \\d{4} from the site; ${TRIAL_DAYS} days left, ends \\d{1,2} [A-Z][a-z]{2} \\d{4}\\.`,
+      ),
+    );
+    const userId = /name="userId" value="([^"]+)"/.exec(html)?.[1] ?? "";
+    const ends = async () =>
+      Number(
+        (
+          await server.sql(
+            `select ${MS("t.ends_at")} as ms from trials t join "user" u on u.id = t.user_id where u.email = '${email}'`,
+          )
+        )[0]!.ms,
+      );
+    const before = await ends();
+
+    // A customer cannot; a missing reason is a field error; then the operator extends it.
+    expect(
+      (
+        await postForm(server, path, cookie, {
+          intent: "extend-trial",
+          userId,
+          days: "7",
+          reason: "x",
+        })
+      ).status,
+    ).toBe(403);
+    const noReason = await postForm(server, path, boss, {
+      intent: "extend-trial",
+      userId,
+      days: "7",
+      reason: "",
+    });
+    expect(noReason.status).toBe(400);
+    const extended = await postForm(server, path, boss, {
+      intent: "extend-trial",
+      userId,
+      days: "7",
+      reason: "Evaluating for a team of five",
+    });
+    expect(extended.status).toBe(200);
+    expect(textOf(await extended.text())).toContain(
+      `The free trial now ends on ${formatDate(new Date(before + 7 * DAY_MS).toISOString())}, 7 days later.`,
+    );
+    expect(await ends()).toBe(before + 7 * DAY_MS);
+    const access = await signInDevice(server, cookie, "Dev's PC");
+    expect((await me(access)).trial?.days_left).toBe(TRIAL_DAYS + 7);
+    expect(
+      await server.sql(
+        `select action, reason from audit_log where action = 'trial.extend' and target_user_id = '${userId}'`,
+      ),
+    ).toEqual([{ action: "trial.extend", reason: "Evaluating for a team of five" }]);
+    // The mails for the old end send nothing; those for the new end are queued.
+    const queued = await server.sql(
+      `select payload->>'endsAt' as ends from jobs where kind = 'mail.trial' and completed_at is null
+        and payload->>'trialId' = (select t.id::text from trials t where t.user_id = '${userId}')`,
+    );
+    expect(new Set(queued.map((row) => row.ends))).toEqual(
+      new Set([new Date(before).toISOString(), new Date(before + 7 * DAY_MS).toISOString()]),
+    );
   });
 });

@@ -22,6 +22,7 @@ import { resyncFromProvider } from "../billing/resync.server";
 import { processWebhookEvent } from "../billing/webhooks.server";
 import { reissueWithBuyer } from "../invoices/issue.server";
 import { audit } from "./audit.server";
+import { extendTrial } from "../trials/trials.server";
 import { AppError } from "../http/errors";
 
 export async function subscriptionOwnedBy(
@@ -135,6 +136,32 @@ export async function adminGrant(
   });
   return `Granted ${input.planId} for ${input.days} days, until ${formatDate(endsAt)}.`;
 }
+/** Moves a customer's running free trial `days` later, recorded in the audit log (issue 36). */
+export async function adminExtendTrial(
+  session: Session,
+  userId: string,
+  input: { days: number; reason: string },
+  options: { database?: Database; now?: Date } = {},
+): Promise<string> {
+  assertAdmin(session);
+  const database = options.database ?? defaultDb();
+  const moved = await extendTrial(userId, input.days, { database, now: options.now });
+  if (!moved)
+    throw new AppError(
+      "conflict",
+      "This customer has no free trial running: give Pro with a grant instead.",
+    );
+  await audit(database, session, {
+    action: "trial.extend",
+    targetUserId: userId,
+    target: null,
+    reason: input.reason,
+    before: { endsAt: moved.before.toISOString() },
+    after: { endsAt: moved.after.toISOString() },
+  });
+  return `The free trial now ends on ${formatDate(moved.after)}, ${input.days} ${input.days === 1 ? "day" : "days"} later.`;
+}
+
 /**
  * Corrects the buyer's GSTIN on an issued invoice: a full credit note against it and a new
  * invoice with the corrected buyer (never an edit in place), recorded in the audit log.

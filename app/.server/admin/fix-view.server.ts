@@ -15,6 +15,7 @@ import { type Customer, findCustomer } from "./customers.server";
 import { customerTickets } from "../support/tickets.server";
 import { db } from "../db";
 import { purchaseBrowserIds } from "../analytics/purchase-browser.server";
+import { trialOf } from "../trials/trials.server";
 import { mailsTo } from "../mail/mail-log.server";
 import { filterTimeline, timelineEntries, timelineExtras } from "./timeline.server";
 import { TIMELINE_KINDS, type TimelineKind } from "~/lib/customer-timeline";
@@ -57,10 +58,11 @@ export async function customerPageView(id: string, kinds: readonly TimelineKind[
 
 async function customerView(customer: Customer, kinds: readonly TimelineKind[]) {
   const sandbox = sandboxControlsAvailable();
-  const [billing, tickets, mails] = await Promise.all([
+  const [billing, tickets, mails, trial] = await Promise.all([
     customerBilling(customer.id),
     customerTickets(customer.id),
     mailsTo(customer.email),
+    trialOf(customer.id),
   ]);
   const extras = await timelineExtras(db(), {
     paymentIds: billing.payments.map((payment) => payment.providerPaymentId),
@@ -138,6 +140,14 @@ async function customerView(customer: Customer, kinds: readonly TimelineKind[]) 
         endsAt: grant.endsAt.toISOString(),
         reason: grant.reason,
       })),
+      trial: trial
+        ? {
+            source: trial.source,
+            startedAt: trial.startedAt.toISOString(),
+            endsAt: trial.endsAt.toISOString(),
+            running: trial.endsAt > new Date(),
+          }
+        : null,
       audit: billing.audit.map((entry) => ({
         id: entry.id,
         actor: entry.actorEmail,

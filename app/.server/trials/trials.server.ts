@@ -188,3 +188,40 @@ export async function startTrial(
     return { ok: true, trial: withGrant! };
   });
 }
+
+/**
+ * Moves a running trial's end `days` later (an operator's goodwill; audited by the caller): the
+ * trial, its grant and its mails (queued again for the new end; those for the old end send
+ * nothing). An ended trial is not reopened: a grant gives Pro then.
+ */
+export async function extendTrial(
+  userId: string,
+  days: number,
+  options: { database?: Database; now?: Date } = {},
+): Promise<{ before: Date; after: Date } | null> {
+  const database = options.database ?? defaultDb();
+  const now = options.now ?? new Date();
+  return database.transaction(async (tx) => {
+    const [trial] = await tx.select().from(trials).where(eq(trials.userId, userId)).for("update");
+    if (!trial || trial.endsAt <= now) return null;
+    const after = new Date(trial.endsAt.getTime() + days * DAY_MS);
+    const [moved] = await tx
+      .update(trials)
+      .set({ endsAt: after })
+      .where(eq(trials.id, trial.id))
+      .returning();
+    if (trial.grantId)
+      await tx
+        .update(entitlementGrants)
+        .set({ endsAt: after })
+        .where(eq(entitlementGrants.id, trial.grantId));
+    await queueTrialMails(tx, moved!, now);
+    return { before: trial.endsAt, after };
+  });
+}
+
+/** The account's trial, whatever its state (the operator's customer page). */
+export async function trialOf(userId: string, database: Executor = defaultDb()) {
+  const [row] = await database.select().from(trials).where(eq(trials.userId, userId));
+  return row ?? null;
+}

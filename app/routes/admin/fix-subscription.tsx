@@ -2,6 +2,7 @@ import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
 import {
   adminCorrectGstin,
+  adminExtendTrial,
   adminGrant,
   adminReplay,
   adminResync,
@@ -27,6 +28,7 @@ import {
 } from "~/components/admin/fix-subscription/CustomerSections";
 import { EventsSection } from "~/components/admin/fix-subscription/EventsSection";
 import { GrantSection } from "~/components/admin/fix-subscription/GrantSection";
+import { TrialSection } from "~/components/admin/fix-subscription/TrialSection";
 import { InvoicesSection } from "~/components/admin/fix-subscription/InvoicesSection";
 import { PaymentsSection } from "~/components/admin/fix-subscription/PaymentsSection";
 import { AFTER_REFUND } from "~/components/admin/fix-subscription/shared";
@@ -104,6 +106,16 @@ const actionSchema = z.discriminatedUnion("intent", [
       .int({ error: "Whole days." })
       .min(1, { error: "At least 1 day." })
       .max(366, { error: "At most 366 days." }),
+    reason,
+  }),
+  z.object({
+    intent: z.literal("extend-trial"),
+    userId,
+    days: z.coerce
+      .number()
+      .int({ error: "Whole days." })
+      .min(1, { error: "At least 1 day." })
+      .max(90, { error: "At most 90 days." }),
     reason,
   }),
   z.object({
@@ -214,6 +226,8 @@ export async function action(args: Route.ActionArgs) {
           );
         case "grant":
           return done(input.intent, await adminGrant(session, input.userId, input));
+        case "extend-trial":
+          return done(input.intent, await adminExtendTrial(session, input.userId, input));
         case "cancel":
           return done(
             input.intent,
@@ -312,6 +326,7 @@ export default function FixSubscriptionPage({
             {...section}
           />
           <InvoicesSection invoices={billing.invoices} {...section} />
+          {billing.trial ? <TrialSection trial={billing.trial} {...section} /> : null}
           <GrantSection grants={billing.grants} {...section} />
           <EventsSection events={billing.events} {...section} />
           <AuditSection audit={billing.audit} />
