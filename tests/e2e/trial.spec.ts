@@ -1,3 +1,4 @@
+import { acceptAnalytics, flushEvents, recordEvents } from "./analytics-helpers";
 import {
   DESKTOP,
   expect,
@@ -21,9 +22,11 @@ test("a new customer starts the free Pro trial from pricing and sees its countdo
     email: uniqueEmail("trial"),
     password: "trial-e2e-password-1",
   });
+  const sent = await recordEvents(page);
   await page.setViewportSize(DESKTOP);
   await page.goto("/pricing");
   await waitForHydration(page);
+  await acceptAnalytics(page);
   await page.getByRole("link", { name: /^Or try Pro free for \d+ days, no card$/ }).click();
   await expect(page).toHaveURL(/\/account\/subscription#upgrade$/);
   const offer = page.getByText(/^Or try Pro free for \d+ days: no card, nothing charged/);
@@ -41,6 +44,11 @@ test("a new customer starts the free Pro trial from pricing and sees its countdo
   await expect(page.getByTestId("current-plan")).toHaveText("Pro (free trial)");
   await expect(page.getByRole("button", { name: /free trial/ })).toHaveCount(0);
   await expectNoAxeViolations(page);
+  // The catalogue's trial_start, once, after consent.
+  await flushEvents(page);
+  await expect
+    .poll(() => sent.filter((event) => event.name === "trial_start").map((event) => event.params))
+    .toEqual([{ plan_name: "Pro (monthly)", trial_days: expect.any(Number) }]);
 
   await page.setViewportSize(MOBILE);
   await page.reload();

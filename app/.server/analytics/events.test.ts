@@ -29,6 +29,7 @@ describe("analytics catalogue", () => {
         "faq_click",
         "onboarding_step",
         "onboarding_complete",
+        "trial_start",
       ]),
     );
   });

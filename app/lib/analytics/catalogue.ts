@@ -42,6 +42,10 @@ export const eventSchemas = {
     .strict(),
   subscription_start: z.object({ plan_name: text(100), plan_price: money }).strict(),
   subscription_cancel: z.object({ plan_name: text(100) }).strict(),
+  // A free Pro trial started from the account page (issue 36, point 10).
+  trial_start: z
+    .object({ plan_name: text(100), trial_days: z.number().int().min(1).max(90) })
+    .strict(),
   subscription_upgrade: z
     .object({ from_plan: text(100), to_plan: text(100), new_price: money })
     .strict(),

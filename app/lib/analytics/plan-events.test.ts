@@ -15,6 +15,7 @@ const PLAN_EVENTS = {
   subscription_start: "subscriptionStart",
   subscription_cancel: "subscriptionCancel",
   subscription_upgrade: "subscriptionUpgrade",
+  trial_start: "trialStart",
 } as const satisfies Record<string, keyof typeof planEvents>;
 
 /** Every plan name an event carries, whatever its field is called. */
@@ -45,6 +46,7 @@ describe("analytics events that name a plan", () => {
         subscription_start: planEvents.subscriptionStart(plan.id),
         subscription_cancel: planEvents.subscriptionCancel(plan.id),
         subscription_upgrade: planEvents.subscriptionUpgrade(plan.id, other),
+        trial_start: planEvents.trialStart(plan.id, 14),
       };
       for (const [event, params] of Object.entries(events)) {
         const parsed = parseEvent(event, params);

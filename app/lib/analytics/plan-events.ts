@@ -56,6 +56,11 @@ export const planEvents = {
     return { plan_name: analyticsPlanName(plan), plan_price: priceOf(plan) };
   },
 
+  /** A free trial of `plan` started, for `days` (issue 36). */
+  trialStart(plan: PlanRef, days: number): EventParams<"trial_start"> {
+    return { plan_name: analyticsPlanName(plan), trial_days: days };
+  },
+
   subscriptionCancel(plan: PlanRef): EventParams<"subscription_cancel"> {
     return { plan_name: analyticsPlanName(plan) };
   },

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { accountState } from "~/.server/account/account-state.server";
@@ -30,9 +31,9 @@ import { planEvents } from "~/lib/analytics/plan-events";
 import { formatDate } from "~/lib/dates";
 import { gstSplitText } from "~/lib/gst-split";
 import { formatInr } from "~/lib/money";
-import { findPlan, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
+import { analyticsPlanName, findPlan, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
-import { trialCountdown } from "~/lib/trials";
+import { trialCountdown, trialDaysLeft } from "~/lib/trials";
 import { newTicketUrl } from "~/lib/support";
 import type { Route } from "./+types/subscription";
 
@@ -197,6 +198,14 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
   const switchTo = overview.switchTo;
   const busy = useNavigation().state !== "idle";
   const devices = (count: number) => `${count} ${count === 1 ? "device" : "devices"}`;
+  // Sent once per start the action confirmed (not on a refusal), with analytics consent only.
+  const reported = useRef<unknown>(null);
+  useEffect(() => {
+    if (actionData?.intent !== "start-trial" || !actionData.ok) return;
+    if (trial?.kind !== "running" || reported.current === actionData) return;
+    reported.current = actionData;
+    track("trial_start", planEvents.trialStart("pro-monthly", trialDaysLeft(trial.endsAt)));
+  }, [actionData, trial]);
   const running = sub && ["active", "pending", "authenticated"].includes(sub.status);
 
   return (
