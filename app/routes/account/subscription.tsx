@@ -31,7 +31,7 @@ import { planEvents } from "~/lib/analytics/plan-events";
 import { formatDate } from "~/lib/dates";
 import { gstSplitText } from "~/lib/gst-split";
 import { formatInr } from "~/lib/money";
-import { analyticsPlanName, findPlan, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
+import { findPlan, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
 import { trialCountdown, trialDaysLeft } from "~/lib/trials";
 import { newTicketUrl } from "~/lib/support";
