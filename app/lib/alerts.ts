@@ -11,6 +11,7 @@ export const ALERT_KINDS = [
   "refund",
   "job-dead",
   "lane-stuck",
+  "backup-failed",
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -22,6 +23,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   refund: "A refund is made",
   "job-dead": "A background job fails for good (dead)",
   "lane-stuck": "A job lane is stuck (its oldest due job waits too long)",
+  "backup-failed": "A backup fails",
 };
 
 export const ALERT_DELIVERIES = ["now", "digest"] as const;

@@ -29,6 +29,7 @@ import { buyThroughSandbox, pageText, signInDevice, textOf } from "../support/bi
 import { childProcesses } from "../support/child-processes";
 import { runScript } from "../support/cli";
 import { engines } from "../support/engines";
+import { readOutbox } from "../support/mail";
 import {
   type RunningTestServer,
   startedDataDir,
@@ -235,6 +236,44 @@ describe.each(engines())("a whole site backed up and restored on $name", (engine
       ...invoices.filter((row) => row.invoice).map((row) => row.sequence),
     );
     before.kids = (await jwks(server)).keys.map((key) => String(key.kid));
+  });
+
+  it("a failed backup is on /admin and /admin/backups, and mailed to the admins who chose it", async () => {
+    const chose = await postForm(server, "/admin/settings", boss, {
+      intent: "save-alerts",
+      delivery: "now",
+      "kind-backup-failed": "on",
+    });
+    expect(chose.status).toBe(200);
+    // The folder is not one for a moment (a disk unmounted): the backup cannot be written.
+    const aside = `${backupDir}.aside`;
+    fs.renameSync(backupDir, aside);
+    fs.writeFileSync(backupDir, "not a folder");
+    try {
+      await postForm(server, "/admin/backups", boss, { intent: "backup-now" });
+      await server.jobsSettled();
+    } finally {
+      fs.rmSync(backupDir);
+      fs.renameSync(aside, backupDir);
+    }
+    const page = await pageText(server, "/admin/backups", boss);
+    expect(page).toMatch(/The last backup succeeded on .*; the attempt after it failed\./);
+    expect(page).toMatch(/Back up now Failed — — \S*(EEXIST|ENOTDIR)/);
+    expect(await pageText(server, "/admin", boss)).toMatch(/the attempt after it failed/);
+    const alerts = readOutbox(server.dataDir).filter(
+      (mail) =>
+        mail.to.includes("boss@example.com") &&
+        /backup/i.test(mail.text) &&
+        /fails/.test(mail.text),
+    );
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]!.text).toMatch(/The backup started .* failed: /);
+    // The next backup succeeds again, and the page says so.
+    await postForm(server, "/admin/backups", boss, { intent: "backup-now" });
+    await server.jobsSettled();
+    expect(await pageText(server, "/admin/backups", boss)).toMatch(
+      /The last backup succeeded on .* \(under an hour ago\)\./,
+    );
   });
 
   it("restores into an empty target with npm run restore, and the site carries on", async () => {

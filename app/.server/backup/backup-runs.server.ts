@@ -8,6 +8,8 @@ import { type BackupRun, backupRuns, type BACKUP_TRIGGERS } from "../db/schema";
 import { env } from "../env";
 import { releaseStorage } from "../releases/storage/index.server";
 import { type BackupHealth, backupHealth } from "~/lib/backups";
+import { formatDateTime } from "~/lib/dates";
+import { raiseAlert } from "../alerts/raise.server";
 import { createBackup, listBackups } from "./create-backup.server";
 
 export type BackupTrigger = (typeof BACKUP_TRIGGERS)[number];
@@ -63,14 +65,20 @@ export async function runBackup(
       .returning();
     return finished!;
   } catch (error) {
-    await db()
-      .update(backupRuns)
-      .set({
-        status: "failed",
-        error: error instanceof Error ? error.message : String(error),
-        finishedAt: new Date(),
-      })
-      .where(eq(backupRuns.id, run!.id));
+    const message = error instanceof Error ? error.message : String(error);
+    await db().transaction(async (tx) => {
+      await tx
+        .update(backupRuns)
+        .set({ status: "failed", error: message, finishedAt: new Date() })
+        .where(eq(backupRuns.id, run!.id));
+      // The admins who chose it hear of it at once (alerts, decision 0041), not only on /admin.
+      await raiseAlert(tx, {
+        kind: "backup-failed",
+        key: `backup-failed:${run!.id}`,
+        summary: `The backup started ${formatDateTime(run!.startedAt)} failed: ${message}`,
+        path: "/admin/backups",
+      });
+    });
     throw error;
   }
 }

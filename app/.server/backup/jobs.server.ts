@@ -2,8 +2,10 @@
  * Backups in the background: every BACKUP_INTERVAL_HOURS (a chained job, one per slot however
  * many instances schedule it), and at once when an admin asks ("Back up now").
  */
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { db, type Executor } from "../db";
+import { jobs } from "../db/schema";
 import { env } from "../env";
 import { afterOwnSlot, nextSlot } from "../jobs/chain";
 import { defineJob, enqueue } from "../jobs/define";
@@ -47,13 +49,23 @@ export async function scheduleBackup(executor: Executor, after = new Date()): Pr
   );
 }
 
-/** "Back up now": false when one asked for this minute is already queued. */
-export async function requestBackup(executor: Executor, now = new Date()): Promise<boolean> {
-  const minute = now.toISOString().slice(0, 16);
-  return enqueue(
-    executor,
-    backupJob,
-    { trigger: "admin" },
-    { dedupeKey: `${BACKUP_JOB}:admin:${minute}` },
-  );
+/**
+ * "Back up now": false when one asked for is still waiting or running. (Not a dedupe key: those
+ * are kept for good, and a second backup asked for after the first has finished must run.)
+ */
+export async function requestBackup(executor: Executor): Promise<boolean> {
+  const [pending] = await executor
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.kind, BACKUP_JOB),
+        isNull(jobs.completedAt),
+        isNull(jobs.failedAt),
+        sql`${jobs.payload}->>'trigger' = 'admin'`,
+      ),
+    )
+    .limit(1);
+  if (pending) return false;
+  return enqueue(executor, backupJob, { trigger: "admin" });
 }

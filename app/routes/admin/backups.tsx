@@ -57,7 +57,7 @@ export async function action(args: Route.ActionArgs) {
         intent,
         queued
           ? "A backup is being taken in the background: reload this page to see it finish."
-          : "A backup asked for this minute is already on its way.",
+          : "A backup asked for is already waiting or running: this page shows it when finished.",
       );
     },
     { role: "admin" },
