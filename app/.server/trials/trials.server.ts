@@ -60,7 +60,7 @@ export async function trialState(
 ): Promise<TrialState> {
   const database = options.database ?? defaultDb();
   const now = options.now ?? new Date();
-  const [own] = await database.select().from(trials).where(eq(trials.userId, user.id));
+  const own = await trialOf(user.id, database);
   if (own)
     return own.endsAt > now
       ? { kind: "running", trial: own }
@@ -127,8 +127,8 @@ export async function runningTrialOf(
   database: Executor = defaultDb(),
   now = new Date(),
 ): Promise<TrialRow | null> {
-  const [row] = await database.select().from(trials).where(eq(trials.userId, userId));
-  return row && row.endsAt > now ? row : null;
+  const trial = await trialOf(userId, database);
+  return trial && trial.endsAt > now ? trial : null;
 }
 
 /**
@@ -220,8 +220,11 @@ export async function extendTrial(
   });
 }
 
-/** The account's trial, whatever its state (the operator's customer page). */
-export async function trialOf(userId: string, database: Executor = defaultDb()) {
+/** The account's trial, whatever its state (one per account: a unique key). */
+export async function trialOf(
+  userId: string,
+  database: Executor = defaultDb(),
+): Promise<TrialRow | null> {
   const [row] = await database.select().from(trials).where(eq(trials.userId, userId));
   return row ?? null;
 }
