@@ -21,6 +21,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { PUBLIC_PAGES, ROOT, startBenchSite } from "./lib/bench-site";
+import { EMBEDDED_IDLE_LIMIT_MB, EMBEDDED_LOAD_LIMIT_MB, rssMb } from "./lib/footprint";
 import { summariseProfile } from "./lib/cpu-profile";
 import { claimScratchUntilExit } from "./lib/scratch";
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -345,15 +346,6 @@ async function onlyLines(
   return lines;
 }
 
-function rssMb(pid: number): number {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-  } catch {
-    return 0;
-  }
-}
-
 const CEILING_SERVER = `
 const http = require("node:http");
 const chunks = [];
@@ -447,6 +439,7 @@ async function runEngine(label: string, databaseUrl?: string): Promise<string[]>
       ...PRIVATE.map((page) => ({ method: "GET" as const, path: page, headers: { cookie } })),
     ],
   });
+  const rssAfterMixed = rssMb(site.child.pid ?? 0);
   await site.stop();
 
   // PostgreSQL only: one server process per core (WEB_CONCURRENCY), the signed-in pages again.
@@ -527,7 +520,13 @@ async function runEngine(label: string, databaseUrl?: string): Promise<string[]>
     `### Where /account's time goes (node --cpu-prof, ${DURATION} s at 20 connections)`,
     "",
     ...breakdown,
-    `Cold start on an empty data folder to ready: ${coldStartMs} ms; restart on the same folder: ${restartMs} ms. Server RSS: ${rssAtRest} MB at rest, ${rssUnderLoad} MB after the single-target runs.`,
+    `Cold start on an empty data folder to ready: ${coldStartMs} ms; restart on the same folder: ${restartMs} ms. Server RSS: ${rssAtRest} MB at rest after the first start, ${rssUnderLoad} MB after the single-target runs, ${rssAfterMixed} MB after the mixed run.`,
+    ...(databaseUrl
+      ? []
+      : [
+          "",
+          `Embedded footprint against its limits (decision 0051): at rest ${rssAtRest} MB of ${EMBEDDED_IDLE_LIMIT_MB} (${rssAtRest < EMBEDDED_IDLE_LIMIT_MB ? "within" : "OVER"}), after the mixed run ${rssAfterMixed} MB of ${EMBEDDED_LOAD_LIMIT_MB} (${rssAfterMixed < EMBEDDED_LOAD_LIMIT_MB ? "within" : "OVER"}).`,
+        ]),
     "",
   ];
   console.log(lines.join("\n"));

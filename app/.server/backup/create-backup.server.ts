@@ -11,7 +11,6 @@ import { PassThrough, Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { createGzip } from "node:zlib";
-import { Encrypter } from "age-encryption";
 import type { DatabaseHandle } from "../db/client";
 import type { ReleaseStorage } from "../releases/storage/index.server";
 import { writeSnapshot } from "./database.server";
@@ -107,6 +106,8 @@ async function writeFile(lines: Readable, file: string, recipient?: string): Pro
   const output = createWriteStream(file, { flags: "wx", mode: 0o600 });
   const gzip = createGzip();
   if (!recipient) return pipeline(lines, gzip, output);
+  // Loaded only for an encrypted backup, not with the site (decision 0051).
+  const { Encrypter } = await import("age-encryption");
   const encrypter = new Encrypter();
   encrypter.addRecipient(recipient);
   const compressed = pipeline(lines, gzip);

@@ -12,7 +12,6 @@ import readline from "node:readline";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { createGunzip } from "node:zlib";
-import { Decrypter } from "age-encryption";
 import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import { type DatabaseHandle, type Executor, migrate, openDatabase } from "../db/client";
 import { backupRuns, jobs } from "../db/schema";
@@ -234,6 +233,7 @@ async function openLines(file: string, identity?: string): Promise<AsyncIterator
       throw new BackupFormatError(
         "the backup is encrypted: give the age private key (--identity <file>)",
       );
+    const { Decrypter } = await import("age-encryption");
     const decrypter = new Decrypter();
     decrypter.addIdentity(identity);
     const plain = await decrypter.decrypt(Readable.toWeb(body) as ReadableStream<Uint8Array>);

@@ -5,6 +5,7 @@ import { isMainThread } from "node:worker_threads";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
+import { createEmbeddedDatabase, embeddedStartParams, selectBaselineWasmCompiler } from "./embedded";
 import { acquireDirectoryLock } from "./lock";
 
 export type Schema = typeof schema;
@@ -188,6 +189,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     // Before PGlite opens it (a folder made by an older version is 0755): once the folder is
     // owner-only, nobody else reaches what is inside, whatever the files' modes.
     tighten(dbPath, fs.statSync);
+    // A new database is created by a child process, whose memory all goes back when it exits.
+    if (!fs.existsSync(path.join(dbPath, "PG_VERSION"))) await createEmbeddedDatabase(dbPath);
+    selectBaselineWasmCompiler();
     const { PGlite } = await import("@electric-sql/pglite");
     const { drizzle } = await import("drizzle-orm/pglite");
     const client = new PGlite(dbPath, { startParams: embeddedStartParams(PGlite) });
@@ -218,18 +222,6 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     release();
     throw error;
   }
-}
-
-/**
- * PostgreSQL's settings inside PGlite: its own defaults, with a buffer pool of 16 MB instead of
- * 128 MB. The pool lives in the WebAssembly memory and is zeroed at start, so the default cost
- * about 300 MB of resident memory from the first request and half a second of CPU per open
- * (decision 0042); a page not in the pool is read through the operating system's file cache.
- */
-export const EMBEDDED_SHARED_BUFFERS = "16MB";
-
-function embeddedStartParams(PGlite: { defaultStartParams: readonly string[] }): string[] {
-  return [...PGlite.defaultStartParams, "-c", `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`];
 }
 
 /** The migrations folder: found from this module, both in the source tree and in the build. */

@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
-import { EMBEDDED_SHARED_BUFFERS } from "./client";
+import { EMBEDDED_SHARED_BUFFERS } from "./embedded";
 
 let test: TestDatabase;
 beforeAll(async () => {

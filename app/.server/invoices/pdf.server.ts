@@ -5,7 +5,7 @@
  */
 import { formatDate } from "~/lib/dates";
 import { createRequire } from "node:module";
-import PDFDocument from "pdfkit";
+import type PDFDocumentClass from "pdfkit";
 import { site } from "~/config/site";
 import type { InvoiceDocument, InvoiceLine, Party } from "./types";
 
@@ -184,8 +184,16 @@ function footer(pdf: Pdf, doc: InvoiceDocument, isCredit: boolean, top: number):
   put(pdf, `Support: ${doc.supplier.email ?? site.company.supportEmail}`, MARGIN, y, { size: 8 });
 }
 
+/**
+ * pdfkit (with its font tables, about 25 MB of memory) is loaded when the first document is
+ * rendered, not when the site starts (decision 0051).
+ */
+let pdfkit: Promise<typeof PDFDocumentClass> | undefined;
+const loadPdfkit = () => (pdfkit ??= import("pdfkit").then((module) => module.default));
+
 /** Renders the document; its dates come from the document, so a re-render gives the same bytes. */
-export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
+export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
+  const PDFDocument = await loadPdfkit();
   const isCredit = doc.kind === "credit_note";
   const issued = new Date(doc.issuedAt);
   const pdf = new PDFDocument({

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { site } from "~/config/site";
 import { env } from "../env";
 import { jobSignal } from "../jobs/signal";
@@ -54,8 +54,11 @@ export function smtpUrlWithTimeouts(config: {
   return url.toString();
 }
 
-function getTransport(): Transporter {
+/** Nodemailer is loaded with the first mail, not when the site starts (decision 0051). */
+async function getTransport(): Promise<Transporter> {
+  if (transport) return transport;
   const config = env();
+  const { default: nodemailer } = await import("nodemailer");
   // Without SMTP the message is rendered to RFC 822 text and kept in the outbox folder, so the
   // embedded default works end to end (verification and reset links included).
   transport ??= config.SMTP_URL
@@ -96,7 +99,9 @@ export async function sendMail(message: MailMessage, options: SendOptions = {}):
   };
   let info: Awaited<ReturnType<Transporter["sendMail"]>>;
   try {
-    info = await getTransport().sendMail({
+    info = await (
+      await getTransport()
+    ).sendMail({
       from: fromAddress(),
       ...content,
       ...(id ? { messageId: messageId(id) } : {}),

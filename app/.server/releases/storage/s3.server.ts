@@ -1,11 +1,4 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  S3Client,
-} from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
-import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { PassThrough, Readable } from "node:stream";
 import { HashingCounter } from "./hashing";
 import type { ReleaseStorage, StoredObject } from "./types";
@@ -23,30 +16,50 @@ export interface S3Config {
 export const PRESIGNED_SECONDS = 300;
 
 /**
+ * The AWS SDK, loaded on first use: it costs about 20 MB of memory, and a site on local storage
+ * (the default) never needs it (decision 0051).
+ */
+async function loadSdk() {
+  const [s3, storage, presigner] = await Promise.all([
+    import("@aws-sdk/client-s3"),
+    import("@aws-sdk/lib-storage"),
+    import("@aws-sdk/s3-request-presigner"),
+  ]);
+  return { ...s3, Upload: storage.Upload, getSignedUrl: presigner.getSignedUrl };
+}
+
+/**
  * Release files in S3-compatible object storage. Uploads stream through a multipart upload
  * (lib-storage: parts of 8 MB, so memory stays flat for any file size); downloads are presigned
  * redirects, so the app server never streams installers.
  */
 export function s3Storage(config: S3Config): ReleaseStorage {
-  const client = new S3Client({
-    region: config.region,
-    endpoint: config.endpoint,
-    forcePathStyle: config.forcePathStyle,
-    credentials:
-      config.accessKeyId && config.secretAccessKey
-        ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
-        : undefined,
-  });
+  let connected:
+    Promise<{ sdk: Awaited<ReturnType<typeof loadSdk>>; client: S3Client }> | undefined;
+  const connect = () =>
+    (connected ??= loadSdk().then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        region: config.region,
+        endpoint: config.endpoint,
+        forcePathStyle: config.forcePathStyle,
+        credentials:
+          config.accessKeyId && config.secretAccessKey
+            ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
+            : undefined,
+      }),
+    })));
   const Bucket = config.bucket;
   return {
     kind: "s3",
     async put(key, body, { maxBytes, contentType }): Promise<StoredObject> {
+      const { sdk, client } = await connect();
       const counter = new HashingCounter(maxBytes);
       const passthrough = new PassThrough();
       body.on("error", (error) => counter.destroy(error));
       body.pipe(counter).pipe(passthrough);
       counter.on("error", (error) => passthrough.destroy(error));
-      const upload = new Upload({
+      const upload = new sdk.Upload({
         client,
         params: { Bucket, Key: key, Body: passthrough, ContentType: contentType },
         partSize: 8 * 1024 * 1024,
@@ -58,8 +71,9 @@ export function s3Storage(config: S3Config): ReleaseStorage {
       return counter.result();
     },
     async read(key, range) {
+      const { sdk, client } = await connect();
       const result = await client.send(
-        new GetObjectCommand({
+        new sdk.GetObjectCommand({
           Bucket,
           Key: key,
           Range: range ? `bytes=${range.start}-${range.end}` : undefined,
@@ -69,8 +83,9 @@ export function s3Storage(config: S3Config): ReleaseStorage {
       return result.Body;
     },
     async size(key) {
+      const { sdk, client } = await connect();
       try {
-        const head = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+        const head = await client.send(new sdk.HeadObjectCommand({ Bucket, Key: key }));
         return head.ContentLength ?? null;
       } catch (error) {
         if ((error as { name?: string }).name === "NotFound") return null;
@@ -78,9 +93,10 @@ export function s3Storage(config: S3Config): ReleaseStorage {
       }
     },
     async downloadUrl(key, fileName, contentType) {
-      return getSignedUrl(
+      const { sdk, client } = await connect();
+      return sdk.getSignedUrl(
         client,
-        new GetObjectCommand({
+        new sdk.GetObjectCommand({
           Bucket,
           Key: key,
           ResponseContentDisposition: `attachment; filename="${fileName}"`,
@@ -90,7 +106,8 @@ export function s3Storage(config: S3Config): ReleaseStorage {
       );
     },
     async remove(key) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+      const { sdk, client } = await connect();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: key }));
     },
   };
 }
