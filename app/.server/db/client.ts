@@ -5,7 +5,11 @@ import { isMainThread } from "node:worker_threads";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
-import { createEmbeddedDatabase, embeddedStartParams, selectBaselineWasmCompiler } from "./embedded";
+import {
+  createEmbeddedDatabase,
+  embeddedStartParams,
+  selectBaselineWasmCompiler,
+} from "./embedded";
 import { acquireDirectoryLock } from "./lock";
 
 export type Schema = typeof schema;
