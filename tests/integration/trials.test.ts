@@ -10,7 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDate } from "~/lib/dates";
 import { addIstDays, istDay, istDayStart } from "~/lib/india-time";
 import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
-import { buyThroughSandbox, pageText, signInDevice, textOf } from "../support/billing";
+import {
+  buyThroughSandbox,
+  DETAILS,
+  eventually,
+  pageText,
+  sandboxApi,
+  sandboxCharge,
+  sandboxPay,
+  signInDevice,
+  startCheckout,
+  textOf,
+} from "../support/billing";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import type { RunningTestServer } from "../support/server";
@@ -215,6 +226,106 @@ describe.each(engines())("the free Pro trial on $name", (engine) => {
       `select p.amount_paise from payments p join "user" u on u.id = p.user_id where u.email = '${email}'`,
     );
     expect(Number(paid!.amount_paise)).toBe(69_900);
+  });
+
+  it("buying during the trial to start at its end: authorised now, nothing charged, the first charge at the trial's end", async () => {
+    const email = "kiran@example.com";
+    const cookie = await signUpVerified(server, { name: "Kiran", email, password: PASSWORD });
+    expect((await startTrial(cookie)).status).toBe(200);
+    const [trial] = await server.sql(
+      `select t.id, ${MS("t.ends_at")} as ends_ms from trials t join "user" u on u.id = t.user_id where u.email = '${email}'`,
+    );
+    const endsAt = new Date(Number(trial!.ends_ms));
+    const endDay = formatDate(endsAt.toISOString());
+
+    // The page offers both, the trial's end first, and says what each means.
+    const checkout = await pageText(server, "/checkout?plan=pro-monthly", cookie);
+    expect(checkout).toContain(`When my trial ends, on ${endDay}`);
+    expect(checkout).toContain(`Authorise now; the first charge is on ${endDay}.`);
+    expect(checkout).toContain(
+      `Nothing is charged today. The first charge, ₹699, is on ${endDay}, when your trial ends;`,
+    );
+    expect(checkout).toContain(`Authorise Pro (monthly): first charge on ${endDay}`);
+
+    const started = await startCheckout(server, cookie, "pro-monthly", DETAILS, {
+      start: "after-trial",
+    });
+    expect(started.status).toBe(200);
+    const subscriptionId = started.subscriptionId!;
+    // At Razorpay: the subscription starts when the trial ends.
+    const atRazorpay = await sandboxApi<{ start_at: number; status: string }>(
+      server.url,
+      `/v1/subscriptions/${subscriptionId}`,
+    );
+    expect(atRazorpay.start_at).toBe(Math.floor(endsAt.getTime() / 1000));
+    // Asking again for "now" does not reuse the checkout opened for later.
+    const now = await startCheckout(server, cookie, "pro-monthly", DETAILS, { start: "now" });
+    expect(now.subscriptionId).not.toBe(subscriptionId);
+    const later = await startCheckout(server, cookie, "pro-monthly", DETAILS, {
+      start: "after-trial",
+    });
+    expect(later.subscriptionId).not.toBe(now.subscriptionId);
+
+    const paid = await sandboxPay(server, later.subscriptionId!, "success");
+    expect(paid.status).toBe(200);
+    await postForm(server, "/checkout.data", cookie, { intent: "verify", ...paid.body });
+    const authorised = new RegExp(
+      `Pro \\(monthly\\) is authorised: the first charge, ₹699, is on ${endDay}\\.`,
+    );
+    await eventually(
+      async () => authorised.test(await pageText(server, "/account/subscription", cookie)),
+      20_000,
+      "the authorised plan on /account/subscription",
+    );
+    const page = await pageText(server, "/account/subscription", cookie);
+    expect(page).toContain("Plan Pro (free trial)");
+    expect(page).toContain(
+      `Pro (monthly) starts when it ends: the first charge, ₹699, is on ${endDay}, and nothing is charged before.`,
+    );
+    expect(page).toContain(`Next charge ₹699 on ${endDay}`);
+    const captured = () =>
+      server.sql(
+        `select p.amount_paise from payments p join "user" u on u.id = p.user_id
+          where u.email = '${email}' and p.status = 'captured'`,
+      );
+    expect(await captured()).toEqual([]);
+    // The app: Pro, going on by itself after the trial.
+    const access = await signInDevice(server, cookie, "Kiran's PC");
+    expect((await me(access)).entitlement).toMatchObject({ plan: "pro-monthly", renews: true });
+
+    // The reminders say that the trial turns paid, when and for how much; nothing at the end.
+    await server.sql(
+      `update jobs set run_at = now() where kind = 'mail.trial' and payload->>'trialId' = '${String(trial!.id)}'`,
+    );
+    await server.jobsSettled();
+    const subject = `Your Pinout Pro trial ends on ${endDay}: Pro (monthly) starts then`;
+    expect(mailsTo(email)).toEqual([subject, subject]);
+    expect(
+      readOutbox(server.dataDir)
+        .find((mail) => mail.to.includes(email) && mail.subject === subject)
+        ?.text.replace(/\s+/g, " "),
+    ).toContain(
+      `₹699 (GST included) will be charged on ${endDay} to the payment method you authorised`,
+    );
+
+    // The trial's end: Razorpay's first charge, at the price, with its invoice.
+    expect(
+      (await sandboxCharge(`${server.url}/_sandbox/razorpay`, later.subscriptionId!)).status,
+    ).toBe(200);
+    await eventually(
+      async () => /Status Active/.test(await pageText(server, "/account/subscription", cookie)),
+      20_000,
+      "the plan active after its first charge",
+    );
+    expect((await captured()).map((row) => Number(row.amount_paise))).toEqual([69_900]);
+    await server.jobsSettled();
+    expect(
+      await server.sql(
+        `select count(*)::int as invoices from invoices i join "user" u on u.id = i.user_id
+          where u.email = '${email}' and i.kind = 'invoice'`,
+      ),
+    ).toEqual([{ invoices: 1 }]);
+    expect(mailsTo(email)).toEqual([subject, subject]);
   });
 
   it("one trial per computer: started from the app, refused to another account on the same machine", async () => {

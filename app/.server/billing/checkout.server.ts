@@ -24,6 +24,7 @@ import {
   openCheckoutsOf,
 } from "./subscriptions.server";
 import { AppError } from "../http/errors";
+import { paidStartAfterTrial } from "../trials/trials.server";
 
 export const RESYNC_JOB = "razorpay.resync";
 
@@ -37,6 +38,12 @@ export interface StartCheckoutOptions {
   replaces?: SubscriptionRow;
   /** The buyer's analytics id, when they consented (the funnel's "paid" step). */
   analyticsClientId?: string | null;
+  /**
+   * Bought during a free trial, to start when the trial ends (issue 36, point 4): the mandate is
+   * authorised now and the first charge is at the trial's end. Refused when the trial ends within
+   * the hour or has ended, so nobody is charged today who chose to be charged later.
+   */
+  afterTrial?: boolean;
 }
 
 /**
@@ -84,6 +91,13 @@ async function startCheckoutNow(
   const client = options.client ?? razorpay();
   const plan = planById(planId);
   const replaces = options.replaces ?? null;
+  const trialEnd =
+    options.afterTrial && !replaces ? await paidStartAfterTrial(user.id, database) : null;
+  if (options.afterTrial && !replaces && !trialEnd)
+    throw new AppError(
+      "conflict",
+      "Your free trial ends within the hour or has ended, so Pro cannot start after it. Choose to start now.",
+    );
 
   if (!replaces) {
     const live = await liveSubscriptionsOf(user.id, database);
@@ -97,10 +111,14 @@ async function startCheckoutNow(
   for (const open of await openCheckoutsOf(user.id, database)) {
     const readAt = new Date();
     const fresh = await client.fetchSubscription(open.providerSubscriptionId);
+    // The same plan, replacing the same subscription; outside a switch, starting at the same
+    // moment (now, or the trial's end): a checkout opened for "now" is never paid as one for
+    // "after the trial", nor the other way round.
     const reusable =
       fresh.status === "created" &&
       open.planId === planId &&
-      open.replacesSubscriptionId === (replaces?.id ?? null);
+      open.replacesSubscriptionId === (replaces?.id ?? null) &&
+      (replaces !== null || unixSeconds(open.startAt) === unixSeconds(trialEnd));
     if (reusable) return (await applyProviderSubscription(database, fresh, readAt)) ?? open;
     if (fresh.status === "created") {
       const cancelledAt = new Date();
@@ -129,7 +147,7 @@ async function startCheckoutNow(
   }
 
   const { providerPlanId } = await providerPlanFor(planId, database, client);
-  const startAt = replaces?.currentEnd ?? null;
+  const startAt = replaces?.currentEnd ?? trialEnd;
   const readAt = new Date();
   const created = await client.createSubscription({
     plan_id: providerPlanId,
@@ -153,6 +171,11 @@ async function startCheckoutNow(
     return { ...row, replacesSubscriptionId: replaces.id };
   }
   return row;
+}
+
+/** A moment as Razorpay's timestamps give it (whole seconds), or null. */
+function unixSeconds(date: Date | null): number | null {
+  return date ? Math.floor(date.getTime() / 1000) : null;
 }
 
 /** Razorpay's checkout signature for subscriptions: HMAC(payment_id|subscription_id, key secret). */

@@ -93,8 +93,10 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
     if (plan && grant.startsAt <= now && grant.endsAt > now)
       candidates.push({ plan, until: grant.endsAt, renews: false });
   }
+  // To the second, as Razorpay's timestamps are: a plan set to start when a trial ends (its first
+  // charge at the trial's end, truncated to the second) ends with the trial, and goes on.
   const rank = (until: Date | "open") =>
-    until === "open" ? Number.MAX_SAFE_INTEGER : until.getTime();
+    until === "open" ? Number.MAX_SAFE_INTEGER : Math.floor(until.getTime() / 1000);
   // Most devices, then the latest end; at the same end, the one that renews.
   candidates.sort(
     (a, b) =>

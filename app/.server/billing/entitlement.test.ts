@@ -110,6 +110,35 @@ describe("decideEntitlement", () => {
     expect(decideEntitlement({ subscriptions: [], grants }, later(31)).plan).toBe("free");
   });
 
+  it("a plan authorised to start when a trial ends goes on after it, though Razorpay's start is to the second", () => {
+    // The trial's end has milliseconds; Razorpay's start_at (and so the first charge) does not.
+    const trialEnd = new Date(later(5).getTime() + 789);
+    const firstCharge = new Date(Math.floor(trialEnd.getTime() / 1000) * 1000);
+    const result = decideEntitlement(
+      {
+        subscriptions: [
+          {
+            planId: "pro-monthly",
+            status: "authenticated",
+            currentEnd: null,
+            chargeAt: firstCharge,
+            endReason: null,
+          },
+        ],
+        grants: [{ planId: "pro-monthly", startsAt: now, endsAt: trialEnd }],
+      },
+      now,
+    );
+    expect(result).toMatchObject({ plan: "pro-monthly", renews: true });
+    // Without it, the trial ends there.
+    expect(
+      decideEntitlement(
+        { subscriptions: [], grants: [{ planId: "pro-monthly", startsAt: now, endsAt: trialEnd }] },
+        now,
+      ),
+    ).toMatchObject({ renews: false, expires_at: trialEnd.toISOString() });
+  });
+
   it("never gives less than the best source alone", () => {
     const statuses = [
       "created",

@@ -303,6 +303,32 @@ export function trialEndsSoonMessage(
   });
 }
 
+/**
+ * Before the end of a trial whose plan starts when it ends (issue 36, point 4): the notice that
+ * a free trial turns paid, with the day and the amount, and how to stop it at no cost.
+ */
+export function trialConvertsMessage(
+  input: Recipient & {
+    endsAt: Date;
+    daysLeft: number;
+    plan: string;
+    amountPaise: number;
+    chargeAt: Date;
+    subscriptionUrl: string;
+  },
+): MailMessage {
+  const end = formatDate(input.endsAt.toISOString());
+  const charge = formatDate(input.chargeAt.toISOString());
+  return renderTo(input, {
+    subject: `Your ${site.product.name} Pro trial ends on ${end}: ${input.plan} starts then`,
+    paragraphs: [
+      `Your free Pro trial ends on ${end}, in ${input.daysLeft === 1 ? "1 day" : `${input.daysLeft} days`}. As you chose, ${input.plan} starts then: ${formatInr(input.amountPaise)} (GST included) will be charged on ${charge} to the payment method you authorised, and a tax invoice follows.`,
+      `To not start it, cancel it before ${charge} on your subscription page: nothing is charged then, and your account moves to Free when the trial ends.`,
+    ],
+    action: { label: "Your subscription", url: input.subscriptionUrl },
+  });
+}
+
 export function trialEndedMessage(
   input: Recipient & { endedAt: Date; pricingUrl: string },
 ): MailMessage {

@@ -8,12 +8,16 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { addIstDays, istDay, istDayStart } from "~/lib/india-time";
-import { paidPlanFor, planPriceLabel } from "~/lib/plans";
+import { isPaidPlanId, paidPlanFor, planById, planLabel, planPriceLabel } from "~/lib/plans";
 import { db as defaultDb, type Executor } from "../db";
 import { subscriptions, type TrialRow, trials, user as users } from "../db/schema";
 import { env } from "../env";
 import { defineJob, enqueue } from "../jobs/define";
-import { trialEndedMessage, trialEndsSoonMessage } from "../mail/billing-templates";
+import {
+  trialConvertsMessage,
+  trialEndedMessage,
+  trialEndsSoonMessage,
+} from "../mail/billing-templates";
 import { type SendOptions, sendMail } from "../mail/mailer.server";
 
 export const TRIAL_MAIL_JOB = "mail.trial";
@@ -57,8 +61,12 @@ const payloadSchema = z.object({
   endsAt: z.iso.datetime(),
 });
 
-/** Statuses in which a subscription means the person has bought Pro: no trial mail then. */
-const BOUGHT = ["created", "authenticated", "active", "pending"] as const;
+/**
+ * Statuses in which a subscription means the person has bought Pro: no trial mail then. Not
+ * "created" (a checkout opened and never paid is not a purchase), and not "authenticated": a plan
+ * set to start when the trial ends (issue 36, point 4), whose reminders say what will be charged.
+ */
+const BOUGHT = ["active", "pending"] as const;
 
 export async function sendTrialMail(
   job: z.output<typeof payloadSchema>,
@@ -79,6 +87,30 @@ export async function sendTrialMail(
     .limit(1);
   if (bought) return;
   const to = { to: row.email, name: row.name };
+  const [scheduled] = await database
+    .select({ planId: subscriptions.planId, chargeAt: subscriptions.chargeAt })
+    .from(subscriptions)
+    .where(
+      and(eq(subscriptions.userId, row.trial.userId!), eq(subscriptions.status, "authenticated")),
+    )
+    .limit(1);
+  if (scheduled) {
+    // Its first charge has its own mails (the receipt, or a failure): nothing to add at the end.
+    if (job.template === "ended" || !isPaidPlanId(scheduled.planId)) return;
+    const plan = planById(scheduled.planId);
+    return sendMail(
+      trialConvertsMessage({
+        ...to,
+        endsAt: row.trial.endsAt,
+        daysLeft: job.template === "ends-in-3-days" ? 3 : 1,
+        plan: planLabel(plan),
+        amountPaise: plan.pricePaise,
+        chargeAt: scheduled.chargeAt ?? row.trial.endsAt,
+        subscriptionUrl: `${env().SITE_URL}/account/subscription`,
+      }),
+      options,
+    );
+  }
   const pricingUrl = `${env().SITE_URL}/pricing`;
   if (job.template === "ended")
     return sendMail(trialEndedMessage({ ...to, endedAt: row.trial.endsAt, pricingUrl }), options);

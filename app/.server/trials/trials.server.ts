@@ -220,6 +220,28 @@ export async function extendTrial(
   });
 }
 
+/**
+ * The shortest time before a trial's end at which a plan bought during it can still be set to
+ * start at that end (issue 36, point 4): the buyer authorises the mandate now and Razorpay needs
+ * the start to be in the future when it does; closer to the end the plan starts at once.
+ */
+export const PAID_START_LEAD_MS = 60 * 60_000;
+
+/**
+ * When a plan bought now may start instead of at once: the end of the account's running trial,
+ * if it is at least `PAID_START_LEAD_MS` away; else null (no trial, or too close to its end).
+ */
+export async function paidStartAfterTrial(
+  userId: string,
+  database: Executor = defaultDb(),
+  now = new Date(),
+): Promise<Date | null> {
+  const trial = await trialOf(userId, database);
+  return trial && trial.endsAt.getTime() - now.getTime() >= PAID_START_LEAD_MS
+    ? trial.endsAt
+    : null;
+}
+
 /** The account's trial, whatever its state (one per account: a unique key). */
 export async function trialOf(
   userId: string,

@@ -254,9 +254,29 @@ describe("/account/subscription", () => {
     const trial = region("Your free Pro trial");
     trial.getByText("Pro trial: 14 days left, ends 11 Mar 2027");
     trial.getByText(
-      "Nothing will be charged: we never asked for a card. After 11 Mar 2027 your account moves to Free (one device) by itself, unless you choose a plan. A plan chosen now starts at once, at its full price.",
+      "Nothing will be charged: we never asked for a card. After 11 Mar 2027 your account moves to Free (one device) by itself, unless you choose a plan. A plan chosen now can start when the trial ends, or at once.",
     );
     expect(screen.queryByRole("button", { name: /free trial/ })).toBeNull();
+  });
+
+  it("a plan bought during the trial to start at its end: when, how much, and how not to start it", async () => {
+    await renderPage({
+      sub: { planId: "pro-monthly", status: "authenticated", paymentMethod: null },
+      trial: {
+        kind: "running",
+        countdown: "Pro trial: 20 days left, ends 12 Mar 2027",
+        endsAt: PERIOD_END,
+      },
+    });
+    const trial = region("Your free Pro trial");
+    trial.getByText("Pro trial: 20 days left, ends 12 Mar 2027");
+    trial.getByText(
+      "Pro (monthly) starts when it ends: the first charge, ₹699, is on 12 Mar 2027, and nothing is charged before. To not start it, cancel it below before then.",
+    );
+    const sub = region("Pro (monthly)");
+    sub.getByText("Pro (monthly) is authorised: the first charge, ₹699, is on 12 Mar 2027.");
+    expect(detail("Next charge")).toMatch(/^₹699 on 12 Mar 2027/);
+    expect(screen.getByRole("button", { name: /^Cancel/ })).toBeTruthy();
   });
 
   it("a trial already had: says so instead of offering another", async () => {

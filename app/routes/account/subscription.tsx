@@ -207,6 +207,9 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
     track("trial_start", planEvents.trialStart("pro-monthly", trialDaysLeft(trial.endsAt)));
   }, [actionData, trial]);
   const running = sub && ["active", "pending", "authenticated"].includes(sub.status);
+  // A plan bought during the trial to start at its end (issue 36, point 4): authorised, waiting.
+  const startsAfterTrial =
+    trial?.kind === "running" && sub?.status === "authenticated" && !switchTo && !!renewal?.next;
 
   return (
     <div className="space-y-6">
@@ -222,13 +225,15 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
         <FormMessage tone={actionData.ok ? "success" : "error"} message={actionData.message} />
       ) : null}
 
-      {trial?.kind === "running" && !running ? (
+      {trial?.kind === "running" && (!running || startsAfterTrial) ? (
         <Card id="trial" title="Your free Pro trial">
           <p className="mt-3 text-lg text-slate-100" data-testid="trial-countdown">
             {trial.countdown}
           </p>
-          <p className="mt-2 text-sm text-slate-300">
-            {`Nothing will be charged: we never asked for a card. After ${formatDate(trial.endsAt)} your account moves to Free (one device) by itself, unless you choose a plan. A plan chosen now starts at once, at its full price.`}
+          <p className="mt-2 text-sm text-slate-300" data-testid="trial-next">
+            {startsAfterTrial && sub
+              ? `${sub.plan} starts when it ends: the first charge, ${formatInr(renewal?.next?.amountPaise ?? 0)}, is on ${formatDate(trial.endsAt)}, and nothing is charged before. To not start it, cancel it below before then.`
+              : `Nothing will be charged: we never asked for a card. After ${formatDate(trial.endsAt)} your account moves to Free (one device) by itself, unless you choose a plan. A plan chosen now can start when the trial ends, or at once.`}
           </p>
         </Card>
       ) : null}

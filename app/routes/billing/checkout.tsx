@@ -7,6 +7,7 @@ import { analyticsIdOf } from "~/.server/analytics/visitor-id.server";
 import { startPlanSwitch } from "~/.server/billing/manage.server";
 import { paymentsConfig } from "~/.server/billing/provider.server";
 import { liveSubscriptionsOf } from "~/.server/billing/subscriptions.server";
+import { paidStartAfterTrial } from "~/.server/trials/trials.server";
 import { formAction, refuse } from "~/.server/forms/action.server";
 import { requireSession } from "~/.server/auth/session";
 import { billingDefaults, BillingDetailsFields } from "~/components/billing/BillingDetailsFields";
@@ -20,6 +21,7 @@ import { readConsent } from "~/lib/analytics/consent";
 import { planEvents } from "~/lib/analytics/plan-events";
 import { billingDetailsSchema } from "~/lib/billing-details";
 import { gstSplitText, placeOfSupplyCode, splitInclusive } from "~/lib/gst-split";
+import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
 import {
   isPaidPlanId,
@@ -47,7 +49,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     throw redirect("/account/subscription?notice=already-subscribed");
   const plan = planById(planId);
   const payments = paymentsConfig();
+  // During a free trial the plan can start when the trial ends (issue 36, point 4).
+  const trialEnd = switching ? null : await paidStartAfterTrial(user.id);
   return {
+    trialEndsAt: trialEnd?.toISOString() ?? null,
     plan: {
       id: plan.id,
       label: planLabel(plan),
@@ -71,6 +76,8 @@ const startSchema = z.intersection(
     intent: z.literal("start"),
     plan: z.enum(PAID_PLAN_IDS),
     switch: z.enum(["0", "1"]).default("0"),
+    /** During a trial: start when it ends (the default the page offers) or at once. */
+    start: z.enum(["after-trial", "now"]).default("now"),
     /** The browser's analytics id, sent only after consent: the funnel counts this payment. */
     /** Sent by pages from before issue 32, point 11; ignored (the id is our signed cookie's). */
     analytics_id: z.uuid().optional(),
@@ -112,6 +119,7 @@ export async function action(args: Route.ActionArgs) {
       intent: _intent,
       plan: planId,
       switch: switching,
+      start,
       analytics_id: _analyticsId,
       ...details
     } = input;
@@ -125,8 +133,11 @@ export async function action(args: Route.ActionArgs) {
         ? (await startPlanSwitch(user, planId)).next
         : await startCheckout(user, planId, {
             analyticsClientId: analyticsId,
+            afterTrial: start === "after-trial",
           });
     const plan = planById(planId);
+    const firstCharge =
+      subscription.startAt && subscription.startAt > new Date() ? subscription.startAt : null;
     return data({
       intent: "start",
       ok: true,
@@ -134,7 +145,10 @@ export async function action(args: Route.ActionArgs) {
       open: {
         subscriptionId: subscription.providerSubscriptionId,
         keyId: paymentsConfig().keyId,
-        description: `${planLabel(plan)}: ${planPriceLabel(plan)}, GST included`,
+        description:
+          firstCharge && switching !== "1"
+            ? `${planLabel(plan)}: ${planPriceLabel(plan)}, GST included, first charge on ${formatDate(firstCharge.toISOString())}`
+            : `${planLabel(plan)}: ${planPriceLabel(plan)}, GST included`,
         amountPaise: plan.pricePaise,
         planId,
       } satisfies CheckoutOpen,
@@ -145,7 +159,11 @@ export async function action(args: Route.ActionArgs) {
 type Phase = "form" | "opening" | "open" | "dismissed" | "failed" | "confirming";
 
 export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { plan, switching, defaults, checkout, prefill } = loaderData;
+  const { plan, switching, defaults, checkout, prefill, trialEndsAt } = loaderData;
+  // During a trial: when the plan starts. Its end is the default, so no trial day is lost.
+  const [start, setStart] = useState<"after-trial" | "now">("after-trial");
+  const afterTrial = trialEndsAt !== null && start === "after-trial";
+  const trialEnd = trialEndsAt ? formatDate(trialEndsAt) : "";
   const navigation = useNavigation();
   const submit = useSubmit();
   const busy = navigation.state !== "idle";
@@ -219,7 +237,9 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         lead={
           switching
             ? "The new plan starts when your current period ends; you authorise it now and are charged then."
-            : "Your billing details, then payment with Razorpay (UPI AutoPay or card)."
+            : trialEndsAt
+              ? `Your free trial runs until ${trialEnd}. Choose when ${plan.label} starts, then authorise it with Razorpay (UPI AutoPay or card).`
+              : "Your billing details, then payment with Razorpay (UPI AutoPay or card)."
         }
       >
         <div className="mt-4">
@@ -258,8 +278,10 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         <p className="mt-2 text-sm text-slate-300" data-testid="checkout-methods">
           {PAYMENT_METHODS_TEXT}
         </p>
-        <p className="mt-3 text-sm text-slate-300">
-          {`Renews every ${plan.cycle === "yearly" ? "year" : "month"} at ${formatInr(plan.pricePaise)} until you cancel. Cancel any time from Account → Subscription.`}
+        <p className="mt-3 text-sm text-slate-300" data-testid="checkout-terms" aria-live="polite">
+          {afterTrial
+            ? `Nothing is charged today. The first charge, ${formatInr(plan.pricePaise)}, is on ${trialEnd}, when your trial ends; then every ${plan.cycle === "yearly" ? "year" : "month"} until you cancel. Cancel before ${trialEnd} from Account → Subscription and nothing is charged at all.`
+            : `Renews every ${plan.cycle === "yearly" ? "year" : "month"} at ${formatInr(plan.pricePaise)} until you cancel. Cancel any time from Account → Subscription.`}
         </p>
         {!switching ? (
           <p className="mt-2 text-sm">
@@ -316,10 +338,53 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         <input type="hidden" name="intent" value="start" />
         <input type="hidden" name="plan" value={plan.id} />
         <input type="hidden" name="switch" value={switching ? "1" : "0"} />
+        {trialEndsAt ? (
+          <fieldset className="mb-6">
+            <legend className="mb-2 font-medium text-white">{`When ${plan.label} starts`}</legend>
+            <label className="flex items-start gap-3 py-1.5 text-slate-200">
+              <input
+                type="radio"
+                name="start"
+                value="after-trial"
+                checked={start === "after-trial"}
+                onChange={() => setStart("after-trial")}
+                className="mt-1"
+              />
+              <span>
+                {`When my trial ends, on ${trialEnd}`}
+                <span className="block text-sm text-slate-300">
+                  {`Authorise now; the first charge is on ${trialEnd}. You keep every trial day.`}
+                </span>
+              </span>
+            </label>
+            <label className="flex items-start gap-3 py-1.5 text-slate-200">
+              <input
+                type="radio"
+                name="start"
+                value="now"
+                checked={start === "now"}
+                onChange={() => setStart("now")}
+                className="mt-1"
+              />
+              <span>
+                Now
+                <span className="block text-sm text-slate-300">
+                  {`${formatInr(plan.pricePaise)} is charged today, and the paid ${plan.cycle === "yearly" ? "year" : "month"} starts today, over the rest of your trial.`}
+                </span>
+              </span>
+            </label>
+          </fieldset>
+        ) : null}
         <BillingDetailsFields defaults={defaults} errors={errors} />
         <SubmitButton
           pending={busy || phase === "opening"}
-          label={switching ? `Authorise ${plan.label}` : `Continue to payment: ${plan.price}`}
+          label={
+            switching
+              ? `Authorise ${plan.label}`
+              : afterTrial
+                ? `Authorise ${plan.label}: first charge on ${trialEnd}`
+                : `Continue to payment: ${plan.price}`
+          }
           pendingLabel="Opening payment…"
           className="btn-primary mt-4 w-full sm:w-auto"
         />
