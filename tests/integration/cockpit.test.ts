@@ -12,7 +12,15 @@ import {
   signUpVerified,
   startWithAdmin,
 } from "../support/auth";
-import { eventually, sandboxPay, startCheckout, textOf } from "../support/billing";
+import {
+  buyThroughSandbox,
+  eventually,
+  sandboxPay,
+  sectionText,
+  signInDevice,
+  startCheckout,
+  textOf,
+} from "../support/billing";
 import { engines } from "../support/engines";
 import type { RunningTestServer } from "../support/server";
 
@@ -156,6 +164,46 @@ describe.each(engines())("the operator cockpit on $name", (engine) => {
       headers: BROWSER_HEADERS,
     });
     expect([302, 303]).toContain(anonymous.status);
+  });
+
+  it("counts free trials by the week they started: used the app, paid, still on trial", async () => {
+    const trials = async () =>
+      sectionText(
+        await (await getWithCookies(server, "/admin/analytics?days=7", boss)).text(),
+        "trials",
+      );
+    expect(await trials()).toContain("No trial started in this period.");
+    const tryPro = async (name: string) => {
+      const cookie = await signUpVerified(server, {
+        name,
+        email: `${name.toLowerCase()}@example.com`,
+        password: PASSWORD,
+      });
+      const started = await postForm(server, "/account/subscription", cookie, {
+        intent: "start-trial",
+      });
+      expect(started.status).toBe(200);
+      return cookie;
+    };
+    await tryPro("Looker");
+    await signInDevice(server, await tryPro("User"), "User's PC");
+    // The trial already shows Pro: the purchase is in once Razorpay's payment is recorded.
+    await buyThroughSandbox(server, await tryPro("Buyer"));
+    await eventually(
+      async () =>
+        (
+          await server.sql(
+            `select 1 from payments p join "user" u on u.id = p.user_id where u.email = 'buyer@example.com' and p.status = 'captured'`,
+          )
+        ).length === 1,
+      20_000,
+      "the buyer's payment",
+    );
+    // Three started; one used the app; one paid; two still on trial (the buyer's has converted).
+    const text = await trials();
+    expect(text).toMatch(/Week of Started Used the app Paid Still on trial/);
+    expect(text).toMatch(/\d{1,2} [A-Z][a-z]{2} \d{4} \d+ \d+ \(/);
+    expect(text).toContain("All weeks 3 1 (33.3%) 1 (33.3%) 2");
   });
 
   it("says what was wrong with a period it cannot read", async () => {

@@ -7,6 +7,7 @@ import type { Period } from "./period";
 import { revenueMonths } from "./revenue.server";
 import { retentionCutoff } from "./rollup.server";
 import { trafficFor } from "./traffic.server";
+import { trialFunnelFor } from "./trial-funnel.server";
 
 /** Every section of /admin/analytics for one period, read in parallel. */
 export async function cockpitFor(
@@ -15,8 +16,9 @@ export async function cockpitFor(
   database: Database = defaultDb(),
 ) {
   const keptSince = retentionCutoff(now, env().ANALYTICS_RETENTION_MONTHS);
-  const [funnel, revenue, traffic, health] = await Promise.all([
+  const [funnel, trials, revenue, traffic, health] = await Promise.all([
     funnelFor(period, database),
+    trialFunnelFor(period, now, database),
     revenueMonths(
       istMonth(new Date(Math.min(period.to.getTime() - 1, now.getTime()))),
       now,
@@ -27,6 +29,7 @@ export async function cockpitFor(
   ]);
   return {
     funnel,
+    trials,
     revenue,
     traffic,
     health,

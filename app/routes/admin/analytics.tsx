@@ -2,11 +2,13 @@ import { Form, Link } from "react-router";
 import { cockpitFor } from "~/.server/analytics/cockpit.server";
 import { parsePeriod, PRESET_DAYS } from "~/.server/analytics/period";
 import { requireAdmin } from "~/.server/auth/session";
+import { env } from "~/.server/env";
 import { LANES } from "~/.server/jobs/define";
 import { AdminPage } from "~/components/admin/AdminUi";
 import { FunnelSection } from "~/components/admin/analytics/FunnelSection";
 import { HealthSection } from "~/components/admin/analytics/HealthSection";
 import { RevenueSection } from "~/components/admin/analytics/RevenueSection";
+import { TrialSection } from "~/components/admin/analytics/TrialSection";
 import { TrafficSection } from "~/components/admin/analytics/TrafficSection";
 import { PageHeader } from "~/components/PageHeader";
 import { formatDate } from "~/lib/dates";
@@ -31,6 +33,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       presets: [...PRESET_DAYS],
     },
     funnel: cockpit.funnel,
+    trials: cockpit.trials,
+    trialDays: env().TRIAL_DAYS,
     revenue: cockpit.revenue,
     traffic: cockpit.traffic,
     health: {
@@ -91,8 +95,18 @@ function PeriodPicker({
 }
 
 export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
-  const { period, problem, funnel, revenue, traffic, health, rawEventsSince, laneLabels } =
-    loaderData;
+  const {
+    period,
+    problem,
+    funnel,
+    trials,
+    trialDays,
+    revenue,
+    traffic,
+    health,
+    rawEventsSince,
+    laneLabels,
+  } = loaderData;
   return (
     <AdminPage>
       <PageHeader
@@ -109,6 +123,7 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
         ) : null}
       </PageHeader>
       <FunnelSection funnel={funnel} rawEventsSince={rawEventsSince} />
+      <TrialSection trials={trials} trialDays={trialDays} />
       <RevenueSection months={revenue} />
       <TrafficSection traffic={traffic} />
       <HealthSection health={health} laneLabels={laneLabels} />
