@@ -1,5 +1,8 @@
 /**
- * npm run restore -- <backup file> [--identity <age private key file>] [--check]
+ * npm run restore -- <backup file | s3://bucket/prefix/file> [--identity <age private key file>] [--check]
+ *
+ * An s3:// address is a copy BACKUP_S3_BUCKET keeps: it is downloaded first (with the S3_*
+ * endpoint and credentials) into a temporary folder, removed afterwards.
  *
  * --check reads the whole file (decrypting it), checks every record, each file's checksum and
  * the file's own counts, and that this version can restore it; it writes nothing.
@@ -10,7 +13,12 @@
  * Exit codes: 0 restored, 1 failed or refused (nothing is left half-restored), 2 bad arguments.
  */
 import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { parseArgs } from "node:util";
+import { downloadOffsite } from "~/.server/backup/offsite.server";
+import { isBackupFileName } from "~/.server/backup/format";
+import { s3ConfigFromEnv } from "~/.server/s3/client.server";
 import { restoreBackup, verifyBackup } from "~/.server/backup/restore-backup.server";
 import { env } from "~/.server/env";
 import { releaseStorage } from "~/.server/releases/storage/index.server";
@@ -18,7 +26,7 @@ import { countOf } from "~/lib/format";
 import { runMain } from "./lib/run-main";
 
 const USAGE =
-  "usage: npm run restore -- <backup file> [--identity <age private key file>] [--check]";
+  "usage: npm run restore -- <backup file | s3://bucket/prefix/file> [--identity <age private key file>] [--check]";
 
 async function main(): Promise<number> {
   let parsed: { values: { identity?: string; check?: boolean }; positionals: string[] };
@@ -32,22 +40,47 @@ async function main(): Promise<number> {
     console.error(`${(error as Error).message}\n${USAGE}`);
     return 2;
   }
-  const [file, ...extra] = parsed.positionals;
-  if (!file || extra.length > 0) {
+  const [source, ...extra] = parsed.positionals;
+  if (!source || extra.length > 0) {
     console.error(USAGE);
     return 2;
   }
-  const identity = parsed.values.identity
-    ? (await fs.readFile(parsed.values.identity, "utf8"))
+  const remote = /^s3:\/\/([^/]+)\/(.*)$/.exec(source);
+  if (!remote) return restoreFrom(source, parsed.values);
+  const bucket = remote[1]!;
+  const key = remote[2]!;
+  const name = path.posix.basename(key);
+  if (!isBackupFileName(name)) {
+    console.error(`error: ${source} does not name a backup (pinout-<time>.backup.gz[.age])`);
+    return 2;
+  }
+  const folder = await fs.mkdtemp(path.join(os.tmpdir(), "pinout-restore-"));
+  try {
+    const file = path.join(folder, name);
+    const prefix = key.slice(0, key.length - name.length);
+    await downloadOffsite({ bucket, prefix, connection: s3ConfigFromEnv() }, name, file);
+    console.log(`downloaded ${source}`);
+    return await restoreFrom(file, parsed.values);
+  } finally {
+    await fs.rm(folder, { recursive: true, force: true });
+  }
+}
+
+async function restoreFrom(
+  file: string,
+  values: { identity?: string; check?: boolean },
+): Promise<number> {
+  const identity = values.identity
+    ? (await fs.readFile(values.identity, "utf8"))
         .split("\n")
         .map((line) => line.trim())
         .find((line) => line.startsWith("AGE-SECRET-KEY-"))
     : undefined;
-  if (parsed.values.identity && !identity) {
-    console.error(`error: ${parsed.values.identity} holds no age private key (AGE-SECRET-KEY-1…)`);
+  if (values.identity && !identity) {
+    console.error(`error: ${values.identity} holds no age private key (AGE-SECRET-KEY-1…)`);
     return 2;
   }
-  if (parsed.values.check) {
+  if (values.check) {
     const verified = await verifyBackup(file, identity);
     console.log(
       `${file} is whole: the backup of ${verified.header.createdAt}, ${countOf(verified.rows, "row")} in ${countOf(Object.keys(verified.end.tables).length, "table")}, ${countOf(verified.end.files, "file")}`,

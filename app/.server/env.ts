@@ -244,6 +244,19 @@ export const envSchema = z.object({
   /** How many backups BACKUP_DIR keeps (none past 30 days); older ones go after each new one. */
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(14),
   /**
+   * An S3-compatible bucket every backup is also copied to, off this machine (with the S3_*
+   * endpoint and credentials); it keeps the same backups as BACKUP_DIR. Needs BACKUP_DIR.
+   */
+  BACKUP_S3_BUCKET: z.preprocess(emptyToUndefined, z.string().min(3).max(63).optional()),
+  /** Where in that bucket: a folder-like prefix ending in "/" (or empty for the top). */
+  BACKUP_S3_PREFIX: z
+    .string()
+    .max(200)
+    .regex(/^$|^[A-Za-z0-9!_.*'()-][A-Za-z0-9!_.*'()/-]*\/$/, {
+      error: 'must be empty or a prefix like "backups/" (no leading "/", ending in "/")',
+    })
+    .default("backups/"),
+  /**
    * An age public key (age1…): backups are encrypted to it, and only its private key, which the
    * operator keeps off this machine, can read them (`npm run restore -- --identity <file>`).
    */
@@ -325,6 +338,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (data.WEB_CONCURRENCY > 1 && data.PAYMENTS_PROVIDER === "sandbox")
     problems.push(
       "  WEB_CONCURRENCY: more than one process needs PAYMENTS_PROVIDER=razorpay (the payment sandbox keeps its state in one process)",
+    );
+  if (data.BACKUP_S3_BUCKET && !data.BACKUP_DIR)
+    problems.push(
+      "  BACKUP_S3_BUCKET: copies to a bucket need BACKUP_DIR (each backup is written there first)",
     );
   if (data.BACKUP_INTERVAL_HOURS > 0 && !data.BACKUP_DIR)
     problems.push(

@@ -2,6 +2,7 @@
  * A backup as the site runs it: recorded in `backup_runs` (started, succeeded with its file and
  * size, or failed with why), for `/admin` and `/admin/backups`.
  */
+import path from "node:path";
 import { desc, eq } from "drizzle-orm";
 import { databaseHandle, db } from "../db";
 import { type BackupRun, backupRuns, type BACKUP_TRIGGERS } from "../db/schema";
@@ -11,6 +12,7 @@ import { type BackupHealth, backupHealth } from "~/lib/backups";
 import { formatDateTime } from "~/lib/dates";
 import { raiseAlert } from "../alerts/raise.server";
 import { createBackup, listBackups } from "./create-backup.server";
+import { copyOffsite, offsiteFromEnv, offsiteUrl } from "./offsite.server";
 
 export type BackupTrigger = (typeof BACKUP_TRIGGERS)[number];
 
@@ -47,6 +49,22 @@ export async function runBackup(
       signal: options.signal,
       runId: run!.id,
     });
+    // Off the machine too, when a bucket is named: the run succeeds only once the copy is in it.
+    const offsite = offsiteFromEnv();
+    if (offsite) {
+      try {
+        await copyOffsite(offsite, path.join(dir, result.fileName), result.fileName, {
+          keep: config.BACKUP_KEEP,
+          signal: options.signal,
+        });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new Error(
+          `${result.fileName} was written to ${dir} but not copied to ${offsiteUrl(offsite)}: ${message}`,
+          { cause: error },
+        );
+      }
+    }
     const [finished] = await db()
       .update(backupRuns)
       .set({
@@ -93,6 +111,8 @@ export function backupRunState(run: BackupRun, now = new Date()): BackupRunState
 
 export interface BackupOverview {
   dir: string | null;
+  /** Where each backup is also copied, off this machine ("s3://bucket/prefix/"), or null. */
+  offsite: string | null;
   intervalHours: number;
   keep: number;
   encrypted: boolean;
@@ -111,8 +131,10 @@ export async function backupOverview(now = new Date()): Promise<BackupOverview> 
     .where(eq(backupRuns.status, "succeeded"))
     .orderBy(desc(backupRuns.finishedAt))
     .limit(1);
+  const offsite = offsiteFromEnv();
   return {
     dir: config.BACKUP_DIR ?? null,
+    offsite: offsite ? offsiteUrl(offsite) : null,
     intervalHours: config.BACKUP_INTERVAL_HOURS,
     keep: config.BACKUP_KEEP,
     encrypted: Boolean(config.BACKUP_AGE_RECIPIENT),

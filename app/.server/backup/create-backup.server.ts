@@ -212,6 +212,24 @@ async function writeFileParts(
 export const BACKUP_MAX_AGE_DAYS = 30;
 
 /**
+ * Of the names in a folder or a bucket, the finished backups the retention rule removes: all but
+ * the newest `keep`, and any older than BACKUP_MAX_AGE_DAYS, never the one just written.
+ */
+export function backupsToRemove(
+  names: readonly string[],
+  keep: number,
+  justWritten: string | undefined,
+  now: number,
+): string[] {
+  const finished = names.filter(isBackupFileName).sort().reverse();
+  const oldest = now - BACKUP_MAX_AGE_DAYS * 86_400_000;
+  return finished.filter(
+    (name, index) =>
+      name !== justWritten && !(index < Math.max(keep, 1) && backupTime(name) >= oldest),
+  );
+}
+
+/**
  * Keeps the newest `keep` finished backups, none older than BACKUP_MAX_AGE_DAYS but the one just
  * written, and removes partial files left by cut-short runs.
  */
@@ -223,11 +241,7 @@ export async function pruneFolder(
 ): Promise<string[]> {
   const removed: string[] = [];
   const names = await fs.readdir(dir);
-  const finished = names.filter(isBackupFileName).sort().reverse();
-  const oldest = now - BACKUP_MAX_AGE_DAYS * 86_400_000;
-  for (const [index, name] of finished.entries()) {
-    if (name === justWritten) continue;
-    if (index < Math.max(keep, 1) && backupTime(name) >= oldest) continue;
+  for (const name of backupsToRemove(names, keep, justWritten, now)) {
     await fs.rm(path.join(dir, name), { force: true });
     removed.push(name);
   }

@@ -24,6 +24,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const overview = await backupOverview(now);
   return {
     dir: overview.dir,
+    offsite: overview.offsite,
     intervalHours: overview.intervalHours,
     keep: overview.keep,
     encrypted: overview.encrypted,
@@ -73,7 +74,7 @@ const STATE_LABELS = {
 };
 
 export default function AdminBackupsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { dir, intervalHours, keep, encrypted, health, runs, files } = loaderData;
+  const { dir, offsite, intervalHours, keep, encrypted, health, runs, files } = loaderData;
   return (
     <AdminPage>
       <PageHeader
@@ -93,6 +94,12 @@ export default function AdminBackupsPage({ loaderData, actionData }: Route.Compo
         <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
           <dt className="text-slate-400">Folder</dt>
           <dd className="break-all text-slate-200">{dir ?? "not set (BACKUP_DIR)"}</dd>
+          <dt className="text-slate-400">Off this machine</dt>
+          <dd className="break-all text-slate-200" data-testid="backup-offsite">
+            {offsite
+              ? `each backup is also copied to ${offsite}, which keeps the same ones`
+              : "not copied anywhere by the site (set BACKUP_S3_BUCKET, or sync the folder elsewhere)"}
+          </dd>
           <dt className="text-slate-400">Schedule</dt>
           <dd className="text-slate-200">
             {intervalHours > 0
@@ -100,7 +107,7 @@ export default function AdminBackupsPage({ loaderData, actionData }: Route.Compo
               : "only when asked (set BACKUP_INTERVAL_HOURS for a schedule)"}
           </dd>
           <dt className="text-slate-400">Kept</dt>
-          <dd className="text-slate-200">{`the newest ${countOf(keep, "backup")}`}</dd>
+          <dd className="text-slate-200">{`the newest ${countOf(keep, "backup")}, none older than 30 days`}</dd>
           <dt className="text-slate-400">Encryption</dt>
           <dd className="text-slate-200">
             {encrypted

@@ -1,32 +1,14 @@
-import type { S3Client } from "@aws-sdk/client-s3";
 import { PassThrough, Readable } from "node:stream";
+import { type S3Config as Connection, s3Connection } from "../../s3/client.server";
 import { HashingCounter } from "./hashing";
 import type { ReleaseStorage, StoredObject } from "./types";
 
-export interface S3Config {
+export interface S3Config extends Connection {
   bucket: string;
-  endpoint?: string;
-  region: string;
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  forcePathStyle: boolean;
 }
 
 /** How long a presigned download URL works: long enough to start, too short to share. */
 export const PRESIGNED_SECONDS = 300;
-
-/**
- * The AWS SDK, loaded on first use: it costs about 20 MB of memory, and a site on local storage
- * (the default) never needs it (decision 0051).
- */
-async function loadSdk() {
-  const [s3, storage, presigner] = await Promise.all([
-    import("@aws-sdk/client-s3"),
-    import("@aws-sdk/lib-storage"),
-    import("@aws-sdk/s3-request-presigner"),
-  ]);
-  return { ...s3, Upload: storage.Upload, getSignedUrl: presigner.getSignedUrl };
-}
 
 /**
  * Release files in S3-compatible object storage. Uploads stream through a multipart upload
@@ -34,21 +16,8 @@ async function loadSdk() {
  * redirects, so the app server never streams installers.
  */
 export function s3Storage(config: S3Config): ReleaseStorage {
-  let connected:
-    Promise<{ sdk: Awaited<ReturnType<typeof loadSdk>>; client: S3Client }> | undefined;
-  const connect = () =>
-    (connected ??= loadSdk().then((sdk) => ({
-      sdk,
-      client: new sdk.S3Client({
-        region: config.region,
-        endpoint: config.endpoint,
-        forcePathStyle: config.forcePathStyle,
-        credentials:
-          config.accessKeyId && config.secretAccessKey
-            ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
-            : undefined,
-      }),
-    })));
+  // The SDK is loaded with the first file (decision 0051).
+  const connect = s3Connection(config);
   const Bucket = config.bucket;
   return {
     kind: "s3",
