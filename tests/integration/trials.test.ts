@@ -9,7 +9,14 @@ import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDate } from "~/lib/dates";
 import { addIstDays, istDay, istDayStart } from "~/lib/india-time";
-import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
+import {
+  getWithCookies,
+  postForm,
+  postJson,
+  signUpVerified,
+  startWithAdmin,
+} from "../support/auth";
+import { analyticsPlanName } from "~/lib/plans";
 import {
   buyThroughSandbox,
   DETAILS,
@@ -326,6 +333,84 @@ describe.each(engines())("the free Pro trial on $name", (engine) => {
       ),
     ).toEqual([{ invoices: 1 }]);
     expect(mailsTo(email)).toEqual([subject, subject]);
+  });
+
+  it("records each trial's end once, as trial_end of the browser that started it with consent", async () => {
+    // A browser that consented to analytics, with the id the site gave it.
+    const issued = await postJson(
+      server,
+      "/api/events",
+      { events: [{ name: "cta_click", params: { cta_name: "trial", cta_location: "pricing" } }] },
+      { cookie: "consent=granted" },
+    );
+    const aid = /pinout_aid=[^;]+/.exec(issued.headers.getSetCookie().join("\n"))![0];
+    const tara = await signUpVerified(server, {
+      name: "Tara",
+      email: "tara@example.com",
+      password: PASSWORD,
+    });
+    expect((await startTrial(`${tara}; consent=granted; ${aid}`)).status).toBe(200);
+    // Another starts hers without consent: her end is recorded, no event.
+    const uma = await signUpVerified(server, {
+      name: "Uma",
+      email: "uma@example.com",
+      password: PASSWORD,
+    });
+    expect((await startTrial(uma)).status).toBe(200);
+    const ids = (
+      await server.sql(
+        `select t.id from trials t join "user" u on u.id = t.user_id where u.email in ('tara@example.com', 'uma@example.com')`,
+      )
+    ).map((row) => `'${String(row.id)}'`);
+    expect(ids).toHaveLength(2);
+
+    // The ends come, and each end's job runs twice (a retry after a crash, a second instance).
+    const past = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000).toISOString();
+    await server.sql(
+      `update trials set started_at = '${past}'::timestamptz - interval '${TRIAL_DAYS} days', ends_at = '${past}'
+        where id in (${ids.join(", ")})`,
+    );
+    await server.sql(
+      `update jobs set run_at = now(), payload = payload || '{"endsAt": "${past}"}'::jsonb
+        where kind = 'trial.end' and payload->>'trialId' in (${ids.join(", ")})`,
+    );
+    await server.sql(
+      `insert into jobs (kind, payload, run_at)
+         select kind, payload, now() from jobs
+          where kind = 'trial.end' and payload->>'trialId' in (${ids.join(", ")})`,
+    );
+    await server.jobsSettled();
+    const events = await server.sql(
+      `select client_id, params from analytics_events where name = 'trial_end'`,
+    );
+    expect(events).toEqual([
+      {
+        client_id: expect.any(String),
+        params: {
+          plan_name: analyticsPlanName("pro-monthly"),
+          trial_days: TRIAL_DAYS,
+          converted: false,
+        },
+      },
+    ]);
+    expect(aid).toContain(String(events[0]!.client_id));
+    expect(
+      await server.sql(
+        `select count(*)::int as recorded from trials where id in (${ids.join(", ")}) and end_recorded_at is not null`,
+      ),
+    ).toEqual([{ recorded: 2 }]);
+    // A browser cannot send one itself.
+    const forged = await postJson(
+      server,
+      "/api/events",
+      {
+        events: [
+          { name: "trial_end", params: { plan_name: "Pro", trial_days: 14, converted: true } },
+        ],
+      },
+      { cookie: `consent=granted; ${aid}` },
+    );
+    expect(forged.status).toBe(400);
   });
 
   it("one trial per computer: started from the app, refused to another account on the same machine", async () => {

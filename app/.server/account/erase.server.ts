@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { forgetMailsTo } from "../mail/mail-log.server";
 import { type Database, db } from "../db";
-import { feedback, subscriptions } from "../db/schema";
+import { feedback, subscriptions, trials } from "../db/schema";
 
 /**
  * Erases a user's personal data that lives outside the identity tables. Devices, tokens and usage
@@ -24,5 +24,7 @@ export async function eraseUserData(
       .update(subscriptions)
       .set({ analyticsClientId: null })
       .where(eq(subscriptions.userId, userId));
+    // The trial's row outlives the account (one trial per mailbox), not its browser's id.
+    await tx.update(trials).set({ analyticsClientId: null }).where(eq(trials.userId, userId));
   });
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type ParsedEvent, parseEvent } from "~/lib/analytics/catalogue";
+import { type ParsedEvent, parseEvent, SERVER_RECORDED_EVENTS } from "~/lib/analytics/catalogue";
 import { analyticsLocation } from "~/lib/analytics/safe-location";
 import { type Database, db as defaultDb } from "../db";
 import { analyticsEvents } from "../db/schema";
@@ -26,10 +26,10 @@ const batchSchema = z
   .strict();
 
 /**
- * Events only the server records: feature uses come from the desktop app's authenticated usage
- * reports (analytics/feature-use.server.ts); a browser sending them would inflate the cockpit.
+ * Events only the server records (feature uses from the desktop app's authenticated reports, a
+ * trial's end from its job): a browser sending them would inflate the cockpit.
  */
-const SERVER_ONLY_EVENTS: ReadonlySet<string> = new Set(["feature_use"]);
+const SERVER_ONLY_EVENTS: ReadonlySet<string> = new Set(SERVER_RECORDED_EVENTS);
 
 export type BatchResult =
   | { ok: true; events: (ParsedEvent & { at: Date })[]; clientId: string | null }

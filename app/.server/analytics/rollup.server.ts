@@ -1,4 +1,5 @@
 import { and, between, eq, gte, inArray, lt, min, type SQL, sql } from "drizzle-orm";
+import { SERVER_RECORDED_EVENTS } from "~/lib/analytics/catalogue";
 import {
   addIstDays,
   addIstMonths,
@@ -58,8 +59,15 @@ const SHAPES: Record<
   Metric,
   { where: SQL; dim: SQL<string>; dim2: SQL<string>; events?: SQL<number> }
 > = {
-  // Site visitors: the desktop app's feature_use (stored by the server) is no visit.
-  all: { where: sql`${e.name} <> 'feature_use'`, dim: sql<string>`''`, dim2: sql<string>`''` },
+  // Site visitors: what the server records itself (feature uses, a trial's end) is no visit.
+  all: {
+    where: sql`${e.name} not in (${sql.join(
+      SERVER_RECORDED_EVENTS.map((name) => sql`${name}`),
+      sql`, `,
+    )})`,
+    dim: sql<string>`''`,
+    dim2: sql<string>`''`,
+  },
   event: { where: sql`true`, dim: sql<string>`${e.name}`, dim2: sql<string>`''` },
   page: { where: sql`${e.name} = 'page_view'`, dim: param("page_path"), dim2: sql<string>`''` },
   search: {

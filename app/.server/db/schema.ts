@@ -825,6 +825,13 @@ export const trials = pgTable(
     source: text("source", { enum: TRIAL_SOURCES }).notNull(),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    /**
+     * The starting browser's analytics id, only when it had consented: the trial's end is then
+     * recorded as its `trial_end` event (issue 36, point 10). Cleared when the account is erased.
+     */
+    analyticsClientId: text("analytics_client_id"),
+    /** When its end was recorded (once per trial, whatever the job's retries). */
+    endRecordedAt: timestamp("end_recorded_at", { withTimezone: true }),
   },
   (table) => [uniqueIndex("trials_user_key").on(table.userId)],
 );

@@ -9,6 +9,7 @@ import { endRefundedJob } from "../billing/refunded-period.server";
 import { refundJob } from "../billing/refunds.server";
 import { finishSwitchJob, retireHaltedJob } from "../billing/sync-reactions.server";
 import { backupJob } from "../backup/jobs.server";
+import { trialEndJob } from "../trials/end.server";
 import { trialMailJob } from "../trials/mails.server";
 import { billingMailJob } from "../billing/notify.server";
 import { processWebhookJob } from "../billing/webhooks.server";
@@ -39,5 +40,6 @@ export function jobDefinitions(): readonly JobDefinition[] {
     digestJob,
     backupJob,
     trialMailJob,
+    trialEndJob,
   ];
 }

@@ -20,6 +20,7 @@ import {
 } from "../db/schema";
 import { env } from "../env";
 import { mailboxKey } from "./keys.server";
+import { queueTrialEnd } from "./end.server";
 import { queueTrialMails } from "./mails.server";
 
 /** The plan a trial gives: Pro, with its devices and features. */
@@ -139,7 +140,12 @@ export async function runningTrialOf(
 export async function startTrial(
   user: { id: string; email: string },
   source: TrialSource,
-  options: { database?: Database; now?: Date } = {},
+  options: {
+    database?: Database;
+    now?: Date;
+    /** The starting browser's analytics id, only when it consented (its `trial_end`). */
+    analyticsClientId?: string | null;
+  } = {},
 ): Promise<{ ok: true; trial: TrialRow } | { ok: false; reason: TrialRefusal }> {
   const database = options.database ?? defaultDb();
   const now = options.now ?? new Date();
@@ -157,6 +163,7 @@ export async function startTrial(
         source,
         startedAt: now,
         endsAt,
+        analyticsClientId: options.analyticsClientId ?? null,
       })
       .onConflictDoNothing()
       .returning();
@@ -185,6 +192,7 @@ export async function startTrial(
       .returning();
     await recordTrialMachines(tx, trial.id, await machinesOf(user.id, tx));
     await queueTrialMails(tx, withGrant!, now);
+    await queueTrialEnd(tx, withGrant!);
     return { ok: true, trial: withGrant! };
   });
 }
@@ -216,6 +224,7 @@ export async function extendTrial(
         .set({ endsAt: after })
         .where(eq(entitlementGrants.id, trial.grantId));
     await queueTrialMails(tx, moved!, now);
+    await queueTrialEnd(tx, moved!);
     return { before: trial.endsAt, after };
   });
 }

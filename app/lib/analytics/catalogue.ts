@@ -7,6 +7,12 @@ import { z } from "zod";
 const text = (max = 500) => z.string().trim().min(1).max(max);
 const money = z.number().finite().nonnegative();
 
+/**
+ * Events only the server records, never accepted from a browser, and no visit to the site:
+ * feature uses come from the desktop app's authenticated usage reports, a trial's end from its job.
+ */
+export const SERVER_RECORDED_EVENTS = ["feature_use", "trial_end"] as const;
+
 export const eventSchemas = {
   page_view: z
     .object({ page_title: text(300), page_location: text(2000), page_path: text(1000) })
@@ -45,6 +51,15 @@ export const eventSchemas = {
   // A free Pro trial started from the account page (issue 36, point 10).
   trial_start: z
     .object({ plan_name: text(100), trial_days: z.number().int().min(1).max(90) })
+    .strict(),
+  // A free trial ended (its days, extensions included, and whether a plan was bought): stored by
+  // the server at the end, for the browser that started it with consent; never sent by a browser.
+  trial_end: z
+    .object({
+      plan_name: text(100),
+      trial_days: z.number().int().min(1).max(365),
+      converted: z.boolean(),
+    })
     .strict(),
   subscription_upgrade: z
     .object({ from_plan: text(100), to_plan: text(100), new_price: money })

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { site } from "~/config/site";
 import { analyticsPlanName, planById } from "~/lib/plans";
-import { parseEvent } from "./catalogue";
+import { parseEvent, SERVER_RECORDED_EVENTS } from "./catalogue";
 import { planEvents } from "./plan-events";
 
 /** Every event that names a plan, and the builder that must make its params. */
@@ -16,6 +16,7 @@ const PLAN_EVENTS = {
   subscription_cancel: "subscriptionCancel",
   subscription_upgrade: "subscriptionUpgrade",
   trial_start: "trialStart",
+  trial_end: "trialEnd",
 } as const satisfies Record<string, keyof typeof planEvents>;
 
 /** Every plan name an event carries, whatever its field is called. */
@@ -47,6 +48,7 @@ describe("analytics events that name a plan", () => {
         subscription_cancel: planEvents.subscriptionCancel(plan.id),
         subscription_upgrade: planEvents.subscriptionUpgrade(plan.id, other),
         trial_start: planEvents.trialStart(plan.id, 14),
+        trial_end: planEvents.trialEnd(plan.id, 14, false),
       };
       for (const [event, params] of Object.entries(events)) {
         const parsed = parseEvent(event, params);
@@ -119,7 +121,18 @@ describe("analytics events that name a plan", () => {
       }
     }
     expect(problems).toEqual([]);
-    // The scan found the pages' events (it would pass vacuously if it read nothing).
-    expect(new Set(tracked)).toEqual(new Set(Object.keys(PLAN_EVENTS)));
+    // The scan found the pages' events (it would pass vacuously if it read nothing); the events
+    // only the server records are never tracked by a page.
+    expect(new Set(tracked)).toEqual(
+      new Set(
+        Object.keys(PLAN_EVENTS).filter(
+          (event) => !(SERVER_RECORDED_EVENTS as readonly string[]).includes(event),
+        ),
+      ),
+    );
+    // The server builds its own with planEvents too.
+    expect(fs.readFileSync(path.join(root, ".server/trials/end.server.ts"), "utf8")).toContain(
+      'parseEvent("trial_end", planEvents.trialEnd(',
+    );
   });
 });

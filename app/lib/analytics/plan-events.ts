@@ -61,6 +61,11 @@ export const planEvents = {
     return { plan_name: analyticsPlanName(plan), trial_days: days };
   },
 
+  /** A free trial of `plan` ended after `days`; `converted`: a plan was bought meanwhile. */
+  trialEnd(plan: PlanRef, days: number, converted: boolean): EventParams<"trial_end"> {
+    return { plan_name: analyticsPlanName(plan), trial_days: days, converted };
+  },
+
   subscriptionCancel(plan: PlanRef): EventParams<"subscription_cancel"> {
     return { plan_name: analyticsPlanName(plan) };
   },

@@ -21,6 +21,8 @@ import {
 import { paymentsConfig } from "~/.server/billing/provider.server";
 import { done, formAction, refuse } from "~/.server/forms/action.server";
 import { startTrial, TRIAL_REFUSALS, trialState } from "~/.server/trials/trials.server";
+import { analyticsIdOf } from "~/.server/analytics/visitor-id.server";
+import { readConsent } from "~/lib/analytics/consent";
 import { SelfRefund } from "~/components/billing/SelfRefund";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { FormMessage } from "~/components/forms";
@@ -126,7 +128,11 @@ const schema = z.discriminatedUnion("intent", [
 export async function action(args: Route.ActionArgs) {
   return formAction(args, schema, async (input, { user }) => {
     if (input.intent === "start-trial") {
-      const started = await startTrial(user, "site");
+      // The browser's signed analytics id, only with consent: its trial_end is recorded then.
+      const cookies = args.request.headers.get("cookie") ?? "";
+      const started = await startTrial(user, "site", {
+        analyticsClientId: readConsent(cookies) === "granted" ? analyticsIdOf(cookies) : null,
+      });
       if (!started.ok) return refuse("start-trial", TRIAL_REFUSALS[started.reason], 409);
       return done(
         "start-trial",
