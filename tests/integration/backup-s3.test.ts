@@ -10,12 +10,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isBackupFileName } from "~/.server/backup/format";
 import { authPost, postForm, signUpVerified } from "../support/auth";
 import { pageText } from "../support/billing";
 import { runScript } from "../support/cli";
+import { type LocalS3, startS3 } from "../support/s3";
 import { type RunningTestServer, startServer, tempDataDir } from "../support/server";
 
 const BUCKET = "pinout-backups";
@@ -23,18 +23,12 @@ const PREFIX = "site/backups/";
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 describe("backups copied to an S3-compatible bucket", () => {
-  const bucketDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-s3-backups-"));
   const backupDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-backups-"));
-  let s3: S3rver;
+  let s3: LocalS3 | undefined;
   let endpoint = "";
   let server: RunningTestServer;
   let boss = "";
-  const s3Env = () => ({
-    S3_ENDPOINT: endpoint,
-    S3_ACCESS_KEY_ID: "S3RVER",
-    S3_SECRET_ACCESS_KEY: "S3RVER",
-    S3_FORCE_PATH_STYLE: "1",
-  });
+  const s3Env = () => s3!.env;
   /** The bucket's backups, read with the AWS SDK itself (names without the prefix). */
   const client = () =>
     new S3Client({
@@ -60,15 +54,8 @@ describe("backups copied to an S3-compatible bucket", () => {
   };
 
   beforeAll(async () => {
-    s3 = new S3rver({
-      port: 0,
-      address: "127.0.0.1",
-      directory: bucketDir,
-      silent: true,
-      configureBuckets: [{ name: BUCKET }],
-    });
-    const { port } = await s3.run();
-    endpoint = `http://127.0.0.1:${port}`;
+    s3 = await startS3(BUCKET);
+    endpoint = s3.endpoint;
     server = await startServer({
       env: {
         ADMIN_EMAILS: "boss@example.com",
@@ -87,8 +74,7 @@ describe("backups copied to an S3-compatible bucket", () => {
   });
   afterAll(async () => {
     await server?.stop();
-    await s3?.close();
-    fs.rmSync(bucketDir, { recursive: true, force: true });
+    await s3?.stop();
     fs.rmSync(backupDir, { recursive: true, force: true });
   });
 
@@ -115,7 +101,7 @@ describe("backups copied to an S3-compatible bucket", () => {
   it("a copy that fails fails the run, says why, and the next one copies again", async () => {
     // The bucket is gone for a moment (deleted, or its credentials revoked): the file is written
     // to the folder, not copied.
-    const bucketFolder = path.join(bucketDir, BUCKET);
+    const bucketFolder = path.join(s3!.directory, BUCKET);
     fs.renameSync(bucketFolder, `${bucketFolder}-aside`);
     try {
       await backUpNow();

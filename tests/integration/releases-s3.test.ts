@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { postForm, signUpVerified } from "../support/auth";
 import { runScript } from "../support/cli";
+import { type LocalS3, startS3 } from "../support/s3";
 import { type RunningTestServer, startServer } from "../support/server";
 
 /**
@@ -14,31 +14,20 @@ import { type RunningTestServer, startServer } from "../support/server";
  * into the bucket, feeds point at the site, and downloads are redirects to presigned URLs.
  */
 describe("release files in S3-compatible storage", () => {
-  const bucketDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-s3-"));
   const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-s3-files-"));
-  let s3: S3rver;
+  let s3: LocalS3 | undefined;
   let endpoint = "";
   let server: RunningTestServer;
   let token = "";
 
   beforeAll(async () => {
-    s3 = new S3rver({
-      port: 0,
-      address: "127.0.0.1",
-      directory: bucketDir,
-      silent: true,
-      configureBuckets: [{ name: "pinout-releases" }],
-    });
-    const { port } = await s3.run();
-    endpoint = `http://127.0.0.1:${port}`;
+    s3 = await startS3("pinout-releases");
+    endpoint = s3.endpoint;
     server = await startServer({
       env: {
         ADMIN_EMAILS: "ops@example.com",
         S3_BUCKET: "pinout-releases",
-        S3_ENDPOINT: endpoint,
-        S3_ACCESS_KEY_ID: "S3RVER",
-        S3_SECRET_ACCESS_KEY: "S3RVER",
-        S3_FORCE_PATH_STYLE: "1",
+        ...s3.env,
       },
     });
     const cookie = await signUpVerified(server, {
@@ -54,7 +43,7 @@ describe("release files in S3-compatible storage", () => {
   });
   afterAll(async () => {
     await server?.stop();
-    await s3?.close();
+    await s3?.stop();
   });
 
   it("publishes into the bucket, serves the feed, and downloads by presigned redirect", async () => {

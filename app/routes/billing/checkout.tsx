@@ -341,38 +341,35 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         {trialEndsAt ? (
           <fieldset className="mb-6">
             <legend className="mb-2 font-medium text-white">{`When ${plan.label} starts`}</legend>
-            <label className="flex items-start gap-3 py-1.5 text-slate-200">
-              <input
-                type="radio"
-                name="start"
-                value="after-trial"
-                checked={start === "after-trial"}
-                onChange={() => setStart("after-trial")}
-                className="mt-1"
-              />
-              <span>
-                {`When my trial ends, on ${trialEnd}`}
-                <span className="block text-sm text-slate-300">
-                  {`Authorise now; the first charge is on ${trialEnd}. You keep every trial day.`}
+            {(
+              [
+                {
+                  value: "after-trial",
+                  label: `When my trial ends, on ${trialEnd}`,
+                  detail: `Authorise now; the first charge is on ${trialEnd}. You keep every trial day.`,
+                },
+                {
+                  value: "now",
+                  label: "Now",
+                  detail: `${formatInr(plan.pricePaise)} is charged today, and the paid ${plan.cycle === "yearly" ? "year" : "month"} starts today, over the rest of your trial.`,
+                },
+              ] as const
+            ).map((choice) => (
+              <label key={choice.value} className="flex items-start gap-3 py-1.5 text-slate-200">
+                <input
+                  type="radio"
+                  name="start"
+                  value={choice.value}
+                  checked={start === choice.value}
+                  onChange={() => setStart(choice.value)}
+                  className="mt-1"
+                />
+                <span>
+                  {choice.label}
+                  <span className="block text-sm text-slate-300">{choice.detail}</span>
                 </span>
-              </span>
-            </label>
-            <label className="flex items-start gap-3 py-1.5 text-slate-200">
-              <input
-                type="radio"
-                name="start"
-                value="now"
-                checked={start === "now"}
-                onChange={() => setStart("now")}
-                className="mt-1"
-              />
-              <span>
-                Now
-                <span className="block text-sm text-slate-300">
-                  {`${formatInr(plan.pricePaise)} is charged today, and the paid ${plan.cycle === "yearly" ? "year" : "month"} starts today, over the rest of your trial.`}
-                </span>
-              </span>
-            </label>
+              </label>
+            ))}
           </fieldset>
         ) : null}
         <BillingDetailsFields defaults={defaults} errors={errors} />
