@@ -209,6 +209,23 @@ describe.each(engines())("the free Pro trial on $name", (engine) => {
     ).toEqual([{ subscriptions: 0, payments: 0 }]);
   });
 
+  it("a checkout opened and never paid does not silence the reminders", async () => {
+    const email = "nisha@example.com";
+    const cookie = await signUpVerified(server, { name: "Nisha", email, password: PASSWORD });
+    expect((await startTrial(cookie)).status).toBe(200);
+    const opened = await startCheckout(server, cookie, "pro-monthly");
+    expect(opened.subscriptionId).not.toBeNull();
+    await server.sql(
+      `update jobs set run_at = now() where kind = 'mail.trial' and payload->>'template' <> 'ended' and payload->>'trialId' =
+        (select t.id::text from trials t join "user" u on u.id = t.user_id where u.email = '${email}')`,
+    );
+    await server.jobsSettled();
+    expect(mailsTo(email)).toHaveLength(2);
+    expect(
+      mailsTo(email).every((subject) => subject.startsWith("Your Pinout Pro trial ends on")),
+    ).toBe(true);
+  });
+
   it("buying during the trial starts the plan at once, at its price, and the trial's mails stop", async () => {
     const email = "meera@example.com";
     const cookie = await signUpVerified(server, { name: "Meera", email, password: PASSWORD });

@@ -8,6 +8,7 @@ import { and, gte, lt, sql } from "drizzle-orm";
 import { addIstDays, istDay } from "~/lib/india-time";
 import { type Database, db as defaultDb } from "../db";
 import { trials } from "../db/schema";
+import { paidSince } from "../trials/paid-since.server";
 import type { Period } from "./period";
 
 export interface TrialWeek {
@@ -39,8 +40,7 @@ export async function trialFunnelFor(
   database: Database = defaultDb(),
 ): Promise<TrialFunnel> {
   // Written out with the trials table's name: drizzle names a column without its table when the
-  // query has one, and inside these subqueries that would be the subquery's column. A payment's
-  // time is Razorpay's, to the second: one a second after the trial started counts.
+  // query has one, and inside these subqueries that would be the subquery's column.
   const rows = await database
     .select({
       startedAt: trials.startedAt,
@@ -50,11 +50,7 @@ export async function trialFunnelFor(
          where d.user_id = "trials"."user_id"
            and d.created_at < "trials"."ends_at"
            and d.last_seen_at >= "trials"."started_at")`,
-      paid: sql<boolean>`exists (
-        select 1 from payments p
-         where p.user_id = "trials"."user_id"
-           and p.status = 'captured'
-           and p.paid_at >= date_trunc('second', "trials"."started_at"))`,
+      paid: paidSince(sql`"trials"."user_id"`, sql`"trials"."started_at"`),
     })
     .from(trials)
     .where(and(gte(trials.startedAt, period.from), lt(trials.startedAt, period.to)));

@@ -4,13 +4,14 @@
  * event (its days, extensions included, and whether a plan was bought). The job is queued with
  * the trial and again for a new end when it is extended; one for an end that moved does nothing.
  */
-import { and, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { parseEvent } from "~/lib/analytics/catalogue";
 import { planEvents } from "~/lib/analytics/plan-events";
 import { db as defaultDb, type Database, type Executor } from "../db";
-import { analyticsEvents, payments, subscriptions, type TrialRow, trials } from "../db/schema";
+import { analyticsEvents, subscriptions, type TrialRow, trials } from "../db/schema";
 import { defineJob, enqueue } from "../jobs/define";
+import { paidSince } from "./paid-since.server";
 
 export const TRIAL_END_JOB = "trial.end";
 const DAY_MS = 86_400_000;
@@ -38,19 +39,10 @@ export async function queueTrialEnd(
 
 /** Whether the person bought a plan since the trial started (paid, or set to start at its end). */
 async function convertedSince(executor: Executor, userId: string, since: Date): Promise<boolean> {
-  const [paid] = await executor
-    .select({ id: payments.providerPaymentId })
-    .from(payments)
-    .where(
-      and(
-        eq(payments.userId, userId),
-        eq(payments.status, "captured"),
-        // Razorpay's times are to the second.
-        gte(payments.paidAt, sql`date_trunc('second', ${since.toISOString()}::timestamptz)`),
-      ),
-    )
-    .limit(1);
-  if (paid) return true;
+  const [row] = await executor
+    .select({ paid: paidSince(userId, since) })
+    .from(sql`(select 1) as one`);
+  if (row?.paid) return true;
   const [running] = await executor
     .select({ id: subscriptions.id })
     .from(subscriptions)
