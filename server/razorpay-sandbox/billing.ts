@@ -14,6 +14,7 @@ import {
   getSubscription,
   type Tx,
 } from "./state";
+import { spendOfferCharge, takeOffer } from "./offers";
 import { addPeriod as addCycle, badRequest, newId } from "./util";
 
 /** Consecutive failed charges after which a subscription is halted. */
@@ -32,9 +33,9 @@ function chargeSuccess(tx: Tx, record: SubscriptionRecord): PaymentEntity {
   const sub = record.entity;
   const wasActive = sub.status === "active";
   const cycle = nextCycle(tx, sub);
-  const invoice = cycleInvoice(tx, sub, cycle.start, cycle.end);
+  const invoice = cycleInvoice(tx, record, cycle.start, cycle.end);
   const payment = newPayment(tx, record, {
-    amount: chargeAmount(tx, sub),
+    amount: chargeAmount(tx, record),
     method: record.method ?? "card",
     vpa: record.vpa,
     outcome: "success",
@@ -48,6 +49,7 @@ function chargeSuccess(tx: Tx, record: SubscriptionRecord): PaymentEntity {
     amount_due: 0,
     customer_id: sub.customer_id,
   });
+  spendOfferCharge(record);
   const plan = getPlan(tx.state, sub.plan_id);
   sub.status = "active";
   sub.current_start = cycle.start;
@@ -74,9 +76,9 @@ function chargeFailure(tx: Tx, record: SubscriptionRecord): PaymentEntity {
   const sub = record.entity;
   const start = sub.current_end ?? sub.charge_at ?? tx.now;
   const plan = getPlan(tx.state, sub.plan_id);
-  const invoice = cycleInvoice(tx, sub, start, addCycle(start, plan.period, plan.interval));
+  const invoice = cycleInvoice(tx, record, start, addCycle(start, plan.period, plan.interval));
   const payment = newPayment(tx, record, {
-    amount: chargeAmount(tx, sub),
+    amount: chargeAmount(tx, record),
     method: record.method ?? "card",
     vpa: record.vpa,
     outcome: "failure",
@@ -136,7 +138,7 @@ export function checkoutPay(tx: Tx, id: string, input: CheckoutInput): ChargeRes
   const vpa = input.method === "upi" ? (input.vpa ?? DEFAULT_VPA) : null;
   if (input.outcome === "failure") {
     const payment = newPayment(tx, record, {
-      amount: chargeAmount(tx, sub),
+      amount: chargeAmount(tx, record),
       method: input.method,
       vpa,
       outcome: "failure",
@@ -145,6 +147,7 @@ export function checkoutPay(tx: Tx, id: string, input: CheckoutInput): ChargeRes
     emit(tx, "payment.failed", { payment });
     return { subscription: sub, payment };
   }
+  takeOffer(tx.state, tx.now, record, input.method);
   record.method = input.method;
   record.vpa = vpa;
   sub.payment_method = input.method;

@@ -9,6 +9,7 @@ import { CHECKOUT_CSS, CHECKOUT_JS, HOSTED_JS } from "./browser-assets";
 import { hostedPage, notFoundPage } from "./hosted";
 import { parseBody, requireKeyId } from "./http";
 import { DEFAULT_VPA } from "./ledger";
+import { offerPrice } from "./offers";
 import { getPlan, getSubscription } from "./state";
 import type { Store } from "./store";
 import { hmacHex, SandboxError } from "./util";
@@ -63,8 +64,10 @@ export function checkoutRouter(options: { keyId: string; keySecret: string; stor
     requireKeyId(keyId, req.query.key_id);
     res.json(
       store.read((state, now) => {
-        const sub = getSubscription(state, req.params.id).entity;
+        const record = getSubscription(state, req.params.id);
+        const sub = record.entity;
         const plan = getPlan(state, sub.plan_id);
+        const offer = sub.offer_id ? (state.offers?.[sub.offer_id] ?? null) : null;
         return {
           id: sub.id,
           status: sub.status,
@@ -78,6 +81,19 @@ export function checkoutRouter(options: { keyId: string; keySecret: string; stor
           quantity: sub.quantity,
           start_at: sub.start_at,
           start_in_future: sub.start_at !== null && sub.start_at > now,
+          // What checkout shows of a linked offer: its name and text, and the first charge with it.
+          offer: offer
+            ? {
+                name: offer.name,
+                display_text: offer.display_text,
+                payment_method: offer.payment_method,
+                amount: offerPrice(
+                  state,
+                  { ...record, offerChargesLeft: 1 },
+                  plan.item.amount * sub.quantity,
+                ),
+              }
+            : null,
         };
       }),
     );

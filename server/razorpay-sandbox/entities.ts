@@ -74,7 +74,8 @@ export interface SubscriptionEntity {
   change_scheduled_at: number | null;
   source: "api";
   payment_method: Method | null;
-  offer_id: null;
+  /** The offer linked at creation (offers.ts), null without one or after it was deleted. */
+  offer_id: string | null;
   remaining_count: number;
   /** Set while paused (Razorpay adds them to a paused subscription). */
   paused_at?: number | null;
@@ -182,6 +183,40 @@ export interface SubscriptionRecord {
   vpa: string | null;
   scheduledCancel: boolean;
   scheduledChange: ScheduledChange | null;
+  /**
+   * Internal: how many more charges the linked offer discounts, decided when the customer
+   * authorises (null: every charge, a "forever" offer; 0 or absent: none).
+   */
+  offerChargesLeft?: number | null;
+}
+
+/**
+ * A subscription offer as the Dashboard creates it (Razorpay has no API to create one): the
+ * discount, how many charges it covers, the payment method it needs and its limits.
+ */
+export interface OfferRecord {
+  id: string;
+  name: string;
+  display_text: string | null;
+  /** single_use: the first charge; cycles: the first `cycles` charges; forever: every charge. */
+  type: "single_use" | "cycles" | "forever";
+  cycles: number | null;
+  discount_type: "percentage" | "flat";
+  /** Percent (whole number) for percentage, paise for flat. */
+  discount_value: number;
+  /** A percentage discount's cap in paise ("10% up to ₹300"), null without one. */
+  max_discount: number | null;
+  /** The method the offer is for; null when the Dashboard offer has no method limit. */
+  payment_method: Method | null;
+  /** "On payment failure": pay without the offer, or refuse the payment. */
+  on_failure: "allow" | "block";
+  starts_at: number | null;
+  expires_at: number | null;
+  max_usage: number | null;
+  /** Authorisations that took the offer. */
+  used: number;
+  enabled: boolean;
+  created_at: number;
 }
 
 export interface PaymentRecord {
@@ -203,6 +238,8 @@ export interface SandboxState {
    * they made. Optional so that state saved before it existed still loads.
    */
   refundKeys?: Record<string, { request: string; refundId: string }>;
+  /** Offers made in the "Dashboard" (control routes). Optional so that older state loads. */
+  offers?: Record<string, OfferRecord>;
 }
 
 export function emptyState(): SandboxState {

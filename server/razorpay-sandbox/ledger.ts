@@ -9,6 +9,7 @@ import type {
   SubscriptionEntity,
   SubscriptionRecord,
 } from "./entities";
+import { offerPrice } from "./offers";
 import { emit, getPlan, type Tx } from "./state";
 import { badRequest, inNotes, newArn, newId, notFound, outNotes, type Notes } from "./util";
 
@@ -66,24 +67,28 @@ export function newPayment(tx: Tx, record: SubscriptionRecord, draft: PaymentDra
   return payment;
 }
 
-export function chargeAmount(tx: Tx, sub: SubscriptionEntity): number {
-  return getPlan(tx.state, sub.plan_id).item.amount * sub.quantity;
+/** What the next charge comes to: the plan's amount × quantity, less the offer while it applies. */
+export function chargeAmount(tx: Tx, record: SubscriptionRecord): number {
+  const sub = record.entity;
+  return offerPrice(tx.state, record, getPlan(tx.state, sub.plan_id).item.amount * sub.quantity);
 }
 
 /** The invoice of one cycle: a failed charge leaves it `issued`, a later success pays it. */
 export function cycleInvoice(
   tx: Tx,
-  sub: SubscriptionEntity,
+  record: SubscriptionRecord,
   start: number,
   end: number,
 ): InvoiceEntity {
+  const sub = record.entity;
   const existing = Object.values(tx.state.invoices).find(
     (inv) =>
       inv.subscription_id === sub.id && inv.status === "issued" && inv.billing_start === start,
   );
   if (existing) return existing;
   const plan = getPlan(tx.state, sub.plan_id);
-  const amount = plan.item.amount * sub.quantity;
+  const gross = plan.item.amount * sub.quantity;
+  const amount = chargeAmount(tx, record);
   const invoice: InvoiceEntity = {
     id: newId("inv"),
     entity: "invoice",
@@ -112,7 +117,7 @@ export function cycleInvoice(
         description: plan.item.description,
         amount: plan.item.amount,
         unit_amount: plan.item.amount,
-        gross_amount: amount,
+        gross_amount: gross,
         tax_amount: 0,
         net_amount: amount,
         currency: "INR",

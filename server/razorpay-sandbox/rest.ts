@@ -7,6 +7,7 @@ import { z } from "zod";
 import { controlCharge } from "./billing";
 import { basicAuth, flag, notesInput, pageQuery, parse, parseBody } from "./http";
 import { refundPaymentOnce } from "./ledger";
+import { createOffer, getOffer, unlinkOffer } from "./offers";
 import {
   cancelScheduledChanges,
   cancelSubscription,
@@ -51,7 +52,29 @@ const subscriptionBody = z.strictObject({
   expire_by: unixTime.optional(),
   customer_notify: flag.optional(),
   notes: notesInput.optional(),
+  offer_id: z.string().min(1).optional(),
 });
+
+/** The Dashboard's offer form, as a control route (Razorpay has no API to create offers). */
+const offerBody = z
+  .strictObject({
+    name: z.string().min(1).max(100),
+    display_text: z.string().max(255).optional(),
+    type: z.enum(["single_use", "cycles", "forever"]),
+    cycles: z.number().int().min(1).max(1000).optional(),
+    discount_type: z.enum(["percentage", "flat"]),
+    discount_value: z.number().int().min(1),
+    max_discount: z.number().int().min(1).optional(),
+    payment_method: z.enum(["card", "upi"]).optional(),
+    on_failure: z.enum(["allow", "block"]).optional(),
+    starts_at: unixTime.optional(),
+    expires_at: unixTime.optional(),
+    max_usage: z.number().int().min(1).optional(),
+  })
+  .refine((offer) => offer.type !== "cycles" || offer.cycles !== undefined, {
+    message: "The number of cycles is required for this offer type",
+    path: ["cycles"],
+  });
 
 const cancelBody = z.strictObject({ cancel_at_cycle_end: flag.optional() });
 
@@ -149,6 +172,15 @@ export function restRouter(options: {
   router.get("/v1/subscriptions/:id/retrieve_scheduled_changes", (req, res) => {
     res.json(store.read((state) => scheduledView(state, req.params.id)));
   });
+  router.delete("/v1/subscriptions/:id/:offerId", (req, res) => {
+    res.json(
+      store.change((tx) => {
+        const record = getSubscription(tx.state, req.params.id);
+        unlinkOffer(record, req.params.offerId);
+        return record.entity;
+      }),
+    );
+  });
 
   router.get("/v1/payments/:id", (req, res) => {
     res.json(
@@ -222,6 +254,22 @@ export function restRouter(options: {
   // Razorpay's webhook says nothing of who did it.
   router.post("/control/subscriptions/:id/cancel-from-upi-app", (req, res) => {
     res.json(store.change((tx) => cancelSubscription(tx, req.params.id, false)));
+  });
+  router.post("/control/offers", (req, res) => {
+    const input = parseBody(offerBody, req);
+    res.json(store.change((tx) => createOffer(tx.state, tx.now, input)));
+  });
+  router.get("/control/offers/:id", (req, res) => {
+    res.json(store.read((state) => getOffer(state, req.params.id)));
+  });
+  router.post("/control/offers/:id/disable", (req, res) => {
+    res.json(
+      store.change((tx) => {
+        const offer = getOffer(tx.state, req.params.id);
+        offer.enabled = false;
+        return offer;
+      }),
+    );
   });
   router.get("/control/webhooks", (_req, res) => {
     res.json({ items: webhooks.list() });

@@ -14,6 +14,7 @@ import type {
   SubscriptionEntity,
   SubscriptionRecord,
 } from "./entities";
+import { checkLinkableOffer } from "./offers";
 import { badRequest, newId, notFound, outNotes, type Notes, type Period } from "./util";
 
 export const ACCOUNT_ID = "acc_Sandbox0000001";
@@ -109,6 +110,7 @@ export interface SubscriptionInput {
   expire_by?: number | undefined;
   customer_notify?: boolean | 0 | 1 | undefined;
   notes?: Notes | undefined;
+  offer_id?: string | undefined;
 }
 
 export function createSubscription(tx: Tx, input: SubscriptionInput): SubscriptionEntity {
@@ -117,6 +119,7 @@ export function createSubscription(tx: Tx, input: SubscriptionInput): Subscripti
     badField("start_at cannot be less than current time", "start_at");
   if (input.expire_by !== undefined && input.expire_by <= tx.now)
     badField("expire_by cannot be less than current time", "expire_by");
+  if (input.offer_id !== undefined) checkLinkableOffer(tx.state, tx.now, input.offer_id);
   const id = newId("sub");
   const startAt = input.start_at ?? null;
   const entity: SubscriptionEntity = {
@@ -144,7 +147,7 @@ export function createSubscription(tx: Tx, input: SubscriptionInput): Subscripti
     change_scheduled_at: null,
     source: "api",
     payment_method: null,
-    offer_id: null,
+    offer_id: input.offer_id ?? null,
     remaining_count: input.total_count,
   };
   tx.state.subscriptions[id] = {

@@ -24,6 +24,13 @@ interface SubscriptionInfo {
   quantity: number;
   start_at: number | null;
   start_in_future: boolean;
+  /** A linked offer: its text, the method it needs and the first charge with it. */
+  offer: {
+    name: string;
+    display_text: string | null;
+    payment_method: "card" | "upi" | null;
+    amount: number;
+  } | null;
 }
 
 /** Razorpay's error body's `error`. */
@@ -234,9 +241,21 @@ export class SandboxCheckout {
     const amount = el("p", "rzp-sbx-amount", `${amountText} `);
     amount.appendChild(el("span", "rzp-sbx-per", perText(info.plan.period, info.plan.interval)));
     body.appendChild(amount);
+    const offer = info.offer;
+    if (offer) {
+      const method =
+        offer.payment_method === "upi"
+          ? " (UPI only)"
+          : offer.payment_method === "card"
+            ? " (cards only)"
+            : "";
+      const text = `Offer ${offer.name}${method}: ${offer.display_text ?? ""} First charge ${money.format(offer.amount / 100)}.`;
+      body.appendChild(el("p", "rzp-sbx-note", text.replace(":  ", ": ")));
+    }
+    const firstText = offer ? money.format(offer.amount / 100) : amountText;
     if (info.start_in_future && info.start_at) {
       const when = dates.format(new Date(info.start_at * 1000));
-      const note = `You will be charged ${amountText} on ${when}; today we only authorise the mandate.`;
+      const note = `You will be charged ${firstText} on ${when}; today we only authorise the mandate.`;
       body.appendChild(el("p", "rzp-sbx-note", note));
     }
     const fieldset = el("fieldset", "rzp-sbx-methods");

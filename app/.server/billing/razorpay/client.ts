@@ -62,6 +62,8 @@ export interface CreateSubscriptionInput {
   expire_by?: number;
   customer_notify?: 0 | 1;
   notes?: Record<string, string>;
+  /** An offer made in Razorpay's Dashboard: the discount a coupon gives (decision 0052). */
+  offer_id?: string;
 }
 
 export function createRazorpayClient(options: RazorpayClientOptions) {

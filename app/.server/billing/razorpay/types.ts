@@ -72,6 +72,8 @@ export const subscriptionSchema = z.looseObject({
   /** While paused: when, and who paused it (a customer can pause a UPI mandate in their app). */
   paused_at: unixSeconds.nullable().optional(),
   pause_initiated_by: z.string().nullable().optional(),
+  /** The offer linked when it was created (a coupon's discount), null without one. */
+  offer_id: z.string().nullable().optional(),
 });
 export type RazorpaySubscription = z.infer<typeof subscriptionSchema>;
 
