@@ -8,7 +8,10 @@ import { createHmac } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { type PaidPlanId, planById } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
-import { subscriptions, type SubscriptionRow } from "../db/schema";
+import { type CouponRow, subscriptions, type SubscriptionRow } from "../db/schema";
+import { couponByCode, refusalMessage } from "../coupons/quote.server";
+import { normalizeCouponCode } from "~/lib/coupons";
+import { dropReservation, linkCoupon, reserveCoupon } from "../coupons/reserve.server";
 import { z } from "zod";
 import { defineJob, enqueue } from "../jobs/define";
 import { resyncFromProvider } from "./resync.server";
@@ -44,6 +47,11 @@ export interface StartCheckoutOptions {
    * the hour or has ended, so nobody is charged today who chose to be charged later.
    */
   afterTrial?: boolean;
+  /**
+   * A coupon code (issue 36, points 6–8): checked again and reserved under the coupon's lock,
+   * its Razorpay offer linked to the new subscription; a refusal says which rule failed.
+   */
+  couponCode?: string | null;
 }
 
 /**
@@ -99,6 +107,11 @@ async function startCheckoutNow(
       "Your free trial ends within the hour or has ended, so Pro cannot start after it. Choose to start now.",
     );
 
+  // The coupon by its code: its rules are checked when it is reserved, after any open checkout
+  // holding it was reused or let go (a reused one holds its reservation already).
+  const coupon =
+    options.couponCode && !replaces ? await couponNamed(options.couponCode, database) : null;
+
   if (!replaces) {
     const live = await liveSubscriptionsOf(user.id, database);
     if (live.some((row) => row.status !== "halted"))
@@ -118,6 +131,7 @@ async function startCheckoutNow(
       fresh.status === "created" &&
       open.planId === planId &&
       open.replacesSubscriptionId === (replaces?.id ?? null) &&
+      open.couponId === (coupon?.id ?? null) &&
       (replaces !== null || unixSeconds(open.startAt) === unixSeconds(trialEnd));
     if (reusable) return (await applyProviderSubscription(database, fresh, readAt)) ?? open;
     if (fresh.status === "created") {
@@ -148,21 +162,43 @@ async function startCheckoutNow(
 
   const { providerPlanId } = await providerPlanFor(planId, database, client);
   const startAt = replaces?.currentEnd ?? trialEnd;
+  const reserved = coupon ? await reserveCoupon(database, coupon.id, planId, user) : null;
   const readAt = new Date();
-  const created = await client.createSubscription({
-    plan_id: providerPlanId,
-    total_count: TOTAL_COUNT[plan.billingCycle ?? "monthly"],
-    customer_notify: 1,
-    ...(startAt && startAt > new Date() ? { start_at: Math.floor(startAt.getTime() / 1000) } : {}),
-    notes: {
-      user_id: user.id,
-      plan_id: planId,
-      email: user.email,
-      ...(replaces ? { replaces: replaces.providerSubscriptionId } : {}),
-    },
-  });
+  let created;
+  try {
+    created = await client.createSubscription({
+      plan_id: providerPlanId,
+      total_count: TOTAL_COUNT[plan.billingCycle ?? "monthly"],
+      customer_notify: 1,
+      ...(startAt && startAt > new Date()
+        ? { start_at: Math.floor(startAt.getTime() / 1000) }
+        : {}),
+      ...(coupon ? { offer_id: coupon.providerOfferId } : {}),
+      notes: {
+        user_id: user.id,
+        plan_id: planId,
+        email: user.email,
+        ...(replaces ? { replaces: replaces.providerSubscriptionId } : {}),
+        ...(coupon ? { coupon: coupon.code } : {}),
+      },
+    });
+  } catch (error) {
+    if (reserved) await dropReservation(database, reserved.redemptionId);
+    // Razorpay refused the coupon's offer (disabled, expired or used up in its Dashboard).
+    if (coupon && error instanceof RazorpayError && error.field === "offer_id")
+      throw new AppError(
+        "conflict",
+        `The coupon ${coupon.code} cannot be used at the moment (Razorpay: ${error.message}). Buy without it, or write to us.`,
+        { field: "coupon" },
+      );
+    throw error;
+  }
   const row = await applyProviderSubscription(database, created, readAt);
   if (!row) throw new Error(`subscription ${created.id} was not stored`);
+  if (coupon && reserved) {
+    await linkCoupon(database, reserved.redemptionId, row.id, coupon.id);
+    return { ...row, couponId: coupon.id };
+  }
   if (replaces) {
     await database
       .update(subscriptions)
@@ -171,6 +207,20 @@ async function startCheckoutNow(
     return { ...row, replacesSubscriptionId: replaces.id };
   }
   return row;
+}
+
+/** The coupon a checkout names, or the AppError saying there is none. */
+async function couponNamed(code: string, database: Database): Promise<CouponRow> {
+  const coupon = await couponByCode(code, database);
+  if (!coupon)
+    throw new AppError(
+      "invalid",
+      `There is no coupon ${normalizeCouponCode(code)}. Check the spelling.`,
+      {
+        field: "coupon",
+      },
+    );
+  return coupon;
 }
 
 /** A moment as Razorpay's timestamps give it (whole seconds), or null. */

@@ -21,6 +21,7 @@ import { queueBillingMail } from "./notify.server";
 import { applyAndFollowUp } from "./resync.server";
 import { subscriptionByProviderId } from "./subscriptions.server";
 import { creditRefundsOf, issueInvoiceForPayment } from "../invoices/issue.server";
+import { couponCodeOf } from "../coupons/quote.server";
 import { recordPayment } from "./payments.server";
 import { settleRefund } from "./refunds.server";
 import { razorpay } from "./provider.server";
@@ -191,6 +192,7 @@ export async function processWebhookEvent(
         // (a charge processed late, after retries or a stall, belongs to its own period).
         periodStart: billed?.start ?? subscription.currentStart,
         periodEnd: billed?.end ?? subscription.currentEnd,
+        couponCode: await couponCodeOf(tx, subscription.couponId),
       });
       await creditRefundsOf(tx, paymentEntity.id);
     }

@@ -623,6 +623,11 @@ export const subscriptions = pgTable(
      * (our record, not the browser's `purchase` event) for the visitor who viewed pricing.
      */
     analyticsClientId: text("analytics_client_id"),
+    /**
+     * The coupon it was bought with (its Razorpay offer is linked to the subscription): the
+     * invoices show the discount before tax (issue 36, point 8).
+     */
+    couponId: uuid("coupon_id").references(() => coupons.id, { onDelete: "restrict" }),
     /** When the provider state held here was read; an older read never overwrites a newer one. */
     syncedAt: timestamp("synced_at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -850,6 +855,76 @@ export const trialMachines = pgTable("trial_machines", {
     .references(() => trials.id, { onDelete: "cascade" }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+export const COUPON_KINDS = ["percent", "flat"] as const;
+export const COUPON_DURATIONS = ["once", "cycles", "forever"] as const;
+export const OFFER_METHODS = ["any", "card", "upi"] as const;
+
+/**
+ * Coupon codes (issue 36, point 6; decision 0052). The discount is charged by the Razorpay offer
+ * the operator made in Razorpay's Dashboard and linked here; the coupon holds the same terms so
+ * pages can show the price before anyone pays, and the rules Razorpay cannot know (plans, first
+ * purchase, per-customer limits). Never deleted once redeemed: disabled instead.
+ */
+export const coupons = pgTable("coupons", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  /** Upper case, A–Z 0–9 and -; unique. */
+  code: text("code").notNull().unique(),
+  kind: text("kind", { enum: COUPON_KINDS }).notNull(),
+  /** Whole percent (1–95) for "percent"; paise for "flat". */
+  amount: integer("amount").notNull(),
+  duration: text("duration", { enum: COUPON_DURATIONS }).notNull(),
+  /** Charges discounted for "cycles" (2 or more); null otherwise. */
+  durationCycles: integer("duration_cycles"),
+  /** The paid plans it is for; empty: every paid plan. */
+  planIds: jsonb("plan_ids").$type<string[]>().notNull().default([]),
+  providerOfferId: text("provider_offer_id").notNull(),
+  /** The payment method the Razorpay offer is limited to ("any": none). */
+  offerMethod: text("offer_method", { enum: OFFER_METHODS }).notNull().default("any"),
+  validFrom: timestamp("valid_from", { withTimezone: true }),
+  validUntil: timestamp("valid_until", { withTimezone: true }),
+  /** Redemptions in all; null: no limit. */
+  maxRedemptions: integer("max_redemptions"),
+  /** Redemptions per account and per mailbox. */
+  perCustomer: integer("per_customer").notNull().default(1),
+  /** Only for someone who has never paid for a subscription. */
+  firstPurchaseOnly: boolean("first_purchase_only").notNull().default(true),
+  disabledAt: timestamp("disabled_at", { withTimezone: true }),
+  createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type CouponRow = typeof coupons.$inferSelect;
+
+/**
+ * A coupon taken at checkout. Reserved before Razorpay's subscription is created (under the
+ * coupon row's lock, so limits hold with two checkouts at once) and linked to the subscription
+ * once it exists; deleted if Razorpay refuses it. It stops counting when its subscription ends
+ * with nothing paid (an abandoned checkout), and, never linked, after an hour (a process killed
+ * between the two steps): coupons/redemptions.server.ts decides that in one query.
+ */
+export const couponRedemptions = pgTable(
+  "coupon_redemptions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    couponId: uuid("coupon_id")
+      .notNull()
+      .references(() => coupons.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** The buyer's mailbox as a keyed hash (security/person-keys), for the per-customer limit. */
+    mailboxKey: text("mailbox_key").notNull(),
+    subscriptionId: uuid("subscription_id").references(() => subscriptions.id, {
+      onDelete: "set null",
+    }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("coupon_redemptions_coupon_idx").on(table.couponId),
+    index("coupon_redemptions_subscription_idx").on(table.subscriptionId),
+  ],
+);
+
+export type CouponRedemptionRow = typeof couponRedemptions.$inferSelect;
 
 /** Every admin action on a customer's billing: who, what, when, and the state before and after. */
 export const auditLog = pgTable(

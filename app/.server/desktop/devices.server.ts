@@ -13,7 +13,7 @@ import { logger } from "../logger";
 import { kickJobs } from "../jobs";
 import { queueMail } from "../mail/outbox.server";
 import { newDesktopSignInMessage } from "../mail/templates";
-import { machineKey } from "../trials/keys.server";
+import { machineKey } from "../security/person-keys.server";
 import { recordTrialMachines, runningTrialOf } from "../trials/trials.server";
 import { hashToken, randomToken, verifyPkce } from "../security/tokens";
 import { burnToken } from "./handoff.server";

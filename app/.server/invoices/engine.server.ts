@@ -71,13 +71,18 @@ function checkedBuyer(buyer: Party): Party {
   return checked.gstin === buyer.gstin ? buyer : { ...buyer, gstin: checked.gstin };
 }
 
-/** A tax invoice for one GST-inclusive payment: one line, quantity 1. */
+/**
+ * A tax invoice for one GST-inclusive payment: one line, quantity 1. With `list` (a coupon's
+ * price), the line shows the listed price's taxable value and the discount before tax, both by
+ * the same split rule, so list − discount is exactly the taxable value of what was paid.
+ */
 export function computeTaxInvoice(input: {
   amountPaise: number;
   ratePercent: number;
   supplier: Party;
   buyer: Party;
-  line: Omit<InvoiceLine, "taxablePaise" | "quantity">;
+  line: Omit<InvoiceLine, "taxablePaise" | "quantity" | "discount">;
+  list?: { pricePaise: number; label: string } | null;
 }): TaxInvoice {
   const { supplier } = input;
   if (supplier.stateCode === null) throw new Error("the supplier has no state code");
@@ -86,13 +91,33 @@ export function computeTaxInvoice(input: {
   const place = placeOfSupply(buyer, supplier);
   const interState = place.code !== supplier.stateCode;
   const tax = splitGstInclusive(input.amountPaise, input.ratePercent, interState);
+  const list = input.list && input.list.pricePaise > input.amountPaise ? input.list : null;
+  const listTaxable = list
+    ? splitGstInclusive(list.pricePaise, input.ratePercent, interState).taxablePaise
+    : null;
   return {
     supplier,
     buyer,
     placeOfSupply: place,
     interState,
     b2b: buyer.gstin !== null,
-    lines: [{ ...input.line, quantity: 1, taxablePaise: tax.taxablePaise }],
+    lines: [
+      {
+        ...input.line,
+        quantity: 1,
+        taxablePaise: tax.taxablePaise,
+        ...(list && listTaxable !== null
+          ? {
+              discount: {
+                label: list.label,
+                listPricePaise: list.pricePaise,
+                listTaxablePaise: listTaxable,
+                discountPaise: listTaxable - tax.taxablePaise,
+              },
+            }
+          : {}),
+      },
+    ],
     tax,
     amountInWords: amountInWords(tax.totalPaise),
     reverseCharge: false,
@@ -113,9 +138,11 @@ export function creditNoteFor(invoice: TaxInvoice, refundPaise: number): TaxInvo
     throw new Error(`a credit note needs an invoice of one line, not ${invoice.lines.length}`);
   const rate = invoice.tax.igstRate + invoice.tax.cgstRate + invoice.tax.sgstRate;
   const tax = splitGstInclusive(refundPaise, rate, invoice.interState);
+  // A credit note gives back what was paid: the discount is already out of the invoice's value.
+  const { discount: _discount, ...paidLine } = line;
   return {
     ...invoice,
-    lines: [{ ...line, quantity: 1, taxablePaise: tax.taxablePaise }],
+    lines: [{ ...paidLine, quantity: 1, taxablePaise: tax.taxablePaise }],
     tax,
     amountInWords: amountInWords(refundPaise),
   };

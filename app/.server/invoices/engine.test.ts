@@ -381,3 +381,46 @@ describe("document numbers", () => {
     );
   });
 });
+
+describe("a coupon's discount", () => {
+  const discounted = (buyer: Party, paid: number) =>
+    computeTaxInvoice({
+      amountPaise: paid,
+      ratePercent: RATE,
+      supplier,
+      buyer,
+      line,
+      list: { pricePaise: 69_900, label: "Coupon LAUNCH20" },
+    });
+
+  it("shows the listed taxable value and the discount before tax; GST is on the discounted value", () => {
+    for (const buyer of [b2c(HOME), b2c("27")]) {
+      const invoice = discounted(buyer, 55_920);
+      const [first] = invoice.lines;
+      const listed = splitGstInclusive(69_900, RATE, invoice.interState);
+      const paid = splitGstInclusive(55_920, RATE, invoice.interState);
+      expect(first?.discount).toEqual({
+        label: "Coupon LAUNCH20",
+        listPricePaise: 69_900,
+        listTaxablePaise: listed.taxablePaise,
+        discountPaise: listed.taxablePaise - paid.taxablePaise,
+      });
+      expect(first?.taxablePaise).toBe(paid.taxablePaise);
+      expect(invoice.tax).toEqual(paid);
+      expect(sum(invoice.tax)).toBe(55_920);
+    }
+    // ₹699 less 20% is ₹559.20: taxable ₹473.90 (₹592.38 listed, ₹118.48 off), GST ₹85.30.
+    const home = discounted(b2c(HOME), 55_920);
+    expect(home.lines[0]?.discount?.discountPaise).toBe(11_848);
+    expect(home.tax.taxablePaise).toBe(47_390);
+    expect(home.tax.cgstPaise + home.tax.sgstPaise).toBe(8_530);
+  });
+
+  it("is left out when the full price was paid, and from a refund's credit note", () => {
+    expect(discounted(b2c(HOME), 69_900).lines[0]?.discount).toBeUndefined();
+    const invoice = discounted(b2c(HOME), 55_920);
+    const note = creditNoteFor(invoice, 55_920);
+    expect(note.lines[0]?.discount).toBeUndefined();
+    expect(note.tax).toEqual(invoice.tax);
+  });
+});

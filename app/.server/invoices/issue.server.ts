@@ -9,7 +9,7 @@ import { and, desc, eq, or, sql } from "drizzle-orm";
 import { istDay } from "~/lib/india-time";
 import { site } from "~/config/site";
 import { stateByCode } from "~/lib/gst";
-import { planLabel } from "~/lib/plans";
+import { findPlan, planLabel } from "~/lib/plans";
 import {
   billingProfiles,
   invoiceColumns,
@@ -210,6 +210,8 @@ export async function issueInvoiceForPayment(
     planId: string;
     periodStart: Date | null;
     periodEnd: Date | null;
+    /** The coupon the subscription was bought with: the discount is shown before tax. */
+    couponCode?: string | null;
   },
 ): Promise<InvoiceRow> {
   const existing = await invoiceForPayment(executor, input.paymentId);
@@ -226,6 +228,9 @@ export async function issueInvoiceForPayment(
       // The period's last day, inclusive.
       periodEnd: input.periodEnd ? isoDay(new Date(input.periodEnd.getTime() - 86_400_000)) : null,
     },
+    list: input.couponCode
+      ? { pricePaise: listPriceOf(input.planId), label: `Coupon ${input.couponCode}` }
+      : null,
   });
   return store(executor, {
     kind: "invoice",
@@ -234,6 +239,11 @@ export async function issueInvoiceForPayment(
     userId: input.userId,
     paymentId: input.paymentId,
   });
+}
+
+/** A plan's listed price (GST included); 0 for a plan the configuration no longer has. */
+function listPriceOf(planId: string): number {
+  return findPlan(planId)?.pricePaise ?? 0;
 }
 
 /** A credit note for a refund of an invoiced payment; null when the payment has no invoice. */
@@ -299,6 +309,9 @@ export async function reissueWithBuyer(
       periodStart: line?.periodStart ?? null,
       periodEnd: line?.periodEnd ?? null,
     },
+    list: line?.discount
+      ? { pricePaise: line.discount.listPricePaise, label: line.discount.label }
+      : null,
   });
   // The replacement is not "the" invoice of the payment (that one stays, credited): it names
   // the payment on the document but does not take the payment's unique link.

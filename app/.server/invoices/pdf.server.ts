@@ -143,11 +143,16 @@ function lineItems(pdf: Pdf, lines: InvoiceLine[], top: number): number {
   y += 8;
   lines.forEach((line, i) => {
     put(pdf, String(i + 1), COL.index.x, y, COL.index);
-    const amount = formatRupees(line.taxablePaise);
+    // A coupon's discount comes off before tax: the listed value, then the discount under it.
+    const amount = formatRupees(line.discount?.listTaxablePaise ?? line.taxablePaise);
     y = tableRow(pdf, [line.description, line.sac, String(line.quantity), amount], y);
     if (line.periodStart && line.periodEnd) {
       const period = `Period: ${formatPlain(line.periodStart)} – ${formatPlain(line.periodEnd)}`;
       y = put(pdf, period, COL.description.x, y + 2, { ...COL.description, size: 8 });
+    }
+    if (line.discount) {
+      const less = `Less discount (${line.discount.label})`;
+      y = tableRow(pdf, [less, "", "", `-${formatRupees(line.discount.discountPaise)}`], y + 4);
     }
     y += 6;
   });

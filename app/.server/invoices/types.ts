@@ -30,6 +30,22 @@ export interface InvoiceLine {
   quantity: number;
   /** Taxable value of the line (the price without GST). */
   taxablePaise: number;
+  /**
+   * A coupon's discount, shown before tax (GST is due on the discounted price): the list price's
+   * taxable value, less the discount, is `taxablePaise`. Absent without a discount.
+   */
+  discount?: LineDiscount;
+}
+
+export interface LineDiscount {
+  /** "Coupon LAUNCH20". */
+  label: string;
+  /** The plan's price with GST, as listed. */
+  listPricePaise: number;
+  /** The taxable value of that price, by the invoice's own split. */
+  listTaxablePaise: number;
+  /** listTaxablePaise − taxablePaise. */
+  discountPaise: number;
 }
 
 /** The taxable value and the taxes of an amount: one shape for invoices and the pages. */

@@ -19,7 +19,7 @@ import {
   type TRIAL_SOURCES,
 } from "../db/schema";
 import { env } from "../env";
-import { mailboxKey } from "./keys.server";
+import { mailboxKey } from "../security/person-keys.server";
 import { queueTrialEnd } from "./end.server";
 import { queueTrialMails } from "./mails.server";
 

@@ -1,0 +1,54 @@
+/**
+ * Taking a coupon at checkout: a reservation made under the coupon row's lock after checking
+ * every rule again, so two checkouts at once cannot both take the last redemption (or a buyer's
+ * one); linked to the subscription once Razorpay has made it; deleted if Razorpay refused it.
+ */
+import { eq } from "drizzle-orm";
+import type { PaidPlanId } from "~/lib/plans";
+import type { Database, Executor } from "../db";
+import { couponRedemptions, coupons, subscriptions } from "../db/schema";
+import { AppError } from "../http/errors";
+import { mailboxKey } from "../security/person-keys.server";
+import { type CouponQuote, quoteFor } from "./quote.server";
+
+export async function reserveCoupon(
+  database: Database,
+  couponId: string,
+  planId: PaidPlanId,
+  buyer: { id: string; email: string },
+): Promise<{ redemptionId: string; quote: CouponQuote }> {
+  return database.transaction(async (tx) => {
+    const [coupon] = await tx.select().from(coupons).where(eq(coupons.id, couponId)).for("update");
+    if (!coupon)
+      throw new AppError("invalid", "That coupon no longer exists.", { field: "coupon" });
+    const result = await quoteFor(tx, coupon, planId, buyer, new Date());
+    if (!result.ok) throw new AppError("conflict", result.message, { field: "coupon" });
+    const [row] = await tx
+      .insert(couponRedemptions)
+      .values({ couponId, userId: buyer.id, mailboxKey: mailboxKey(buyer.email) })
+      .returning({ id: couponRedemptions.id });
+    if (!row) throw new Error("coupon redemption was not stored");
+    return { redemptionId: row.id, quote: result.quote };
+  });
+}
+
+/** The subscription made with the coupon: the redemption and the subscription name each other. */
+export async function linkCoupon(
+  database: Database,
+  redemptionId: string,
+  subscriptionId: string,
+  couponId: string,
+): Promise<void> {
+  await database.transaction(async (tx) => {
+    await tx
+      .update(couponRedemptions)
+      .set({ subscriptionId })
+      .where(eq(couponRedemptions.id, redemptionId));
+    await tx.update(subscriptions).set({ couponId }).where(eq(subscriptions.id, subscriptionId));
+  });
+}
+
+/** Razorpay did not make the subscription: the reservation goes. */
+export async function dropReservation(executor: Executor, redemptionId: string): Promise<void> {
+  await executor.delete(couponRedemptions).where(eq(couponRedemptions.id, redemptionId));
+}
