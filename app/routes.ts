@@ -82,6 +82,7 @@ export default [
       route("admin/users", "routes/admin/users.tsx"),
       route("admin/subscriptions", "routes/admin/subscriptions.tsx"),
       route("admin/invoices", "routes/admin/invoices.tsx"),
+      route("admin/coupons", "routes/admin/coupons.tsx"),
       route("admin/support", "routes/admin/support.tsx"),
       route("admin/support/:number", "routes/admin/support-ticket.tsx"),
       route("admin/jobs", "routes/admin/jobs.tsx"),

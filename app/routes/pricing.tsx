@@ -12,15 +12,25 @@ import { formatInr, rupeesDecimal } from "~/lib/money";
 import { freePlan as configuredFreePlan, paidPlanFor, planLabel } from "~/lib/plans";
 import type { Route } from "./+types/pricing";
 import { env } from "~/.server/env";
+import { couponView } from "~/.server/coupons/pricing-view.server";
+import { CouponPrice } from "~/components/billing/CouponPrice";
 import { publicPageHeaders } from "~/lib/cache-control";
 import { ScrollBox } from "~/components/ScrollBox";
 
 /** The same for every visitor: cached and shared (app/lib/cache-control.ts). */
 export const headers = publicPageHeaders;
 
-/** The free trial's length (TRIAL_DAYS; 0: none offered), the same for every visitor. */
-export function loader() {
-  return { trialDays: env().TRIAL_DAYS };
+/**
+ * The free trial's length (TRIAL_DAYS; 0: none offered), the same for every visitor; with
+ * `?coupon=CODE`, the coupon's prices or why it does not apply (its own rules only: whether this
+ * person may use it is checked at checkout), the same for every visitor of that address.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const code = new URL(request.url).searchParams.get("coupon")?.slice(0, 64).trim() ?? "";
+  return {
+    trialDays: env().TRIAL_DAYS,
+    coupon: code ? await couponView(code, null) : null,
+  };
 }
 
 export const meta: Route.MetaFunction = () =>
@@ -127,10 +137,11 @@ function CurrentPlanBadge() {
 }
 
 export default function PricingPage({ matches, loaderData }: Route.ComponentProps) {
-  const { trialDays } = loaderData;
+  const { trialDays, coupon } = loaderData;
   const [params] = useSearchParams();
   const cycle = cycleOf(params.get("billing"));
   const pro = planFor(cycle);
+  const proCoupon = coupon?.plans[pro.id as keyof typeof coupon.plans] ?? null;
   const siteUrl = (matches[0].loaderData as { siteUrl: string } | undefined)?.siteUrl ?? "";
 
   useEffect(() => {
@@ -147,7 +158,8 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
   const signedIn = current !== null;
   // Signed-in visitors go straight to checkout; others sign up first and the plan travels along.
   const signUpFor = (plan: Plan) => {
-    const next = plan.billingCycle ? `/checkout?plan=${plan.id}` : "/account";
+    const withCoupon = coupon && proCoupon?.ok ? `&coupon=${encodeURIComponent(coupon.code)}` : "";
+    const next = plan.billingCycle ? `/checkout?plan=${plan.id}${withCoupon}` : "/account";
     return signedIn ? next : `/auth?view=signup&next=${encodeURIComponent(next)}`;
   };
 
@@ -171,7 +183,7 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
           {(["monthly", "yearly"] as const).map((option) => (
             <Link
               key={option}
-              to={option === "monthly" ? "?billing=monthly" : "?billing=yearly"}
+              to={`?billing=${option}${coupon ? `&coupon=${encodeURIComponent(coupon.code)}` : ""}`}
               replace
               preventScrollReset
               aria-current={cycle === option ? "page" : undefined}
@@ -245,6 +257,9 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
               {cycle === "yearly" ? " per year" : " per month"}
             </span>
           </p>
+          {coupon && proCoupon ? (
+            <CouponPrice code={coupon.code} method={coupon.method} view={proCoupon} cycle={cycle} />
+          ) : null}
           <p className="mt-1 text-sm text-slate-400">
             {cycle === "yearly"
               ? `${formatInr(Math.round(pro.pricePaise / 12 / 100) * 100)} a month, billed yearly`

@@ -37,8 +37,8 @@ export async function runPrune(executor: Executor, after = new Date()): Promise<
   if (Object.values(kept).some((count) => count > 0))
     logger().info(kept, "pruned finished jobs and processed webhooks past their retention");
   const personal = await prunePersonalData(db());
-  if (personal.feedback + personal.supportTickets > 0)
-    logger().info(personal, "deleted feedback and support conversations past their retention");
+  if (Object.values(personal).some((count) => count > 0))
+    logger().info(personal, "deleted personal data past the privacy policy's retention");
   const resyncs = await queueStaleResyncs(executor);
   if (resyncs > 0) logger().warn({ resyncs }, "subscriptions not synced for a day: resyncing");
   await schedulePrune(executor, after);

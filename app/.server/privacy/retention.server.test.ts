@@ -5,7 +5,15 @@ import {
   openTestDatabase,
   type TestDatabase,
 } from "../../../tests/support/test-database";
-import { feedback, mailLog, supportMessages, supportTickets, trials } from "../db/schema";
+import {
+  couponRedemptions,
+  coupons,
+  feedback,
+  mailLog,
+  supportMessages,
+  supportTickets,
+  trials,
+} from "../db/schema";
 import { prunePersonalData } from "./retention.server";
 
 const NOW = new Date("2026-11-28T06:00:00.000Z");
@@ -96,12 +104,38 @@ describe("the privacy policy's retention, enforced", () => {
         trial("ended 35 months ago", monthsAgo(35)),
       ]);
 
+    const [coupon] = await test.db
+      .insert(coupons)
+      .values({
+        code: "OLD",
+        kind: "percent",
+        amount: 10,
+        duration: "once",
+        providerOfferId: "offer_Old000000001",
+      })
+      .returning();
+    const use = (mailboxKey: string, createdAt: Date) => ({
+      couponId: coupon?.id ?? "",
+      mailboxKey,
+      createdAt,
+    });
+    await test.db
+      .insert(couponRedemptions)
+      .values([use("used 37 months ago", monthsAgo(37)), use("used 35 months ago", monthsAgo(35))]);
+
     expect(await prunePersonalData(test.db, NOW)).toEqual({
       feedback: 1,
       supportTickets: 1,
       mails: 1,
       trials: 1,
+      couponUses: 1,
     });
+    expect((await test.db.select().from(couponRedemptions)).map((row) => row.mailboxKey)).toEqual([
+      "used 35 months ago",
+    ]);
+    expect(fs.readFileSync("content/legal/privacy.md", "utf8")).toContain(
+      "| 36 months after you used the code |",
+    );
     // What the privacy policy says: a trial's mailbox fingerprint, 36 months after it ended.
     expect((await test.db.select().from(trials)).map((row) => row.mailboxKey)).toEqual([
       "ended 35 months ago",
@@ -130,6 +164,7 @@ describe("the privacy policy's retention, enforced", () => {
       supportTickets: 0,
       mails: 0,
       trials: 0,
+      couponUses: 0,
     });
   });
 });

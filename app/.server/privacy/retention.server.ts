@@ -3,11 +3,12 @@
  * deleted: feedback 24 months after it was sent, a support conversation 24 months after it
  * ended (the ticket closed; a ticket still open is a conversation still going), the record of a
  * mail sent 12 months after its last try, the fingerprint of a mailbox that had a free trial 36
- * months after the trial ended. Run hourly by the prune (jobs/maintenance.server.ts).
+ * months after the trial ended, a coupon's use (with its mailbox fingerprint) 36 months after it.
+ * Run hourly by the prune (jobs/maintenance.server.ts).
  */
 import { and, eq, lt } from "drizzle-orm";
 import type { Database } from "../db";
-import { feedback, supportTickets, trials } from "../db/schema";
+import { couponRedemptions, feedback, supportTickets, trials } from "../db/schema";
 import { MAIL_LOG_RETENTION_MONTHS, pruneMailLog } from "../mail/mail-log.server";
 
 export const PERSONAL_RETENTION_MONTHS = {
@@ -16,6 +17,8 @@ export const PERSONAL_RETENTION_MONTHS = {
   supportConversations: 24,
   /** After the trial ended: the keyed hash of its mailbox, which stops a second trial. */
   trialMailboxes: 36,
+  /** After the coupon was used: the record of the use and its mailbox's keyed hash. */
+  couponUses: 36,
 } as const;
 
 function monthsBefore(now: Date, months: number): Date {
@@ -46,10 +49,15 @@ export async function prunePersonalData(database: Database, now = new Date()) {
     .delete(trials)
     .where(lt(trials.endsAt, monthsBefore(now, PERSONAL_RETENTION_MONTHS.trialMailboxes)))
     .returning({ id: trials.id });
+  const oldCouponUses = await database
+    .delete(couponRedemptions)
+    .where(lt(couponRedemptions.createdAt, monthsBefore(now, PERSONAL_RETENTION_MONTHS.couponUses)))
+    .returning({ id: couponRedemptions.id });
   return {
     feedback: oldFeedback.length,
     supportTickets: oldTickets.length,
     mails,
     trials: oldTrials.length,
+    couponUses: oldCouponUses.length,
   };
 }

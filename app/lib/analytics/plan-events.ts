@@ -61,6 +61,11 @@ export const planEvents = {
     return { plan_name: analyticsPlanName(plan), trial_days: days };
   },
 
+  /** A coupon accepted at checkout for `plan`: `discountPaise` off the first payment. */
+  couponApply(plan: PlanRef, code: string, discountPaise: number): EventParams<"coupon_apply"> {
+    return { coupon: code, plan_name: analyticsPlanName(plan), discount: rupees(discountPaise) };
+  },
+
   /** A free trial of `plan` ended after `days`; `converted`: a plan was bought meanwhile. */
   trialEnd(plan: PlanRef, days: number, converted: boolean): EventParams<"trial_end"> {
     return { plan_name: analyticsPlanName(plan), trial_days: days, converted };

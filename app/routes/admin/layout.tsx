@@ -13,6 +13,7 @@ const SECTIONS = [
   { to: "/admin/users", label: "Users", end: false },
   { to: "/admin/subscriptions", label: "Subscriptions", end: false },
   { to: "/admin/invoices", label: "Invoices", end: false },
+  { to: "/admin/coupons", label: "Coupons", end: false },
   { to: "/admin/releases", label: "Releases", end: false },
   { to: "/admin/jobs", label: "Jobs", end: false },
   { to: "/admin/backups", label: "Backups", end: false },

@@ -8,6 +8,9 @@ import { startPlanSwitch } from "~/.server/billing/manage.server";
 import { paymentsConfig } from "~/.server/billing/provider.server";
 import { liveSubscriptionsOf } from "~/.server/billing/subscriptions.server";
 import { paidStartAfterTrial } from "~/.server/trials/trials.server";
+import { couponView } from "~/.server/coupons/pricing-view.server";
+import { firstPaymentWith } from "~/.server/coupons/quote.server";
+import { CouponPrice, couponPriceText } from "~/components/billing/CouponPrice";
 import { formAction, refuse } from "~/.server/forms/action.server";
 import { requireSession } from "~/.server/auth/session";
 import { billingDefaults, BillingDetailsFields } from "~/components/billing/BillingDetailsFields";
@@ -51,7 +54,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const payments = paymentsConfig();
   // During a free trial the plan can start when the trial ends (issue 36, point 4).
   const trialEnd = switching ? null : await paidStartAfterTrial(user.id);
+  // A coupon (issue 36, point 7): every rule, this buyer's included; never on a plan switch.
+  const code = switching ? "" : (url.searchParams.get("coupon")?.slice(0, 64).trim() ?? "");
+  const couponFor = code ? await couponView(code, user) : null;
+  const couponPlan = couponFor ? couponFor.plans[planId] : null;
   return {
+    coupon:
+      couponFor && couponPlan
+        ? { code: couponFor.code, method: couponFor.method, view: couponPlan }
+        : null,
     trialEndsAt: trialEnd?.toISOString() ?? null,
     plan: {
       id: plan.id,
@@ -78,6 +89,8 @@ const startSchema = z.intersection(
     switch: z.enum(["0", "1"]).default("0"),
     /** During a trial: start when it ends (the default the page offers) or at once. */
     start: z.enum(["after-trial", "now"]).default("now"),
+    /** A coupon the page accepted; checked and reserved again by startCheckout. */
+    coupon: z.string().trim().max(64).optional(),
     /** The browser's analytics id, sent only after consent: the funnel counts this payment. */
     /** Sent by pages from before issue 32, point 11; ignored (the id is our signed cookie's). */
     analytics_id: z.uuid().optional(),
@@ -120,6 +133,7 @@ export async function action(args: Route.ActionArgs) {
       plan: planId,
       switch: switching,
       start,
+      coupon,
       analytics_id: _analyticsId,
       ...details
     } = input;
@@ -134,8 +148,13 @@ export async function action(args: Route.ActionArgs) {
         : await startCheckout(user, planId, {
             analyticsClientId: analyticsId,
             afterTrial: start === "after-trial",
+            couponCode: coupon || null,
           });
     const plan = planById(planId);
+    // What the first charge comes to: the coupon's price when the subscription has one.
+    const firstPaise = subscription.couponId
+      ? await firstPaymentWith(subscription.couponId, planId)
+      : plan.pricePaise;
     const firstCharge =
       subscription.startAt && subscription.startAt > new Date() ? subscription.startAt : null;
     return data({
@@ -145,11 +164,16 @@ export async function action(args: Route.ActionArgs) {
       open: {
         subscriptionId: subscription.providerSubscriptionId,
         keyId: paymentsConfig().keyId,
-        description:
+        description: [
+          `${planLabel(plan)}: ${planPriceLabel(plan)}, GST included`,
+          subscription.couponId ? `first payment ${formatInr(firstPaise)} with ${coupon}` : null,
           firstCharge && switching !== "1"
-            ? `${planLabel(plan)}: ${planPriceLabel(plan)}, GST included, first charge on ${formatDate(firstCharge.toISOString())}`
-            : `${planLabel(plan)}: ${planPriceLabel(plan)}, GST included`,
-        amountPaise: plan.pricePaise,
+            ? `first charge on ${formatDate(firstCharge.toISOString())}`
+            : null,
+        ]
+          .filter(Boolean)
+          .join(", "),
+        amountPaise: firstPaise,
         planId,
       } satisfies CheckoutOpen,
     });
@@ -159,7 +183,11 @@ export async function action(args: Route.ActionArgs) {
 type Phase = "form" | "opening" | "open" | "dismissed" | "failed" | "confirming";
 
 export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { plan, switching, defaults, checkout, prefill, trialEndsAt } = loaderData;
+  const { plan, switching, defaults, checkout, prefill, trialEndsAt, coupon } = loaderData;
+  // A coupon that applies to this plan for this buyer; its refusal is shown otherwise.
+  const applied = coupon?.view.ok ? coupon : null;
+  const firstPaise = applied ? applied.view.pricePaise : plan.pricePaise;
+  const per = plan.cycle === "yearly" ? "year" : "month";
   // During a trial: when the plan starts. Its end is the default, so no trial day is lost.
   const [start, setStart] = useState<"after-trial" | "now">("after-trial");
   const afterTrial = trialEndsAt !== null && start === "after-trial";
@@ -179,7 +207,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
     place === null
       ? null
       : splitInclusive(
-          plan.pricePaise,
+          firstPaise,
           site.pricing.gstRatePercent,
           place !== site.company.address.stateCode,
         );
@@ -187,6 +215,17 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   useEffect(() => {
     track("add_to_cart", planEvents.addToCart(plan.id));
   }, [plan.id]);
+
+  const appliedCode = applied?.code ?? null;
+  useEffect(() => {
+    if (appliedCode)
+      track(
+        "coupon_apply",
+        planEvents.couponApply(plan.id, appliedCode, plan.pricePaise - firstPaise),
+      );
+    // Once per code and plan shown.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [appliedCode, plan.id]);
 
   const pay = async (details: CheckoutOpen) => {
     setPhase("opening");
@@ -270,9 +309,17 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             <dd className="font-medium text-white">{`${site.pricing.gstRatePercent}% included`}</dd>
           </div>
         </dl>
+        {coupon ? (
+          <CouponPrice
+            code={coupon.code}
+            method={coupon.method}
+            view={coupon.view}
+            cycle={plan.cycle ?? "monthly"}
+          />
+        ) : null}
         <p className="mt-3 text-sm text-slate-300" data-testid="checkout-gst" aria-live="polite">
           {gst
-            ? `${formatInr(plan.pricePaise)} is ${gstSplitText(gst)}, as your tax invoice will show it.`
+            ? `${formatInr(firstPaise)} is ${gstSplitText(gst)}, as your tax invoice will show it${applied ? " (the discount comes off before GST)" : ""}.`
             : "Choose your state below to see the GST split your tax invoice will show."}
         </p>
         <p className="mt-2 text-sm text-slate-300" data-testid="checkout-methods">
@@ -280,19 +327,22 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         </p>
         <p className="mt-3 text-sm text-slate-300" data-testid="checkout-terms" aria-live="polite">
           {afterTrial
-            ? `Nothing is charged today. The first charge, ${formatInr(plan.pricePaise)}, is on ${trialEnd}, when your trial ends; then every ${plan.cycle === "yearly" ? "year" : "month"} until you cancel. Cancel before ${trialEnd} from Account → Subscription and nothing is charged at all.`
-            : `Renews every ${plan.cycle === "yearly" ? "year" : "month"} at ${formatInr(plan.pricePaise)} until you cancel. Cancel any time from Account → Subscription.`}
+            ? `Nothing is charged today. The first charge, ${formatInr(firstPaise)}, is on ${trialEnd}, when your trial ends; then every ${per} until you cancel${applied ? ` (${couponPriceText(applied.view, plan.cycle ?? "monthly")})` : ""}. Cancel before ${trialEnd} from Account → Subscription and nothing is charged at all.`
+            : applied
+              ? `${couponPriceText(applied.view, plan.cycle ?? "monthly")}, until you cancel. Cancel any time from Account → Subscription.`
+              : `Renews every ${per} at ${formatInr(plan.pricePaise)} until you cancel. Cancel any time from Account → Subscription.`}
         </p>
         {!switching ? (
           <p className="mt-2 text-sm">
             <Link
               className="link"
-              to={`/checkout?plan=${plan.id === "pro-monthly" ? "pro-yearly" : "pro-monthly"}`}
+              to={`/checkout?plan=${plan.id === "pro-monthly" ? "pro-yearly" : "pro-monthly"}${coupon ? `&coupon=${encodeURIComponent(coupon.code)}` : ""}`}
             >
               {plan.id === "pro-monthly" ? "Pay yearly instead" : "Pay monthly instead"}
             </Link>
           </p>
         ) : null}
+        {!switching ? <CouponField planId={plan.id} code={coupon?.code ?? null} /> : null}
       </section>
 
       <div aria-live="polite" className="mb-4 space-y-2">
@@ -338,6 +388,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         <input type="hidden" name="intent" value="start" />
         <input type="hidden" name="plan" value={plan.id} />
         <input type="hidden" name="switch" value={switching ? "1" : "0"} />
+        {applied ? <input type="hidden" name="coupon" value={applied.code} /> : null}
         {trialEndsAt ? (
           <fieldset className="mb-6">
             <legend className="mb-2 font-medium text-white">{`When ${plan.label} starts`}</legend>
@@ -351,7 +402,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
                 {
                   value: "now",
                   label: "Now",
-                  detail: `${formatInr(plan.pricePaise)} is charged today, and the paid ${plan.cycle === "yearly" ? "year" : "month"} starts today, over the rest of your trial.`,
+                  detail: `${formatInr(firstPaise)} is charged today, and the paid ${per} starts today, over the rest of your trial.`,
                 },
               ] as const
             ).map((choice) => (
@@ -380,12 +431,49 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
               ? `Authorise ${plan.label}`
               : afterTrial
                 ? `Authorise ${plan.label}: first charge on ${trialEnd}`
-                : `Continue to payment: ${plan.price}`
+                : applied
+                  ? `Continue to payment: ${formatInr(firstPaise)}`
+                  : `Continue to payment: ${plan.price}`
           }
           pendingLabel="Opening payment…"
           className="btn-primary mt-4 w-full sm:w-auto"
         />
       </Form>
     </div>
+  );
+}
+
+/**
+ * The coupon field, out of the way: a plain GET form back to this page with `?coupon=`, so it
+ * works without scripts and the server checks the code with every rule before anything is paid.
+ */
+function CouponField({ planId, code }: { planId: string; code: string | null }) {
+  return (
+    <details className="mt-3 text-sm" open={code !== null}>
+      <summary className="cursor-pointer text-slate-300">Have a coupon code?</summary>
+      <Form method="get" className="mt-2 flex flex-wrap items-end gap-2">
+        <input type="hidden" name="plan" value={planId} />
+        <label className="block">
+          <span className="block text-slate-300">Coupon code</span>
+          <input
+            name="coupon"
+            defaultValue={code ?? ""}
+            autoCapitalize="characters"
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={32}
+            className="mt-1 w-48 rounded-lg border border-slate-700 bg-slate-950 px-3 py-2 font-mono uppercase text-slate-100"
+          />
+        </label>
+        <button type="submit" className="btn-secondary">
+          Apply
+        </button>
+        {code ? (
+          <Link className="link self-center" to={`/checkout?plan=${planId}`}>
+            Remove the coupon
+          </Link>
+        ) : null}
+      </Form>
+    </details>
   );
 }
