@@ -85,3 +85,18 @@ export function couponMethodText(method: OfferMethod): string {
 export function couponSummary(terms: CouponTerms, cycle: BillingCycle | null): string {
   return `${couponOffText(terms)} ${couponDurationText(terms, cycle)}`;
 }
+
+/**
+ * What charge number `index` (0 = the first) of a plan bought with a coupon comes to: the coupon's
+ * price while its discounted charges last, then the list price (as the Razorpay offer charges).
+ */
+export function chargeWithCoupon(
+  listPaise: number,
+  terms: Pick<CouponTerms, "kind" | "amount" | "duration" | "durationCycles"> | null,
+  index: number,
+): number {
+  if (!terms) return listPaise;
+  const charges = discountedCharges(terms);
+  if (charges !== null && index >= charges) return listPaise;
+  return couponPrice(listPaise, terms) ?? listPaise;
+}

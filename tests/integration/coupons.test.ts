@@ -150,6 +150,12 @@ describe.each(engines())("coupons on $name", (engine) => {
     );
     expect(atRazorpay.offer_id).toBe(offerId);
     await eventually(async () => (await invoicesOf(subscriptionId)).length === 1);
+    // The account says what the next charges come to, and what is left of the coupon.
+    const account = await pageText(server, "/account/subscription", cookie);
+    expect(account).toMatch(/Next charge ₹559\.20 on \d{1,2} [A-Z][a-z]{2} \d{4}/);
+    expect(account).toContain(
+      "LAUNCH20: 20% off for the first 3 months; 2 discounted payments to come.",
+    );
 
     // Disabled now: nobody new can use it, and this subscription keeps its three months.
     const [coupon] = await server.sql(`select id from coupons where code = 'LAUNCH20'`);
@@ -169,6 +175,9 @@ describe.each(engines())("coupons on $name", (engine) => {
     await renew(subscriptionId, 3);
     await renew(subscriptionId, 4);
     expect(await capturedOf(subscriptionId)).toEqual([55_920, 55_920, 55_920, 69_900]);
+    const after = await pageText(server, "/account/subscription", cookie);
+    expect(after).toMatch(/Next charge ₹699 on/);
+    expect(after).toContain("its discounted payments are done, so the full price applies.");
 
     const discounted = {
       kind: "invoice",

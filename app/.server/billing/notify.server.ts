@@ -3,6 +3,7 @@
  * (deduplicated, so a replayed event mails nobody twice), rendered and sent by the worker with
  * the data as it is then.
  */
+import { nextChargePaise } from "./charge-amount.server";
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { site } from "~/config/site";
@@ -133,7 +134,7 @@ export async function sendBillingMail(
         paymentFailedMessage({
           ...to,
           plan: planLabel(plan),
-          amountPaise: plan.pricePaise,
+          amountPaise: await nextChargePaise(subscription, database),
           fixUrl,
         }),
       );
@@ -285,7 +286,7 @@ export async function sendBillingMail(
           ...to,
           plan: planLabel(plan),
           period: plan.billingCycle === "yearly" ? "year" : "month",
-          amountPaise: plan.pricePaise,
+          amountPaise: await nextChargePaise(subscription, database),
           chargeAt: subscription.chargeAt,
           accountUrl,
         }),

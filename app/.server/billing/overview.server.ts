@@ -1,4 +1,6 @@
 /** What the account pages show about a buyer's subscription, in words and plain values. */
+import { nextChargePaise } from "./charge-amount.server";
+import { subscriptionCouponText } from "../coupons/subscription-coupon.server";
 import { formatDate } from "~/lib/dates";
 import { findPlan, planLabel } from "~/lib/plans";
 import type { AccountSubscription } from "../account/account-state.server";
@@ -24,6 +26,8 @@ export interface SubscriptionSummary {
   currentEnd: string | null;
   nextChargeAt: string | null;
   nextChargePaise: number | null;
+  /** The coupon it was bought with and what is left of it, in words; null without one. */
+  coupon: string | null;
   paymentMethod: string | null;
   cancelAtCycleEnd: boolean;
   /** Razorpay's hosted page: authorise again or change the payment method. */
@@ -176,7 +180,8 @@ export async function billingOverview(
       statusText: statusText(current, switchTo),
       currentEnd: iso(current.currentEnd),
       nextChargeAt: charging ? iso(current.chargeAt ?? current.currentEnd) : null,
-      nextChargePaise: charging && plan ? plan.pricePaise : null,
+      nextChargePaise: charging && plan ? await nextChargePaise(current, database) : null,
+      coupon: await subscriptionCouponText(current, database),
       paymentMethod: paid ? paymentMethodOf(paid).customerLabel : null,
       cancelAtCycleEnd: current.cancelAtCycleEnd,
       manageUrl: current.shortUrl,

@@ -5,6 +5,7 @@
  * still true: the trial was not moved (an extension queues its own), and the person has not
  * bought Pro meanwhile.
  */
+import { nextChargePaise } from "../billing/charge-amount.server";
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { addIstDays, istDay, istDayStart } from "~/lib/india-time";
@@ -88,7 +89,12 @@ export async function sendTrialMail(
   if (bought) return;
   const to = { to: row.email, name: row.name };
   const [scheduled] = await database
-    .select({ planId: subscriptions.planId, chargeAt: subscriptions.chargeAt })
+    .select({
+      planId: subscriptions.planId,
+      chargeAt: subscriptions.chargeAt,
+      couponId: subscriptions.couponId,
+      paidCount: subscriptions.paidCount,
+    })
     .from(subscriptions)
     .where(
       and(eq(subscriptions.userId, row.trial.userId!), eq(subscriptions.status, "authenticated")),
@@ -104,7 +110,7 @@ export async function sendTrialMail(
         endsAt: row.trial.endsAt,
         daysLeft: job.template === "ends-in-3-days" ? 3 : 1,
         plan: planLabel(plan),
-        amountPaise: plan.pricePaise,
+        amountPaise: await nextChargePaise(scheduled, database),
         chargeAt: scheduled.chargeAt ?? row.trial.endsAt,
         subscriptionUrl: `${env().SITE_URL}/account/subscription`,
       }),

@@ -63,9 +63,7 @@ export const eventSchemas = {
     .strict(),
   // A coupon accepted at checkout (issue 36, point 10): the code, the plan, the discount in rupees
   // on the first payment. Sent once per code and plan by the checkout page, with consent.
-  coupon_apply: z
-    .object({ coupon: text(32), plan_name: text(100), discount: money })
-    .strict(),
+  coupon_apply: z.object({ coupon: text(32), plan_name: text(100), discount: money }).strict(),
   subscription_upgrade: z
     .object({ from_plan: text(100), to_plan: text(100), new_price: money })
     .strict(),

@@ -111,6 +111,7 @@ function loaderData({
           currentEnd: PERIOD_END,
           nextChargeAt: charging ? PERIOD_END : null,
           nextChargePaise: charging ? current.pricePaise : null,
+          coupon: null,
           paymentMethod: sub.paymentMethod === undefined ? "UPI meera@okaxis" : sub.paymentMethod,
           cancelAtCycleEnd: row.cancelAtCycleEnd,
           manageUrl: "https://rzp.io/i/manage-P1",

@@ -299,6 +299,11 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
                 <span data-testid="ends-on">{formatDate(sub.currentEnd)}</span>
               </Detail>
             ) : null}
+            {sub.coupon ? (
+              <Detail term="Coupon">
+                <span data-testid="subscription-coupon">{sub.coupon}</span>
+              </Detail>
+            ) : null}
             <Detail term="Payment method">
               <span data-testid="payment-method">
                 {sub.paymentMethod ??

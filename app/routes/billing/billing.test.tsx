@@ -57,6 +57,7 @@ const proMonthly: SubscriptionSummary = {
   currentEnd: "2027-03-12T00:00:00.000Z",
   nextChargeAt: "2027-03-12T00:00:00.000Z",
   nextChargePaise: 69_900,
+  coupon: null,
   paymentMethod: "UPI meera@okaxis",
   cancelAtCycleEnd: false,
   manageUrl: "https://rzp.io/i/manage-P1",

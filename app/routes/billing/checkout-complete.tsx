@@ -11,6 +11,7 @@ import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
 import { findPlan, planLabel } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
+import { nextChargePaise } from "~/.server/billing/charge-amount.server";
 import type { Route } from "./+types/checkout-complete";
 
 export const meta: Route.MetaFunction = () =>
@@ -43,6 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     paymentId: firstPayment?.providerPaymentId ?? subscription.checkoutPaymentId,
     amountPaise: firstPayment?.amountPaise ?? null,
     nextChargeAt: subscription.chargeAt?.toISOString() ?? null,
+    nextChargePaise: await nextChargePaise(subscription),
   };
 }
 
@@ -50,7 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const WAIT_MS = 60_000;
 
 export default function CheckoutComplete({ loaderData }: Route.ComponentProps) {
-  const { ready, plan, paymentId, amountPaise, nextChargeAt } = loaderData;
+  const { ready, plan, paymentId, amountPaise, nextChargeAt, nextChargePaise } = loaderData;
   const revalidator = useRevalidator();
   const [waitedOut, setWaitedOut] = useState(false);
 
@@ -92,7 +94,7 @@ export default function CheckoutComplete({ loaderData }: Route.ComponentProps) {
           <p className="text-slate-200">{`We received ${formatInr(amountPaise)} (payment ${paymentId}). A receipt is on its way by email.`}</p>
         ) : null}
         {nextChargeAt && !loaderData.switch ? (
-          <p className="mt-2 text-slate-300">{`Next charge: ${formatInr(plan.pricePaise)} on ${formatDate(nextChargeAt)}.`}</p>
+          <p className="mt-2 text-slate-300">{`Next charge: ${formatInr(nextChargePaise)} on ${formatDate(nextChargeAt)}.`}</p>
         ) : null}
         <div className="mt-8 flex flex-wrap gap-3">
           <Link to="/account/subscription" className="btn-primary">
