@@ -6,7 +6,6 @@ import type {
   Method,
   PaymentEntity,
   RefundEntity,
-  SubscriptionEntity,
   SubscriptionRecord,
 } from "./entities";
 import { offerPrice } from "./offers";

@@ -31,6 +31,8 @@ import {
   subscriptions,
   supportTickets,
   trials,
+  couponRedemptions,
+  coupons,
   user as users,
 } from "../db/schema";
 import { statusText } from "../billing/overview.server";
@@ -55,6 +57,7 @@ export const EXPORT_KEYS = [
   "invoices",
   "planGrants",
   "freeTrial",
+  "couponsUsed",
   "accountHistory",
   "analyticsConsent",
   "siteAnalytics",
@@ -116,6 +119,9 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   trial_machines: {
     notExported: "keyed hashes of the computers that had a trial: nobody can read them back",
   },
+  // A use's mailbox key is a keyed hash nobody can read back: the export says what it stands for.
+  coupon_redemptions: { exportedAs: "couponsUsed" },
+  coupons: { notExported: "the coupon codes on offer and their terms" },
   job_dedupe_keys: { notExported: "the queue's once-only keys" },
   admin_alerts: { notExported: "the operator's notices; about the business, not a person" },
   provider_plans: { notExported: "the plans on sale" },
@@ -157,6 +163,7 @@ export async function exportUserData(
     onboardingSteps,
     mails,
     trialRows,
+    couponUses,
   ] = await Promise.all([
     database.select().from(accounts).where(eq(accounts.userId, userId)),
     database.select().from(sessions).where(eq(sessions.userId, userId)),
@@ -229,6 +236,17 @@ export async function exportUserData(
       .select({ startedAt: trials.startedAt, endsAt: trials.endsAt, source: trials.source })
       .from(trials)
       .where(eq(trials.userId, userId)),
+    database
+      .select({
+        code: coupons.code,
+        usedAt: couponRedemptions.createdAt,
+        subscriptionId: subscriptions.providerSubscriptionId,
+      })
+      .from(couponRedemptions)
+      .innerJoin(coupons, eq(coupons.id, couponRedemptions.couponId))
+      .leftJoin(subscriptions, eq(subscriptions.id, couponRedemptions.subscriptionId))
+      .where(eq(couponRedemptions.userId, userId))
+      .orderBy(asc(couponRedemptions.createdAt)),
   ]);
   const paymentIds = paid.map((payment) => payment.providerPaymentId);
   const [refundRows, threads, siteEvents] = await Promise.all([
@@ -373,6 +391,11 @@ export async function exportUserData(
     freeTrial: trialRows.map((trial) => ({
       ...trial,
       // The mailbox is kept only as a keyed hash, to give one trial per person (privacy policy).
+      mailbox: "remembered as a one-way fingerprint of your email address",
+    })),
+    couponsUsed: couponUses.map((use) => ({
+      ...use,
+      // Kept only as a keyed hash, for a coupon's one-per-person limit (privacy policy).
       mailbox: "remembered as a one-way fingerprint of your email address",
     })),
     // What our team did on the account (refunds, cancellations, grants), without who did it.

@@ -213,13 +213,9 @@ async function startCheckoutNow(
 async function couponNamed(code: string, database: Database): Promise<CouponRow> {
   const coupon = await couponByCode(code, database);
   if (!coupon)
-    throw new AppError(
-      "invalid",
-      `There is no coupon ${normalizeCouponCode(code)}. Check the spelling.`,
-      {
-        field: "coupon",
-      },
-    );
+    throw new AppError("invalid", refusalMessage("unknown", normalizeCouponCode(code)), {
+      field: "coupon",
+    });
   return coupon;
 }
 

@@ -127,7 +127,6 @@ export async function createCoupon(
     maxRedemptions: input.maxRedemptions ?? null,
     perCustomer: input.perCustomer ?? 1,
     firstPurchaseOnly: input.firstPurchaseOnly === "on",
-    createdBy: session.user.id,
   };
   return database.transaction(async (tx) => {
     const [row] = await tx.insert(coupons).values(values).onConflictDoNothing().returning();
@@ -138,7 +137,7 @@ export async function createCoupon(
       targetUserId: null,
       target: row.code,
       before: null,
-      after: { ...values, createdBy: undefined },
+      after: values,
     });
     return row;
   });

@@ -890,7 +890,7 @@ export const coupons = pgTable("coupons", {
   /** Only for someone who has never paid for a subscription. */
   firstPurchaseOnly: boolean("first_purchase_only").notNull().default(true),
   disabledAt: timestamp("disabled_at", { withTimezone: true }),
-  createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+  // Who made or disabled it is in the audit log (coupon.create, coupon.disable).
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
