@@ -32,6 +32,7 @@ export default [
   route("feedback", "routes/feedback.tsx"),
   route("search", "routes/search.tsx"),
   route("about", "routes/about.tsx"),
+  route("r/:code", "routes/referral.ts"),
 
   ...prefix("blog", [
     index("routes/blog/index.tsx"),

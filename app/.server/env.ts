@@ -235,6 +235,20 @@ export const envSchema = z.object({
   /** Days of the free Pro trial a new customer may start without a card; 0 offers none. */
   TRIAL_DAYS: z.coerce.number().int().min(0).max(90).default(14),
   /**
+   * Days of Pro a customer earns when someone they referred pays and keeps paying past the refund
+   * window (issue 36, point 9); 0 turns referral links off.
+   */
+  REFERRAL_REWARD_DAYS: z.coerce.number().int().min(0).max(365).default(30),
+  /** The coupon code a visitor who follows a referral link is offered (made on /admin/coupons). */
+  REFERRAL_COUPON: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9-]{3,32}$/, "a coupon code: 3–32 letters, digits or hyphens")
+      .transform((code) => code.toUpperCase())
+      .optional(),
+  ),
+  /**
    * Where backups are written (a folder, best on another disk or synced off the machine):
    * `npm run backup`, "Back up now" in /admin/backups and the schedule. Unset: no backups.
    */

@@ -144,8 +144,12 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
   const proCoupon = coupon?.plans[pro.id as keyof typeof coupon.plans] ?? null;
   const siteUrl = (matches[0].loaderData as { siteUrl: string } | undefined)?.siteUrl ?? "";
 
+  const referralCode = params.get("ref");
   useEffect(() => {
     track("view_pricing", { billing_cycle: cycle });
+    // Arrived through a customer's referral link (/r/CODE): the catalogue's referral_visit.
+    if (referralCode && /^[0-9A-Z]{8}$/.test(referralCode))
+      track("referral_visit", { referral_code: referralCode });
     // One view per visit to the page, not per switch of the billing cycle.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

@@ -95,8 +95,15 @@ export function cookiesFrom(response: Response, previous = ""): string {
 export async function signUpVerified(
   server: RunningTestServer,
   user: { name: string; email: string; password: string },
+  /** Cookies the browser already has (a followed referral link's). */
+  cookie = "",
 ): Promise<string> {
-  const signUp = await authPost(server, "/sign-up/email", { ...user, callbackURL: "/account" });
+  const signUp = await authPost(
+    server,
+    "/sign-up/email",
+    { ...user, callbackURL: "/account" },
+    cookie ? { cookie } : {},
+  );
   if (signUp.status !== 200)
     throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
   const link = await linkFromMail(server.dataDir, user.email, "/api/auth/verify-email");

@@ -33,6 +33,8 @@ import {
   trials,
   couponRedemptions,
   coupons,
+  referralCodes,
+  referrals,
   user as users,
 } from "../db/schema";
 import { statusText } from "../billing/overview.server";
@@ -58,6 +60,7 @@ export const EXPORT_KEYS = [
   "planGrants",
   "freeTrial",
   "couponsUsed",
+  "referrals",
   "accountHistory",
   "analyticsConsent",
   "siteAnalytics",
@@ -122,6 +125,10 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   // A use's mailbox key is a keyed hash nobody can read back: the export says what it stands for.
   coupon_redemptions: { exportedAs: "couponsUsed" },
   coupons: { notExported: "the coupon codes on offer and their terms" },
+  referral_codes: { exportedAs: "referrals" },
+  // Both sides: whose link the person came through, and what their own link brought (counts and
+  // rewards, never who the referred people are).
+  referrals: { exportedAs: "referrals" },
   job_dedupe_keys: { notExported: "the queue's once-only keys" },
   admin_alerts: { notExported: "the operator's notices; about the business, not a person" },
   provider_plans: { notExported: "the plans on sale" },
@@ -164,6 +171,9 @@ export async function exportUserData(
     mails,
     trialRows,
     couponUses,
+    referralCode,
+    referredBy,
+    referredByThem,
   ] = await Promise.all([
     database.select().from(accounts).where(eq(accounts.userId, userId)),
     database.select().from(sessions).where(eq(sessions.userId, userId)),
@@ -247,6 +257,27 @@ export async function exportUserData(
       .leftJoin(subscriptions, eq(subscriptions.id, couponRedemptions.subscriptionId))
       .where(eq(couponRedemptions.userId, userId))
       .orderBy(asc(couponRedemptions.createdAt)),
+    database.select().from(referralCodes).where(eq(referralCodes.userId, userId)),
+    database
+      .select({
+        signedUpAt: referrals.createdAt,
+        firstPaidAt: referrals.firstPaidAt,
+        rewardedAt: referrals.rewardedAt,
+        rewardDays: referrals.rewardDays,
+      })
+      .from(referrals)
+      .where(eq(referrals.referredUserId, userId)),
+    database
+      .select({
+        signedUpAt: referrals.createdAt,
+        firstPaidAt: referrals.firstPaidAt,
+        rewardedAt: referrals.rewardedAt,
+        rewardDays: referrals.rewardDays,
+        voidedAt: referrals.voidedAt,
+      })
+      .from(referrals)
+      .where(eq(referrals.referrerUserId, userId))
+      .orderBy(asc(referrals.createdAt)),
   ]);
   const paymentIds = paid.map((payment) => payment.providerPaymentId);
   const [refundRows, threads, siteEvents] = await Promise.all([
@@ -398,6 +429,12 @@ export async function exportUserData(
       // Kept only as a keyed hash, for a coupon's one-per-person limit (privacy policy).
       mailbox: "remembered as a one-way fingerprint of your email address",
     })),
+    referrals: {
+      yourCode: referralCode[0]?.code ?? null,
+      youSignedUpThroughALink: referredBy[0] ?? null,
+      // People who signed up through your link, without who they are.
+      throughYourLink: referredByThem,
+    },
     // What our team did on the account (refunds, cancellations, grants), without who did it.
     accountHistory: history.map((entry) => ({
       action: entry.action,

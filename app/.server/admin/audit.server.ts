@@ -27,3 +27,17 @@ export async function audit(executor: Executor, session: Session, entry: AuditEn
     after: entry.after ?? null,
   });
 }
+
+/** An action the site takes by itself under a rule (a referral's reward): no person did it. */
+export async function auditBySite(executor: Executor, entry: AuditEntry) {
+  await executor.insert(auditLog).values({
+    actorUserId: null,
+    actorEmail: "the site (automatic)",
+    action: entry.action,
+    targetUserId: entry.targetUserId,
+    target: entry.target,
+    reason: entry.reason ?? null,
+    before: entry.before ?? null,
+    after: entry.after ?? null,
+  });
+}

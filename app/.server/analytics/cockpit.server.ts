@@ -1,3 +1,4 @@
+import { referralsFor } from "./referrals.server";
 import { istMonth } from "~/lib/india-time";
 import { type Database, db as defaultDb } from "../db";
 import { env } from "../env";
@@ -16,9 +17,10 @@ export async function cockpitFor(
   database: Database = defaultDb(),
 ) {
   const keptSince = retentionCutoff(now, env().ANALYTICS_RETENTION_MONTHS);
-  const [funnel, trials, revenue, traffic, health] = await Promise.all([
+  const [funnel, trials, referrals, revenue, traffic, health] = await Promise.all([
     funnelFor(period, database),
     trialFunnelFor(period, now, database),
+    referralsFor(period, database),
     revenueMonths(
       istMonth(new Date(Math.min(period.to.getTime() - 1, now.getTime()))),
       now,
@@ -29,6 +31,7 @@ export async function cockpitFor(
   ]);
   return {
     funnel,
+    referrals,
     trials,
     revenue,
     traffic,

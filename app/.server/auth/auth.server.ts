@@ -1,3 +1,4 @@
+import { recordReferral, referralCodeInCookies } from "../referrals/record.server";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { db } from "../db";
@@ -101,6 +102,25 @@ function createAuth() {
           verificationMailKey(user.id, hashToken(token)),
         );
         kickJobs();
+      },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          // An account made after following a referral link (email or Google): recorded as
+          // referred. Never fails the sign-up: the referral is a bonus, the account is not.
+          after: async (created, endpoint) => {
+            const cookies =
+              endpoint?.headers?.get("cookie") ?? endpoint?.request?.headers.get("cookie");
+            const code = referralCodeInCookies(cookies);
+            if (!code) return;
+            try {
+              await recordReferral(created, code);
+            } catch (error) {
+              logger().error({ err: error, userId: created.id }, "referral not recorded");
+            }
+          },
+        },
       },
     },
     user: {

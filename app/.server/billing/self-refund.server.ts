@@ -8,6 +8,7 @@
  * Anything else (a renewal, a duplicate charge, a case the law covers) goes to the support desk.
  */
 import { randomUUID } from "node:crypto";
+import { REFUND_WINDOW_DAYS } from "~/lib/refund-window";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
 import { payments, refunds, subscriptions } from "../db/schema";
@@ -21,8 +22,6 @@ import { primarySubscription, subscriptionsOf } from "./subscriptions.server";
 import { planLabel } from "~/lib/plans";
 import type { GstSplit } from "~/lib/gst-split";
 
-/** The refund policy's window for a new subscription's first payment. */
-export const REFUND_WINDOW_DAYS = 7;
 const WINDOW_MS = REFUND_WINDOW_DAYS * 86_400_000;
 
 export interface SelfRefundOffer {

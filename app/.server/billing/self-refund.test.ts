@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { REFUND_WINDOW_DAYS } from "./self-refund.server";
+import { REFUND_WINDOW_DAYS } from "~/lib/refund-window";
 
 const policy = fs.readFileSync(
   path.resolve(import.meta.dirname, "../../../content/legal/refund.md"),

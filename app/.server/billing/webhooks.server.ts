@@ -22,6 +22,7 @@ import { applyAndFollowUp } from "./resync.server";
 import { subscriptionByProviderId } from "./subscriptions.server";
 import { creditRefundsOf, issueInvoiceForPayment } from "../invoices/issue.server";
 import { couponCodeOf } from "../coupons/quote.server";
+import { noteReferredPayment } from "../referrals/reward.server";
 import { recordPayment } from "./payments.server";
 import { settleRefund } from "./refunds.server";
 import { razorpay } from "./provider.server";
@@ -195,6 +196,12 @@ export async function processWebhookEvent(
         couponCode: await couponCodeOf(tx, subscription.couponId),
       });
       await creditRefundsOf(tx, paymentEntity.id);
+      // Someone referred paying for the first time: their referrer's reward waits for the window.
+      if (newPayment && subscription.userId)
+        await noteReferredPayment(tx, subscription.userId, {
+          providerPaymentId: paymentEntity.id,
+          paidAt: new Date(paymentEntity.created_at * 1000),
+        });
     }
     const refund = event.payload.refund?.entity;
     // Made here or in Razorpay's dashboard: recorded, credited and mailed once either way.

@@ -926,6 +926,47 @@ export const couponRedemptions = pgTable(
 
 export type CouponRedemptionRow = typeof couponRedemptions.$inferSelect;
 
+/** Each customer's referral code, made the first time their account shows their link. */
+export const referralCodes = pgTable("referral_codes", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  /** 8 characters of Crockford base32, upper case: `/r/CODE`. */
+  code: text("code").notNull().unique(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const REFERRAL_VOID_REASONS = ["refunded", "account-deleted"] as const;
+
+/**
+ * Someone who signed up through a referral link (issue 36, point 9): once per referred account.
+ * Their first captured payment is noted; past the refund window, unrefunded, the referrer gets
+ * the configured days of Pro once (`rewardedAt`, the grant), or the referral is voided with why.
+ */
+export const referrals = pgTable(
+  "referrals",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    referrerUserId: text("referrer_user_id").references(() => users.id, { onDelete: "set null" }),
+    referredUserId: text("referred_user_id")
+      .unique()
+      .references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    firstPaymentId: text("first_payment_id"),
+    firstPaidAt: timestamp("first_paid_at", { withTimezone: true }),
+    rewardedAt: timestamp("rewarded_at", { withTimezone: true }),
+    rewardGrantId: uuid("reward_grant_id").references(() => entitlementGrants.id, {
+      onDelete: "set null",
+    }),
+    rewardDays: integer("reward_days"),
+    voidedAt: timestamp("voided_at", { withTimezone: true }),
+    voidReason: text("void_reason", { enum: REFERRAL_VOID_REASONS }),
+  },
+  (table) => [index("referrals_referrer_idx").on(table.referrerUserId)],
+);
+
+export type ReferralRow = typeof referrals.$inferSelect;
+
 /** Every admin action on a customer's billing: who, what, when, and the state before and after. */
 export const auditLog = pgTable(
   "audit_log",

@@ -10,6 +10,7 @@ import { refundJob } from "../billing/refunds.server";
 import { finishSwitchJob, retireHaltedJob } from "../billing/sync-reactions.server";
 import { backupJob } from "../backup/jobs.server";
 import { trialEndJob } from "../trials/end.server";
+import { referralRewardJob } from "../referrals/reward.server";
 import { trialMailJob } from "../trials/mails.server";
 import { billingMailJob } from "../billing/notify.server";
 import { processWebhookJob } from "../billing/webhooks.server";
@@ -41,5 +42,6 @@ export function jobDefinitions(): readonly JobDefinition[] {
     backupJob,
     trialMailJob,
     trialEndJob,
+    referralRewardJob,
   ];
 }

@@ -64,6 +64,8 @@ export const eventSchemas = {
   // A coupon accepted at checkout (issue 36, point 10): the code, the plan, the discount in rupees
   // on the first payment. Sent once per code and plan by the checkout page, with consent.
   coupon_apply: z.object({ coupon: text(32), plan_name: text(100), discount: money }).strict(),
+  // A visit that arrived through a customer's referral link (/r/CODE then pricing): the code.
+  referral_visit: z.object({ referral_code: z.string().regex(/^[0-9A-Z]{8}$/) }).strict(),
   subscription_upgrade: z
     .object({ from_plan: text(100), to_plan: text(100), new_price: money })
     .strict(),

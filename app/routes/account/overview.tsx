@@ -12,6 +12,8 @@ import { renewalOf } from "~/.server/billing/renewal.server";
 import { formAction } from "~/.server/forms/action.server";
 import { latestInvoiceOf } from "~/.server/invoices/queries.server";
 import { OnboardingChecklist } from "~/components/account/OnboardingChecklist";
+import { ReferralCard } from "~/components/account/ReferralCard";
+import { referralOverviewOf, referredNoteOf } from "~/.server/referrals/overview.server";
 import { PageHeader } from "~/components/PageHeader";
 import { SignOutButton } from "~/components/SignOutButton";
 import { formatDate } from "~/lib/dates";
@@ -29,12 +31,16 @@ export async function loader({ context }: Route.LoaderArgs) {
   const now = new Date();
   const entitlement = decideEntitlement(state, now);
   const plan = findPlan(entitlement.plan);
-  const [{ renewal }, invoice, reported] = await Promise.all([
+  const [{ renewal }, invoice, reported, referral, referred] = await Promise.all([
     renewalOf(user.id, entitlement, { now }),
     latestInvoiceOf(user.id),
     reportedOnboardingSteps(user.id),
+    referralOverviewOf(user.id),
+    referredNoteOf(user.id),
   ]);
   return {
+    referral,
+    referred,
     onboardingReported: reported,
     renewal: renewal && { sentence: renewal.sentence, fix: renewal.fix },
     lastInvoice: invoice && {
@@ -77,7 +83,8 @@ export function shouldRevalidate({
 }
 
 export default function AccountOverview({ loaderData }: Route.ComponentProps) {
-  const { user, plan, onboarding, onboardingReported, renewal, lastInvoice } = loaderData;
+  const { user, plan, onboarding, onboardingReported, renewal, lastInvoice, referral, referred } =
+    loaderData;
   return (
     <div>
       <PageHeader title="Account" lead={`Signed in as ${user.email}`} />
@@ -132,6 +139,12 @@ export default function AccountOverview({ loaderData }: Route.ComponentProps) {
             </Link>
           </p>
         </section>
+      ) : null}
+      {referral ? <ReferralCard referral={referral} /> : null}
+      {referred ? (
+        <p className="mt-4 text-sm text-slate-300" data-testid="referred-note">
+          {referred}
+        </p>
       ) : null}
       <ul className="mt-8 flex flex-wrap gap-3">
         <li>

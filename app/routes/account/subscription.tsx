@@ -13,11 +13,8 @@ import {
 } from "~/.server/billing/manage.server";
 import { renewalOf } from "~/.server/billing/renewal.server";
 import { refundKey } from "~/.server/billing/refunds.server";
-import {
-  REFUND_WINDOW_DAYS,
-  requestSelfRefund,
-  selfRefundOffer,
-} from "~/.server/billing/self-refund.server";
+import { requestSelfRefund, selfRefundOffer } from "~/.server/billing/self-refund.server";
+import { REFUND_WINDOW_DAYS } from "~/lib/refund-window";
 import { paymentsConfig } from "~/.server/billing/provider.server";
 import { done, formAction, refuse } from "~/.server/forms/action.server";
 import { startTrial, TRIAL_REFUSALS, trialState } from "~/.server/trials/trials.server";

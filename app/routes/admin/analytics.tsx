@@ -9,6 +9,7 @@ import { FunnelSection } from "~/components/admin/analytics/FunnelSection";
 import { HealthSection } from "~/components/admin/analytics/HealthSection";
 import { RevenueSection } from "~/components/admin/analytics/RevenueSection";
 import { TrialSection } from "~/components/admin/analytics/TrialSection";
+import { ReferralSection } from "~/components/admin/analytics/ReferralSection";
 import { TrafficSection } from "~/components/admin/analytics/TrafficSection";
 import { PageHeader } from "~/components/PageHeader";
 import { formatDate } from "~/lib/dates";
@@ -35,6 +36,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     funnel: cockpit.funnel,
     trials: cockpit.trials,
     trialDays: env().TRIAL_DAYS,
+    referrals: cockpit.referrals,
+    referralRewardDays: env().REFERRAL_REWARD_DAYS,
     revenue: cockpit.revenue,
     traffic: cockpit.traffic,
     health: {
@@ -101,6 +104,8 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
     funnel,
     trials,
     trialDays,
+    referrals,
+    referralRewardDays,
     revenue,
     traffic,
     health,
@@ -124,6 +129,7 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
       </PageHeader>
       <FunnelSection funnel={funnel} rawEventsSince={rawEventsSince} />
       <TrialSection trials={trials} trialDays={trialDays} />
+      <ReferralSection referrals={referrals} rewardDays={referralRewardDays} />
       <RevenueSection months={revenue} />
       <TrafficSection traffic={traffic} />
       <HealthSection health={health} laneLabels={laneLabels} />

@@ -1,0 +1,26 @@
+import { redirect } from "react-router";
+import { referrerOf } from "~/.server/referrals/codes.server";
+import { referralCookie, referralsOn } from "~/.server/referrals/record.server";
+import { env } from "~/.server/env";
+import type { Route } from "./+types/referral";
+
+/**
+ * `/r/CODE`, a customer's referral link: remembers the code for 30 days (an account created
+ * meanwhile is recorded as referred) and shows pricing with the referral coupon. A code that is
+ * nobody's, or links turned off, is just pricing: nothing is remembered.
+ */
+export async function loader({ params, request }: Route.LoaderArgs) {
+  const code = params.code.trim().toUpperCase();
+  const referrer = referralsOn() ? await referrerOf(code) : null;
+  if (!referrer) return redirect("/pricing", { headers: { "Cache-Control": "no-store" } });
+  const target = new URLSearchParams();
+  const coupon = env().REFERRAL_COUPON;
+  if (coupon) target.set("coupon", coupon);
+  target.set("ref", code);
+  return redirect(`/pricing?${target.toString()}`, {
+    headers: {
+      "Set-Cookie": referralCookie(code, new URL(request.url).protocol === "https:"),
+      "Cache-Control": "no-store",
+    },
+  });
+}
