@@ -178,6 +178,13 @@ describe.each(engines())("coupons on $name", (engine) => {
     const after = await pageText(server, "/account/subscription", cookie);
     expect(after).toMatch(/Next charge ₹699 on/);
     expect(after).toContain("its discounted payments are done, so the full price applies.");
+    // The operator's customer page says it too.
+    const [owner] = await server.sql(
+      `select user_id from subscriptions where provider_subscription_id = '${subscriptionId}'`,
+    );
+    expect(await pageText(server, `/admin/customers/${String(owner!.user_id)}`, boss)).toContain(
+      "Coupon LAUNCH20: 20% off for the first 3 months; its discounted payments are done, so the full price applies.",
+    );
 
     const discounted = {
       kind: "invoice",

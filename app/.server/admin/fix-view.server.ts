@@ -16,6 +16,7 @@ import { customerTickets } from "../support/tickets.server";
 import { db } from "../db";
 import { purchaseBrowserIds } from "../analytics/purchase-browser.server";
 import { trialOf } from "../trials/trials.server";
+import { subscriptionCouponText } from "../coupons/subscription-coupon.server";
 import { mailsTo } from "../mail/mail-log.server";
 import { filterTimeline, timelineEntries, timelineExtras } from "./timeline.server";
 import { TIMELINE_KINDS, type TimelineKind } from "~/lib/customer-timeline";
@@ -64,6 +65,10 @@ async function customerView(customer: Customer, kinds: readonly TimelineKind[]) 
     mailsTo(customer.email),
     trialOf(customer.id),
   ]);
+  // The coupon each subscription was bought with, and what is left of it (issue 36, point 6).
+  const coupons = await Promise.all(
+    billing.subscriptions.map((row) => subscriptionCouponText(row)),
+  );
   const extras = await timelineExtras(db(), {
     paymentIds: billing.payments.map((payment) => payment.providerPaymentId),
     analyticsClientIds: purchaseBrowserIds(billing.subscriptions),
@@ -104,8 +109,9 @@ async function customerView(customer: Customer, kinds: readonly TimelineKind[]) 
       lastMessageAt: ticket.lastMessageAt.toISOString(),
     })),
     billing: {
-      subscriptions: billing.subscriptions.map((row) => ({
+      subscriptions: billing.subscriptions.map((row, index) => ({
         id: row.providerSubscriptionId,
+        coupon: coupons[index] ?? null,
         plan: planLabel(row.planId),
         status: statusText(row),
         rawStatus: row.status,

@@ -45,6 +45,11 @@ export function SubscriptionsSection({
               {sub.currentEnd ? (
                 <p className="text-sm text-slate-300">{`Period ends ${formatDate(sub.currentEnd)}`}</p>
               ) : null}
+              {sub.coupon ? (
+                <p className="text-sm text-slate-300" data-testid="admin-subscription-coupon">
+                  {`Coupon ${sub.coupon}`}
+                </p>
+              ) : null}
               {sub.cancelReason ? (
                 <p className="text-sm text-slate-300">{`Cancel reason: ${sub.cancelReason}`}</p>
               ) : null}
