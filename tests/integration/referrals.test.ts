@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
 import { eventually, pageText, sandboxApi, sandboxPay, startCheckout } from "../support/billing";
 import { engines } from "../support/engines";
+import { readOutbox } from "../support/mail";
 import type { RunningTestServer } from "../support/server";
 
 const PASSWORD = "referral-test-password-1";
@@ -162,6 +163,17 @@ describe.each(engines())("referral links on $name", (engine) => {
       ),
     ).toEqual([{ action: "referral.reward", actor_email: "the site (automatic)" }]);
 
+    await server.jobsSettled();
+    expect(
+      readOutbox(server.dataDir)
+        .filter((mail) => mail.to.includes("asha@example.com"))
+        .map((mail) => mail.subject),
+    ).toContain("You earned 30 days of Pinout Pro");
+    expect(
+      readOutbox(server.dataDir).filter(
+        (mail) => mail.subject === "You earned 30 days of Pinout Pro",
+      ),
+    ).toHaveLength(1);
     const after = await pageText(server, "/account", asha);
     expect(after).toContain("Signed up through your link: 1. Paid: 1.");
     expect(after).toMatch(

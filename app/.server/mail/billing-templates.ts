@@ -341,3 +341,19 @@ export function trialEndedMessage(
     action: { label: "See the plans", url: input.pricingUrl },
   });
 }
+
+/** A referrer's reward (issue 36, point 9): the days of Pro their link earned, and until when. */
+export function referralRewardMessage(
+  input: Recipient & { days: number; from: Date; until: Date; accountUrl: string },
+): MailMessage {
+  const from = formatDate(input.from.toISOString());
+  const until = formatDate(input.until.toISOString());
+  return renderTo(input, {
+    subject: `You earned ${input.days} days of ${site.product.name} Pro`,
+    paragraphs: [
+      `Someone you invited with your referral link is now a paying customer, past the refund window. Thank you: ${input.days} days of Pro are yours, from ${from} to ${until}.`,
+      "Nothing to do: Pro is on your account for those days, on the site and in the app. If you pay for Pro too, your subscription renews as usual, and these days give you Pro over those dates even if you cancel it.",
+    ],
+    action: { label: "Your account", url: input.accountUrl },
+  });
+}

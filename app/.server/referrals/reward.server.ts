@@ -11,7 +11,9 @@ import { REFUND_WINDOW_DAYS } from "~/lib/refund-window";
 import { paidPlanFor } from "~/lib/plans";
 import { auditBySite } from "../admin/audit.server";
 import { db as defaultDb, type Database, type Executor } from "../db";
-import { entitlementGrants, payments, referrals, refunds } from "../db/schema";
+import { entitlementGrants, payments, referrals, refunds, user as users } from "../db/schema";
+import { referralRewardMessage } from "../mail/billing-templates";
+import { queueMail } from "../mail/outbox.server";
 import { env } from "../env";
 import { pendingRefundPaise } from "../billing/refunds.server";
 import { defineJob, enqueue } from "../jobs/define";
@@ -119,6 +121,23 @@ export async function settleReferral(
       .update(referrals)
       .set({ rewardedAt: now, rewardGrantId: grant?.id ?? null, rewardDays: days })
       .where(eq(referrals.id, referralId));
+    const [referrer] = await tx
+      .select({ email: users.email, name: users.name })
+      .from(users)
+      .where(eq(users.id, referral.referrerUserId));
+    if (referrer && grant)
+      await queueMail(
+        tx,
+        referralRewardMessage({
+          to: referrer.email,
+          name: referrer.name,
+          days,
+          from: startsAt,
+          until: grant.endsAt,
+          accountUrl: `${env().SITE_URL}/account`,
+        }),
+        `referral-reward:${referral.id}`,
+      );
     await auditBySite(tx, {
       action: "referral.reward",
       targetUserId: referral.referrerUserId,
