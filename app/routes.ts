@@ -55,6 +55,7 @@ export default [
     route("login-success", "routes/auth/login-success.tsx"),
     route("checkout", "routes/billing/checkout.tsx"),
     route("checkout/complete", "routes/billing/checkout-complete.tsx"),
+    route("team-invite/:id", "routes/auth/team-invite.tsx"),
   ]),
   // Signed in, as "auth"; the guard reads the account state with the session (decision 0035).
   guarded("account", [
@@ -67,6 +68,8 @@ export default [
         route("security", "routes/account/security.tsx"),
         route("security/export", "routes/account/export.ts"),
         route("subscription", "routes/account/subscription.tsx"),
+        route("team", "routes/account/teams.tsx"),
+        route("team/:id", "routes/account/team.tsx"),
         route("support", "routes/account/support.tsx"),
         route("support/:number", "routes/account/support-ticket.tsx"),
       ]),

@@ -35,6 +35,9 @@ import {
   coupons,
   referralCodes,
   referrals,
+  member,
+  invitation,
+  organization,
   user as users,
 } from "../db/schema";
 import { statusText } from "../billing/overview.server";
@@ -61,6 +64,7 @@ export const EXPORT_KEYS = [
   "freeTrial",
   "couponsUsed",
   "referrals",
+  "teams",
   "accountHistory",
   "analyticsConsent",
   "siteAnalytics",
@@ -126,6 +130,11 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   coupon_redemptions: { exportedAs: "couponsUsed" },
   coupons: { notExported: "the coupon codes on offer and their terms" },
   referral_codes: { exportedAs: "referrals" },
+  member: { exportedAs: "teams" },
+  // Invitations sent by the person; those sent to their address are listed by team name.
+  invitation: { exportedAs: "teams" },
+  organization: { notExported: "the teams themselves: their names are in each membership" },
+  team_profiles: { notExported: "a company's billing details, not a person's" },
   // Both sides: whose link the person came through, and what their own link brought (counts and
   // rewards, never who the referred people are).
   referrals: { exportedAs: "referrals" },
@@ -174,6 +183,8 @@ export async function exportUserData(
     referralCode,
     referredBy,
     referredByThem,
+    memberships,
+    invitationsSent,
   ] = await Promise.all([
     database.select().from(accounts).where(eq(accounts.userId, userId)),
     database.select().from(sessions).where(eq(sessions.userId, userId)),
@@ -278,6 +289,22 @@ export async function exportUserData(
       .from(referrals)
       .where(eq(referrals.referrerUserId, userId))
       .orderBy(asc(referrals.createdAt)),
+    database
+      .select({ team: organization.name, role: member.role, joinedAt: member.createdAt })
+      .from(member)
+      .innerJoin(organization, eq(organization.id, member.organizationId))
+      .where(eq(member.userId, userId)),
+    database
+      .select({
+        team: organization.name,
+        email: invitation.email,
+        role: invitation.role,
+        status: invitation.status,
+        sentAt: invitation.createdAt,
+      })
+      .from(invitation)
+      .innerJoin(organization, eq(organization.id, invitation.organizationId))
+      .where(eq(invitation.inviterId, userId)),
   ]);
   const paymentIds = paid.map((payment) => payment.providerPaymentId);
   const [refundRows, threads, siteEvents] = await Promise.all([
@@ -435,6 +462,7 @@ export async function exportUserData(
       // People who signed up through your link, without who they are.
       throughYourLink: referredByThem,
     },
+    teams: { memberships, invitationsSent },
     // What our team did on the account (refunds, cancellations, grants), without who did it.
     accountHistory: history.map((entry) => ({
       action: entry.action,

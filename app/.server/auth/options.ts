@@ -1,5 +1,6 @@
 import type { BetterAuthOptions } from "better-auth";
-import { admin, twoFactor } from "better-auth/plugins";
+import { admin, organization, twoFactor } from "better-auth/plugins";
+import { INVITATION_DAYS, teamAccess, teamRoles } from "../teams/roles";
 import { site } from "~/config/site";
 
 /**
@@ -22,5 +23,15 @@ export const authSchemaOptions = {
     admin({ defaultRole: "user", adminRoles: ["admin"] }),
     // TOTP (RFC 6238) with backup codes; the sign-in page asks for a code when it is on.
     twoFactor({ issuer: site.product.name }),
+    // Teams (issue 37, decision 0054): organisations, members and invitations. The invitation
+    // mail is queued by our own code (teams/invitations.server.ts), not by the plugin.
+    organization({
+      ac: teamAccess,
+      roles: teamRoles,
+      creatorRole: "owner",
+      invitationExpiresIn: INVITATION_DAYS * 24 * 60 * 60,
+      cancelPendingInvitationsOnReInvite: true,
+      requireEmailVerificationOnInvitation: true,
+    }),
   ],
 } satisfies Partial<BetterAuthOptions>;

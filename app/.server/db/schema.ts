@@ -28,7 +28,7 @@ import { ALERT_DELIVERIES, ALERT_KINDS, type AlertKind } from "../../lib/alerts"
 import { TICKET_CATEGORIES, TICKET_STATUSES } from "../../lib/support";
 import { SUBSCRIPTION_STATUSES } from "../billing/razorpay/types";
 import type { InvoiceDocument } from "../invoices/types";
-import { user as users } from "./auth-schema";
+import { organization, user as users } from "./auth-schema";
 
 export * from "./auth-schema";
 
@@ -534,6 +534,31 @@ export const billingProfiles = pgTable(
   },
   (table) => [check("billing_profiles_state_code_check", sql`${table.stateCode} ~ '^[0-9]{2}$'`)],
 );
+
+/**
+ * A team's billing identity (issue 37): the company's legal name, address, state and GSTIN, as a
+ * person's billing profile holds them; its tax invoices are made out to it. The team itself (name,
+ * members, invitations) is Better Auth's organization plugin's.
+ */
+export const teamProfiles = pgTable(
+  "team_profiles",
+  {
+    organizationId: text("organization_id")
+      .primaryKey()
+      .references(() => organization.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    addressLine1: text("address_line1").notNull(),
+    addressLine2: text("address_line2").notNull().default(""),
+    city: text("city").notNull(),
+    postalCode: text("postal_code").notNull(),
+    stateCode: text("state_code").notNull(),
+    gstin: text("gstin"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check("team_profiles_state_code_check", sql`${table.stateCode} ~ '^[0-9]{2}$'`)],
+);
+
+export type TeamProfileRow = typeof teamProfiles.$inferSelect;
 
 /** Which Razorpay plan sells which of our plans at which price (`npm run billing:sync-plans`). */
 export const providerPlans = pgTable(

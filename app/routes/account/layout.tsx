@@ -13,6 +13,7 @@ const SECTIONS = [
   { to: "/account/profile", label: "Profile", end: false },
   { to: "/account/security", label: "Security", end: false },
   { to: "/account/subscription", label: "Subscription", end: false },
+  { to: "/account/team", label: "Teams", end: false },
   { to: "/billing", label: "Billing", end: false },
   { to: "/invoices", label: "Invoices", end: false },
   { to: "/account/support", label: "Support", end: false },

@@ -1,0 +1,361 @@
+/**
+ * Teams (issue 37, decision 0054): a company's team with its billing identity, its members and
+ * their roles, and invitations by email. Membership is Better Auth's organization plugin's,
+ * called through `auth().api.*` with the signed-in person's request (never over HTTP: decision
+ * 0028), so its checks apply: roles and permissions, an invitation accepted only by the address
+ * it was sent to, once, before it expires, the last owner unable to leave. Every refusal becomes
+ * an AppError with words for the page.
+ */
+import { randomBytes } from "node:crypto";
+import { and, asc, eq, gt } from "drizzle-orm";
+import { type BillingDetails } from "~/lib/billing-details";
+import { auth } from "../auth/auth.server";
+import { db as defaultDb, type Executor } from "../db";
+import {
+  invitation as invitations,
+  member as members,
+  organization as organizations,
+  teamProfiles,
+  user as users,
+} from "../db/schema";
+import { AppError } from "../http/errors";
+import { queueMail } from "../mail/outbox.server";
+import { teamInvitationMessage } from "../mail/team-templates";
+import { env } from "../env";
+import { kickJobs } from "../jobs";
+import { TEAM_ROLE_LABELS, TEAM_ROLES, type TeamRole } from "./roles";
+
+/** The plugin's refusals, in our words (by its error code). */
+const REFUSALS: Record<string, string> = {
+  INVITATION_NOT_FOUND:
+    "This invitation is no longer valid: it was used, withdrawn or has expired. Ask for a new one.",
+  YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION:
+    "This invitation was sent to another email address. Sign in with that address to accept it.",
+  EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION:
+    "Confirm your email address first (the link we mailed you), then accept the invitation.",
+  USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION: "That person is already in the team.",
+  USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION:
+    "That address has an invitation waiting already: resend it from the list below.",
+  YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION:
+    "Only the team's owner and billing managers invite people.",
+  YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE: "Only the owner gives that role.",
+  YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION:
+    "Only the team's owner and billing managers withdraw invitations.",
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: "Only the team's owner removes people.",
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER: "Only the team's owner changes roles.",
+  YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER:
+    "You are the team's only owner: make someone else owner first.",
+  YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER:
+    "The team needs an owner: make someone else owner first.",
+  MEMBER_NOT_FOUND: "That person is not in the team.",
+  ORGANIZATION_MEMBERSHIP_LIMIT_REACHED: "The team is full.",
+};
+
+/** Runs a plugin call; its refusal becomes an AppError with our words. */
+async function plugin<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const body = (error as { body?: { code?: unknown; message?: unknown } }).body;
+    const code = typeof body?.code === "string" ? body.code : null;
+    if (code && REFUSALS[code]) {
+      const status = (error as { statusCode?: number }).statusCode;
+      throw new AppError(status === 403 ? "forbidden" : "conflict", REFUSALS[code]);
+    }
+    throw error;
+  }
+}
+
+export interface TeamSummary {
+  id: string;
+  name: string;
+  role: TeamRole;
+}
+
+export function isTeamRole(value: unknown): value is TeamRole {
+  return (TEAM_ROLES as readonly unknown[]).includes(value);
+}
+
+/** The teams a person belongs to, with their role in each. */
+export async function teamsOf(
+  userId: string,
+  database: Executor = defaultDb(),
+): Promise<TeamSummary[]> {
+  const rows = await database
+    .select({ id: organizations.id, name: organizations.name, role: members.role })
+    .from(members)
+    .innerJoin(organizations, eq(organizations.id, members.organizationId))
+    .where(eq(members.userId, userId))
+    .orderBy(asc(organizations.name));
+  return rows.map((row) => ({ ...row, role: isTeamRole(row.role) ? row.role : "member" }));
+}
+
+/** A team's billing details, checked like a person's (GSTIN against its state). */
+export async function createTeam(
+  request: Request,
+  details: BillingDetails,
+  database: Executor = defaultDb(),
+): Promise<{ id: string }> {
+  const created = await plugin(() =>
+    auth().api.createOrganization({
+      headers: request.headers,
+      // The slug is the plugin's unique key; ours are random (a team is reached by its id).
+      body: { name: details.name, slug: `team-${randomBytes(6).toString("hex")}` },
+    }),
+  );
+  if (!created) throw new Error("the team was not created");
+  await saveTeamProfile(created.id, details, database);
+  return { id: created.id };
+}
+
+export async function saveTeamProfile(
+  organizationId: string,
+  details: BillingDetails,
+  database: Executor = defaultDb(),
+): Promise<void> {
+  const values = {
+    name: details.name,
+    addressLine1: details.addressLine1,
+    addressLine2: details.addressLine2,
+    city: details.city,
+    postalCode: details.postalCode,
+    stateCode: details.stateCode,
+    gstin: details.gstin || null,
+    updatedAt: new Date(),
+  };
+  await database
+    .insert(teamProfiles)
+    .values({ organizationId, ...values })
+    .onConflictDoUpdate({ target: teamProfiles.organizationId, set: values });
+  await database
+    .update(organizations)
+    .set({ name: details.name })
+    .where(eq(organizations.id, organizationId));
+}
+
+export interface TeamView {
+  id: string;
+  name: string;
+  myRole: TeamRole;
+  profile: BillingDetails | null;
+  members: {
+    id: string;
+    userId: string;
+    name: string;
+    email: string;
+    role: TeamRole;
+    joinedAt: string;
+  }[];
+  /** Pending and unexpired; only for those who may invite (owner, billing managers). */
+  invitations: { id: string; email: string; role: TeamRole; expiresAt: string }[];
+}
+
+/**
+ * A team as one of its members sees it; null for anyone else (the page answers 404, so a team's
+ * existence is not confirmed to outsiders).
+ */
+export async function teamViewFor(
+  userId: string,
+  organizationId: string,
+  database: Executor = defaultDb(),
+  now = new Date(),
+): Promise<TeamView | null> {
+  const [mine] = await database
+    .select({ role: members.role, name: organizations.name })
+    .from(members)
+    .innerJoin(organizations, eq(organizations.id, members.organizationId))
+    .where(and(eq(members.organizationId, organizationId), eq(members.userId, userId)));
+  if (!mine) return null;
+  const myRole: TeamRole = isTeamRole(mine.role) ? mine.role : "member";
+  const [profile] = await database
+    .select()
+    .from(teamProfiles)
+    .where(eq(teamProfiles.organizationId, organizationId));
+  const people = await database
+    .select({
+      id: members.id,
+      userId: members.userId,
+      role: members.role,
+      joinedAt: members.createdAt,
+      name: users.name,
+      email: users.email,
+    })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .where(eq(members.organizationId, organizationId))
+    .orderBy(asc(members.createdAt));
+  const pending =
+    myRole === "member"
+      ? []
+      : await database
+          .select()
+          .from(invitations)
+          .where(
+            and(
+              eq(invitations.organizationId, organizationId),
+              eq(invitations.status, "pending"),
+              gt(invitations.expiresAt, now),
+            ),
+          )
+          .orderBy(asc(invitations.createdAt));
+  return {
+    id: organizationId,
+    name: mine.name,
+    myRole,
+    profile: profile
+      ? {
+          name: profile.name,
+          addressLine1: profile.addressLine1,
+          addressLine2: profile.addressLine2,
+          city: profile.city,
+          postalCode: profile.postalCode,
+          stateCode: profile.stateCode,
+          gstin: profile.gstin,
+        }
+      : null,
+    members: people.map((person) => ({
+      id: person.id,
+      userId: person.userId,
+      name: person.name,
+      email: person.email,
+      role: isTeamRole(person.role) ? person.role : "member",
+      joinedAt: person.joinedAt.toISOString(),
+    })),
+    invitations: pending.map((row) => ({
+      id: row.id,
+      email: row.email,
+      role: isTeamRole(row.role) ? row.role : "member",
+      expiresAt: row.expiresAt.toISOString(),
+    })),
+  };
+}
+
+/** Invites an address (or sends its invitation again, with a new week): the mail is queued. */
+export async function inviteToTeam(
+  request: Request,
+  input: {
+    organizationId: string;
+    email: string;
+    role: Exclude<TeamRole, "owner">;
+    resend?: boolean;
+  },
+  database: Executor = defaultDb(),
+): Promise<{ id: string; email: string }> {
+  const invited = await plugin(() =>
+    auth().api.createInvitation({
+      headers: request.headers,
+      body: {
+        organizationId: input.organizationId,
+        email: input.email,
+        role: input.role,
+        resend: input.resend ?? false,
+      },
+    }),
+  );
+  const [team] = await database
+    .select({ name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.id, input.organizationId));
+  const [inviter] = await database
+    .select({ name: users.name })
+    .from(users)
+    .where(eq(users.id, invited.inviterId));
+  await queueMail(
+    database,
+    teamInvitationMessage({
+      to: invited.email,
+      team: team?.name ?? "a team",
+      inviter: inviter?.name ?? "Someone",
+      role: TEAM_ROLE_LABELS[isTeamRole(invited.role) ? invited.role : "member"],
+      url: `${env().SITE_URL.replace(/\/+$/, "")}/team-invite/${invited.id}`,
+      expiresAt: invited.expiresAt,
+    }),
+    `team-invitation:${invited.id}:${invited.expiresAt.toISOString()}`,
+  );
+  kickJobs();
+  return { id: invited.id, email: invited.email };
+}
+
+/** An invitation as its page shows it, whoever opens the link. */
+export async function invitationById(
+  invitationId: string,
+  database: Executor = defaultDb(),
+  now = new Date(),
+): Promise<{
+  id: string;
+  email: string;
+  team: string;
+  organizationId: string;
+  role: TeamRole;
+  valid: boolean;
+} | null> {
+  const [row] = await database
+    .select({
+      id: invitations.id,
+      email: invitations.email,
+      role: invitations.role,
+      status: invitations.status,
+      expiresAt: invitations.expiresAt,
+      organizationId: invitations.organizationId,
+      team: organizations.name,
+    })
+    .from(invitations)
+    .innerJoin(organizations, eq(organizations.id, invitations.organizationId))
+    .where(eq(invitations.id, invitationId));
+  if (!row) return null;
+  return {
+    id: row.id,
+    email: row.email,
+    team: row.team,
+    organizationId: row.organizationId,
+    role: isTeamRole(row.role) ? row.role : "member",
+    valid: row.status === "pending" && row.expiresAt > now,
+  };
+}
+
+export async function acceptInvitation(request: Request, invitationId: string) {
+  await plugin(() =>
+    auth().api.acceptInvitation({ headers: request.headers, body: { invitationId } }),
+  );
+}
+
+export async function declineInvitation(request: Request, invitationId: string) {
+  await plugin(() =>
+    auth().api.rejectInvitation({ headers: request.headers, body: { invitationId } }),
+  );
+}
+
+export async function withdrawInvitation(request: Request, invitationId: string) {
+  await plugin(() =>
+    auth().api.cancelInvitation({ headers: request.headers, body: { invitationId } }),
+  );
+}
+
+export async function removeFromTeam(request: Request, organizationId: string, memberId: string) {
+  await plugin(() =>
+    auth().api.removeMember({
+      headers: request.headers,
+      body: { organizationId, memberIdOrEmail: memberId },
+    }),
+  );
+}
+
+export async function leaveTeam(request: Request, organizationId: string) {
+  await plugin(() =>
+    auth().api.leaveOrganization({ headers: request.headers, body: { organizationId } }),
+  );
+}
+
+export async function changeTeamRole(
+  request: Request,
+  organizationId: string,
+  memberId: string,
+  role: TeamRole,
+) {
+  await plugin(() =>
+    auth().api.updateMemberRole({
+      headers: request.headers,
+      body: { organizationId, memberId, role },
+    }),
+  );
+}

@@ -1,0 +1,284 @@
+import { data, Form, useActionData, useNavigation, useSearchParams } from "react-router";
+import { z } from "zod";
+import { requireSession } from "~/.server/auth/session";
+import { done, formAction } from "~/.server/forms/action.server";
+import { TEAM_ROLE_LABELS } from "~/.server/teams/roles";
+import {
+  changeTeamRole,
+  inviteToTeam,
+  leaveTeam,
+  removeFromTeam,
+  saveTeamProfile,
+  teamViewFor,
+  withdrawInvitation,
+} from "~/.server/teams/teams.server";
+import { AppError } from "~/.server/http/errors";
+import { billingDefaults, BillingDetailsFields } from "~/components/billing/BillingDetailsFields";
+import { EmailField, FormMessage, SelectField, SubmitButton } from "~/components/forms";
+import { PageHeader } from "~/components/PageHeader";
+import { Section } from "~/components/Section";
+import { billingDetailsSchema } from "~/lib/billing-details";
+import { formatDate } from "~/lib/dates";
+import { stateByCode } from "~/lib/gst";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/team";
+
+export const meta: Route.MetaFunction = ({ data: page }) =>
+  pageMeta(page ? page.team.name : "Team", "The team's people, invitations and billing details.");
+
+/** The team, for its members only: anyone else gets 404, as for a team that does not exist. */
+async function teamOr404(userId: string, id: string) {
+  const team = await teamViewFor(userId, id);
+  if (!team) throw data("Not found", { status: 404 });
+  return team;
+}
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const { user } = requireSession(context);
+  const team = await teamOr404(user.id, params.id);
+  return {
+    me: user.id,
+    team: {
+      ...team,
+      myRoleLabel: TEAM_ROLE_LABELS[team.myRole],
+      members: team.members.map((person) => ({
+        ...person,
+        roleLabel: TEAM_ROLE_LABELS[person.role],
+      })),
+      invitations: team.invitations.map((invite) => ({
+        ...invite,
+        roleLabel: TEAM_ROLE_LABELS[invite.role],
+      })),
+      stateName: team.profile ? (stateByCode(team.profile.stateCode)?.name ?? "") : "",
+    },
+    defaults: billingDefaults(team.profile, team.name),
+  };
+}
+
+const schema = z.union([
+  z.object({
+    intent: z.literal("invite"),
+    email: z.email({ error: "Enter an email address." }).trim().toLowerCase(),
+    role: z.enum(["member", "billing"], { error: "Choose a role." }),
+  }),
+  z.object({ intent: z.literal("resend"), invitationId: z.string().min(1).max(100) }),
+  z.object({ intent: z.literal("withdraw"), invitationId: z.string().min(1).max(100) }),
+  z.object({ intent: z.literal("remove"), memberId: z.string().min(1).max(100) }),
+  z.object({
+    intent: z.literal("role"),
+    memberId: z.string().min(1).max(100),
+    role: z.enum(["owner", "billing", "member"]),
+  }),
+  z.object({ intent: z.literal("leave") }),
+  z.intersection(z.object({ intent: z.literal("profile") }), billingDetailsSchema),
+]);
+
+export async function action(args: Route.ActionArgs) {
+  const { request, params } = args;
+  return formAction(args, schema, async (input, session) => {
+    const team = await teamOr404(session.user.id, params.id);
+    switch (input.intent) {
+      case "invite": {
+        const invited = await inviteToTeam(request, {
+          organizationId: team.id,
+          email: input.email,
+          role: input.role,
+        });
+        return done("invite", `Invitation sent to ${invited.email}. It works for a week.`);
+      }
+      case "resend": {
+        const invite = team.invitations.find((row) => row.id === input.invitationId);
+        if (!invite) throw new AppError("not_found", "That invitation is no longer waiting.");
+        await inviteToTeam(request, {
+          organizationId: team.id,
+          email: invite.email,
+          role: invite.role === "owner" ? "member" : invite.role,
+          resend: true,
+        });
+        return done("invitations", `Sent again to ${invite.email}, for another week.`);
+      }
+      case "withdraw":
+        await withdrawInvitation(request, input.invitationId);
+        return done("invitations", "Invitation withdrawn: its link no longer works.");
+      case "remove": {
+        const person = team.members.find((row) => row.id === input.memberId);
+        await removeFromTeam(request, team.id, input.memberId);
+        return done("members", `${person?.email ?? "They"} left the team.`);
+      }
+      case "role":
+        await changeTeamRole(request, team.id, input.memberId, input.role);
+        return done("members", `Role changed to ${TEAM_ROLE_LABELS[input.role].toLowerCase()}.`);
+      case "leave":
+        await leaveTeam(request, team.id);
+        throw new Response(null, { status: 303, headers: { Location: "/account/team?left=1" } });
+      case "profile": {
+        if (team.myRole === "member")
+          throw new AppError("forbidden", "Only the owner and billing managers change these.");
+        const { intent: _intent, ...details } = input;
+        await saveTeamProfile(team.id, details);
+        return done("profile", "Billing details saved.");
+      }
+    }
+  });
+}
+
+export default function TeamPage({ loaderData }: Route.ComponentProps) {
+  const { team, me, defaults } = loaderData;
+  const [params] = useSearchParams();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const manages = team.myRole !== "member";
+  const isOwner = team.myRole === "owner";
+  // A refusal shows at the top (the form it came from may not be on this person's page); a
+  // success beside the form that made it.
+  const refusal = result && "intent" in result && !result.ok ? result.message : null;
+  const answer = (intent: string) =>
+    result && "intent" in result && result.ok && result.intent === intent ? (
+      <FormMessage tone="success" message={result.message} />
+    ) : null;
+  const errorsOf = (intent: string) =>
+    result && "intent" in result && result.intent === intent && "errors" in result
+      ? (result.errors ?? {})
+      : {};
+  return (
+    <div>
+      <PageHeader title={team.name} lead={`Your role: ${team.myRoleLabel}.`} />
+      {refusal ? <FormMessage tone="error" message={refusal} /> : null}
+      {params.get("created") ? (
+        <FormMessage tone="success" message="Team created. Invite your colleagues below." />
+      ) : null}
+
+      <Section id="members" title="People">
+        {answer("members")}
+        <ul className="divide-y divide-slate-800">
+          {team.members.map((person) => (
+            <li key={person.id} className="flex flex-wrap items-center gap-3 py-3">
+              <span className="min-w-0 flex-1 text-slate-200">
+                <span className="block font-medium text-white">{person.name}</span>
+                <span className="block break-all text-sm text-slate-300">{person.email}</span>
+              </span>
+              <span className="text-sm text-slate-300">
+                {`${person.roleLabel}, since ${formatDate(person.joinedAt)}`}
+              </span>
+              {isOwner && person.userId !== me ? (
+                <span className="flex flex-wrap gap-2">
+                  <Form method="post" className="flex items-end gap-2">
+                    <input type="hidden" name="intent" value="role" />
+                    <input type="hidden" name="memberId" value={person.id} />
+                    <label className="text-sm text-slate-300">
+                      <span className="sr-only">{`Role of ${person.email}`}</span>
+                      <select
+                        name="role"
+                        defaultValue={person.role}
+                        className="rounded-lg border border-slate-700 bg-slate-950 px-2 py-1 text-slate-100"
+                      >
+                        <option value="member">Member</option>
+                        <option value="billing">Billing manager</option>
+                        <option value="owner">Owner</option>
+                      </select>
+                    </label>
+                    <button type="submit" className="btn-secondary" disabled={busy}>
+                      Change role<span className="sr-only">{` of ${person.email}`}</span>
+                    </button>
+                  </Form>
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="remove" />
+                    <input type="hidden" name="memberId" value={person.id} />
+                    <button type="submit" className="btn-secondary" disabled={busy}>
+                      Remove<span className="sr-only">{` ${person.email}`}</span>
+                    </button>
+                  </Form>
+                </span>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+        <Form method="post" className="mt-4">
+          <input type="hidden" name="intent" value="leave" />
+          <button type="submit" className="btn-secondary" disabled={busy}>
+            Leave the team
+          </button>
+        </Form>
+      </Section>
+
+      {manages ? (
+        <Section id="invite" title="Invite someone">
+          {answer("invite")}
+          <Form method="post" noValidate className="grid gap-x-4 sm:grid-cols-2">
+            <input type="hidden" name="intent" value="invite" />
+            <EmailField label="Their work email" errors={errorsOf("invite").email} />
+            <SelectField
+              label="Role"
+              name="role"
+              defaultValue="member"
+              errors={errorsOf("invite").role}
+            >
+              <option value="member">Member</option>
+              {isOwner ? <option value="billing">Billing manager</option> : null}
+            </SelectField>
+            <div className="sm:col-span-2">
+              <SubmitButton pending={busy} label="Send the invitation" pendingLabel="Sending…" />
+            </div>
+          </Form>
+          {answer("invitations")}
+          {team.invitations.length > 0 ? (
+            <>
+              <h3 className="mt-6 font-medium text-white">Waiting for an answer</h3>
+              <ul className="mt-2 divide-y divide-slate-800">
+                {team.invitations.map((invite) => (
+                  <li key={invite.id} className="flex flex-wrap items-center gap-3 py-3">
+                    <span className="min-w-0 flex-1 break-all text-slate-200">{invite.email}</span>
+                    <span className="text-sm text-slate-300">
+                      {`${invite.roleLabel}, until ${formatDate(invite.expiresAt)}`}
+                    </span>
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="resend" />
+                      <input type="hidden" name="invitationId" value={invite.id} />
+                      <button type="submit" className="btn-secondary" disabled={busy}>
+                        Resend<span className="sr-only">{` to ${invite.email}`}</span>
+                      </button>
+                    </Form>
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="withdraw" />
+                      <input type="hidden" name="invitationId" value={invite.id} />
+                      <button type="submit" className="btn-secondary" disabled={busy}>
+                        Withdraw
+                        <span className="sr-only">{` the invitation to ${invite.email}`}</span>
+                      </button>
+                    </Form>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+        </Section>
+      ) : null}
+
+      {manages ? (
+        <Section id="billing-details" title="Billing details">
+          <p className="mb-4 text-sm text-slate-300">
+            The team's tax invoices are made out to these, with its GSTIN for input tax credit.
+          </p>
+          {answer("profile")}
+          <Form method="post" noValidate>
+            <input type="hidden" name="intent" value="profile" />
+            <BillingDetailsFields defaults={defaults} errors={errorsOf("profile")} />
+            <SubmitButton
+              pending={busy}
+              label="Save billing details"
+              pendingLabel="Saving…"
+              className="btn-primary mt-4"
+            />
+          </Form>
+        </Section>
+      ) : (
+        <Section id="billing-details" title="Billing">
+          <p className="text-slate-300">
+            The team's owner and billing managers manage its billing details and invoices.
+          </p>
+        </Section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,196 @@
+/**
+ * Issue 37, point 1: teams. A signed-in person creates a team with the company's billing details
+ * and GSTIN; the owner and billing managers invite people by email; an invitation is accepted
+ * only by the invited address, once, before it expires; it can be declined, resent and
+ * withdrawn; the owner removes people and changes roles; the last owner cannot leave; members do
+ * not manage; anyone outside the team gets 404.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getWithCookies, postForm, signUpVerified } from "../support/auth";
+import { pageText, textOf } from "../support/billing";
+import { gstinCheckCharacter } from "~/lib/gst";
+import { engines } from "../support/engines";
+import { readOutbox } from "../support/mail";
+import { type RunningTestServer, startServerOn } from "../support/server";
+
+const PASSWORD = "team-test-password-1";
+/** A well-formed GSTIN of state `code` (its check character computed). */
+const gstinFor = (code: string) =>
+  `${code}AAGCK1234M1Z${gstinCheckCharacter(`${code}AAGCK1234M1Z`)}`;
+const COMPANY = {
+  name: "Kaveri Robotics Private Limited",
+  addressLine1: "14 Industrial Layout",
+  addressLine2: "",
+  city: "Bengaluru",
+  postalCode: "560058",
+  stateCode: "29",
+  gstin: gstinFor("29"),
+};
+
+describe.each(engines())("teams on $name", (engine) => {
+  let server: RunningTestServer;
+
+  beforeAll(async () => {
+    server = await startServerOn(engine, { env: { AUTH_RATE_LIMIT: "200" } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const signUp = (email: string) =>
+    signUpVerified(server, { name: email.split("@")[0]!, email, password: PASSWORD });
+  const invitationLink = (email: string) => {
+    const mail = readOutbox(server.dataDir)
+      .filter((message) => message.to.includes(email) && /invited you/.test(message.subject))
+      .at(-1);
+    const link = /\/team-invite\/[A-Za-z0-9_-]+/.exec(mail?.text ?? "")?.[0];
+    expect(link, `an invitation mail to ${email}`).toBeDefined();
+    return link!;
+  };
+  const said = async (response: Response) => textOf(await response.text());
+  const createTeam = async (cookie: string, details = COMPANY) => {
+    const response = await postForm(server, "/account/team", cookie, {
+      intent: "create-team",
+      ...details,
+    });
+    return { status: response.status, location: response.headers.get("location"), response };
+  };
+
+  it("a team with its GSTIN; invitations accepted by the invited address only, once; roles; 404 outside", async () => {
+    const owner = await signUp("priya@kaveri.example");
+    const wrongGstin = await createTeam(owner, { ...COMPANY, gstin: gstinFor("27") });
+    expect(wrongGstin.status).toBe(400);
+    expect(textOf(await wrongGstin.response.text())).toContain(
+      "This GSTIN is registered in state 27, not Karnataka",
+    );
+
+    const created = await createTeam(owner);
+    expect(created.status).toBe(302);
+    const teamPath = created.location!.replace(/\?.*$/, "");
+    expect(teamPath).toMatch(/^\/account\/team\/[A-Za-z0-9]+$/);
+    const page = await pageText(server, teamPath, owner);
+    expect(page).toContain("Kaveri Robotics Private Limited Your role: Owner.");
+    expect(await pageText(server, "/account/team", owner)).toContain(
+      "Kaveri Robotics Private Limited · Owner",
+    );
+
+    const invite = (email: string, role = "member", cookie = owner) =>
+      postForm(server, teamPath, cookie, { intent: "invite", email, role });
+    for (const email of ["arun@kaveri.example", "bela@kaveri.example"])
+      expect((await invite(email)).status).toBe(200);
+    expect(await said(await invite("chitra@kaveri.example", "billing"))).toContain(
+      "Invitation sent to chitra@kaveri.example. It works for a week.",
+    );
+    // Inviting the same address again sends a new invitation; the earlier link stops working.
+    expect(await said(await invite("arun@kaveri.example"))).toContain(
+      "Invitation sent to arun@kaveri.example.",
+    );
+    await server.jobsSettled();
+
+    // Arun accepts with his own address; the link then works no more.
+    const arun = await signUp("arun@kaveri.example");
+    const arunLink = invitationLink("arun@kaveri.example");
+    expect(await pageText(server, arunLink, arun)).toContain("Accept and join");
+    const accepted = await postForm(server, arunLink, arun, { intent: "accept" });
+    expect(accepted.status).toBe(302);
+    expect(accepted.headers.get("location")).toBe(teamPath);
+    expect(await pageText(server, teamPath, arun)).toContain("Your role: Member.");
+    const again = await postForm(server, arunLink, arun, { intent: "accept" });
+    expect(again.status).toBe(409);
+    expect(await said(again)).toContain("This invitation is no longer valid");
+
+    // Bela's link, opened by someone else: refused, on the page and if posted anyway.
+    const dev = await signUp("dev@elsewhere.example");
+    const belaLink = invitationLink("bela@kaveri.example");
+    expect(await pageText(server, belaLink, dev)).toContain(
+      "You are signed in as dev@elsewhere.example, and this invitation is for bela@kaveri.example.",
+    );
+    const stolen = await postForm(server, belaLink, dev, { intent: "accept" });
+    expect(stolen.status).toBe(403);
+    expect(await said(stolen)).toContain("This invitation was sent to another email address.");
+    // Bela declines.
+    const bela = await signUp("bela@kaveri.example");
+    const declined = await postForm(server, belaLink, bela, { intent: "decline" });
+    expect(declined.status).toBe(302);
+    expect(
+      (await server.sql(`select status from invitation where email = 'bela@kaveri.example'`))[0],
+    ).toEqual({ status: "rejected" });
+
+    // Chitra's: resent (a second mail, a new week), then withdrawn: the link no longer works.
+    const [chitraInvite] = await server.sql(
+      `select id from invitation where email = 'chitra@kaveri.example'`,
+    );
+    const resent = await postForm(server, teamPath, owner, {
+      intent: "resend",
+      invitationId: String(chitraInvite!.id),
+    });
+    expect(await said(resent)).toContain("Sent again to chitra@kaveri.example, for another week.");
+    await server.jobsSettled();
+    expect(
+      readOutbox(server.dataDir).filter((mail) => mail.to.includes("chitra@kaveri.example")),
+    ).toHaveLength(2);
+    expect(
+      await said(
+        await postForm(server, teamPath, owner, {
+          intent: "withdraw",
+          invitationId: String(chitraInvite!.id),
+        }),
+      ),
+    ).toContain("Invitation withdrawn");
+    const chitra = await signUp("chitra@kaveri.example");
+    expect(await pageText(server, invitationLink("chitra@kaveri.example"), chitra)).toContain(
+      "This invitation is no longer valid",
+    );
+
+    // An expired invitation.
+    expect((await invite("dina@kaveri.example")).status).toBe(200);
+    await server.sql(
+      `update invitation set expires_at = now() - interval '1 minute' where email = 'dina@kaveri.example'`,
+    );
+    await server.jobsSettled();
+    const dina = await signUp("dina@kaveri.example");
+    const late = await postForm(server, invitationLink("dina@kaveri.example"), dina, {
+      intent: "accept",
+    });
+    expect(late.status).toBe(409);
+
+    // A member does not manage: no billing details, no inviting.
+    expect(await pageText(server, teamPath, arun)).toContain(
+      "The team's owner and billing managers manage its billing details and invoices.",
+    );
+    const memberInvites = await invite("eve@kaveri.example", "member", arun);
+    expect(memberInvites.status).toBe(403);
+    expect(await said(memberInvites)).toContain(
+      "Only the team's owner and billing managers invite people.",
+    );
+    // Outsiders: 404 for the page and its actions.
+    expect((await getWithCookies(server, teamPath, dev)).status).toBe(404);
+    expect((await postForm(server, teamPath, dev, { intent: "leave" })).status).toBe(404);
+
+    // The owner makes Arun billing manager, then removes him; the last owner cannot leave.
+    const [arunMember] = await server.sql(
+      `select m.id from member m join "user" u on u.id = m.user_id where u.email = 'arun@kaveri.example'`,
+    );
+    const memberId = String(arunMember!.id);
+    expect(
+      await said(
+        await postForm(server, teamPath, owner, { intent: "role", memberId, role: "billing" }),
+      ),
+    ).toContain("Role changed to billing manager.");
+    expect(await pageText(server, teamPath, arun)).toContain("Your role: Billing manager.");
+    expect(
+      await said(await postForm(server, teamPath, owner, { intent: "remove", memberId })),
+    ).toContain("arun@kaveri.example left the team.");
+    expect((await getWithCookies(server, teamPath, arun)).status).toBe(404);
+    const leave = await postForm(server, teamPath, owner, { intent: "leave" });
+    expect(leave.status).toBe(409);
+    expect(await said(leave)).toContain("You are the team's only owner");
+
+    // The billing details, kept for the team's invoices.
+    expect(
+      await server.sql(
+        `select name, gstin, state_code from team_profiles where organization_id = '${teamPath.split("/").at(-1)}'`,
+      ),
+    ).toEqual([{ name: COMPANY.name, gstin: COMPANY.gstin, state_code: "29" }]);
+  });
+});
