@@ -193,4 +193,50 @@ describe.each(engines())("teams on $name", (engine) => {
       ),
     ).toEqual([{ name: COMPANY.name, gstin: COMPANY.gstin, state_code: "29" }]);
   });
+
+  it("a team keeps an owner when its only owner deletes their account; an empty team goes", async () => {
+    const olga = await signUp("olga@tapti.example");
+    const created = await createTeam(olga, { ...COMPANY, name: "Tapti Instruments LLP" });
+    const teamPath = created.location!.replace(/\?.*$/, "");
+    const teamId = teamPath.split("/").at(-1)!;
+    for (const [email, role] of [
+      ["pat@tapti.example", "billing"],
+      ["quinn@tapti.example", "member"],
+    ] as const) {
+      expect(
+        (await postForm(server, teamPath, olga, { intent: "invite", email, role })).status,
+      ).toBe(200);
+    }
+    await server.jobsSettled();
+    const pat = await signUp("pat@tapti.example");
+    const quinn = await signUp("quinn@tapti.example");
+    // Quinn joins first; Pat, the billing manager, still comes before a member.
+    for (const [cookie, email] of [
+      [quinn, "quinn@tapti.example"],
+      [pat, "pat@tapti.example"],
+    ] as const)
+      expect(
+        (await postForm(server, invitationLink(email), cookie, { intent: "accept" })).status,
+      ).toBe(302);
+
+    const gone = await postForm(server, "/account/security", olga, {
+      intent: "delete-account",
+      password: PASSWORD,
+    });
+    expect(gone.status).toBeLessThan(400);
+    expect(await pageText(server, teamPath, pat)).toContain("Your role: Owner.");
+    expect(await pageText(server, teamPath, quinn)).toContain("Your role: Member.");
+
+    // A team of one goes with its owner's account.
+    const solo = await signUp("solo@yamuna.example");
+    const alone = await createTeam(solo, { ...COMPANY, name: "Yamuna Labs" });
+    const aloneId = alone.location!.replace(/\?.*$/, "").split("/").at(-1)!;
+    await postForm(server, "/account/security", solo, {
+      intent: "delete-account",
+      password: PASSWORD,
+    });
+    expect(
+      await server.sql(`select id from organization where id in ('${teamId}', '${aloneId}')`),
+    ).toEqual([{ id: teamId }]);
+  });
 });

@@ -1,3 +1,4 @@
+import { handOverTeamsOf } from "../teams/hand-over.server";
 import { eq } from "drizzle-orm";
 import { forgetMailsTo } from "../mail/mail-log.server";
 import { type Database, db } from "../db";
@@ -26,5 +27,7 @@ export async function eraseUserData(
       .where(eq(subscriptions.userId, userId));
     // The trial's row outlives the account (one trial per mailbox), not its browser's id.
     await tx.update(trials).set({ analyticsClientId: null }).where(eq(trials.userId, userId));
+    // A team keeps an owner when its only owner leaves this way (their membership goes with them).
+    await handOverTeamsOf(tx, userId);
   });
 }

@@ -76,10 +76,12 @@ describe("robots.txt", () => {
       "/admin-fix-subscription",
       "/login-success",
       "/login-via",
+      "/team-invite/",
+      "/r/",
     ]) {
       expect(lines).toContain(`Disallow: ${path}`);
     }
-    expect(lines.filter((line) => line.startsWith("Disallow:"))).toHaveLength(10);
+    expect(lines.filter((line) => line.startsWith("Disallow:"))).toHaveLength(12);
   });
 
   it("points to the sitemap with an absolute URL", () => {
@@ -111,8 +113,12 @@ describe("robots.txt against app/routes.ts", () => {
     });
   }
   const table = walk(routes);
-  const disallowed = (path: string) =>
-    DISALLOWED_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  /** robots.txt's prefix match; a prefix ending in "/" covers the paths under it. */
+  const under = (path: string, prefix: string) =>
+    prefix.endsWith("/")
+      ? path.startsWith(prefix)
+      : path === prefix || path.startsWith(`${prefix}/`);
+  const disallowed = (path: string) => DISALLOWED_PATHS.some((prefix) => under(path, prefix));
 
   it("keeps crawlers out of every guarded route, the API and the sign-in hand-offs", () => {
     // A new private page or API added to app/routes.ts fails here until robots.txt covers it.
@@ -126,7 +132,7 @@ describe("robots.txt against app/routes.ts", () => {
   it("disallows nothing the route table does not have, and no public page", () => {
     for (const prefix of DISALLOWED_PATHS)
       expect(
-        table.some((route) => route.path === prefix || route.path.startsWith(`${prefix}/`)),
+        table.some((route) => under(route.path, prefix)),
         prefix,
       ).toBe(true);
     const publicPages = [

@@ -22,6 +22,10 @@ export const DISALLOWED_PATHS = [
   "/admin-fix-subscription",
   "/login-success",
   "/login-via",
+  // An invitation's page, and a customer's referral link (a redirect with a cookie).
+  // A trailing "/": robots.txt matches by prefix, and "/r" alone would also hide /releases….
+  "/team-invite/",
+  "/r/",
 ] as const;
 
 function newest(dates: readonly string[]): string | null {
