@@ -8,6 +8,9 @@ import {
 import {
   couponRedemptions,
   coupons,
+  invitation,
+  organization,
+  user,
   feedback,
   mailLog,
   supportMessages,
@@ -123,13 +126,36 @@ describe("the privacy policy's retention, enforced", () => {
       .insert(couponRedemptions)
       .values([use("used 37 months ago", monthsAgo(37)), use("used 35 months ago", monthsAgo(35))]);
 
+    // Team invitations name a person's address: kept 30 days after they expired.
+    await test.db
+      .insert(user)
+      .values({ id: "inviter", name: "Inviter", email: "inviter@example.com" });
+    await test.db
+      .insert(organization)
+      .values({ id: "org", name: "Org", slug: "org", createdAt: NOW });
+    const invite = (email: string, daysAgo: number) => ({
+      id: email,
+      organizationId: "org",
+      email,
+      role: "member",
+      inviterId: "inviter",
+      expiresAt: new Date(NOW.getTime() - daysAgo * 86_400_000),
+    });
+    await test.db
+      .insert(invitation)
+      .values([invite("expired31@example.com", 31), invite("expired29@example.com", 29)]);
+
     expect(await prunePersonalData(test.db, NOW)).toEqual({
       feedback: 1,
       supportTickets: 1,
       mails: 1,
       trials: 1,
       couponUses: 1,
+      invitations: 1,
     });
+    expect((await test.db.select().from(invitation)).map((row) => row.email)).toEqual([
+      "expired29@example.com",
+    ]);
     expect((await test.db.select().from(couponRedemptions)).map((row) => row.mailboxKey)).toEqual([
       "used 35 months ago",
     ]);
@@ -165,6 +191,7 @@ describe("the privacy policy's retention, enforced", () => {
       mails: 0,
       trials: 0,
       couponUses: 0,
+      invitations: 0,
     });
   });
 });

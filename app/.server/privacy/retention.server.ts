@@ -4,11 +4,11 @@
  * ended (the ticket closed; a ticket still open is a conversation still going), the record of a
  * mail sent 12 months after its last try, the fingerprint of a mailbox that had a free trial 36
  * months after the trial ended, a coupon's use (with its mailbox fingerprint) 36 months after it.
- * Run hourly by the prune (jobs/maintenance.server.ts).
+ * A team invitation goes 30 days after it expired. Run hourly by the prune (jobs/maintenance.server.ts).
  */
 import { and, eq, lt } from "drizzle-orm";
 import type { Database } from "../db";
-import { couponRedemptions, feedback, supportTickets, trials } from "../db/schema";
+import { couponRedemptions, feedback, invitation, supportTickets, trials } from "../db/schema";
 import { MAIL_LOG_RETENTION_MONTHS, pruneMailLog } from "../mail/mail-log.server";
 
 export const PERSONAL_RETENTION_MONTHS = {
@@ -20,6 +20,9 @@ export const PERSONAL_RETENTION_MONTHS = {
   /** After the coupon was used: the record of the use and its mailbox's keyed hash. */
   couponUses: 36,
 } as const;
+
+/** Days after an invitation expired (answered or not) that it is kept: it names a person's address. */
+export const INVITATION_RETENTION_DAYS = 30;
 
 function monthsBefore(now: Date, months: number): Date {
   const date = new Date(now);
@@ -53,7 +56,14 @@ export async function prunePersonalData(database: Database, now = new Date()) {
     .delete(couponRedemptions)
     .where(lt(couponRedemptions.createdAt, monthsBefore(now, PERSONAL_RETENTION_MONTHS.couponUses)))
     .returning({ id: couponRedemptions.id });
+  const oldInvitations = await database
+    .delete(invitation)
+    .where(
+      lt(invitation.expiresAt, new Date(now.getTime() - INVITATION_RETENTION_DAYS * 86_400_000)),
+    )
+    .returning({ id: invitation.id });
   return {
+    invitations: oldInvitations.length,
     feedback: oldFeedback.length,
     supportTickets: oldTickets.length,
     mails,

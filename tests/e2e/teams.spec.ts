@@ -1,0 +1,80 @@
+import { linkFromMail } from "../support/mail";
+import { E2E_DATA_DIR } from "./env";
+import {
+  DESKTOP,
+  expect,
+  expectNoAxeViolations,
+  MOBILE,
+  signUpAndVerify,
+  test,
+  uniqueEmail,
+  waitForHydration,
+} from "./fixtures";
+
+const PASSWORD = "team-e2e-password-1";
+
+/**
+ * Issue 37, point 1 in a browser, with axe at 1280 and 390 px: a person creates a team with the
+ * company's details, invites a colleague, the colleague accepts in their own browser, and the
+ * owner removes them.
+ */
+test("create a team, invite a colleague who accepts in their own browser, remove them", async ({
+  page,
+  browser,
+}) => {
+  await signUpAndVerify(page, { name: "Priya", email: uniqueEmail("owner"), password: PASSWORD });
+  await page.setViewportSize(DESKTOP);
+  await page.goto("/account");
+  await page.getByRole("link", { name: "Teams" }).first().click();
+  await expect(page).toHaveURL(/\/account\/team$/);
+  await waitForHydration(page);
+  await expectNoAxeViolations(page);
+  await page.getByLabel("Name or company name").fill("Kaveri Robotics Private Limited");
+  await page.getByLabel("Address", { exact: true }).fill("14 Industrial Layout");
+  await page.getByLabel("City").fill("Bengaluru");
+  await page.getByLabel("PIN code").fill("560058");
+  await page.getByLabel("State or union territory").selectOption({ label: "Karnataka" });
+  await page.getByRole("button", { name: "Create the team" }).click();
+  await expect(
+    page.getByRole("heading", { name: "Kaveri Robotics Private Limited" }),
+  ).toBeVisible();
+  await expect(page.getByText("Your role: Owner.")).toBeVisible();
+
+  const colleague = uniqueEmail("colleague");
+  await page.getByLabel("Their work email").fill(colleague);
+  await page.getByRole("button", { name: "Send the invitation" }).click();
+  await expect(
+    page.getByText(`Invitation sent to ${colleague}. It works for a week.`),
+  ).toBeVisible();
+  await expect(
+    page.getByRole("button", { name: `Withdraw the invitation to ${colleague}` }),
+  ).toBeVisible();
+  await page.setViewportSize(MOBILE);
+  await expectNoAxeViolations(page);
+
+  // The colleague, in their own browser, from the mail's link.
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  await signUpAndVerify(other, { name: "Arun", email: colleague, password: PASSWORD });
+  const link = await linkFromMail(E2E_DATA_DIR, colleague, "/team-invite/");
+  await other.setViewportSize(MOBILE);
+  await other.goto(link);
+  await expect(
+    other.getByRole("heading", { name: "Join Kaveri Robotics Private Limited" }),
+  ).toBeVisible();
+  await expectNoAxeViolations(other);
+  await other.getByRole("button", { name: "Accept and join" }).click();
+  await expect(other.getByText("Your role: Member.")).toBeVisible();
+  await expectNoAxeViolations(other);
+
+  // The owner sees them, and removes them.
+  await page.setViewportSize(DESKTOP);
+  await page.reload();
+  await page.getByRole("button", { name: `Remove ${colleague}` }).click();
+  await expect(page.getByText(`${colleague} left the team.`)).toBeVisible();
+  await expect(page.getByRole("button", { name: `Remove ${colleague}` })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await other.reload();
+  await expect(other.getByText(/not found/i).first()).toBeVisible();
+  await context.close();
+});
