@@ -6,12 +6,12 @@
  * not manage; anyone outside the team gets 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getWithCookies, postForm, signUpVerified } from "../support/auth";
+import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
 import { pageText, textOf } from "../support/billing";
 import { gstinCheckCharacter } from "~/lib/gst";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
-import { type RunningTestServer, startServerOn } from "../support/server";
+import type { RunningTestServer } from "../support/server";
 
 const PASSWORD = "team-test-password-1";
 /** A well-formed GSTIN of state `code` (its check character computed). */
@@ -30,8 +30,11 @@ const COMPANY = {
 describe.each(engines())("teams on $name", (engine) => {
   let server: RunningTestServer;
 
+  let boss = "";
   beforeAll(async () => {
-    server = await startServerOn(engine, { env: { AUTH_RATE_LIMIT: "200" } });
+    ({ server, admin: boss } = await startWithAdmin(engine, PASSWORD, {
+      env: { AUTH_RATE_LIMIT: "200" },
+    }));
   });
   afterAll(async () => {
     await server?.stop();
@@ -226,6 +229,11 @@ describe.each(engines())("teams on $name", (engine) => {
     expect(gone.status).toBeLessThan(400);
     expect(await pageText(server, teamPath, pat)).toContain("Your role: Owner.");
     expect(await pageText(server, teamPath, quinn)).toContain("Your role: Member.");
+    // The operator sees the team on each member's customer page.
+    const [patRow] = await server.sql(`select id from "user" where email = 'pat@tapti.example'`);
+    expect(await pageText(server, `/admin/customers/${String(patRow!.id)}`, boss)).toContain(
+      "Tapti Instruments LLP · Owner",
+    );
 
     // A team of one goes with its owner's account.
     const solo = await signUp("solo@yamuna.example");

@@ -16,6 +16,8 @@ import { customerTickets } from "../support/tickets.server";
 import { db } from "../db";
 import { purchaseBrowserIds } from "../analytics/purchase-browser.server";
 import { trialOf } from "../trials/trials.server";
+import { teamsOf } from "../teams/teams.server";
+import { TEAM_ROLE_LABELS } from "../teams/roles";
 import { subscriptionCouponText } from "../coupons/subscription-coupon.server";
 import { mailsTo } from "../mail/mail-log.server";
 import { filterTimeline, timelineEntries, timelineExtras } from "./timeline.server";
@@ -59,11 +61,12 @@ export async function customerPageView(id: string, kinds: readonly TimelineKind[
 
 async function customerView(customer: Customer, kinds: readonly TimelineKind[]) {
   const sandbox = sandboxControlsAvailable();
-  const [billing, tickets, mails, trial] = await Promise.all([
+  const [billing, tickets, mails, trial, teams] = await Promise.all([
     customerBilling(customer.id),
     customerTickets(customer.id),
     mailsTo(customer.email),
     trialOf(customer.id),
+    teamsOf(customer.id),
   ]);
   // The coupon each subscription was bought with, and what is left of it (issue 36, point 6).
   const coupons = await Promise.all(
@@ -146,6 +149,7 @@ async function customerView(customer: Customer, kinds: readonly TimelineKind[]) 
         endsAt: grant.endsAt.toISOString(),
         reason: grant.reason,
       })),
+      teams: teams.map((team) => ({ ...team, roleLabel: TEAM_ROLE_LABELS[team.role] })),
       trial: trial
         ? {
             source: trial.source,

@@ -20,7 +20,7 @@ import { requireAdmin } from "~/.server/auth/session";
 import { refundKey } from "~/.server/billing/refunds.server";
 import { sandboxCharge, sandboxControlsAvailable } from "~/.server/billing/sandbox-control.server";
 import { done, formAction, refuse } from "~/.server/forms/action.server";
-import { AdminPage } from "~/components/admin/AdminUi";
+import { AdminPage, AdminSection } from "~/components/admin/AdminUi";
 import { AuditSection } from "~/components/admin/fix-subscription/AuditSection";
 import {
   CustomerSection,
@@ -327,6 +327,15 @@ export default function FixSubscriptionPage({
           />
           <InvoicesSection invoices={billing.invoices} {...section} />
           {billing.trial ? <TrialSection trial={billing.trial} {...section} /> : null}
+          {billing.teams.length > 0 ? (
+            <AdminSection id="teams" title="Teams">
+              <ul className="space-y-1 text-slate-200" data-testid="admin-teams">
+                {billing.teams.map((team) => (
+                  <li key={team.id}>{`${team.name} · ${team.roleLabel}`}</li>
+                ))}
+              </ul>
+            </AdminSection>
+          ) : null}
           <GrantSection grants={billing.grants} {...section} />
           <EventsSection events={billing.events} {...section} />
           <AuditSection audit={billing.audit} />
