@@ -516,21 +516,26 @@ export type DesktopDevice = typeof desktopDevices.$inferSelect;
  * ------------------------------------------------------------------------------------------- */
 
 /** The buyer details a GST tax invoice needs; edited at checkout and on /billing. */
+/** The billing identity a person's and a team's profile share (new builders on every call). */
+const billingIdentityColumns = () => ({
+  name: text("name").notNull(),
+  addressLine1: text("address_line1").notNull(),
+  addressLine2: text("address_line2").notNull().default(""),
+  city: text("city").notNull(),
+  postalCode: text("postal_code").notNull(),
+  /** Two-digit GST state code; the name comes from the GST state table. */
+  stateCode: text("state_code").notNull(),
+  gstin: text("gstin"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const billingProfiles = pgTable(
   "billing_profiles",
   {
     userId: text("user_id")
       .primaryKey()
       .references(() => users.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    addressLine1: text("address_line1").notNull(),
-    addressLine2: text("address_line2").notNull().default(""),
-    city: text("city").notNull(),
-    postalCode: text("postal_code").notNull(),
-    /** Two-digit GST state code; the name comes from the GST state table. */
-    stateCode: text("state_code").notNull(),
-    gstin: text("gstin"),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    ...billingIdentityColumns(),
   },
   (table) => [check("billing_profiles_state_code_check", sql`${table.stateCode} ~ '^[0-9]{2}$'`)],
 );
@@ -546,14 +551,7 @@ export const teamProfiles = pgTable(
     organizationId: text("organization_id")
       .primaryKey()
       .references(() => organization.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    addressLine1: text("address_line1").notNull(),
-    addressLine2: text("address_line2").notNull().default(""),
-    city: text("city").notNull(),
-    postalCode: text("postal_code").notNull(),
-    stateCode: text("state_code").notNull(),
-    gstin: text("gstin"),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    ...billingIdentityColumns(),
   },
   (table) => [check("team_profiles_state_code_check", sql`${table.stateCode} ~ '^[0-9]{2}$'`)],
 );
