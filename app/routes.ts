@@ -87,6 +87,7 @@ export default [
       route("admin/subscriptions", "routes/admin/subscriptions.tsx"),
       route("admin/invoices", "routes/admin/invoices.tsx"),
       route("admin/coupons", "routes/admin/coupons.tsx"),
+      route("admin/teams", "routes/admin/teams.tsx"),
       route("admin/support", "routes/admin/support.tsx"),
       route("admin/support/:number", "routes/admin/support-ticket.tsx"),
       route("admin/jobs", "routes/admin/jobs.tsx"),

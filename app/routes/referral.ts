@@ -2,6 +2,7 @@ import { redirect } from "react-router";
 import { referrerOf } from "~/.server/referrals/codes.server";
 import { referralCookie, referralsOn } from "~/.server/referrals/record.server";
 import { env } from "~/.server/env";
+import { couponByCode } from "~/.server/coupons/quote.server";
 import type { Route } from "./+types/referral";
 
 /**
@@ -14,8 +15,11 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const referrer = referralsOn() ? await referrerOf(code) : null;
   if (!referrer) return redirect("/pricing", { headers: { "Cache-Control": "no-store" } });
   const target = new URLSearchParams();
-  const coupon = env().REFERRAL_COUPON;
-  if (coupon) target.set("coupon", coupon);
+  // The referral coupon, while it can be offered at all (a withdrawn or mistyped code is left out
+  // rather than shown to the friend as a refusal).
+  const configured = env().REFERRAL_COUPON;
+  const coupon = configured ? await couponByCode(configured) : null;
+  if (coupon && !coupon.disabledAt) target.set("coupon", coupon.code);
   target.set("ref", code);
   return redirect(`/pricing?${target.toString()}`, {
     headers: {

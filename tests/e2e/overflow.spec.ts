@@ -3,7 +3,8 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import type { BrowserContext, Page } from "@playwright/test";
 import { matchPath } from "react-router";
 import routes from "../../app/routes";
-import { E2E_LAYOUT_ADMIN_EMAIL } from "./env";
+import { linkFromMail } from "../support/mail";
+import { E2E_DATA_DIR, E2E_LAYOUT_ADMIN_EMAIL } from "./env";
 import { axeViolations, expect, signUpAndVerify, test } from "./fixtures";
 
 /**
@@ -63,6 +64,10 @@ interface Known {
   ticketNumber?: number;
   /** The customer's account id, for /admin/customers/:id. */
   customerId?: string;
+  /** The customer's team (long name and billing details), for /account/team/:id. */
+  teamPath?: string;
+  /** An invitation the customer sent to another long address, for /team-invite/:id. */
+  invitePath?: string;
 }
 
 /** A URL, or one made at the moment of the visit (it holds a short-lived token). */
@@ -123,6 +128,14 @@ function concreteUrls(pattern: string, known: Known): Visit[] | undefined {
       return known.ticketNumber ? [`/account/support/${known.ticketNumber}`] : undefined;
     case "/admin/support/:number":
       return known.ticketNumber ? [`/admin/support/${known.ticketNumber}`] : undefined;
+    case "/account/team/:id":
+      return known.teamPath ? [known.teamPath] : undefined;
+    // Opened by the customer, not the invitee: the page names both long addresses.
+    case "/team-invite/:id":
+      return known.invitePath ? [known.invitePath] : undefined;
+    // A referral link redirects to pricing (a code that is nobody's: without a cookie).
+    case "/r/:code":
+      return ["/r/ZZZZZZZZ"];
     default:
       return undefined;
   }
@@ -256,6 +269,35 @@ function longEmail(): string {
 }
 
 /**
+ * The customer's team, with the longest company details the form takes, and an invitation to
+ * another 60-character address: the team page lists it, and its link is measured as the customer
+ * sees it (someone else's invitation, naming both addresses).
+ */
+async function longTeam(page: Page): Promise<{ teamPath: string; invitePath: string }> {
+  await page.goto("/account/team");
+  await page
+    .getByLabel("Name or company name")
+    .fill("Sri Venkateswara Embedded Systems and Electronic Instrumentation Private Limited");
+  await page
+    .getByLabel("Address", { exact: true })
+    .fill("Unit-No.B-1204/Tower-C,Prestige-Shantiniketan, Whitefield Main Road, Hoodi Village");
+  await page.getByLabel("City").fill("Thiruvananthapuram");
+  await page.getByLabel("PIN code").fill("396210");
+  await page
+    .getByLabel("State or union territory")
+    .selectOption({ label: "Dadra and Nagar Haveli and Daman and Diu" });
+  await page.getByRole("button", { name: "Create the team" }).click();
+  await expect(page).toHaveURL(/\/account\/team\/[^/?]+/);
+  const teamPath = new URL(page.url()).pathname;
+  const invitee = longEmail();
+  await page.getByLabel("Their work email").fill(invitee);
+  await page.getByRole("button", { name: "Send the invitation" }).click();
+  await expect(page.getByText(`Invitation sent to ${invitee}.`)).toBeVisible();
+  const link = await linkFromMail(E2E_DATA_DIR, invitee, "/team-invite/");
+  return { teamPath, invitePath: new URL(link).pathname };
+}
+
+/**
  * Signs up a customer with a 60-character address and buys Pro through the sandbox checkout
  * with billing details that fill their fields, at the narrowest width (the payment dialog is
  * measured too), and signs the desktop app in on a computer with a long name. Returns the page,
@@ -263,7 +305,14 @@ function longEmail(): string {
  */
 async function longCustomer(
   page: Page,
-): Promise<Required<Pick<Known, "email" | "checkoutComplete" | "openFromApp" | "ticketNumber">>> {
+): Promise<
+  Required<
+    Pick<
+      Known,
+      "email" | "checkoutComplete" | "openFromApp" | "ticketNumber" | "teamPath" | "invitePath"
+    >
+  >
+> {
   const email = longEmail();
   await signUpAndVerify(page, {
     name: "Venkatanarasimha Rajuvaripeta Subrahmanya",
@@ -308,9 +357,12 @@ async function longCustomer(
     .toBeGreaterThan(0);
   const accessToken = await signInDesktopApp(page);
   const ticketNumber = await openLongTicket(page);
+  const { teamPath, invitePath } = await longTeam(page);
   return {
     email,
     ticketNumber,
+    teamPath,
+    invitePath,
     checkoutComplete: complete.pathname + complete.search,
     openFromApp: async () => {
       const response = await page.request.post("/api/desktop/web-session-token", {
@@ -401,6 +453,8 @@ test.describe("no page is wider than the screen", () => {
       releaseId: "r",
       ticketNumber: 1001,
       customerId: "u",
+      teamPath: "/account/team/t",
+      invitePath: "/team-invite/i",
     };
     for (const area of ["auth", "admin"] as const)
       expect(urlsFor(area, known, []).length).toBeGreaterThan(0);

@@ -229,5 +229,13 @@ describe.each(engines())("referral links on $name", (engine) => {
     expect(await pageText(server, "/account", meera)).toContain(
       "Signed up through your link: 1. Paid: 0.",
     );
+
+    // The referral coupon is marked for the operator; once withdrawn, links lead to pricing
+    // without it (not to a refusal).
+    const coupons = await pageText(server, "/admin/coupons", boss);
+    expect(coupons).toMatch(/FRIEND10 Referral coupon/);
+    const [friend] = await server.sql(`select id from coupons where code = 'FRIEND10'`);
+    await postForm(server, "/admin/coupons", boss, { intent: "disable", id: String(friend!.id) });
+    expect((await follow(code)).headers.get("location")).toBe(`/pricing?ref=${code}`);
   });
 });

@@ -234,6 +234,15 @@ describe.each(engines())("teams on $name", (engine) => {
     expect(await pageText(server, `/admin/customers/${String(patRow!.id)}`, boss)).toContain(
       "Tapti Instruments LLP · Owner",
     );
+    // And every team on /admin/teams, found by name or GSTIN.
+    const listed = await pageText(server, "/admin/teams?q=tapti", boss);
+    expect(listed).toContain(
+      `Tapti Instruments LLP ${COMPANY.gstin} Karnataka pat@tapti.example 2 0`,
+    );
+    expect(listed).not.toContain("Kaveri Robotics");
+    expect(await pageText(server, `/admin/teams?q=${COMPANY.gstin.toLowerCase()}`, boss)).toContain(
+      "Tapti Instruments LLP",
+    );
 
     // A team of one goes with its owner's account.
     const solo = await signUp("solo@yamuna.example");

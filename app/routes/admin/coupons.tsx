@@ -7,6 +7,7 @@ import {
   listCoupons,
 } from "~/.server/coupons/admin.server";
 import { requireAdmin } from "~/.server/auth/session";
+import { env } from "~/.server/env";
 import { done, formAction } from "~/.server/forms/action.server";
 import {
   AdminPage,
@@ -30,6 +31,7 @@ export const meta: Route.MetaFunction = () =>
 export async function loader({ context }: Route.LoaderArgs) {
   requireAdmin(context);
   const coupons = await listCoupons();
+  const referral = env().REFERRAL_COUPON ?? null;
   return {
     coupons: coupons.map((coupon) => ({
       id: coupon.id,
@@ -61,6 +63,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       perCustomer: coupon.perCustomer,
       firstPurchaseOnly: coupon.firstPurchaseOnly,
       disabledAt: coupon.disabledAt?.toISOString() ?? null,
+      referral: coupon.code === referral,
     })),
   };
 }
@@ -137,7 +140,12 @@ export default function CouponsPage({ loaderData }: Route.ComponentProps) {
           >
             {coupons.map((coupon) => (
               <tr key={coupon.id} className="border-b border-slate-800/60">
-                <td className={`${TD} font-mono`}>{coupon.code}</td>
+                <td className={`${TD} font-mono`}>
+                  {coupon.code}
+                  {coupon.referral ? (
+                    <span className="block font-sans text-slate-300">Referral coupon</span>
+                  ) : null}
+                </td>
                 <td className={TD}>
                   {coupon.summary}
                   {coupon.method ? (

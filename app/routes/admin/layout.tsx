@@ -12,6 +12,7 @@ const SECTIONS = [
   { to: "/admin/support", label: "Support", end: false },
   { to: "/admin/users", label: "Users", end: false },
   { to: "/admin/subscriptions", label: "Subscriptions", end: false },
+  { to: "/admin/teams", label: "Teams", end: false },
   { to: "/admin/invoices", label: "Invoices", end: false },
   { to: "/admin/coupons", label: "Coupons", end: false },
   { to: "/admin/releases", label: "Releases", end: false },
