@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
-import { pageText, textOf } from "../support/billing";
+import { pageText, signInDevice, textOf } from "../support/billing";
 import { gstinCheckCharacter } from "~/lib/gst";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
@@ -98,6 +98,15 @@ describe.each(engines())("teams on $name", (engine) => {
     expect(accepted.status).toBe(302);
     expect(accepted.headers.get("location")).toBe(teamPath);
     expect(await pageText(server, teamPath, arun)).toContain("Your role: Member.");
+    // The owner sees how many devices each person has signed in, never which (point 7); a member
+    // sees no counts.
+    await signInDevice(server, arun, "Arun's laptop");
+    expect(await pageText(server, teamPath, owner)).toContain("arun@kaveri.example Member, since");
+    expect(await pageText(server, teamPath, owner)).toMatch(
+      /arun@kaveri\.example Member, since \d{1,2} [A-Z][a-z]{2} \d{4}; 1 device signed in/,
+    );
+    expect(await pageText(server, teamPath, owner)).not.toContain("Arun's laptop");
+    expect(await pageText(server, teamPath, arun)).not.toContain("device");
     const again = await postForm(server, arunLink, arun, { intent: "accept" });
     expect(again.status).toBe(409);
     expect(await said(again)).toContain("This invitation is no longer valid");

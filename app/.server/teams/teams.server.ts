@@ -7,7 +7,7 @@
  * an AppError with words for the page.
  */
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { type BillingDetails } from "~/lib/billing-details";
 import { auth } from "../auth/auth.server";
 import { db as defaultDb, type Executor } from "../db";
@@ -139,6 +139,8 @@ export interface TeamView {
   myRole: TeamRole;
   profile: BillingDetails | null;
   members: {
+    /** Signed-in desktop devices, for the owner and billing managers only (never which ones). */
+    devices: number | null;
     id: string;
     userId: string;
     name: string;
@@ -179,6 +181,10 @@ export async function teamViewFor(
       joinedAt: members.createdAt,
       name: users.name,
       email: users.email,
+      // A count, never the devices themselves (issue 37, point 7): written out with the
+      // member table's name, as drizzle leaves columns unqualified in a subquery's outer query.
+      devices: sql<number>`(select count(*)::int from desktop_devices d
+        where d.user_id = "member"."user_id" and d.revoked_at is null)`,
     })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
@@ -220,6 +226,7 @@ export async function teamViewFor(
       email: person.email,
       role: isTeamRole(person.role) ? person.role : "member",
       joinedAt: person.joinedAt.toISOString(),
+      devices: myRole === "member" ? null : Number(person.devices),
     })),
     invitations: pending.map((row) => ({
       id: row.id,

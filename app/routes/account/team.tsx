@@ -159,7 +159,11 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
                 <span className="block break-all text-sm text-slate-300">{person.email}</span>
               </span>
               <span className="text-sm text-slate-300">
-                {`${person.roleLabel}, since ${formatDate(person.joinedAt)}`}
+                {`${person.roleLabel}, since ${formatDate(person.joinedAt)}${
+                  person.devices === null
+                    ? ""
+                    : `; ${person.devices === 1 ? "1 device" : `${person.devices} devices`} signed in`
+                }`}
               </span>
               {isOwner && person.userId !== me ? (
                 <span className="flex flex-wrap gap-2">
