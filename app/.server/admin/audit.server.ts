@@ -16,23 +16,22 @@ export interface AuditEntry {
 }
 
 export async function audit(executor: Executor, session: Session, entry: AuditEntry) {
-  await executor.insert(auditLog).values({
-    actorUserId: session.user.id,
-    actorEmail: session.user.email,
-    action: entry.action,
-    targetUserId: entry.targetUserId,
-    target: entry.target,
-    reason: entry.reason ?? null,
-    before: entry.before ?? null,
-    after: entry.after ?? null,
-  });
+  await insertAudit(executor, { id: session.user.id, email: session.user.email }, entry);
 }
 
 /** An action the site takes by itself under a rule (a referral's reward): no person did it. */
 export async function auditBySite(executor: Executor, entry: AuditEntry) {
+  await insertAudit(executor, { id: null, email: "the site (automatic)" }, entry);
+}
+
+async function insertAudit(
+  executor: Executor,
+  actor: { id: string | null; email: string },
+  entry: AuditEntry,
+) {
   await executor.insert(auditLog).values({
-    actorUserId: null,
-    actorEmail: "the site (automatic)",
+    actorUserId: actor.id,
+    actorEmail: actor.email,
     action: entry.action,
     targetUserId: entry.targetUserId,
     target: entry.target,

@@ -95,20 +95,6 @@ export async function couponCodeOf(
   return row?.code ?? null;
 }
 
-/**
- * The first payment of a plan bought with a coupon (the checkout window's amount): its terms,
- * whatever its limits say now (the buyer's own redemption may have been the last one).
- */
-export async function firstPaymentWith(
-  couponId: string,
-  planId: PaidPlanId,
-  database: Executor = defaultDb(),
-): Promise<number> {
-  const plan = planById(planId);
-  const [coupon] = await database.select().from(coupons).where(eq(coupons.id, couponId));
-  return (coupon && couponPrice(plan.pricePaise, termsOf(coupon))) ?? plan.pricePaise;
-}
-
 /** The redemptions of a coupon that count, in all and (with a buyer) by their account or mailbox. */
 export async function redemptionsOf(
   database: Executor,

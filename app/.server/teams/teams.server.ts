@@ -113,16 +113,8 @@ export async function saveTeamProfile(
   details: BillingDetails,
   database: Executor = defaultDb(),
 ): Promise<void> {
-  const values = {
-    name: details.name,
-    addressLine1: details.addressLine1,
-    addressLine2: details.addressLine2,
-    city: details.city,
-    postalCode: details.postalCode,
-    stateCode: details.stateCode,
-    gstin: details.gstin || null,
-    updatedAt: new Date(),
-  };
+  // The same shape as a person's billing profile (the schema's shared columns).
+  const values = { ...details, updatedAt: new Date() };
   await database
     .insert(teamProfiles)
     .values({ organizationId, ...values })

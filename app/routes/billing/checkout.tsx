@@ -9,7 +9,7 @@ import { paymentsConfig } from "~/.server/billing/provider.server";
 import { liveSubscriptionsOf } from "~/.server/billing/subscriptions.server";
 import { paidStartAfterTrial } from "~/.server/trials/trials.server";
 import { couponView } from "~/.server/coupons/pricing-view.server";
-import { firstPaymentWith } from "~/.server/coupons/quote.server";
+import { nextChargePaise } from "~/.server/billing/charge-amount.server";
 import { CouponPrice, couponPriceText } from "~/components/billing/CouponPrice";
 import { formAction, refuse } from "~/.server/forms/action.server";
 import { requireSession } from "~/.server/auth/session";
@@ -151,10 +151,9 @@ export async function action(args: Route.ActionArgs) {
             couponCode: coupon || null,
           });
     const plan = planById(planId);
-    // What the first charge comes to: the coupon's price when the subscription has one.
-    const firstPaise = subscription.couponId
-      ? await firstPaymentWith(subscription.couponId, planId)
-      : plan.pricePaise;
+    // What the first charge comes to (the coupon's price when the subscription has one): the
+    // same answer as every "next charge" on the site.
+    const firstPaise = await nextChargePaise(subscription);
     const firstCharge =
       subscription.startAt && subscription.startAt > new Date() ? subscription.startAt : null;
     return data({
