@@ -70,6 +70,7 @@ export default [
         route("subscription", "routes/account/subscription.tsx"),
         route("team", "routes/account/teams.tsx"),
         route("team/:id", "routes/account/team.tsx"),
+        route("team/:id/seats", "routes/account/team-seats.tsx"),
         route("support", "routes/account/support.tsx"),
         route("support/:number", "routes/account/support-ticket.tsx"),
       ]),

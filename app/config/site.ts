@@ -65,6 +65,20 @@ export interface SiteConfig {
      * one a week before.
      */
     renewalNoticeFromPaise: number;
+    /**
+     * The most a UPI AutoPay mandate may debit at once for a subscription (Razorpay: "₹15,000
+     * when using UPI as a payment method for Subscriptions"). A cycle that costs more is paid by
+     * card, and checkout says so before anything is authorised (issue 37, point 4).
+     */
+    upiAutopayLimitPaise: number;
+  };
+  /**
+   * Teams' Pro seats (issue 37, point 2): the price of one seat for one cycle, GST included, by
+   * volume: with at least `fromSeats` seats, every seat costs that tier's price.
+   */
+  teams: {
+    seatPrices: Record<BillingCycle, readonly { fromSeats: number; pricePaise: number }[]>;
+    maxSeats: number;
   };
   /** GST invoicing: the series prefix and the SAC the company's accountant chose. */
   invoicing: {
@@ -121,6 +135,20 @@ export const site: SiteConfig = {
     pricesIncludeGst: true,
     gstRatePercent: 18,
     renewalNoticeFromPaise: 15_000_00,
+    upiAutopayLimitPaise: 15_000_00,
+  },
+  teams: {
+    seatPrices: {
+      monthly: [
+        { fromSeats: 1, pricePaise: 69_900 },
+        { fromSeats: 10, pricePaise: 59_900 },
+      ],
+      yearly: [
+        { fromSeats: 1, pricePaise: 6_99_900 },
+        { fromSeats: 10, pricePaise: 5_99_900 },
+      ],
+    },
+    maxSeats: 200,
   },
   invoicing: {
     prefix: "PL",

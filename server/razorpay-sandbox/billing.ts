@@ -135,6 +135,7 @@ export function checkoutPay(tx: Tx, id: string, input: CheckoutInput): ChargeRes
   const sub = record.entity;
   if (sub.status !== "created")
     throw badRequest(`This subscription cannot be authorised in ${sub.status} status.`);
+  assertUpiLimit(tx, record, input.method);
   const vpa = input.method === "upi" ? (input.vpa ?? DEFAULT_VPA) : null;
   if (input.outcome === "failure") {
     const payment = newPayment(tx, record, {
@@ -172,6 +173,22 @@ export function checkoutPay(tx: Tx, id: string, input: CheckoutInput): ChargeRes
   return { subscription: sub, payment };
 }
 
+/**
+ * Razorpay's limit for UPI AutoPay: "The maximum transaction amount allowed is ₹15,000 when using
+ * UPI as a payment method for Subscriptions" (its subscriptions FAQ). A mandate whose charge is
+ * larger cannot be authorised with UPI.
+ */
+export const UPI_AUTOPAY_LIMIT_PAISE = 15_000_00;
+
+function assertUpiLimit(tx: Tx, record: SubscriptionRecord, method: Method): void {
+  if (method !== "upi") return;
+  const plan = getPlan(tx.state, record.entity.plan_id);
+  if (plan.item.amount * record.entity.quantity > UPI_AUTOPAY_LIMIT_PAISE)
+    throw badRequest(
+      "The maximum transaction amount allowed is ₹15,000 when using UPI as a payment method for Subscriptions",
+    );
+}
+
 /** The hosted page: authorise (again) with a new method; pending/halted ones are charged now. */
 export function hostedAuthorise(
   tx: Tx,
@@ -181,6 +198,7 @@ export function hostedAuthorise(
   const record = getSubscription(tx.state, id);
   const sub = record.entity;
   if (sub.status === "created") return checkoutPay(tx, id, { ...input, outcome: "success" });
+  assertUpiLimit(tx, record, input.method);
   if (!["authenticated", "active", "pending", "halted"].includes(sub.status))
     throw badRequest(`This subscription cannot be authorised in ${sub.status} status.`);
   record.method = input.method;

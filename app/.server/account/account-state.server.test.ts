@@ -56,6 +56,7 @@ describe("the account state", () => {
     expect(state).toEqual({
       subscriptions: [],
       grants: [],
+      seats: [],
       activeDevices: 0,
       onboarding: {
         signedUpAt: at(-5),

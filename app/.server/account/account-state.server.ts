@@ -62,6 +62,15 @@ interface StateRow {
     endReason: SubscriptionRow["endReason"];
   }[];
   grants: { planId: string; startsMs: number; endsMs: number }[];
+  seats: {
+    planId: string;
+    status: string;
+    currentEndMs: number | null;
+    chargeAtMs: number | null;
+    endReason: string | null;
+    teamId: string;
+    teamName: string;
+  }[];
 }
 
 const ms = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
@@ -84,7 +93,16 @@ function stateSql(now: string): { columns: string; join: string } {
        from subscriptions where user_id = u.id) as subscriptions,
      (select coalesce(json_agg(json_build_object(
          'planId', plan_id, 'startsMs', ${ms("starts_at")}, 'endsMs', ${ms("ends_at")})), '[]'::json)
-       from entitlement_grants where user_id = u.id and ends_at > ${now}) as grants`,
+       from entitlement_grants where user_id = u.id and ends_at > ${now}) as grants,
+     (select coalesce(json_agg(json_build_object(
+         'planId', ts.plan_id, 'status', ts.status, 'currentEndMs', ${ms("ts.current_end")},
+         'chargeAtMs', ${ms("ts.charge_at")}, 'endReason', ts.end_reason,
+         'teamId', o.id, 'teamName', o.name)), '[]'::json)
+       from team_seats seat
+       join member m on m.organization_id = seat.organization_id and m.user_id = seat.user_id
+       join subscriptions ts on ts.team_id = seat.organization_id
+       join organization o on o.id = seat.organization_id
+       where seat.user_id = u.id) as seats`,
     join: `cross join lateral (
      select count(*) filter (where revoked_at is null)::int as active_devices,
        min(created_at) as signed_in,
@@ -150,6 +168,14 @@ function stateOfRow(row: StateRow | undefined): AccountState {
       planId: grant.planId,
       startsAt: new Date(grant.startsMs),
       endsAt: new Date(grant.endsMs),
+    })),
+    seats: (row?.seats ?? []).map((seat) => ({
+      planId: seat.planId,
+      status: seat.status,
+      currentEnd: dateOf(seat.currentEndMs),
+      chargeAt: dateOf(seat.chargeAtMs),
+      endReason: seat.endReason,
+      team: { id: seat.teamId, name: seat.teamName },
     })),
     activeDevices: row?.active_devices ?? 0,
     onboarding: {

@@ -7,7 +7,7 @@
  * table cannot be forgotten: export.server.test.ts fails until it is listed here, either with the
  * key it is exported under or with the reason it holds nothing of the person's.
  */
-import { asc, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { stateByCode } from "~/lib/gst";
 import { mailsTo } from "../mail/mail-log.server";
 import { eventsOfPurchaseBrowsers, purchaseBrowserIds } from "../analytics/purchase-browser.server";
@@ -39,6 +39,7 @@ import {
   invitation,
   organization,
   user as users,
+  teamSeats,
 } from "../db/schema";
 import { statusText } from "../billing/overview.server";
 import { threadOf } from "../support/thread.server";
@@ -135,6 +136,7 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   invitation: { exportedAs: "teams" },
   organization: { notExported: "the teams themselves: their names are in each membership" },
   team_profiles: { notExported: "a company's billing details, not a person's" },
+  team_seats: { exportedAs: "teams" },
   // Both sides: whose link the person came through, and what their own link brought (counts and
   // rewards, never who the referred people are).
   referrals: { exportedAs: "referrals" },
@@ -290,9 +292,19 @@ export async function exportUserData(
       .where(eq(referrals.referrerUserId, userId))
       .orderBy(asc(referrals.createdAt)),
     database
-      .select({ team: organization.name, role: member.role, joinedAt: member.createdAt })
+      .select({
+        team: organization.name,
+        role: member.role,
+        joinedAt: member.createdAt,
+        // Whether they hold one of the team's Pro seats, and since when.
+        seatSince: teamSeats.assignedAt,
+      })
       .from(member)
       .innerJoin(organization, eq(organization.id, member.organizationId))
+      .leftJoin(
+        teamSeats,
+        and(eq(teamSeats.organizationId, member.organizationId), eq(teamSeats.userId, userId)),
+      )
       .where(eq(member.userId, userId)),
     database
       .select({

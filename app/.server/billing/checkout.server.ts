@@ -32,7 +32,7 @@ import { paidStartAfterTrial } from "../trials/trials.server";
 export const RESYNC_JOB = "razorpay.resync";
 
 /** How many cycles a subscription runs before Razorpay completes it (about ten years). */
-const TOTAL_COUNT = { monthly: 120, yearly: 10 } as const;
+export const TOTAL_COUNT = { monthly: 120, yearly: 10 } as const;
 
 export interface StartCheckoutOptions {
   database?: Database;
@@ -245,7 +245,8 @@ export interface CheckoutResponse {
  * be). A good signature records the payment id and asks for a resync; it changes no status.
  */
 export async function verifyCheckout(
-  userId: string,
+  /** The buyer's user id, or the team whose seats are bought (its page checked the role). */
+  buyer: string | { teamId: string },
   response: CheckoutResponse,
   options: { database?: Database; keySecret?: string } = {},
 ): Promise<SubscriptionRow | null> {
@@ -256,7 +257,9 @@ export async function verifyCheckout(
     .from(subscriptions)
     .where(
       and(
-        eq(subscriptions.userId, userId),
+        typeof buyer === "string"
+          ? eq(subscriptions.userId, buyer)
+          : eq(subscriptions.teamId, buyer.teamId),
         eq(subscriptions.providerSubscriptionId, response.razorpay_subscription_id),
       ),
     );

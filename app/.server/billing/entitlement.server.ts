@@ -1,7 +1,14 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { findPlan, freePlan, type Plan } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
-import { entitlementGrants, subscriptions, GRANTS_NOTHING_END_REASONS } from "../db/schema";
+import {
+  entitlementGrants,
+  GRANTS_NOTHING_END_REASONS,
+  member as members,
+  organization as organizations,
+  subscriptions,
+  teamSeats,
+} from "../db/schema";
 
 export interface Entitlement {
   plan: string;
@@ -16,6 +23,11 @@ export interface Entitlement {
    * there too, and the app can say "ends on" rather than "renews on".
    */
   renews: boolean;
+  /**
+   * The team whose seat gives the plan (issue 37, point 2); absent when the plan is the
+   * person's own. In the licence too, so the app can say whose Pro it is.
+   */
+  team?: { id: string; name: string };
 }
 
 export interface EntitlementSources {
@@ -25,7 +37,14 @@ export interface EntitlementSources {
     currentEnd: Date | null;
     chargeAt: Date | null;
     endReason: string | null;
+    /** A team's subscription, whose seat this person holds. */
+    team?: { id: string; name: string } | null;
   }[];
+  /**
+   * The subscriptions of the teams whose seat the person holds (issue 37): kept apart from their
+   * own, which the account's subscription pages manage; each names its team.
+   */
+  seats?: EntitlementSources["subscriptions"];
   grants: readonly { planId: string; startsAt: Date; endsAt: Date }[];
 }
 
@@ -63,7 +82,12 @@ export function subscriptionEntitledUntil(
   }
 }
 
-function entitlementOf(plan: Plan, until: Date | "open" | null, renews: boolean): Entitlement {
+function entitlementOf(
+  plan: Plan,
+  until: Date | "open" | null,
+  renews: boolean,
+  team: { id: string; name: string } | null = null,
+): Entitlement {
   return {
     plan: plan.id,
     status: "active",
@@ -71,6 +95,7 @@ function entitlementOf(plan: Plan, until: Date | "open" | null, renews: boolean)
     device_limit: plan.deviceLimit,
     expires_at: until instanceof Date ? until.toISOString() : null,
     renews,
+    ...(team ? { team } : {}),
   };
 }
 
@@ -82,11 +107,22 @@ const RENEWING: ReadonlySet<string> = new Set(["active", "authenticated", "pendi
  * them gives (most devices, then the latest end), else Free.
  */
 export function decideEntitlement(sources: EntitlementSources, now: Date): Entitlement {
-  const candidates: { plan: Plan; until: Date | "open"; renews: boolean }[] = [];
-  for (const subscription of sources.subscriptions) {
+  const candidates: {
+    plan: Plan;
+    until: Date | "open";
+    renews: boolean;
+    team?: { id: string; name: string } | null;
+  }[] = [];
+  for (const subscription of [...sources.subscriptions, ...(sources.seats ?? [])]) {
     const until = subscriptionEntitledUntil(subscription, now);
     const plan = findPlan(subscription.planId);
-    if (until && plan) candidates.push({ plan, until, renews: RENEWING.has(subscription.status) });
+    if (until && plan)
+      candidates.push({
+        plan,
+        until,
+        renews: RENEWING.has(subscription.status),
+        team: subscription.team ?? null,
+      });
   }
   for (const grant of sources.grants) {
     const plan = findPlan(grant.planId);
@@ -97,16 +133,18 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
   // charge at the trial's end, truncated to the second) ends with the trial, and goes on.
   const rank = (until: Date | "open") =>
     until === "open" ? Number.MAX_SAFE_INTEGER : Math.floor(until.getTime() / 1000);
-  // Most devices, then the latest end; at the same end, the one that renews.
+  // Most devices, then the latest end; at the same end, the one that renews, then the person's
+  // own over a team's seat.
   candidates.sort(
     (a, b) =>
       b.plan.deviceLimit - a.plan.deviceLimit ||
       rank(b.until) - rank(a.until) ||
-      Number(b.renews) - Number(a.renews),
+      Number(b.renews) - Number(a.renews) ||
+      Number(Boolean(a.team)) - Number(Boolean(b.team)),
   );
   const best = candidates[0];
   return best
-    ? entitlementOf(best.plan, best.until, best.renews)
+    ? entitlementOf(best.plan, best.until, best.renews, best.team)
     : entitlementOf(freePlan(), null, false);
 }
 
@@ -123,6 +161,7 @@ export async function entitlementFor(
   // One round trip for both sources: the embedded database runs queries one at a time on the
   // server's own thread (about a millisecond each), and this check runs on every account page
   // and desktop API call. Grants carry no status; their start and end use the same two columns.
+  // A team's subscription counts for the members holding one of its seats (issue 37).
   const rows = await database
     .select({
       grant: sql<boolean>`false`,
@@ -131,9 +170,35 @@ export async function entitlementFor(
       first: subscriptions.currentEnd,
       second: subscriptions.chargeAt,
       endReason: sql<string | null>`${subscriptions.endReason}`,
+      teamId: sql<string | null>`null`,
+      teamName: sql<string | null>`null`,
     })
     .from(subscriptions)
     .where(eq(subscriptions.userId, userId))
+    .unionAll(
+      database
+        .select({
+          grant: sql<boolean>`false`,
+          planId: subscriptions.planId,
+          status: sql<string>`${subscriptions.status}`,
+          first: subscriptions.currentEnd,
+          second: subscriptions.chargeAt,
+          endReason: sql<string | null>`${subscriptions.endReason}`,
+          teamId: sql<string | null>`${organizations.id}`,
+          teamName: sql<string | null>`${organizations.name}`,
+        })
+        .from(teamSeats)
+        .innerJoin(
+          members,
+          and(
+            eq(members.organizationId, teamSeats.organizationId),
+            eq(members.userId, teamSeats.userId),
+          ),
+        )
+        .innerJoin(subscriptions, eq(subscriptions.teamId, teamSeats.organizationId))
+        .innerJoin(organizations, eq(organizations.id, teamSeats.organizationId))
+        .where(eq(teamSeats.userId, userId)),
+    )
     .unionAll(
       database
         .select({
@@ -143,18 +208,21 @@ export async function entitlementFor(
           first: entitlementGrants.startsAt,
           second: entitlementGrants.endsAt,
           endReason: sql<string | null>`null`,
+          teamId: sql<string | null>`null`,
+          teamName: sql<string | null>`null`,
         })
         .from(entitlementGrants)
         .where(and(eq(entitlementGrants.userId, userId), gt(entitlementGrants.endsAt, now))),
     );
   const subs = rows
     .filter((row) => !row.grant)
-    .map(({ planId, status, first, second, endReason }) => ({
+    .map(({ planId, status, first, second, endReason, teamId, teamName }) => ({
       planId,
       status,
       currentEnd: first,
       chargeAt: second,
       endReason,
+      team: teamId ? { id: teamId, name: teamName ?? "" } : null,
     }));
   const grants = rows.flatMap(({ grant, planId, first, second }) =>
     grant && first && second ? [{ planId, startsAt: first, endsAt: second }] : [],

@@ -22,6 +22,31 @@ describe("decideEntitlement", () => {
     });
   });
 
+  // Issue 37: a team's seat gives its plan and names the team; the person's own plan is preferred
+  // at the same end, and a seat on a team subscription that gives nothing gives nothing.
+  it("gives a team seat's plan, naming the team, after the person's own", () => {
+    const team = { id: "org_1", name: "Kaveri Robotics" };
+    const seat = { ...sub("active", later(20)), team };
+    expect(decideEntitlement({ subscriptions: [], grants: [], seats: [seat] }, now)).toMatchObject({
+      plan: "pro-monthly",
+      expires_at: later(20).toISOString(),
+      team,
+    });
+    const own = decideEntitlement(
+      { subscriptions: [sub("active", later(20))], grants: [], seats: [seat] },
+      now,
+    );
+    expect(own.plan).toBe("pro-monthly");
+    expect(own.team).toBeUndefined();
+    const lapsed = { ...sub("halted", later(-1)), team };
+    expect(
+      decideEntitlement({ subscriptions: [], grants: [], seats: [lapsed] }, now),
+    ).toMatchObject({ plan: "free" });
+    expect(
+      decideEntitlement({ subscriptions: [], grants: [], seats: [lapsed] }, now).team,
+    ).toBeUndefined();
+  });
+
   it.each(["active", "authenticated", "pending"])("is Pro while %s", (status) => {
     const result = decideEntitlement({ subscriptions: [sub(status, later(20))], grants: [] }, now);
     expect(result).toMatchObject({

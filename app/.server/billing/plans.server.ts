@@ -2,7 +2,7 @@
 import { and, eq } from "drizzle-orm";
 import { site } from "~/config/site";
 import { isPaidPlanId, type PaidPlanId, planById, planLabel } from "~/lib/plans";
-import { type Database, db as defaultDb } from "../db";
+import { type Database, db as defaultDb, type Executor } from "../db";
 import { providerPlans } from "../db/schema";
 import type { RazorpayClient } from "./razorpay/client";
 import { razorpay } from "./provider.server";
@@ -14,7 +14,8 @@ export interface PlanSync {
 }
 
 /**
- * The Razorpay plan that sells `planId` at its configured price, created on first use. A price
+ * The Razorpay plan that sells `planId` at its configured price (or at `amountPaise`: a team's
+ * seat at its volume tier, charged × the subscription's quantity), created on first use. A price
  * change in site.ts makes a new Razorpay plan (plans are immutable there); subscriptions already
  * running keep their old one.
  */
@@ -22,13 +23,15 @@ export async function providerPlanFor(
   planId: PaidPlanId,
   database: Database = defaultDb(),
   client: RazorpayClient = razorpay(),
+  amountPaise?: number,
 ): Promise<PlanSync> {
   const plan = planById(planId);
+  const amount = amountPaise ?? plan.pricePaise;
   const find = () =>
     database
       .select()
       .from(providerPlans)
-      .where(and(eq(providerPlans.planId, planId), eq(providerPlans.amountPaise, plan.pricePaise)));
+      .where(and(eq(providerPlans.planId, planId), eq(providerPlans.amountPaise, amount)));
   const [known] = await find();
   if (known) return { planId, providerPlanId: known.providerPlanId, created: false };
 
@@ -37,7 +40,7 @@ export async function providerPlanFor(
     interval: 1,
     item: {
       name: `${site.product.name} ${planLabel(plan)}`,
-      amount: plan.pricePaise,
+      amount,
       currency: "INR",
       description: site.pricing.pricesIncludeGst
         ? `${planLabel(plan)}, ${site.pricing.gstRatePercent}% GST included`
@@ -49,7 +52,7 @@ export async function providerPlanFor(
   // other plan is simply never used.
   await database
     .insert(providerPlans)
-    .values({ planId, amountPaise: plan.pricePaise, providerPlanId: created.id })
+    .values({ planId, amountPaise: amount, providerPlanId: created.id })
     .onConflictDoNothing();
   const [stored] = await find();
   if (!stored) throw new Error(`provider plan for ${planId} was not stored`);
@@ -74,6 +77,18 @@ export async function syncPlans(
     results.push(result);
   }
   return results;
+}
+
+/** What a Razorpay plan charges per unit (a seat, for a team), from the mapping. */
+export async function providerPlanAmount(
+  providerPlanId: string,
+  database: Executor = defaultDb(),
+): Promise<number | null> {
+  const [row] = await database
+    .select({ amountPaise: providerPlans.amountPaise })
+    .from(providerPlans)
+    .where(eq(providerPlans.providerPlanId, providerPlanId));
+  return row?.amountPaise ?? null;
 }
 
 /** Our plan id for a Razorpay plan id, from the mapping. */

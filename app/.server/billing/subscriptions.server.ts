@@ -10,6 +10,7 @@ import {
   subscriptions,
   type SubscriptionRow,
   GRANTS_NOTHING_END_REASONS,
+  organization as organizations,
   user as users,
 } from "../db/schema";
 import { planIdForProviderPlan } from "./plans.server";
@@ -62,6 +63,7 @@ export async function applyProviderSubscription(
     startAt: toDate(entity.start_at),
     endedAt: toDate(entity.ended_at),
     paidCount: entity.paid_count,
+    seats: entity.quantity ?? 1,
     authAttempts: entity.auth_attempts ?? 0,
     shortUrl: entity.short_url ?? null,
     hasScheduledChanges: entity.has_scheduled_changes ?? false,
@@ -82,14 +84,25 @@ export async function applyProviderSubscription(
       : {};
 
   if (!existing) {
-    const userId = entity.notes.user_id;
-    if (!userId || !planId) return null;
-    const [owner] = await executor.select({ id: users.id }).from(users).where(eq(users.id, userId));
+    // A person's (notes.user_id), or a team's seats (notes.team_id: nobody's own, issue 37).
+    const teamId = entity.notes.team_id;
+    const userId = teamId ? undefined : entity.notes.user_id;
+    if ((!userId && !teamId) || !planId) return null;
+    const [owner] = userId
+      ? await executor.select({ id: users.id }).from(users).where(eq(users.id, userId))
+      : [];
+    const [team] = teamId
+      ? await executor
+          .select({ id: organizations.id })
+          .from(organizations)
+          .where(eq(organizations.id, teamId))
+      : [];
     await executor
       .insert(subscriptions)
       .values({
         providerSubscriptionId: entity.id,
         userId: owner ? owner.id : null,
+        teamId: team ? team.id : null,
         planId,
         ...fields,
       })

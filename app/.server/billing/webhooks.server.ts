@@ -194,6 +194,7 @@ export async function processWebhookEvent(
         periodStart: billed?.start ?? subscription.currentStart,
         periodEnd: billed?.end ?? subscription.currentEnd,
         couponCode: await couponCodeOf(tx, subscription.couponId),
+        team: subscription.teamId ? { id: subscription.teamId, seats: subscription.seats } : null,
       });
       await creditRefundsOf(tx, paymentEntity.id);
       // Someone referred paying for the first time: their referrer's reward waits for the window.

@@ -558,6 +558,28 @@ export const teamProfiles = pgTable(
 
 export type TeamProfileRow = typeof teamProfiles.$inferSelect;
 
+/**
+ * Who holds one of a team's seats (issue 37, point 2): given when an invitation is accepted while
+ * a seat is free, or by the owner or a billing manager. A seat gives Pro only while its holder is
+ * a member and the team's subscription gives it; leaving or removal frees it.
+ */
+export const teamSeats = pgTable(
+  "team_seats",
+  {
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organization.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    assignedAt: timestamp("assigned_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.userId] }),
+    index("team_seats_user_idx").on(table.userId),
+  ],
+);
+
 /** Which Razorpay plan sells which of our plans at which price (`npm run billing:sync-plans`). */
 export const providerPlans = pgTable(
   "provider_plans",
@@ -651,12 +673,20 @@ export const subscriptions = pgTable(
      * invoices show the discount before tax (issue 36, point 8).
      */
     couponId: uuid("coupon_id").references(() => coupons.id, { onDelete: "restrict" }),
+    /**
+     * A team's seats (issue 37, point 2): the team that bought them, and how many (Razorpay's
+     * `quantity`). A team subscription is nobody's own (`user_id` is null): its seats give Pro to
+     * the members holding them (`team_seats`), and its invoices are made out to the team.
+     */
+    teamId: text("team_id").references(() => organization.id, { onDelete: "set null" }),
+    seats: integer("seats").notNull().default(1),
     /** When the provider state held here was read; an older read never overwrites a newer one. */
     syncedAt: timestamp("synced_at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index("subscriptions_user_idx").on(table.userId),
+    index("subscriptions_team_idx").on(table.teamId),
     index("subscriptions_status_idx").on(table.status),
   ],
 );
@@ -1074,6 +1104,8 @@ export const invoices = pgTable(
     /** Cleared when the account is deleted; the buyer's copy in `document` stays (the law). */
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     providerPaymentId: text("provider_payment_id"),
+    /** A team's document (made out to the team): its owner and billing managers see it. */
+    teamId: text("team_id").references(() => organization.id, { onDelete: "set null" }),
     /** The refund a credit note was issued for. */
     providerRefundId: text("provider_refund_id").unique(),
     originalInvoiceId: uuid("original_invoice_id"),
@@ -1112,6 +1144,7 @@ export const invoices = pgTable(
       sql`${table.totalPaise} = ${table.taxablePaise} + ${table.cgstPaise} + ${table.sgstPaise} + ${table.igstPaise}`,
     ),
     index("invoices_user_idx").on(table.userId, table.issuedAt),
+    index("invoices_team_idx").on(table.teamId, table.issuedAt),
     index("invoices_issued_idx").on(table.issuedAt),
   ],
 );

@@ -56,6 +56,9 @@ interface MeRow {
   end_reason: string | null;
   first_ms: number | null;
   second_ms: number | null;
+  /** A team's subscription, whose seat the user holds (issue 37). */
+  team_id: string | null;
+  team_name: string | null;
 }
 
 /**
@@ -74,17 +77,26 @@ const lookup = countedRead<MeRow>(
        where o.user_id = d.user_id and o.revoked_at is null and o.id <> d.id
          and (o.last_seen_at > d.last_seen_at
            or (o.last_seen_at = d.last_seen_at and o.created_at > d.created_at))) as newer_devices,
-     s.is_grant, s.reason, s.plan_id, s.status, s.end_reason,
+     s.is_grant, s.reason, s.plan_id, s.status, s.end_reason, s.team_id, s.team_name,
      (extract(epoch from s.first) * 1000)::float8 as first_ms,
      (extract(epoch from s.second) * 1000)::float8 as second_ms
    from desktop_devices d
    join "user" u on u.id = d.user_id
    left join lateral (
      select false as is_grant, null::text as reason, plan_id, status::text as status,
-       current_end as first, charge_at as second, end_reason
+       current_end as first, charge_at as second, end_reason,
+       null::text as team_id, null::text as team_name
      from subscriptions where user_id = d.user_id
      union all
-     select true, reason, plan_id, '', starts_at, ends_at, null
+     select false, null, ts.plan_id, ts.status::text, ts.current_end, ts.charge_at,
+       ts.end_reason, o.id, o.name
+     from team_seats seat
+     join member m on m.organization_id = seat.organization_id and m.user_id = seat.user_id
+     join subscriptions ts on ts.team_id = seat.organization_id
+     join organization o on o.id = seat.organization_id
+     where seat.user_id = d.user_id
+     union all
+     select true, reason, plan_id, '', starts_at, ends_at, null, null, null
      from entitlement_grants where user_id = d.user_id and ends_at > $2
    ) s on true
    where d.access_token_hash = $1 and d.revoked_at is null and d.access_expires_at > $2`,
@@ -105,6 +117,7 @@ function entitlementOf(rows: MeRow[], now: Date): Entitlement {
         currentEnd: dateOf(row.first_ms),
         chargeAt: dateOf(row.second_ms),
         endReason: row.end_reason,
+        team: row.team_id ? { id: row.team_id, name: row.team_name ?? "" } : null,
       });
     } else if (row.first_ms !== null && row.second_ms !== null) {
       grants.push({

@@ -72,7 +72,8 @@ function checkedBuyer(buyer: Party): Party {
 }
 
 /**
- * A tax invoice for one GST-inclusive payment: one line, quantity 1. With `list` (a coupon's
+ * A tax invoice for one GST-inclusive payment: one line, of `quantity` (a team's seats; else 1)
+ * for the whole amount. With `list` (a coupon's
  * price), the line shows the listed price's taxable value and the discount before tax, both by
  * the same split rule, so list − discount is exactly the taxable value of what was paid.
  */
@@ -83,6 +84,7 @@ export function computeTaxInvoice(input: {
   buyer: Party;
   line: Omit<InvoiceLine, "taxablePaise" | "quantity" | "discount">;
   list?: { pricePaise: number; label: string } | null;
+  quantity?: number;
 }): TaxInvoice {
   const { supplier } = input;
   if (supplier.stateCode === null) throw new Error("the supplier has no state code");
@@ -104,7 +106,7 @@ export function computeTaxInvoice(input: {
     lines: [
       {
         ...input.line,
-        quantity: 1,
+        quantity: input.quantity ?? 1,
         taxablePaise: tax.taxablePaise,
         ...(list && listTaxable !== null
           ? {

@@ -56,6 +56,7 @@ function row(
     series: kind,
     sequence,
     userId: null,
+    teamId: null,
     providerPaymentId: null,
     providerRefundId: null,
     originalInvoiceId: original?.id ?? null,

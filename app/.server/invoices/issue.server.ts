@@ -17,6 +17,7 @@ import {
   invoices,
   type InvoiceRow,
   refunds,
+  teamProfiles,
   user as users,
 } from "../db/schema";
 import type { Executor } from "../db";
@@ -82,6 +83,27 @@ export async function buyerParty(executor: Executor, userId: string | null): Pro
   };
 }
 
+/** A team as the buyer (issue 37, point 5): its billing details, GSTIN and state. */
+export async function teamBuyerParty(executor: Executor, teamId: string): Promise<Party> {
+  const [profile] = await executor
+    .select()
+    .from(teamProfiles)
+    .where(eq(teamProfiles.organizationId, teamId));
+  if (!profile) return unknownBuyer("Team");
+  return {
+    legalName: profile.name,
+    addressLines: [
+      profile.addressLine1,
+      profile.addressLine2,
+      `${profile.city} ${profile.postalCode}`,
+    ].filter(Boolean),
+    stateCode: profile.stateCode,
+    stateName: stateByCode(profile.stateCode)?.name ?? null,
+    gstin: profile.gstin,
+    email: null,
+  };
+}
+
 /** The next number of a series, taken under the counter row's lock until the caller commits. */
 async function allocate(executor: Executor, series: string): Promise<number> {
   const [row] = await executor
@@ -103,6 +125,8 @@ async function store(
     computed: TaxInvoice;
     issuedAt: Date;
     userId: string | null;
+    /** A team's document: its owner and billing managers see it (issue 37). */
+    teamId?: string | null;
     paymentId: string | null;
     /** False for a replacement invoice: the payment's own (credited) invoice keeps the link. */
     linkPayment?: boolean;
@@ -145,6 +169,7 @@ async function store(
       series,
       sequence,
       userId: input.userId,
+      teamId: input.teamId ?? null,
       providerPaymentId: input.linkPayment === false ? null : input.paymentId,
       providerRefundId: input.refundId ?? null,
       originalInvoiceId: input.original?.id ?? null,
@@ -212,17 +237,25 @@ export async function issueInvoiceForPayment(
     periodEnd: Date | null;
     /** The coupon the subscription was bought with: the discount is shown before tax. */
     couponCode?: string | null;
+    /** A team's seats (issue 37): the invoice is the team's, B2B to its GSTIN, for N seats. */
+    team?: { id: string; seats: number } | null;
   },
 ): Promise<InvoiceRow> {
   const existing = await invoiceForPayment(executor, input.paymentId);
   if (existing) return existing;
+  const { team } = input;
   const computed = computeTaxInvoice({
     amountPaise: input.amountPaise,
     ratePercent: site.pricing.gstRatePercent,
     supplier: supplierParty(),
-    buyer: await buyerParty(executor, input.userId),
+    buyer: team
+      ? await teamBuyerParty(executor, team.id)
+      : await buyerParty(executor, input.userId),
+    quantity: team?.seats ?? 1,
     line: {
-      description: `${site.invoicing.sacDescription}: ${site.product.name} ${planLabel(input.planId)} subscription`,
+      description: team
+        ? `${site.invoicing.sacDescription}: ${site.product.name} ${planLabel(input.planId)} subscription, ${team.seats === 1 ? "1 seat" : `${team.seats} seats`}`
+        : `${site.invoicing.sacDescription}: ${site.product.name} ${planLabel(input.planId)} subscription`,
       sac: site.invoicing.sac,
       periodStart: input.periodStart ? isoDay(input.periodStart) : null,
       // The period's last day, inclusive.
@@ -237,6 +270,7 @@ export async function issueInvoiceForPayment(
     computed,
     issuedAt: input.paidAt,
     userId: input.userId,
+    teamId: team?.id ?? null,
     paymentId: input.paymentId,
   });
 }
@@ -270,6 +304,7 @@ export async function issueCreditNoteForRefund(
     computed,
     issuedAt: input.refundedAt,
     userId: original.userId,
+    teamId: original.teamId,
     paymentId: input.paymentId,
     refundId: input.refundId,
     original,
@@ -293,6 +328,7 @@ export async function reissueWithBuyer(
     computed: creditNoteFor(document, original.totalPaise),
     issuedAt: at,
     userId: original.userId,
+    teamId: original.teamId,
     paymentId: original.providerPaymentId,
     original,
     reason: "Buyer details corrected",
@@ -312,6 +348,7 @@ export async function reissueWithBuyer(
     list: line?.discount
       ? { pricePaise: line.discount.listPricePaise, label: line.discount.label }
       : null,
+    quantity: line?.quantity ?? 1,
   });
   // The replacement is not "the" invoice of the payment (that one stays, credited): it names
   // the payment on the document but does not take the payment's unique link.
@@ -320,6 +357,7 @@ export async function reissueWithBuyer(
     computed,
     issuedAt: at,
     userId: original.userId,
+    teamId: original.teamId,
     paymentId: original.providerPaymentId,
     linkPayment: false,
     reason: `Replaces ${original.number}`,

@@ -15,6 +15,18 @@ export async function invoicesOfUser(
     .orderBy(desc(invoices.issuedAt), desc(invoices.number));
 }
 
+/** A team's documents (issue 37, point 5): for its owner and billing managers. */
+export async function invoicesOfTeam(
+  teamId: string,
+  database: Database = defaultDb(),
+): Promise<InvoiceRow[]> {
+  return database
+    .select(invoiceColumns)
+    .from(invoices)
+    .where(eq(invoices.teamId, teamId))
+    .orderBy(desc(invoices.issuedAt), desc(invoices.number));
+}
+
 /** A buyer's latest document (invoice or credit note), or null before the first payment. */
 export async function latestInvoiceOf(
   userId: string,

@@ -24,6 +24,7 @@ import { teamInvitationMessage } from "../mail/team-templates";
 import { env } from "../env";
 import { kickJobs } from "../jobs";
 import { TEAM_ROLE_LABELS, TEAM_ROLES, type TeamRole } from "./roles";
+import { assertSeatForInvitation, giveSeat, releaseSeat, withSeatLease } from "./seats.server";
 
 /** The plugin's refusals, in our words (by its error code). */
 const REFUSALS: Record<string, string> = {
@@ -88,6 +89,19 @@ export async function teamsOf(
     .where(eq(members.userId, userId))
     .orderBy(asc(organizations.name));
   return rows.map((row) => ({ ...row, role: isTeamRole(row.role) ? row.role : "member" }));
+}
+
+/** Whether a person is the team's owner or one of its billing managers (who see its billing). */
+export async function managesTeam(
+  userId: string,
+  organizationId: string,
+  database: Executor = defaultDb(),
+): Promise<boolean> {
+  const [row] = await database
+    .select({ role: members.role })
+    .from(members)
+    .where(and(eq(members.organizationId, organizationId), eq(members.userId, userId)));
+  return row?.role === "owner" || row?.role === "billing";
 }
 
 /** A team's billing details, checked like a person's (GSTIN against its state). */
@@ -240,17 +254,22 @@ export async function inviteToTeam(
   },
   database: Executor = defaultDb(),
 ): Promise<{ id: string; email: string }> {
-  const invited = await plugin(() =>
-    auth().api.createInvitation({
-      headers: request.headers,
-      body: {
-        organizationId: input.organizationId,
-        email: input.email,
-        role: input.role,
-        resend: input.resend ?? false,
-      },
-    }),
-  );
+  // Under the seat lease: an invitation holds a seat until it is answered (point 2), so two
+  // invitations at once never promise the same free seat.
+  const invited = await withSeatLease(input.organizationId, async () => {
+    await assertSeatForInvitation(input.organizationId, input.email, database);
+    return plugin(() =>
+      auth().api.createInvitation({
+        headers: request.headers,
+        body: {
+          organizationId: input.organizationId,
+          email: input.email,
+          role: input.role,
+          resend: input.resend ?? false,
+        },
+      }),
+    );
+  });
   const [team] = await database
     .select({ name: organizations.name })
     .from(organizations)
@@ -312,10 +331,30 @@ export async function invitationById(
   };
 }
 
-export async function acceptInvitation(request: Request, invitationId: string) {
-  await plugin(() =>
-    auth().api.acceptInvitation({ headers: request.headers, body: { invitationId } }),
-  );
+/**
+ * Accepts an invitation for the signed-in person, who takes one of the team's seats when it has
+ * bought seats and one is free (the invitation held it); whether they got one.
+ */
+export async function acceptInvitation(
+  request: Request,
+  invitationId: string,
+  database: Executor = defaultDb(),
+): Promise<{ organizationId: string; seat: boolean }> {
+  const [pending] = await database
+    .select({ organizationId: invitations.organizationId })
+    .from(invitations)
+    .where(eq(invitations.id, invitationId));
+  const accept = async () => {
+    const accepted = await plugin(() =>
+      auth().api.acceptInvitation({ headers: request.headers, body: { invitationId } }),
+    );
+    if (!accepted) throw new AppError("conflict", REFUSALS.INVITATION_NOT_FOUND ?? "");
+    const { organizationId, userId } = accepted.member;
+    const seat = await giveSeat(organizationId, userId, database, { ignoreInvitations: true });
+    return { organizationId, seat };
+  };
+  // An unknown invitation has no team to lock: the plugin refuses it in our words.
+  return pending ? withSeatLease(pending.organizationId, accept) : accept();
 }
 
 export async function declineInvitation(request: Request, invitationId: string) {
@@ -330,19 +369,36 @@ export async function withdrawInvitation(request: Request, invitationId: string)
   );
 }
 
-export async function removeFromTeam(request: Request, organizationId: string, memberId: string) {
+/** Removes a member; their seat is free at once (their devices lose Pro at their next check). */
+export async function removeFromTeam(
+  request: Request,
+  organizationId: string,
+  memberId: string,
+  database: Executor = defaultDb(),
+) {
+  const [person] = await database
+    .select({ userId: members.userId })
+    .from(members)
+    .where(and(eq(members.id, memberId), eq(members.organizationId, organizationId)));
   await plugin(() =>
     auth().api.removeMember({
       headers: request.headers,
       body: { organizationId, memberIdOrEmail: memberId },
     }),
   );
+  if (person) await releaseSeat(organizationId, person.userId, database);
 }
 
-export async function leaveTeam(request: Request, organizationId: string) {
+export async function leaveTeam(
+  request: Request,
+  organizationId: string,
+  userId: string,
+  database: Executor = defaultDb(),
+) {
   await plugin(() =>
     auth().api.leaveOrganization({ headers: request.headers, body: { organizationId } }),
   );
+  await releaseSeat(organizationId, userId, database);
 }
 
 export async function changeTeamRole(

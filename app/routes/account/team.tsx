@@ -1,4 +1,4 @@
-import { data, Form, useActionData, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
 import { done, formAction } from "~/.server/forms/action.server";
@@ -13,6 +13,12 @@ import {
   withdrawInvitation,
 } from "~/.server/teams/teams.server";
 import { AppError } from "~/.server/http/errors";
+import { nextChargePaise } from "~/.server/billing/charge-amount.server";
+import { invoicesOfTeam } from "~/.server/invoices/queries.server";
+import { giveSeat, releaseSeat, teamSeatsOf, withSeatLease } from "~/.server/teams/seats.server";
+import { planLabel } from "~/lib/plans";
+import { formatInr } from "~/lib/money";
+import { seatsText } from "~/lib/seats";
 import { billingDefaults, BillingDetailsFields } from "~/components/billing/BillingDetailsFields";
 import { EmailField, FormMessage, SelectField, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
@@ -36,8 +42,40 @@ async function teamOr404(userId: string, id: string) {
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { user } = requireSession(context);
   const team = await teamOr404(user.id, params.id);
+  const manages = team.myRole !== "member";
+  const seats = await teamSeatsOf(team.id);
+  const subscription = seats.subscription;
   return {
     me: user.id,
+    seats: {
+      bought: seats.bought,
+      held: seats.holders.length,
+      invited: seats.invited,
+      free: seats.free,
+      holders: seats.holders,
+      mine: seats.holders.includes(user.id),
+      subscription: subscription
+        ? {
+            plan: planLabel(subscription.planId),
+            status: subscription.status,
+            renews: ["active", "authenticated"].includes(subscription.status),
+            currentEnd: subscription.currentEnd?.toISOString() ?? null,
+            chargeAt: subscription.chargeAt?.toISOString() ?? null,
+            // What the next charge comes to: the one function every page asks.
+            nextChargePaise: manages ? await nextChargePaise(subscription) : null,
+          }
+        : null,
+    },
+    // The team's tax invoices: for its owner and billing managers only (point 5).
+    invoices: manages
+      ? (await invoicesOfTeam(team.id)).map((row) => ({
+          id: row.id,
+          number: row.number,
+          kind: row.kind,
+          issuedAt: row.issuedAt.toISOString(),
+          totalPaise: row.totalPaise,
+        }))
+      : null,
     team: {
       ...team,
       myRoleLabel: TEAM_ROLE_LABELS[team.myRole],
@@ -70,6 +108,8 @@ const schema = z.union([
     role: z.enum(["owner", "billing", "member"]),
   }),
   z.object({ intent: z.literal("leave") }),
+  z.object({ intent: z.literal("give-seat"), memberId: z.string().min(1).max(100) }),
+  z.object({ intent: z.literal("take-seat"), memberId: z.string().min(1).max(100) }),
   z.intersection(z.object({ intent: z.literal("profile") }), billingDetailsSchema),
 ]);
 
@@ -108,8 +148,26 @@ export async function action(args: Route.ActionArgs) {
       case "role":
         await changeTeamRole(request, team.id, input.memberId, input.role);
         return done("members", `Role changed to ${TEAM_ROLE_LABELS[input.role].toLowerCase()}.`);
+      case "give-seat":
+      case "take-seat": {
+        if (team.myRole === "member")
+          throw new AppError("forbidden", "Only the owner and billing managers hand out seats.");
+        const person = team.members.find((row) => row.id === input.memberId);
+        if (!person) throw new AppError("not_found", "That person is not in the team.");
+        if (input.intent === "take-seat") {
+          await withSeatLease(team.id, () => releaseSeat(team.id, person.userId));
+          return done("members", `${person.email} no longer has a seat: it is free.`);
+        }
+        const given = await withSeatLease(team.id, () => giveSeat(team.id, person.userId));
+        if (!given)
+          throw new AppError(
+            "conflict",
+            "No seat is free: add seats, take one back, or withdraw an invitation first.",
+          );
+        return done("members", `${person.email} has a seat: Pro from now.`);
+      }
       case "leave":
-        await leaveTeam(request, team.id);
+        await leaveTeam(request, team.id, session.user.id);
         throw new Response(null, { status: 303, headers: { Location: "/account/team?left=1" } });
       case "profile": {
         if (team.myRole === "member")
@@ -123,7 +181,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function TeamPage({ loaderData }: Route.ComponentProps) {
-  const { team, me, defaults } = loaderData;
+  const { team, me, defaults, seats, invoices } = loaderData;
   const [params] = useSearchParams();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -148,6 +206,28 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
       {params.get("created") ? (
         <FormMessage tone="success" message="Team created. Invite your colleagues below." />
       ) : null}
+      {params.get("joined") === "seat" ? (
+        <FormMessage
+          tone="success"
+          message={`Welcome to ${team.name}. You have one of its seats: Pro on the site and in the desktop app from now.`}
+        />
+      ) : null}
+      {params.get("joined") === "no-seat" ? (
+        <FormMessage
+          tone="success"
+          message={`Welcome to ${team.name}. No seat was free, so you do not have the team's Pro yet: the owner can give you one.`}
+        />
+      ) : null}
+      {params.get("paid") && !seats.subscription ? (
+        <FormMessage
+          tone="success"
+          message="Payment received. The seats are the team's as soon as Razorpay confirms it, usually within a minute: reload this page."
+        />
+      ) : null}
+
+      <Section id="seats" title="Pro seats">
+        <SeatsSummary seats={seats} manages={manages} teamId={team.id} />
+      </Section>
 
       <Section id="members" title="People">
         {answer("members")}
@@ -159,12 +239,26 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
                 <span className="block break-all text-sm text-slate-300">{person.email}</span>
               </span>
               <span className="text-sm text-slate-300">
-                {`${person.roleLabel}, since ${formatDate(person.joinedAt)}${
+                {`${person.roleLabel}${seats.holders.includes(person.userId) ? ", Pro seat" : ""}, since ${formatDate(person.joinedAt)}${
                   person.devices === null
                     ? ""
                     : `; ${person.devices === 1 ? "1 device" : `${person.devices} devices`} signed in`
                 }`}
               </span>
+              {manages && seats.bought > 0 ? (
+                <Form method="post">
+                  <input
+                    type="hidden"
+                    name="intent"
+                    value={seats.holders.includes(person.userId) ? "take-seat" : "give-seat"}
+                  />
+                  <input type="hidden" name="memberId" value={person.id} />
+                  <button type="submit" className="btn-secondary" disabled={busy}>
+                    {seats.holders.includes(person.userId) ? "Take the seat back" : "Give a seat"}
+                    <span className="sr-only">{` (${person.email})`}</span>
+                  </button>
+                </Form>
+              ) : null}
               {isOwner && person.userId !== me ? (
                 <span className="flex flex-wrap gap-2">
                   <Form method="post" className="flex items-end gap-2">
@@ -259,6 +353,30 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
         </Section>
       ) : null}
 
+      {invoices ? (
+        <Section id="invoices" title="Invoices">
+          {invoices.length === 0 ? (
+            <p className="text-slate-300">
+              No invoices yet: each payment for the team's seats gets a GST tax invoice here.
+            </p>
+          ) : (
+            <ul className="divide-y divide-slate-800">
+              {invoices.map((row) => (
+                <li key={row.id} className="flex flex-wrap items-center gap-3 py-2">
+                  <span className="min-w-0 flex-1 text-slate-200">
+                    {`${row.kind === "invoice" ? "Tax invoice" : "Credit note"} ${row.number}, ${formatDate(row.issuedAt)}`}
+                  </span>
+                  <span className="text-slate-200">{formatInr(row.totalPaise)}</span>
+                  <a className="link" href={`/invoices/${row.id}.pdf`}>
+                    PDF<span className="sr-only">{` of ${row.number}`}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Section>
+      ) : null}
+
       {manages ? (
         <Section id="billing-details" title="Billing details">
           <p className="mb-4 text-sm text-slate-300">
@@ -283,6 +401,61 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
           </p>
         </Section>
       )}
+    </div>
+  );
+}
+
+type SeatsData = Route.ComponentProps["loaderData"]["seats"];
+
+/** The team's seats in words: how many, who holds them, what renews when and for how much. */
+function SeatsSummary({
+  seats,
+  manages,
+  teamId,
+}: {
+  seats: SeatsData;
+  manages: boolean;
+  teamId: string;
+}) {
+  const { subscription } = seats;
+  if (!subscription)
+    return (
+      <div className="text-slate-300" data-testid="team-seats">
+        <p>
+          The team has no Pro seats yet. Its members use their own plan (Free, or Pro they pay for
+          themselves) until it buys seats.
+        </p>
+        {manages ? (
+          <p className="mt-3">
+            <Link className="btn-primary" to={`/account/team/${teamId}/seats`}>
+              Buy seats
+            </Link>
+          </p>
+        ) : null}
+      </div>
+    );
+  const nextDate = subscription.chargeAt ?? subscription.currentEnd;
+  return (
+    <div className="text-slate-300" data-testid="team-seats">
+      <p className="text-white">
+        {`${seatsText(seats.bought)} of ${subscription.plan}: ${seats.held} held, ${seats.invited} kept for invitations, ${seats.free} free.`}
+      </p>
+      <p className="mt-2">
+        {seats.mine
+          ? "You hold one of the seats: Pro on the site and in the desktop app."
+          : "You do not hold a seat."}
+      </p>
+      {manages ? (
+        <p className="mt-2">
+          {subscription.renews && nextDate && subscription.nextChargePaise !== null
+            ? `Renews on ${formatDate(nextDate)}: ${formatInr(subscription.nextChargePaise)}, GST included, invoiced to the team.`
+            : subscription.status === "pending"
+              ? "The last charge failed: Razorpay tries again over the next days. Seats keep Pro meanwhile."
+              : nextDate
+                ? `Ends on ${formatDate(nextDate)}; seats give Pro until then.`
+                : null}
+        </p>
+      ) : null}
     </div>
   );
 }

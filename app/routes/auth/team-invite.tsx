@@ -35,8 +35,11 @@ export async function action(args: Route.ActionArgs) {
     const invite = await invitationById(args.params.id);
     if (!invite) throw data("Not found", { status: 404 });
     if (input.intent === "accept") {
-      await acceptInvitation(args.request, invite.id);
-      throw redirect(`/account/team/${invite.organizationId}`);
+      const joined = await acceptInvitation(args.request, invite.id);
+      // "Welcome": with Pro from one of the team's seats, or in the team without one.
+      throw redirect(
+        `/account/team/${joined.organizationId}?joined=${joined.seat ? "seat" : "no-seat"}`,
+      );
     }
     await declineInvitation(args.request, invite.id);
     throw redirect("/account/team?declined=1");

@@ -1,0 +1,154 @@
+/**
+ * A team's Pro seats (issue 37, point 2): how many it bought (its subscription's quantity), who
+ * holds them, how many invitations wait for one, and giving and taking them back. Every change
+ * of who holds a seat, and every invitation that would take one, runs under the team's seat lease
+ * (on every instance), so two accepts or invitations at once never hand out more seats than were
+ * bought.
+ */
+import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { type Database, db as defaultDb, type Executor } from "../db";
+import {
+  invitation as invitations,
+  member as members,
+  type SubscriptionRow,
+  subscriptions,
+  teamSeats,
+} from "../db/schema";
+import { subscriptionEntitledUntil } from "../billing/entitlement.server";
+import { AppError } from "../http/errors";
+import { withLease } from "../security/lease.server";
+import { seatsText } from "~/lib/seats";
+
+export interface TeamSeats {
+  /** The subscription whose seats the team has now; null when it has none. */
+  subscription: SubscriptionRow | null;
+  bought: number;
+  /** Members holding a seat (user ids). */
+  holders: string[];
+  /** Invitations waiting for an answer: each will take a seat when accepted. */
+  invited: number;
+  free: number;
+}
+
+/** The team's seats at `now`: those of its subscription that gives Pro now, if any. */
+export async function teamSeatsOf(
+  organizationId: string,
+  executor: Executor = defaultDb(),
+  now = new Date(),
+): Promise<TeamSeats> {
+  const rows = await executor
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.teamId, organizationId))
+    .orderBy(desc(subscriptions.createdAt));
+  const giving = rows.filter((row) => subscriptionEntitledUntil(row, now) !== null);
+  const subscription = giving.sort((a, b) => b.seats - a.seats)[0] ?? null;
+  const held = await executor
+    .select({ userId: teamSeats.userId })
+    .from(teamSeats)
+    // A seat counts only while its holder is a member (removal frees it in the same breath).
+    .innerJoin(
+      members,
+      and(
+        eq(members.organizationId, teamSeats.organizationId),
+        eq(members.userId, teamSeats.userId),
+      ),
+    )
+    .where(eq(teamSeats.organizationId, organizationId));
+  const [waiting] = await executor
+    .select({ count: sql<number>`count(*)::int` })
+    .from(invitations)
+    .where(
+      and(
+        eq(invitations.organizationId, organizationId),
+        eq(invitations.status, "pending"),
+        gt(invitations.expiresAt, now),
+      ),
+    );
+  const bought = subscription?.seats ?? 0;
+  const holders = held.map((row) => row.userId);
+  const invited = Number(waiting?.count ?? 0);
+  return {
+    subscription,
+    bought,
+    holders,
+    invited,
+    free: Math.max(0, bought - holders.length - invited),
+  };
+}
+
+/** Runs `work` holding the team's seat lease: one seat change at a time, on every instance. */
+export function withSeatLease<T>(
+  organizationId: string,
+  work: () => Promise<T>,
+  database: Database = defaultDb(),
+): Promise<T> {
+  return withLease(`team-seats:${organizationId}`, work, {
+    ttlSeconds: 30,
+    waitMs: 15_000,
+    database,
+  });
+}
+
+/**
+ * Refuses an invitation for which no seat is free, saying how many are, when the team has bought
+ * seats (a team without any invites people to the team only). Sending an address's waiting
+ * invitation again takes no new seat. Call under the seat lease.
+ */
+export async function assertSeatForInvitation(
+  organizationId: string,
+  email: string,
+  executor: Executor = defaultDb(),
+): Promise<void> {
+  const seats = await teamSeatsOf(organizationId, executor);
+  if (seats.bought === 0 || seats.free > 0) return;
+  const [again] = await executor
+    .select({ id: invitations.id })
+    .from(invitations)
+    .where(
+      and(
+        eq(invitations.organizationId, organizationId),
+        eq(invitations.email, email),
+        eq(invitations.status, "pending"),
+        gt(invitations.expiresAt, new Date()),
+      ),
+    );
+  if (again) return;
+  throw new AppError(
+    "conflict",
+    `No seat is free: the team's ${seatsText(seats.bought)} are held by ${seats.holders.length} ${seats.holders.length === 1 ? "person" : "people"} and ${seats.invited} waiting ${seats.invited === 1 ? "invitation" : "invitations"}. Add seats, take a seat back, or withdraw an invitation first.`,
+    { field: "email" },
+  );
+}
+
+/**
+ * Gives a member a seat when one is free; false when none is (they stay in the team without
+ * Pro). Already holding one is fine. Call under the seat lease.
+ */
+export async function giveSeat(
+  organizationId: string,
+  userId: string,
+  executor: Executor = defaultDb(),
+  options: { ignoreInvitations?: boolean } = {},
+): Promise<boolean> {
+  const seats = await teamSeatsOf(organizationId, executor);
+  if (seats.holders.includes(userId)) return true;
+  // An accepted invitation was counted as waiting until a moment ago: its seat is this one.
+  const free = options.ignoreInvitations ? seats.bought - seats.holders.length : seats.free;
+  if (free <= 0) return false;
+  await executor.insert(teamSeats).values({ organizationId, userId }).onConflictDoNothing();
+  return true;
+}
+
+/** Frees a person's seat in a team (taken back, they left, or were removed). */
+export async function releaseSeat(
+  organizationId: string,
+  userIds: string | readonly string[],
+  executor: Executor = defaultDb(),
+): Promise<void> {
+  const ids = typeof userIds === "string" ? [userIds] : [...userIds];
+  if (ids.length === 0) return;
+  await executor
+    .delete(teamSeats)
+    .where(and(eq(teamSeats.organizationId, organizationId), inArray(teamSeats.userId, ids)));
+}

@@ -1,0 +1,284 @@
+import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
+import { z } from "zod";
+import { requireSession } from "~/.server/auth/session";
+import { verifyCheckout } from "~/.server/billing/checkout.server";
+import { paymentsConfig } from "~/.server/billing/provider.server";
+import { formAction, refuse } from "~/.server/forms/action.server";
+import { startTeamCheckout } from "~/.server/teams/checkout.server";
+import { teamSeatsOf } from "~/.server/teams/seats.server";
+import { teamViewFor } from "~/.server/teams/teams.server";
+import { TestModeBadge } from "~/components/billing/TestModeBadge";
+import {
+  type OpenSubscription,
+  useRazorpayCheckout,
+} from "~/components/billing/useRazorpayCheckout";
+import { Field, FormMessage, SubmitButton } from "~/components/forms";
+import { PageHeader } from "~/components/PageHeader";
+import { PAYMENT_METHODS_TEXT } from "~/config/pricing";
+import { site } from "~/config/site";
+import { gstSplitText, placeOfSupplyCode, splitInclusive } from "~/lib/gst-split";
+import { stateByCode } from "~/lib/gst";
+import { pageMeta } from "~/lib/meta";
+import { formatInr } from "~/lib/money";
+import { planLabel } from "~/lib/plans";
+import { seatQuote, seatsText, seatTiersText, upiLimitText } from "~/lib/seats";
+import type { Route } from "./+types/team-seats";
+
+export const meta: Route.MetaFunction = () =>
+  pageMeta("Buy seats", "Pro seats for the team, paid with Razorpay and invoiced to its GSTIN.");
+
+const orderSchema = z.object({
+  cycle: z.enum(["monthly", "yearly"], { error: "Choose monthly or yearly." }),
+  seats: z.coerce
+    .number({ error: "Enter a number of seats." })
+    .int({ error: "Enter a whole number of seats." })
+    .min(1, { error: "At least 1 seat." })
+    .max(site.teams.maxSeats, { error: `At most ${site.teams.maxSeats} seats.` }),
+});
+
+/** The team, for its owner and billing managers: outsiders get 404, members 403. */
+async function managedTeam(userId: string, id: string) {
+  const team = await teamViewFor(userId, id);
+  if (!team) throw data("Not found", { status: 404 });
+  if (team.myRole === "member")
+    throw data("The team's owner and billing managers buy its seats.", { status: 403 });
+  return team;
+}
+
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const { user } = requireSession(context);
+  const team = await managedTeam(user.id, params.id);
+  const seats = await teamSeatsOf(team.id);
+  if (seats.subscription) throw redirect(`/account/team/${team.id}#seats`);
+  const url = new URL(request.url);
+  // The order as asked for (a plain GET form, so the price updates without scripts too); a
+  // number out of range is shown with its reason and priced at the nearest one allowed.
+  const asked = orderSchema.safeParse({
+    cycle: url.searchParams.get("cycle") ?? "monthly",
+    seats: url.searchParams.get("seats") ?? Math.max(1, team.members.length),
+  });
+  const order = asked.success ? asked.data : { cycle: "monthly" as const, seats: 1 };
+  const quote = seatQuote(order.cycle, order.seats);
+  const place = team.profile
+    ? placeOfSupplyCode(team.profile.gstin ?? "", team.profile.stateCode)
+    : null;
+  const payments = paymentsConfig();
+  return {
+    team: { id: team.id, name: team.name },
+    profile: team.profile
+      ? {
+          name: team.profile.name,
+          gstin: team.profile.gstin,
+          state: stateByCode(team.profile.stateCode)?.name ?? "",
+        }
+      : null,
+    problem: asked.success ? null : (asked.error.issues[0]?.message ?? "Check the order."),
+    order,
+    quote,
+    planLabel: planLabel(quote.planId),
+    gst:
+      place === null
+        ? null
+        : splitInclusive(
+            quote.totalPaise,
+            site.pricing.gstRatePercent,
+            place !== site.company.address.stateCode,
+          ),
+    tiers: { monthly: seatTiersText("monthly"), yearly: seatTiersText("yearly") },
+    checkout: { scriptUrl: payments.checkoutScriptUrl, testMode: payments.testMode },
+    prefill: { name: user.name, email: user.email },
+  };
+}
+
+const verifySchema = z.object({
+  intent: z.literal("verify"),
+  razorpay_payment_id: z.string().regex(/^pay_[A-Za-z0-9]{1,40}$/),
+  razorpay_subscription_id: z.string().regex(/^sub_[A-Za-z0-9]{1,40}$/),
+  razorpay_signature: z.string().regex(/^[0-9a-f]{64}$/),
+});
+const startSchema = z.intersection(z.object({ intent: z.literal("start") }), orderSchema);
+
+export async function action(args: Route.ActionArgs) {
+  const { params } = args;
+  const intent = (await args.request.clone().formData()).get("intent");
+  if (intent === "verify")
+    return formAction(args, verifySchema, async (input, { user }) => {
+      const team = await managedTeam(user.id, params.id);
+      const verified = await verifyCheckout({ teamId: team.id }, input);
+      if (!verified)
+        return refuse(
+          "verify",
+          "We could not confirm that payment. If money left the account it will show on the team's page within minutes; otherwise try again.",
+        );
+      throw redirect(`/account/team/${team.id}?paid=1#seats`);
+    });
+  return formAction(args, startSchema, async (input, { user }) => {
+    const team = await managedTeam(user.id, params.id);
+    const subscription = await startTeamCheckout(user, team.id, input);
+    const quote = seatQuote(input.cycle, input.seats);
+    return data({
+      intent: "start",
+      ok: true,
+      message: "",
+      open: {
+        subscriptionId: subscription.providerSubscriptionId,
+        keyId: paymentsConfig().keyId,
+        description: `${seatsText(quote.seats)} of ${planLabel(quote.planId)} for ${team.name}: ${formatInr(quote.totalPaise)}, GST included`,
+      } satisfies OpenSubscription,
+    });
+  });
+}
+
+export default function TeamSeatsPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { team, profile, problem, order, quote, gst, tiers, checkout, prefill } = loaderData;
+  const navigation = useNavigation();
+  const submit = useSubmit();
+  const busy = navigation.state !== "idle";
+  const open = actionData && "open" in actionData ? actionData.open : null;
+  const refusal = actionData && !actionData.ok ? actionData.message : null;
+  const errors = actionData && "errors" in actionData ? (actionData.errors ?? {}) : {};
+  const {
+    phase,
+    problem: payProblem,
+    pay,
+  } = useRazorpayCheckout({
+    scriptUrl: checkout.scriptUrl,
+    prefill,
+    notes: { team_id: team.id },
+    open,
+    answer: actionData,
+  });
+  const per = quote.cycle === "yearly" ? "year" : "month";
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
+      <PageHeader
+        title={`Pro seats for ${team.name}`}
+        lead="Each seat gives one person in the team Pro on the site and in the desktop app. The team's invoices are made out to its GSTIN."
+      >
+        <div className="mt-4">
+          <TestModeBadge show={checkout.testMode} />
+        </div>
+      </PageHeader>
+      <p className="mb-6 text-sm">
+        <Link className="link" to={`/account/team/${team.id}`}>
+          {`Back to ${team.name}`}
+        </Link>
+      </p>
+
+      <section
+        aria-labelledby="order"
+        className="mb-8 rounded-xl border border-slate-800 bg-slate-900 p-6"
+      >
+        <h2 id="order" className="text-lg font-semibold text-white">
+          Order
+        </h2>
+        {problem ? <FormMessage tone="error" message={problem} /> : null}
+        <Form
+          method="get"
+          className="mt-3 grid gap-x-4 sm:grid-cols-2"
+          onChange={(event) => void submit(event.currentTarget, { replace: true })}
+        >
+          <Field
+            label="Seats"
+            name="seats"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={site.teams.maxSeats}
+            defaultValue={order.seats}
+            hint="One for each person who needs Pro."
+            errors={errors.seats}
+          />
+          <fieldset className="mb-4">
+            <legend className="mb-1 text-sm text-slate-300">Billed</legend>
+            {(["monthly", "yearly"] as const).map((cycle) => (
+              <label key={cycle} className="flex items-start gap-2 py-1 text-slate-200">
+                <input
+                  type="radio"
+                  name="cycle"
+                  value={cycle}
+                  defaultChecked={order.cycle === cycle}
+                  className="mt-1"
+                />
+                <span>
+                  {cycle === "monthly" ? "Monthly" : "Yearly"}
+                  <span className="block text-sm text-slate-300">{tiers[cycle]}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          <noscript>
+            <button type="submit" className="btn-secondary mb-4">
+              Update the price
+            </button>
+          </noscript>
+        </Form>
+        <p className="text-white" data-testid="seats-price">
+          {`${seatsText(quote.seats)} × ${formatInr(quote.seatPricePaise)} = ${formatInr(quote.totalPaise)} a ${per}, GST included.`}
+        </p>
+        <p className="mt-2 text-sm text-slate-300" data-testid="seats-gst">
+          {gst && profile
+            ? `${formatInr(quote.totalPaise)} is ${gstSplitText(gst)}, as the tax invoice to ${profile.name}${profile.gstin ? ` (GSTIN ${profile.gstin})` : ""}, ${profile.state}, will show it.`
+            : "Save the team's billing details first: its tax invoices are made out to them."}
+        </p>
+        {quote.overUpiLimit ? (
+          <p
+            className="mt-3 rounded-lg border border-amber-500/40 bg-amber-500/10 p-3 text-sm text-amber-100"
+            data-testid="seats-upi-limit"
+          >
+            {upiLimitText(quote.totalPaise, quote.cycle)}
+          </p>
+        ) : (
+          <p className="mt-2 text-sm text-slate-300">{PAYMENT_METHODS_TEXT}</p>
+        )}
+        <p className="mt-2 text-sm text-slate-300">
+          {`Renews every ${per} until the team cancels. People get Pro when they accept an invitation while a seat is free, or when you give them one.`}
+        </p>
+      </section>
+
+      <div aria-live="polite" className="mb-4 space-y-2">
+        {phase === "dismissed" ? (
+          <FormMessage
+            tone="error"
+            message={payProblem ?? "Checkout was closed before paying. Nothing was charged."}
+          />
+        ) : null}
+        {phase === "failed" ? (
+          <FormMessage
+            tone="error"
+            message={`The payment failed. Nothing was charged.${payProblem ? ` (${payProblem})` : ""} Try again, or use another method.`}
+          />
+        ) : null}
+        {phase === "confirming" ? (
+          <FormMessage tone="success" message="Payment received, confirming…" />
+        ) : null}
+        {refusal ? <FormMessage tone="error" message={refusal} /> : null}
+      </div>
+      {open && (phase === "dismissed" || phase === "failed") ? (
+        <button type="button" className="btn-primary mb-8" onClick={() => void pay(open)}>
+          Try again
+        </button>
+      ) : null}
+
+      {profile && !problem ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="start" />
+          <input type="hidden" name="cycle" value={quote.cycle} />
+          <input type="hidden" name="seats" value={quote.seats} />
+          <SubmitButton
+            pending={busy || phase === "opening"}
+            label={`Continue to payment: ${formatInr(quote.totalPaise)}`}
+            pendingLabel="Opening payment…"
+            className="btn-primary w-full sm:w-auto"
+          />
+        </Form>
+      ) : (
+        <p className="text-slate-300">
+          <Link className="link" to={`/account/team/${team.id}#billing-details`}>
+            The team's billing details
+          </Link>
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,325 @@
+/**
+ * Issue 37, points 2, 4 and 5: a team buys Pro seats through the sandbox (card and UPI), invites
+ * people, and those who accept while a seat is free get Pro on the site, in /api/desktop/me and
+ * in the licence (which names the team); an invitation beyond the seats is refused with the
+ * number free; removal frees the seat and Pro ends at the member's next check. Each charge gets a
+ * B2B tax invoice in the team's name (seats, period, GSTIN, CGST/SGST or IGST by its state), seen
+ * by the owner and billing managers only. A cycle above UPI AutoPay's ₹15,000 is explained before
+ * anything is authorised, and the sandbox refuses a UPI mandate for it as Razorpay does.
+ */
+import { decodeJwt } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
+import { eventually, pageText, sandboxPay, signInDevice, textOf } from "../support/billing";
+import { gstinCheckCharacter } from "~/lib/gst";
+import { seatsText } from "~/lib/seats";
+import { engines } from "../support/engines";
+import { readOutbox } from "../support/mail";
+import type { RunningTestServer } from "../support/server";
+
+const PASSWORD = "seats-test-password-1";
+const gstinFor = (code: string) =>
+  `${code}AAGCK1234M1Z${gstinCheckCharacter(`${code}AAGCK1234M1Z`)}`;
+const company = (name: string, stateCode: string, city: string) => ({
+  name,
+  addressLine1: "14 Industrial Layout",
+  addressLine2: "",
+  city,
+  postalCode: stateCode === "29" ? "560058" : "411001",
+  stateCode,
+  gstin: gstinFor(stateCode),
+});
+
+interface Me {
+  entitlement: { plan: string; team?: { id: string; name: string } };
+  license: string;
+}
+
+describe.each(engines())("team seats on $name", (engine) => {
+  let server: RunningTestServer;
+
+  beforeAll(async () => {
+    ({ server } = await startWithAdmin(engine, PASSWORD, { env: { AUTH_RATE_LIMIT: "300" } }));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const signUp = (email: string) =>
+    signUpVerified(server, { name: email.split("@")[0]!, email, password: PASSWORD });
+  const said = async (response: Response) => textOf(await response.text());
+  const invitationLink = (email: string) => {
+    const mail = readOutbox(server.dataDir)
+      .filter((message) => message.to.includes(email) && /invited you/.test(message.subject))
+      .at(-1);
+    const link = /\/team-invite\/[A-Za-z0-9_-]+/.exec(mail?.text ?? "")?.[0];
+    expect(link, `an invitation mail to ${email}`).toBeDefined();
+    return link!;
+  };
+  const newTeam = async (cookie: string, details: ReturnType<typeof company>) => {
+    const created = await postForm(server, "/account/team", cookie, {
+      intent: "create-team",
+      ...details,
+    });
+    expect(created.status).toBe(302);
+    const path = created.headers.get("location")!.replace(/\?.*$/, "");
+    return { path, id: path.split("/").at(-1)! };
+  };
+  /** Starts the team's checkout as its page does; the Razorpay subscription id. */
+  const startSeats = async (cookie: string, path: string, cycle: string, seats: number) => {
+    const response = await postForm(server, `${path}/seats.data`, cookie, {
+      intent: "start",
+      cycle,
+      seats: String(seats),
+    });
+    const body = await response.text();
+    return {
+      status: response.status,
+      subscriptionId: /sub_[A-Za-z0-9]{14}/.exec(body)?.[0] ?? null,
+      body,
+    };
+  };
+  const buySeats = async (cookie: string, path: string, seats: number, method: "card" | "upi") => {
+    const started = await startSeats(cookie, path, "monthly", seats);
+    expect(started.status, started.body).toBe(200);
+    const paid = await sandboxPay(server, started.subscriptionId!, "success", method);
+    expect(paid.status).toBe(200);
+    const verified = await postForm(server, `${path}/seats`, cookie, {
+      intent: "verify",
+      ...paid.body,
+    });
+    expect(verified.status).toBe(302);
+    expect(verified.headers.get("location")).toBe(`${path}?paid=1#seats`);
+    await eventually(
+      async () =>
+        (await pageText(server, path, cookie)).includes(`${seatsText(seats)} of Pro (monthly)`),
+      20_000,
+      "the team's seats",
+    );
+    // The payment's event (with its tax invoice) may come after the resync that gave the seats.
+    const teamId = path.split("/").at(-1)!;
+    await eventually(
+      async () =>
+        (await server.sql(`select 1 from invoices where team_id = '${teamId}'`)).length > 0,
+      20_000,
+      "the team's invoice",
+    );
+    return started.subscriptionId!;
+  };
+  const meOf = async (access: string) => {
+    const response = await fetch(`${server.url}/api/desktop/me`, {
+      headers: { authorization: `Bearer ${access}` },
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as Me;
+  };
+
+  it("3 seats by card: 3 of 4 invitations, Pro on /me and in the licence, removal frees a seat, a B2B invoice for the owner only", async () => {
+    const owner = await signUp("meera@kaveri.example");
+    const team = await newTeam(
+      owner,
+      company("Kaveri Robotics Private Limited", "29", "Bengaluru"),
+    );
+
+    // Before buying: the team's page says it has no seats; the seats page prices the order.
+    expect(await pageText(server, team.path, owner)).toContain("The team has no Pro seats yet.");
+    const order = await pageText(server, `${team.path}/seats?seats=3&cycle=monthly`, owner);
+    expect(order).toContain("3 seats × ₹699 = ₹2,097 a month, GST included.");
+    expect(order).toContain(
+      `₹2,097 is ₹1,777.12 + ₹159.94 CGST (9%) + ₹159.94 SGST (9%), as the tax invoice to Kaveri Robotics Private Limited (GSTIN ${gstinFor("29")}), Karnataka, will show it.`,
+    );
+    expect(order).not.toContain("more than UPI AutoPay can debit");
+
+    const subscriptionId = await buySeats(owner, team.path, 3, "card");
+    expect(
+      await server.sql(
+        `select seats, user_id, status from subscriptions where provider_subscription_id = '${subscriptionId}'`,
+      ),
+    ).toEqual([{ seats: 3, user_id: null, status: "active" }]);
+    // The buyer's own plan is untouched: a team's subscription is nobody's own.
+    expect(await pageText(server, "/account", owner)).toContain("Plan Free");
+
+    // Four invitations for three seats: the fourth is refused, saying how many are free.
+    const invite = (email: string) =>
+      postForm(server, team.path, owner, { intent: "invite", email, role: "member" });
+    for (const email of ["arun@kaveri.example", "bela@kaveri.example", "chitra@kaveri.example"])
+      expect((await invite(email)).status).toBe(200);
+    const fourth = await invite("dev@kaveri.example");
+    expect(fourth.status).toBe(409);
+    expect(await said(fourth)).toContain(
+      "No seat is free: the team's 3 seats are held by 0 people and 3 waiting invitations.",
+    );
+    await server.jobsSettled();
+
+    // The three accept and get Pro: on the site, /me and the licence, which names the team.
+    const people: Record<string, { cookie: string; access: string }> = {};
+    for (const name of ["arun", "bela", "chitra"]) {
+      const email = `${name}@kaveri.example`;
+      const cookie = await signUp(email);
+      const accepted = await postForm(server, invitationLink(email), cookie, { intent: "accept" });
+      expect(accepted.headers.get("location")).toBe(`${team.path}?joined=seat`);
+      const access = await signInDevice(server, cookie, `${name}'s laptop`);
+      people[name] = { cookie, access };
+      const me = await meOf(access);
+      expect(me.entitlement.plan).toBe("pro-monthly");
+      expect(me.entitlement.team).toEqual({ id: team.id, name: "Kaveri Robotics Private Limited" });
+      expect(decodeJwt(me.license).entitlement).toMatchObject({
+        plan: "pro-monthly",
+        team: { name: "Kaveri Robotics Private Limited" },
+      });
+      expect(await pageText(server, "/account", cookie)).toContain("Plan Pro");
+    }
+    const full = await pageText(server, team.path, owner);
+    expect(full).toContain("3 seats of Pro (monthly): 3 held, 0 kept for invitations, 0 free.");
+    expect(full).toContain("Renews on");
+    expect(full).toContain("₹2,097, GST included, invoiced to the team.");
+
+    // Removing Bela frees her seat: her next check says Free; the seat can be invited to again.
+    const [bela] = await server.sql(
+      `select m.id from member m join "user" u on u.id = m.user_id where u.email = 'bela@kaveri.example'`,
+    );
+    expect(
+      await said(
+        await postForm(server, team.path, owner, { intent: "remove", memberId: String(bela!.id) }),
+      ),
+    ).toContain("bela@kaveri.example left the team.");
+    const after = await meOf(people.bela!.access);
+    expect(after.entitlement.plan).toBe("free");
+    expect(after.entitlement.team).toBeUndefined();
+    expect((await meOf(people.arun!.access)).entitlement.plan).toBe("pro-monthly");
+    expect((await invite("dev@kaveri.example")).status).toBe(200);
+
+    // The owner takes Arun's seat back: he stays in the team, on Free; the seat is free.
+    const [arun] = await server.sql(
+      `select m.id from member m join "user" u on u.id = m.user_id where u.email = 'arun@kaveri.example'`,
+    );
+    expect(
+      await said(
+        await postForm(server, team.path, owner, {
+          intent: "take-seat",
+          memberId: String(arun!.id),
+        }),
+      ),
+    ).toContain("arun@kaveri.example no longer has a seat: it is free.");
+    expect((await meOf(people.arun!.access)).entitlement.plan).toBe("free");
+    expect(await pageText(server, team.path, owner)).toContain(
+      "3 seats of Pro (monthly): 1 held, 1 kept for invitations, 1 free.",
+    );
+
+    // The B2B tax invoice: the team's name and GSTIN, 3 seats, the period, CGST + SGST.
+    const [invoice] = await server.sql(
+      `select id, team_id, user_id, b2b, taxable_paise, cgst_paise, sgst_paise, igst_paise, total_paise,
+         document->'buyer'->>'gstin' as gstin, document->'buyer'->>'legalName' as buyer,
+         document->'lines'->0->>'quantity' as quantity, document->'lines'->0->>'description' as description,
+         document->'lines'->0->>'periodStart' as period_start
+       from invoices where team_id = '${team.id}'`,
+    );
+    expect(invoice).toMatchObject({
+      team_id: team.id,
+      user_id: null,
+      b2b: true,
+      taxable_paise: 177_712,
+      cgst_paise: 15_994,
+      sgst_paise: 15_994,
+      igst_paise: 0,
+      total_paise: 209_700,
+      gstin: gstinFor("29"),
+      buyer: "Kaveri Robotics Private Limited",
+      quantity: "3",
+    });
+    expect(String(invoice!.description)).toContain("Pro (monthly) subscription, 3 seats");
+    expect(invoice!.period_start).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const pdf = `/invoices/${String(invoice!.id)}.pdf`;
+    expect((await getWithCookies(server, pdf, owner)).status).toBe(200);
+    expect(await pageText(server, team.path, owner)).toMatch(/Tax invoice PL\/\d\d-\d\d\/\d{6}/);
+    // A member sees neither the team's invoices nor their PDFs, nor the seats page.
+    expect(await pageText(server, team.path, people.chitra!.cookie)).not.toContain("Tax invoice");
+    expect((await getWithCookies(server, pdf, people.chitra!.cookie)).status).toBe(404);
+    expect((await getWithCookies(server, `${team.path}/seats`, people.chitra!.cookie)).status).toBe(
+      403,
+    );
+    // An outsider gets 404 for the team's pages.
+    const outsider = await signUp("zoe@elsewhere.example");
+    expect((await getWithCookies(server, `${team.path}/seats`, outsider)).status).toBe(404);
+    expect((await getWithCookies(server, pdf, outsider)).status).toBe(404);
+  });
+
+  it("over ₹15,000 a cycle: explained before authorising, UPI refused by the sandbox; 3 monthly seats by UPI, IGST to a Maharashtra GSTIN", async () => {
+    const owner = await signUp("omkar@sahyadri.example");
+    const team = await newTeam(owner, company("Sahyadri Devices LLP", "27", "Pune"));
+
+    const yearly = await pageText(server, `${team.path}/seats?seats=3&cycle=yearly`, owner);
+    expect(yearly).toContain("3 seats × ₹6,999 = ₹20,997 a year, GST included.");
+    expect(yearly).toContain(
+      "₹20,997 a year is more than UPI AutoPay can debit at once (₹15,000), so pay by debit or credit card. Above ₹15,000, your bank asks you to approve each charge",
+    );
+    // Razorpay refuses a UPI mandate above its limit; the page said so before this.
+    const started = await startSeats(owner, team.path, "yearly", 3);
+    expect(started.status).toBe(200);
+    const refused = await sandboxPay(server, started.subscriptionId!, "success", "upi");
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain(
+      "The maximum transaction amount allowed is ₹15,000 when using UPI",
+    );
+
+    // Monthly instead, by UPI: the yearly checkout is given up, never payable.
+    const subscriptionId = await buySeats(owner, team.path, 3, "upi");
+    expect(
+      await server.sql(
+        `select status from subscriptions where provider_subscription_id = '${started.subscriptionId}'`,
+      ),
+    ).toEqual([{ status: "cancelled" }]);
+    expect(subscriptionId).not.toBe(started.subscriptionId);
+    const [invoice] = await server.sql(
+      `select b2b, taxable_paise, cgst_paise, sgst_paise, igst_paise, place_of_supply
+       from invoices where team_id = '${team.id}'`,
+    );
+    expect(invoice).toEqual({
+      b2b: true,
+      taxable_paise: 177_712,
+      cgst_paise: 0,
+      sgst_paise: 0,
+      igst_paise: 31_988,
+      place_of_supply: "27",
+    });
+    // A second checkout for a team with seats is refused.
+    const again = await startSeats(owner, team.path, "monthly", 5);
+    expect(again.status).toBe(409);
+    expect(await getWithCookies(server, `${team.path}/seats`, owner).then((r) => r.status)).toBe(
+      302,
+    );
+  });
+
+  it("two accepts at once for the last seat: one gets it, the other joins without one", async () => {
+    const owner = await signUp("lata@godavari.example");
+    const team = await newTeam(owner, company("Godavari Systems", "29", "Bengaluru"));
+    // One seat, and an invitation made before the seats were bought (a team may invite first).
+    for (const email of ["p1@godavari.example", "p2@godavari.example"])
+      expect(
+        (await postForm(server, team.path, owner, { intent: "invite", email, role: "member" }))
+          .status,
+      ).toBe(200);
+    await buySeats(owner, team.path, 1, "card");
+    await server.jobsSettled();
+    const [p1, p2] = await Promise.all([
+      signUp("p1@godavari.example"),
+      signUp("p2@godavari.example"),
+    ]);
+    const answers = await Promise.all(
+      [
+        [p1, "p1@godavari.example"],
+        [p2, "p2@godavari.example"],
+      ].map(([cookie, email]) =>
+        postForm(server, invitationLink(email!), cookie!, { intent: "accept" }).then((response) =>
+          response.headers.get("location"),
+        ),
+      ),
+    );
+    expect(answers.sort()).toEqual([`${team.path}?joined=no-seat`, `${team.path}?joined=seat`]);
+    expect(
+      await server.sql(
+        `select count(*)::int as n from team_seats where organization_id = '${team.id}'`,
+      ),
+    ).toEqual([{ n: 1 }]);
+  });
+});
