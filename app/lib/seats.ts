@@ -68,3 +68,37 @@ export function seatTiersText(cycle: BillingCycle): string {
     )
     .join("; ");
 }
+
+const DAY_MS = 86_400_000;
+
+export interface SeatTopup {
+  seatsAdded: number;
+  /** Whole days left of the current cycle (counting today), and the cycle's length in days. */
+  daysLeft: number;
+  cycleDays: number;
+  amountPaise: number;
+}
+
+/**
+ * What seats added mid-cycle cost for the rest of the current cycle (GST included): each added
+ * seat's price × the days left (today counted) ÷ the cycle's days, rounded to the paisa, and at
+ * least ₹1 (Razorpay's smallest charge).
+ */
+export function seatTopup(
+  seatPrice: number,
+  seatsAdded: number,
+  cycle: { start: Date; end: Date },
+  now: Date,
+): SeatTopup {
+  const cycleDays = Math.max(1, Math.round((cycle.end.getTime() - cycle.start.getTime()) / DAY_MS));
+  const daysLeft = Math.min(
+    cycleDays,
+    Math.max(1, Math.ceil((cycle.end.getTime() - now.getTime()) / DAY_MS)),
+  );
+  return {
+    seatsAdded,
+    daysLeft,
+    cycleDays,
+    amountPaise: Math.max(100, Math.round((seatPrice * seatsAdded * daysLeft) / cycleDays)),
+  };
+}

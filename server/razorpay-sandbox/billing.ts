@@ -3,7 +3,13 @@
  * this now"), failures with pending → halted, the hosted "update payment method" page.
  * Payment, invoice and refund entities are built in ledger.ts.
  */
-import type { Method, PaymentEntity, SubscriptionEntity, SubscriptionRecord } from "./entities";
+import type {
+  InvoiceEntity,
+  Method,
+  PaymentEntity,
+  SubscriptionEntity,
+  SubscriptionRecord,
+} from "./entities";
 import { chargeAmount, cycleInvoice, DEFAULT_VPA, newPayment } from "./ledger";
 import {
   applyChange,
@@ -155,6 +161,16 @@ export function checkoutPay(tx: Tx, id: string, input: CheckoutInput): ChargeRes
   sub.customer_id = newId("cust");
   sub.status = "authenticated";
   sub.auth_attempts = 0;
+  if (sub.start_at !== null && sub.start_at > tx.now && upfrontOf(record) > 0) {
+    // An upfront amount with a future start: the authentication charges it, kept (not refunded),
+    // on an invoice of its own.
+    emit(tx, "subscription.authenticated", { subscription: sub });
+    sub.charge_at = sub.start_at;
+    const { invoice, payment } = upfrontCharge(tx, record);
+    emit(tx, "payment.captured", { payment });
+    emit(tx, "invoice.paid", { invoice, payment });
+    return { subscription: sub, payment };
+  }
   if (sub.start_at !== null && sub.start_at > tx.now) {
     const payment = newPayment(tx, record, {
       amount: 100,
@@ -173,6 +189,67 @@ export function checkoutPay(tx: Tx, id: string, input: CheckoutInput): ChargeRes
   return { subscription: sub, payment };
 }
 
+/** The upfront amount (`addons` at creation) the authentication charges. */
+function upfrontOf(record: SubscriptionRecord): number {
+  return (record.upfront ?? []).reduce((sum, item) => sum + item.amount, 0);
+}
+
+/** The upfront amount charged at authentication: a paid invoice of its addon lines, captured. */
+function upfrontCharge(
+  tx: Tx,
+  record: SubscriptionRecord,
+): { invoice: InvoiceEntity; payment: PaymentEntity } {
+  const sub = record.entity;
+  const amount = upfrontOf(record);
+  const invoice: InvoiceEntity = {
+    id: newId("inv"),
+    entity: "invoice",
+    type: "invoice",
+    invoice_number: null,
+    customer_id: sub.customer_id,
+    order_id: null,
+    subscription_id: sub.id,
+    payment_id: "",
+    status: "paid",
+    issued_at: tx.now,
+    paid_at: tx.now,
+    amount,
+    amount_paid: amount,
+    amount_due: 0,
+    currency: "INR",
+    description: null,
+    notes: [],
+    billing_start: null,
+    billing_end: null,
+    line_items: (record.upfront ?? []).map((item) => ({
+      id: newId("li"),
+      item_id: null,
+      name: item.name,
+      description: null,
+      amount: item.amount,
+      unit_amount: item.amount,
+      gross_amount: item.amount,
+      tax_amount: 0,
+      net_amount: item.amount,
+      currency: "INR",
+      type: "addon",
+      quantity: 1,
+    })),
+    date: tx.now,
+    created_at: tx.now,
+  };
+  tx.state.invoices[invoice.id] = invoice;
+  const payment = newPayment(tx, record, {
+    amount,
+    method: record.method ?? "card",
+    vpa: record.vpa,
+    outcome: "success",
+    invoiceId: invoice.id,
+  });
+  invoice.payment_id = payment.id;
+  return { invoice, payment };
+}
+
 /**
  * Razorpay's limit for UPI AutoPay: "The maximum transaction amount allowed is ₹15,000 when using
  * UPI as a payment method for Subscriptions" (its subscriptions FAQ). A mandate whose charge is
@@ -183,7 +260,8 @@ export const UPI_AUTOPAY_LIMIT_PAISE = 15_000_00;
 function assertUpiLimit(tx: Tx, record: SubscriptionRecord, method: Method): void {
   if (method !== "upi") return;
   const plan = getPlan(tx.state, record.entity.plan_id);
-  if (plan.item.amount * record.entity.quantity > UPI_AUTOPAY_LIMIT_PAISE)
+  const charge = Math.max(plan.item.amount * record.entity.quantity, upfrontOf(record));
+  if (charge > UPI_AUTOPAY_LIMIT_PAISE)
     throw badRequest(
       "The maximum transaction amount allowed is ₹15,000 when using UPI as a payment method for Subscriptions",
     );

@@ -151,11 +151,12 @@ export interface InvoiceEntity {
   currency: "INR";
   description: null;
   notes: [];
-  billing_start: number;
-  billing_end: number;
+  /** Null for an invoice of an upfront amount (no billing cycle). */
+  billing_start: number | null;
+  billing_end: number | null;
   line_items: {
     id: string;
-    item_id: string;
+    item_id: string | null;
     name: string;
     description: string | null;
     amount: number;
@@ -164,7 +165,7 @@ export interface InvoiceEntity {
     tax_amount: number;
     net_amount: number;
     currency: "INR";
-    type: "plan";
+    type: "plan" | "addon";
     quantity: number;
   }[];
   date: number;
@@ -188,6 +189,12 @@ export interface SubscriptionRecord {
    * authorises (null: every charge, a "forever" offer; 0 or absent: none).
    */
   offerChargesLeft?: number | null;
+  /**
+   * Internal: the upfront amount's items (`addons` at creation). Razorpay charges them as the
+   * authentication transaction: with a future start, instead of the refunded token; with an
+   * immediate one, on top of the first charge.
+   */
+  upfront?: { name: string; amount: number }[];
 }
 
 /**
@@ -256,6 +263,7 @@ export interface EventEnvelope {
     subscription?: { entity: SubscriptionEntity };
     payment?: { entity: PaymentEntity };
     refund?: { entity: RefundEntity };
+    invoice?: { entity: InvoiceEntity };
   };
   created_at: number;
 }

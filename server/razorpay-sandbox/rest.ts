@@ -53,6 +53,20 @@ const subscriptionBody = z.strictObject({
   customer_notify: flag.optional(),
   notes: notesInput.optional(),
   offer_id: z.string().min(1).optional(),
+  /** An upfront amount: charged with the authentication (instead of the refunded token). */
+  addons: z
+    .array(
+      z.strictObject({
+        item: z.strictObject({
+          name: z.string().min(1).max(255),
+          amount: z.number().int().min(100, "The amount must be atleast INR 1.00"),
+          currency: z.literal("INR"),
+          description: z.string().max(2048).optional(),
+        }),
+      }),
+    )
+    .max(10)
+    .optional(),
 });
 
 /** The Dashboard's offer form, as a control route (Razorpay has no API to create offers). */

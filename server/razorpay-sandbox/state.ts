@@ -6,6 +6,7 @@
  */
 import type {
   EventEnvelope,
+  InvoiceEntity,
   PauseInitiator,
   PaymentEntity,
   PlanEntity,
@@ -32,7 +33,12 @@ export interface Tx {
 export function emit(
   tx: Tx,
   event: string,
-  entities: { subscription?: SubscriptionEntity; payment?: PaymentEntity; refund?: RefundEntity },
+  entities: {
+    subscription?: SubscriptionEntity;
+    payment?: PaymentEntity;
+    refund?: RefundEntity;
+    invoice?: InvoiceEntity;
+  },
 ): void {
   const payload: EventEnvelope["payload"] = {};
   const contains: string[] = [];
@@ -111,6 +117,7 @@ export interface SubscriptionInput {
   customer_notify?: boolean | 0 | 1 | undefined;
   notes?: Notes | undefined;
   offer_id?: string | undefined;
+  addons?: { item: { name: string; amount: number; currency: "INR"; description?: string | undefined } }[] | undefined;
 }
 
 export function createSubscription(tx: Tx, input: SubscriptionInput): SubscriptionEntity {
@@ -120,6 +127,10 @@ export function createSubscription(tx: Tx, input: SubscriptionInput): Subscripti
   if (input.expire_by !== undefined && input.expire_by <= tx.now)
     badField("expire_by cannot be less than current time", "expire_by");
   if (input.offer_id !== undefined) checkLinkableOffer(tx.state, tx.now, input.offer_id);
+  // Razorpay charges an upfront amount with an immediate start on top of the first charge; the
+  // sandbox implements only the future start the site uses (a team's seats added mid-cycle).
+  if (input.addons?.length && input.start_at === undefined)
+    badField("The sandbox charges an upfront amount only with a future start_at", "addons");
   const id = newId("sub");
   const startAt = input.start_at ?? null;
   const entity: SubscriptionEntity = {
@@ -156,6 +167,7 @@ export function createSubscription(tx: Tx, input: SubscriptionInput): Subscripti
     vpa: null,
     scheduledCancel: false,
     scheduledChange: null,
+    upfront: (input.addons ?? []).map(({ item }) => ({ name: item.name, amount: item.amount })),
   };
   return entity;
 }

@@ -10,7 +10,14 @@
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
-import { eventually, pageText, sandboxPay, signInDevice, textOf } from "../support/billing";
+import {
+  eventually,
+  pageText,
+  sandboxCharge,
+  sandboxPay,
+  signInDevice,
+  textOf,
+} from "../support/billing";
 import { gstinCheckCharacter } from "~/lib/gst";
 import { seatsText } from "~/lib/seats";
 import { engines } from "../support/engines";
@@ -287,6 +294,175 @@ describe.each(engines())("team seats on $name", (engine) => {
     expect(again.status).toBe(409);
     expect(await getWithCookies(server, `${team.path}/seats`, owner).then((r) => r.status)).toBe(
       302,
+    );
+  });
+
+  it("2 seats added mid-cycle: charged once for the rest of the period (submitted twice at once), invoiced B2B, given at once; seats removed at the cycle's end", async () => {
+    const owner = await signUp("nila@kaveri-labs.example");
+    const team = await newTeam(owner, company("Kaveri Labs Private Limited", "29", "Bengaluru"));
+    const old = await buySeats(owner, team.path, 3, "card");
+    const invite = (email: string) =>
+      postForm(server, team.path, owner, { intent: "invite", email, role: "member" });
+    for (const n of [1, 2, 3]) expect((await invite(`p${n}@kaveri-labs.example`)).status).toBe(200);
+    expect((await invite("p4@kaveri-labs.example")).status).toBe(409);
+
+    // The page prices the change: the added seats' share of this period now, then the new total.
+    const quote = await pageText(server, `${team.path}/seats?seats=5`, owner);
+    const days = /over the (\d+) days left of this period \(2 × ₹699 × (\d+)\/(\d+)\)/.exec(quote);
+    expect(days, quote).not.toBeNull();
+    // Just bought: the whole period is left, so the 2 seats cost a full period's ₹1,398.
+    expect(days![2]).toBe(days![3]);
+    expect(quote).toContain("Now: ₹1,398 for 2 seats more");
+    expect(quote).toMatch(
+      /5 seats × ₹699 = ₹3,495 a month from \d{1,2} [A-Z][a-z]{2} \d{4}, GST included\./,
+    );
+    expect(quote).toContain("you authorise a new one for ₹3,495 a month");
+
+    // Submitted twice at once: one new subscription, one upfront charge.
+    const [first, second] = await Promise.all([
+      startSeats(owner, team.path, "monthly", 5),
+      startSeats(owner, team.path, "monthly", 5),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(first.subscriptionId).toBe(second.subscriptionId);
+    const next = first.subscriptionId!;
+    const paid = await sandboxPay(server, next, "success", "card");
+    expect(paid.status).toBe(200);
+    const verified = await postForm(server, `${team.path}/seats`, owner, {
+      intent: "verify",
+      ...paid.body,
+    });
+    expect(verified.headers.get("location")).toBe(`${team.path}?paid=1#seats`);
+    await eventually(
+      async () => (await pageText(server, team.path, owner)).includes("5 seats of Pro (monthly)"),
+      20_000,
+      "5 seats",
+    );
+    // The seats are the team's at once: two more invitations, not a third.
+    expect((await invite("p4@kaveri-labs.example")).status).toBe(200);
+    expect((await invite("p5@kaveri-labs.example")).status).toBe(200);
+    expect(await said(await invite("p6@kaveri-labs.example"))).toContain(
+      "No seat is free: the team's 5 seats are held by 0 people and 5 waiting invitations.",
+    );
+
+    // One payment of ₹1,398 and its B2B invoice: 2 seats, today to the period's last day.
+    await eventually(
+      async () =>
+        (await server.sql(`select 1 from invoices where team_id = '${team.id}'`)).length === 2,
+      20_000,
+      "the top-up's invoice",
+    );
+    await server.jobsSettled();
+    const [payment, ...more] = await server.sql(
+      `select p.amount_paise from payments p join subscriptions s on s.id = p.subscription_id
+       where s.provider_subscription_id = '${next}' and p.status = 'captured'`,
+    );
+    expect(payment).toEqual({ amount_paise: 139_800 });
+    expect(more).toEqual([]);
+    const [topup] = await server.sql(
+      `select i.b2b, i.taxable_paise, i.cgst_paise, i.sgst_paise, i.igst_paise, i.total_paise,
+         i.document->'buyer'->>'gstin' as gstin,
+         i.document->'lines'->0->>'quantity' as quantity,
+         i.document->'lines'->0->>'description' as description,
+         i.document->'lines'->0->>'periodStart' as period_start,
+         i.document->'lines'->0->>'periodEnd' as period_end,
+         to_char(s.current_end at time zone 'Asia/Kolkata' - interval '1 day', 'YYYY-MM-DD') as last_day,
+         to_char(now() at time zone 'Asia/Kolkata', 'YYYY-MM-DD') as today
+       from invoices i join subscriptions s on s.provider_subscription_id = '${old}'
+       where i.team_id = '${team.id}' and i.total_paise = 139800`,
+    );
+    expect(topup).toMatchObject({
+      b2b: true,
+      taxable_paise: 118_474,
+      cgst_paise: 10_663,
+      sgst_paise: 10_663,
+      igst_paise: 0,
+      total_paise: 139_800,
+      gstin: gstinFor("29"),
+      quantity: "2",
+    });
+    expect(String(topup!.description)).toContain("2 seats added for the rest of the period");
+    expect(topup!.period_start).toBe(topup!.today);
+    expect(topup!.period_end).toBe(topup!.last_day);
+    // The current subscription ends with its period; the new one carries 5 seats from then.
+    await eventually(
+      async () =>
+        (
+          await server.sql(
+            `select 1 from subscriptions where provider_subscription_id = '${old}' and cancel_at_cycle_end`,
+          )
+        ).length === 1,
+      20_000,
+      "the old subscription ending with its period",
+    );
+
+    // The period ends: the new subscription's first charge is for 5 seats.
+    const api = `${server.url}/_sandbox/razorpay`;
+    expect((await sandboxCharge(api, old)).status).toBe(200);
+    expect((await sandboxCharge(api, next)).status).toBe(200);
+    await eventually(
+      async () =>
+        (await server.sql(`select 1 from invoices where team_id = '${team.id}'`)).length === 3,
+      20_000,
+      "the new period's invoice",
+    );
+    expect(
+      await server.sql(
+        `select total_paise, document->'lines'->0->>'quantity' as quantity from invoices
+         where team_id = '${team.id}' order by issued_at desc, number desc limit 1`,
+      ),
+    ).toEqual([{ total_paise: 349_500, quantity: "5" }]);
+
+    // Fewer seats than are held or promised: refused, saying what to do.
+    const tooFew = await startSeats(owner, team.path, "monthly", 4);
+    expect(tooFew.status).toBe(409);
+    expect(textOf(tooFew.body)).toContain(
+      "take seats back or withdraw invitations until no more than 4 are, then reduce the seats.",
+    );
+    const [waiting] = await server.sql(
+      `select id from invitation where email = 'p5@kaveri-labs.example' and status = 'pending'`,
+    );
+    await postForm(server, team.path, owner, {
+      intent: "withdraw",
+      invitationId: String(waiting!.id),
+    });
+    const reduce = await pageText(server, `${team.path}/seats?seats=4`, owner);
+    expect(reduce).toContain("Nothing is charged now. The team keeps 5 seats until");
+    const fewer = await startSeats(owner, team.path, "monthly", 4);
+    expect(fewer.status).toBe(200);
+    const authorised = await sandboxPay(server, fewer.subscriptionId!, "success", "upi");
+    expect(authorised.status).toBe(200);
+    await postForm(server, `${team.path}/seats`, owner, { intent: "verify", ...authorised.body });
+    await eventually(
+      async () =>
+        /From \d{1,2} [A-Z][a-z]{2} \d{4}: 4 seats, ₹2,796 a month\. Until then the team keeps 5 seats\./.test(
+          await pageText(server, team.path, owner),
+        ),
+      20_000,
+      "the scheduled reduction",
+    );
+    // Nothing was charged for it, and no seat beyond the 4 can be promised meanwhile.
+    expect(
+      await server.sql(`select count(*)::int as n from invoices where team_id = '${team.id}'`),
+    ).toEqual([{ n: 3 }]);
+    expect((await invite("p6@kaveri-labs.example")).status).toBe(409);
+    // At the cycle's end: 4 seats.
+    await eventually(
+      async () =>
+        (
+          await server.sql(
+            `select 1 from subscriptions where provider_subscription_id = '${next}' and cancel_at_cycle_end`,
+          )
+        ).length === 1,
+      20_000,
+      "the 5-seat subscription ending with its period",
+    );
+    expect((await sandboxCharge(api, next)).status).toBe(200);
+    expect((await sandboxCharge(api, fewer.subscriptionId!)).status).toBe(200);
+    await eventually(
+      async () => (await pageText(server, team.path, owner)).includes("4 seats of Pro (monthly)"),
+      20_000,
+      "4 seats",
     );
   });
 

@@ -4,7 +4,7 @@
  * the data as it is then.
  */
 import { nextChargePaise } from "./charge-amount.server";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { site } from "~/config/site";
 import { planById, planLabel, isPaidPlanId } from "~/lib/plans";
@@ -12,9 +12,12 @@ import { type Database, db as defaultDb, type Executor } from "../db";
 import {
   invoiceColumns,
   invoices,
+  member as members,
+  organization as organizations,
   payments,
   refunds,
   subscriptions,
+  type SubscriptionRow,
   user as users,
 } from "../db/schema";
 import { env } from "../env";
@@ -79,6 +82,45 @@ const payloadSchema = z.object({
   chargeAt: z.string().optional(),
 });
 
+/**
+ * Who a subscription's billing mails go to: its buyer, or for a team's seats (issue 37) the
+ * team's owners and billing managers, together on one mail, greeted by the team's name.
+ */
+async function recipientsOf(
+  database: Database,
+  subscriptionId: string,
+): Promise<{ subscription: SubscriptionRow; email: string; name: string } | null> {
+  const [row] = await database
+    .select({ subscription: subscriptions, email: users.email, name: users.name })
+    .from(subscriptions)
+    .leftJoin(users, eq(users.id, subscriptions.userId))
+    .where(eq(subscriptions.id, subscriptionId));
+  if (!row) return null;
+  const { subscription } = row;
+  if (!subscription.teamId)
+    return row.email && row.name !== null
+      ? { subscription, email: row.email, name: row.name }
+      : null;
+  const managers = await database
+    .select({ email: users.email, team: organizations.name })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .innerJoin(organizations, eq(organizations.id, members.organizationId))
+    .where(
+      and(
+        eq(members.organizationId, subscription.teamId),
+        inArray(members.role, ["owner", "billing"]),
+      ),
+    )
+    .orderBy(asc(members.createdAt));
+  if (managers.length === 0) return null;
+  return {
+    subscription,
+    email: managers.map((manager) => manager.email).join(", "),
+    name: managers[0]!.team,
+  };
+}
+
 /** The job handler: renders the message from today's data and sends it. */
 export async function sendBillingMail(
   job: z.output<typeof payloadSchema>,
@@ -86,20 +128,19 @@ export async function sendBillingMail(
   options: SendOptions = {},
 ): Promise<void> {
   const send = (message: MailMessage) => sendMail(message, options);
-  const [row] = await database
-    .select({ subscription: subscriptions, email: users.email, name: users.name })
-    .from(subscriptions)
-    .innerJoin(users, eq(users.id, subscriptions.userId))
-    .where(eq(subscriptions.id, job.subscriptionId));
-  // The account was deleted since: there is nobody to write to.
+  const row = await recipientsOf(database, job.subscriptionId);
+  // The account was deleted since (or the team has nobody to manage it): nobody to write to.
   if (!row) return;
   const { subscription, email, name } = row;
   if (!isPaidPlanId(subscription.planId)) return;
   const plan = planById(subscription.planId);
   const base = env().SITE_URL;
   const to = { to: email, name };
-  const accountUrl = `${base}/account/subscription`;
-  const fixUrl = `${base}/fix-subscription`;
+  // A team's subscription is managed on the team's page, where its payment method is updated.
+  const accountUrl = subscription.teamId
+    ? `${base}/account/team/${subscription.teamId}`
+    : `${base}/account/subscription`;
+  const fixUrl = subscription.teamId ? `${accountUrl}#seats` : `${base}/fix-subscription`;
 
   switch (job.template) {
     case "payment-received": {

@@ -21,6 +21,7 @@ import { queueBillingMail } from "./notify.server";
 import { applyAndFollowUp } from "./resync.server";
 import { subscriptionByProviderId } from "./subscriptions.server";
 import { creditRefundsOf, issueInvoiceForPayment } from "../invoices/issue.server";
+import { seatTopupPaidBy } from "../teams/topups.server";
 import { couponCodeOf } from "../coupons/quote.server";
 import { noteReferredPayment } from "../referrals/reward.server";
 import { recordPayment } from "./payments.server";
@@ -175,31 +176,39 @@ export async function processWebhookEvent(
     const subscription = current ? await applyAndFollowUp(tx, current, readAt) : null;
     const paymentEntity = event.payload.payment?.entity;
     let newPayment = false;
+    // The subscription a payment belongs to: the event's, or the one its Razorpay invoice bills
+    // (an upfront amount's payment comes with its invoice, not with a subscription).
+    const owner = paymentEntity
+      ? (subscription ?? (billedTo ? await subscriptionByProviderId(billedTo, tx) : null))
+      : null;
     if (paymentEntity) {
-      const owner =
-        subscription ?? (billedTo ? await subscriptionByProviderId(billedTo, tx) : null);
       const periodEnd =
         paymentEntity.status === "captured" ? (billed?.end ?? owner?.currentEnd ?? null) : null;
       newPayment = await recordPayment(tx, paymentEntity, owner, periodEnd);
     }
-    if (subscription && paymentEntity?.status === "captured") {
+    if (owner && paymentEntity?.status === "captured") {
+      // Seats added mid-cycle (decision 0054): the upfront amount pays for them until the
+      // current cycle ends, and its invoice says so.
+      const topup = owner.teamId ? await seatTopupPaidBy(tx, owner.id, paymentEntity.amount) : null;
       await issueInvoiceForPayment(tx, {
         paymentId: paymentEntity.id,
         amountPaise: paymentEntity.amount,
         paidAt: new Date(paymentEntity.created_at * 1000),
-        userId: subscription.userId,
-        planId: subscription.planId,
+        userId: owner.userId,
+        planId: owner.planId,
         // The period this payment paid for, not whatever period is current when it is processed
         // (a charge processed late, after retries or a stall, belongs to its own period).
-        periodStart: billed?.start ?? subscription.currentStart,
-        periodEnd: billed?.end ?? subscription.currentEnd,
-        couponCode: await couponCodeOf(tx, subscription.couponId),
-        team: subscription.teamId ? { id: subscription.teamId, seats: subscription.seats } : null,
+        periodStart: topup?.periodStart ?? billed?.start ?? owner.currentStart,
+        periodEnd: topup?.periodEnd ?? billed?.end ?? owner.currentEnd,
+        couponCode: await couponCodeOf(tx, owner.couponId),
+        team: owner.teamId
+          ? { id: owner.teamId, seats: topup?.seatsAdded ?? owner.seats, added: topup !== null }
+          : null,
       });
       await creditRefundsOf(tx, paymentEntity.id);
       // Someone referred paying for the first time: their referrer's reward waits for the window.
-      if (newPayment && subscription.userId)
-        await noteReferredPayment(tx, subscription.userId, {
+      if (newPayment && owner.userId)
+        await noteReferredPayment(tx, owner.userId, {
           providerPaymentId: paymentEntity.id,
           paidAt: new Date(paymentEntity.created_at * 1000),
         });

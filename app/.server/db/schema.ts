@@ -691,6 +691,25 @@ export const subscriptions = pgTable(
   ],
 );
 
+/**
+ * Seats added to a team mid-cycle (issue 37, point 3; decision 0054): the subscription that
+ * carries the new number of seats from the current cycle's end, and the upfront amount its
+ * authentication charges for the added seats over the rest of the current cycle. Its payment's
+ * tax invoice names the seats and that period.
+ */
+export const teamSeatTopups = pgTable("team_seat_topups", {
+  subscriptionId: uuid("subscription_id")
+    .primaryKey()
+    .references(() => subscriptions.id, { onDelete: "cascade" }),
+  seatsAdded: integer("seats_added").notNull(),
+  amountPaise: integer("amount_paise").notNull(),
+  periodStart: timestamp("period_start", { withTimezone: true }).notNull(),
+  periodEnd: timestamp("period_end", { withTimezone: true }).notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type TeamSeatTopupRow = typeof teamSeatTopups.$inferSelect;
+
 /** Every payment Razorpay reported for a subscription; the Razorpay id makes it unique. */
 export const payments = pgTable(
   "payments",

@@ -237,8 +237,11 @@ export async function issueInvoiceForPayment(
     periodEnd: Date | null;
     /** The coupon the subscription was bought with: the discount is shown before tax. */
     couponCode?: string | null;
-    /** A team's seats (issue 37): the invoice is the team's, B2B to its GSTIN, for N seats. */
-    team?: { id: string; seats: number } | null;
+    /**
+     * A team's seats (issue 37): the invoice is the team's, B2B to its GSTIN, for N seats (or N
+     * seats added for the rest of a cycle).
+     */
+    team?: { id: string; seats: number; added?: boolean } | null;
   },
 ): Promise<InvoiceRow> {
   const existing = await invoiceForPayment(executor, input.paymentId);
@@ -254,7 +257,7 @@ export async function issueInvoiceForPayment(
     quantity: team?.seats ?? 1,
     line: {
       description: team
-        ? `${site.invoicing.sacDescription}: ${site.product.name} ${planLabel(input.planId)} subscription, ${team.seats === 1 ? "1 seat" : `${team.seats} seats`}`
+        ? `${site.invoicing.sacDescription}: ${site.product.name} ${planLabel(input.planId)} subscription, ${team.seats === 1 ? "1 seat" : `${team.seats} seats`}${team.added ? " added for the rest of the period" : ""}`
         : `${site.invoicing.sacDescription}: ${site.product.name} ${planLabel(input.planId)} subscription`,
       sac: site.invoicing.sac,
       periodStart: input.periodStart ? isoDay(input.periodStart) : null,

@@ -7,10 +7,11 @@
  */
 import { and, eq } from "drizzle-orm";
 import { type BillingCycle } from "~/config/site";
-import { seatQuote } from "~/lib/seats";
+import { findPlan } from "~/lib/plans";
+import { type SeatTopup, seatQuote, seatsText, seatTopup } from "~/lib/seats";
 import { site } from "~/config/site";
 import { type Database, db as defaultDb } from "../db";
-import { subscriptions, type SubscriptionRow, teamProfiles } from "../db/schema";
+import { subscriptions, type SubscriptionRow, teamProfiles, teamSeatTopups } from "../db/schema";
 import { cancelAtRazorpay } from "../billing/cancel-at-razorpay.server";
 import { TOTAL_COUNT } from "../billing/checkout.server";
 import { providerPlanFor } from "../billing/plans.server";
@@ -23,6 +24,7 @@ import {
 } from "../billing/subscriptions.server";
 import { AppError } from "../http/errors";
 import { LeaseBusyError, withLease } from "../security/lease.server";
+import { teamSeatsOf } from "./seats.server";
 
 export async function startTeamCheckout(
   buyer: { id: string; email: string },
@@ -71,26 +73,35 @@ async function startNow(
     .select()
     .from(subscriptions)
     .where(eq(subscriptions.teamId, organizationId));
-  if (rows.some((row) => LIVE_STATUSES.includes(row.status) && row.status !== "halted"))
-    throw new AppError(
-      "conflict",
-      "The team has seats already: its subscription is on this page. Write to us to change the number of seats.",
-    );
-
-  const quote = seatQuote(order.cycle, order.seats);
+  const live = rows.filter((row) => LIVE_STATUSES.includes(row.status) && row.status !== "halted");
+  const change =
+    live.length > 0 ? await plannedChange(organizationId, rows, order, database) : null;
+  const cycle = change?.current ? cycleOf(change.current) : order.cycle;
+  const quote = seatQuote(cycle, order.seats);
   const { providerPlanId } = await providerPlanFor(
     quote.planId,
     database,
     client,
     quote.seatPricePaise,
   );
+  const replaces = change?.current ?? null;
+  const topupPaise = change?.topup?.amountPaise ?? null;
+
   for (const open of rows.filter((row) => row.status === "created")) {
     const readAt = new Date();
     const fresh = await client.fetchSubscription(open.providerSubscriptionId);
+    const [openTopup] = await database
+      .select({ amountPaise: teamSeatTopups.amountPaise })
+      .from(teamSeatTopups)
+      .where(eq(teamSeatTopups.subscriptionId, open.id));
+    // The same order: seats, plan, what it replaces and what it charges up front (a day later,
+    // fewer days are left, and Razorpay's upfront amount is fixed when it is created).
     if (
       fresh.status === "created" &&
       open.providerPlanId === providerPlanId &&
-      (fresh.quantity ?? 1) === order.seats
+      (fresh.quantity ?? 1) === order.seats &&
+      open.replacesSubscriptionId === (replaces?.id ?? null) &&
+      (openTopup?.amountPaise ?? null) === topupPaise
     )
       return (await applyProviderSubscription(database, fresh, readAt)) ?? open;
     if (fresh.status !== "created") {
@@ -99,7 +110,7 @@ async function startNow(
         throw new AppError("conflict", "The team's seats were just paid for: reload this page.");
       continue;
     }
-    // Another number of seats or cycle: the old checkout can never be paid.
+    // Another order: the old checkout can never be paid.
     try {
       await applyProviderSubscription(
         database,
@@ -115,20 +126,113 @@ async function startNow(
   const readAt = new Date();
   const created = await client.createSubscription({
     plan_id: providerPlanId,
-    total_count: TOTAL_COUNT[order.cycle],
+    total_count: TOTAL_COUNT[cycle],
     quantity: order.seats,
     customer_notify: 1,
+    // A change starts when the current cycle ends; the added seats' share of the current cycle
+    // is the upfront amount its authentication charges.
+    ...(replaces?.currentEnd ? { start_at: Math.floor(replaces.currentEnd.getTime() / 1000) } : {}),
+    ...(change?.topup
+      ? {
+          addons: [
+            {
+              item: {
+                name: `${seatsText(change.topup.seatsAdded)} more for ${change.topup.daysLeft} of ${change.topup.cycleDays} days`,
+                amount: change.topup.amountPaise,
+                currency: "INR" as const,
+              },
+            },
+          ],
+        }
+      : {}),
     notes: {
       team_id: organizationId,
       plan_id: quote.planId,
       seats: String(order.seats),
       bought_by: buyer.id,
       email: buyer.email,
+      ...(replaces ? { replaces: replaces.providerSubscriptionId } : {}),
     },
   });
   const row = await applyProviderSubscription(database, created, readAt);
   if (!row) throw new Error(`team subscription ${created.id} was not stored`);
-  return row;
+  if (!replaces) return row;
+  await database.transaction(async (tx) => {
+    await tx
+      .update(subscriptions)
+      .set({ replacesSubscriptionId: replaces.id })
+      .where(eq(subscriptions.id, row.id));
+    if (change?.topup && replaces.currentEnd)
+      await tx.insert(teamSeatTopups).values({
+        subscriptionId: row.id,
+        seatsAdded: change.topup.seatsAdded,
+        amountPaise: change.topup.amountPaise,
+        periodStart: readAt,
+        periodEnd: replaces.currentEnd,
+      });
+  });
+  return { ...row, replacesSubscriptionId: replaces.id };
+}
+
+const cycleOf = (row: SubscriptionRow): BillingCycle =>
+  findPlan(row.planId)?.billingCycle ?? "monthly";
+
+/**
+ * A change of the number of seats of a team with a running subscription (point 3): checked
+ * against what the team has now, with the upfront amount for seats added. Fewer seats than are
+ * held or promised to invitations are refused: nobody loses Pro by surprise at the cycle's end.
+ */
+async function plannedChange(
+  organizationId: string,
+  rows: readonly SubscriptionRow[],
+  order: { seats: number },
+  database: Database,
+  now = new Date(),
+): Promise<{ current: SubscriptionRow; topup: SeatTopup | null }> {
+  const current = rows.find(
+    (row) => row.status === "active" && row.currentStart && row.currentEnd && row.currentEnd > now,
+  );
+  if (!current || !current.currentStart || !current.currentEnd)
+    throw new AppError(
+      "conflict",
+      "The number of seats can be changed once the current period is paid. Write to us if this lasts.",
+    );
+  const scheduled = rows.find(
+    (row) =>
+      row.replacesSubscriptionId === current.id && ["authenticated", "active"].includes(row.status),
+  );
+  if (scheduled)
+    throw new AppError(
+      "conflict",
+      `A change to ${seatsText(scheduled.seats)} is already scheduled for the end of this period.`,
+    );
+  if (current.cancelAtCycleEnd)
+    throw new AppError("conflict", "The team's subscription ends with this period.");
+  if (order.seats === current.seats)
+    throw new AppError("invalid", `The team has ${seatsText(current.seats)} already.`, {
+      field: "seats",
+    });
+  if (order.seats < current.seats) {
+    const seats = await teamSeatsOf(organizationId, database, now);
+    const promised = seats.holders.length + seats.invited;
+    if (promised > order.seats)
+      throw new AppError(
+        "conflict",
+        `${seats.holders.length} ${seats.holders.length === 1 ? "person holds a seat" : "people hold seats"} and ${seats.invited} ${seats.invited === 1 ? "is" : "are"} kept for invitations: take seats back or withdraw invitations until no more than ${order.seats} are, then reduce the seats.`,
+        { field: "seats" },
+      );
+    return { current, topup: null };
+  }
+  const price = seatQuote(cycleOf(current), order.seats).seatPricePaise;
+  return {
+    current,
+    topup: seatTopup(
+      price,
+      order.seats - current.seats,
+      { start: current.currentStart, end: current.currentEnd },
+      now,
+    ),
+  };
 }
 
 /** The team's unpaid checkout with this Razorpay id, for the page's verify step. */

@@ -22,11 +22,22 @@ import { seatsText } from "~/lib/seats";
 export interface TeamSeats {
   /** The subscription whose seats the team has now; null when it has none. */
   subscription: SubscriptionRow | null;
+  /**
+   * A change of seats authorised for the end of the current cycle (point 3): the subscription
+   * that starts then. Seats added are the team's at once (their share of this cycle was paid up
+   * front); seats removed stay until the cycle ends.
+   */
+  next: SubscriptionRow | null;
   bought: number;
   /** Members holding a seat (user ids). */
   holders: string[];
   /** Invitations waiting for an answer: each will take a seat when accepted. */
   invited: number;
+  /**
+   * Seats that may be held: those bought, or fewer when a reduction is scheduled (a seat given
+   * now would be lost at the cycle's end).
+   */
+  capacity: number;
   free: number;
 }
 
@@ -42,7 +53,15 @@ export async function teamSeatsOf(
     .where(eq(subscriptions.teamId, organizationId))
     .orderBy(desc(subscriptions.createdAt));
   const giving = rows.filter((row) => subscriptionEntitledUntil(row, now) !== null);
-  const subscription = giving.sort((a, b) => b.seats - a.seats)[0] ?? null;
+  const subscription = [...giving].sort((a, b) => b.seats - a.seats)[0] ?? null;
+  const next =
+    giving.find(
+      (row) =>
+        row.replacesSubscriptionId !== null &&
+        row.status === "authenticated" &&
+        row.chargeAt !== null &&
+        row.chargeAt > now,
+    ) ?? null;
   const held = await executor
     .select({ userId: teamSeats.userId })
     .from(teamSeats)
@@ -66,14 +85,17 @@ export async function teamSeatsOf(
       ),
     );
   const bought = subscription?.seats ?? 0;
+  const capacity = next ? Math.min(bought, next.seats) : bought;
   const holders = held.map((row) => row.userId);
   const invited = Number(waiting?.count ?? 0);
   return {
     subscription,
+    next,
     bought,
     holders,
     invited,
-    free: Math.max(0, bought - holders.length - invited),
+    capacity,
+    free: Math.max(0, capacity - holders.length - invited),
   };
 }
 
@@ -116,7 +138,7 @@ export async function assertSeatForInvitation(
   if (again) return;
   throw new AppError(
     "conflict",
-    `No seat is free: the team's ${seatsText(seats.bought)} are held by ${seats.holders.length} ${seats.holders.length === 1 ? "person" : "people"} and ${seats.invited} waiting ${seats.invited === 1 ? "invitation" : "invitations"}. Add seats, take a seat back, or withdraw an invitation first.`,
+    `No seat is free: the team's ${seatsText(seats.capacity)} are held by ${seats.holders.length} ${seats.holders.length === 1 ? "person" : "people"} and ${seats.invited} waiting ${seats.invited === 1 ? "invitation" : "invitations"}. Add seats, take a seat back, or withdraw an invitation first.`,
     { field: "email" },
   );
 }
@@ -134,7 +156,7 @@ export async function giveSeat(
   const seats = await teamSeatsOf(organizationId, executor);
   if (seats.holders.includes(userId)) return true;
   // An accepted invitation was counted as waiting until a moment ago: its seat is this one.
-  const free = options.ignoreInvitations ? seats.bought - seats.holders.length : seats.free;
+  const free = options.ignoreInvitations ? seats.capacity - seats.holders.length : seats.free;
   if (free <= 0) return false;
   await executor.insert(teamSeats).values({ organizationId, userId }).onConflictDoNothing();
   return true;

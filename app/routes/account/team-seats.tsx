@@ -20,8 +20,9 @@ import { gstSplitText, placeOfSupplyCode, splitInclusive } from "~/lib/gst-split
 import { stateByCode } from "~/lib/gst";
 import { pageMeta } from "~/lib/meta";
 import { formatInr } from "~/lib/money";
-import { planLabel } from "~/lib/plans";
-import { seatQuote, seatsText, seatTiersText, upiLimitText } from "~/lib/seats";
+import { findPlan, planLabel } from "~/lib/plans";
+import { formatDate } from "~/lib/dates";
+import { seatQuote, seatsText, seatTiersText, seatTopup, upiLimitText } from "~/lib/seats";
 import type { Route } from "./+types/team-seats";
 
 export const meta: Route.MetaFunction = () =>
@@ -49,16 +50,40 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { user } = requireSession(context);
   const team = await managedTeam(user.id, params.id);
   const seats = await teamSeatsOf(team.id);
-  if (seats.subscription) throw redirect(`/account/team/${team.id}#seats`);
+  // With seats, this page changes their number (point 3): from the running subscription's cycle.
+  const current = seats.subscription;
+  if (current && (seats.next || current.status !== "active" || !current.currentEnd))
+    throw redirect(`/account/team/${team.id}#seats`);
+  const currentCycle = current ? (findPlan(current.planId)?.billingCycle ?? "monthly") : null;
   const url = new URL(request.url);
   // The order as asked for (a plain GET form, so the price updates without scripts too); a
   // number out of range is shown with its reason and priced at the nearest one allowed.
   const asked = orderSchema.safeParse({
-    cycle: url.searchParams.get("cycle") ?? "monthly",
-    seats: url.searchParams.get("seats") ?? Math.max(1, team.members.length),
+    cycle: currentCycle ?? url.searchParams.get("cycle") ?? "monthly",
+    seats:
+      url.searchParams.get("seats") ??
+      (current ? current.seats + 1 : Math.max(1, team.members.length)),
   });
-  const order = asked.success ? asked.data : { cycle: "monthly" as const, seats: 1 };
+  const order = asked.success
+    ? asked.data
+    : { cycle: currentCycle ?? ("monthly" as const), seats: current?.seats ?? 1 };
   const quote = seatQuote(order.cycle, order.seats);
+  const change =
+    current && current.currentStart && current.currentEnd
+      ? {
+          seats: current.seats,
+          from: current.currentEnd.toISOString(),
+          topup:
+            order.seats > current.seats
+              ? seatTopup(
+                  quote.seatPricePaise,
+                  order.seats - current.seats,
+                  { start: current.currentStart, end: current.currentEnd },
+                  new Date(),
+                )
+              : null,
+        }
+      : null;
   const place = team.profile
     ? placeOfSupplyCode(team.profile.gstin ?? "", team.profile.stateCode)
     : null;
@@ -72,7 +97,12 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
           state: stateByCode(team.profile.stateCode)?.name ?? "",
         }
       : null,
-    problem: asked.success ? null : (asked.error.issues[0]?.message ?? "Check the order."),
+    problem: asked.success
+      ? change && order.seats === change.seats
+        ? `The team has ${seatsText(change.seats)} already: choose another number.`
+        : null
+      : (asked.error.issues[0]?.message ?? "Check the order."),
+    change,
     order,
     quote,
     planLabel: planLabel(quote.planId),
@@ -80,7 +110,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       place === null
         ? null
         : splitInclusive(
-            quote.totalPaise,
+            change?.topup?.amountPaise ?? quote.totalPaise,
             site.pricing.gstRatePercent,
             place !== site.company.address.stateCode,
           ),
@@ -123,14 +153,17 @@ export async function action(args: Route.ActionArgs) {
       open: {
         subscriptionId: subscription.providerSubscriptionId,
         keyId: paymentsConfig().keyId,
-        description: `${seatsText(quote.seats)} of ${planLabel(quote.planId)} for ${team.name}: ${formatInr(quote.totalPaise)}, GST included`,
+        description: subscription.replacesSubscriptionId
+          ? `${team.name}: ${seatsText(subscription.seats)} of ${planLabel(subscription.planId)} from ${formatDate((subscription.startAt ?? new Date()).toISOString())}`
+          : `${seatsText(quote.seats)} of ${planLabel(quote.planId)} for ${team.name}: ${formatInr(quote.totalPaise)}, GST included`,
       } satisfies OpenSubscription,
     });
   });
 }
 
 export default function TeamSeatsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { team, profile, problem, order, quote, gst, tiers, checkout, prefill } = loaderData;
+  const { team, profile, problem, order, quote, gst, tiers, checkout, prefill, change } =
+    loaderData;
   const navigation = useNavigation();
   const submit = useSubmit();
   const busy = navigation.state !== "idle";
@@ -149,11 +182,20 @@ export default function TeamSeatsPage({ loaderData, actionData }: Route.Componen
     answer: actionData,
   });
   const per = quote.cycle === "yearly" ? "year" : "month";
+  const from = change ? formatDate(change.from) : "";
+  const topup = change?.topup ?? null;
+  // What is charged now (the added seats' share of this cycle), or the first cycle when buying.
+  const nowPaise = change ? (topup?.amountPaise ?? 0) : quote.totalPaise;
+  const overLimit = quote.overUpiLimit || nowPaise > site.pricing.upiAutopayLimitPaise;
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
       <PageHeader
-        title={`Pro seats for ${team.name}`}
-        lead="Each seat gives one person in the team Pro on the site and in the desktop app. The team's invoices are made out to its GSTIN."
+        title={change ? `Change ${team.name}'s seats` : `Pro seats for ${team.name}`}
+        lead={
+          change
+            ? `The team has ${seatsText(change.seats)} of ${loaderData.planLabel}; this period ends on ${from}.`
+            : "Each seat gives one person in the team Pro on the site and in the desktop app. The team's invoices are made out to its GSTIN."
+        }
       >
         <div className="mt-4">
           <TestModeBadge show={checkout.testMode} />
@@ -179,7 +221,7 @@ export default function TeamSeatsPage({ loaderData, actionData }: Route.Componen
           onChange={(event) => void submit(event.currentTarget, { replace: true })}
         >
           <Field
-            label="Seats"
+            label={change ? "Seats from now on" : "Seats"}
             name="seats"
             type="number"
             inputMode="numeric"
@@ -189,24 +231,30 @@ export default function TeamSeatsPage({ loaderData, actionData }: Route.Componen
             hint="One for each person who needs Pro."
             errors={errors.seats}
           />
-          <fieldset className="mb-4">
-            <legend className="mb-1 text-sm text-slate-300">Billed</legend>
-            {(["monthly", "yearly"] as const).map((cycle) => (
-              <label key={cycle} className="flex items-start gap-2 py-1 text-slate-200">
-                <input
-                  type="radio"
-                  name="cycle"
-                  value={cycle}
-                  defaultChecked={order.cycle === cycle}
-                  className="mt-1"
-                />
-                <span>
-                  {cycle === "monthly" ? "Monthly" : "Yearly"}
-                  <span className="block text-sm text-slate-300">{tiers[cycle]}</span>
-                </span>
-              </label>
-            ))}
-          </fieldset>
+          {change ? (
+            <p className="mb-4 text-sm text-slate-300">
+              {`Billed ${quote.cycle}, as now: ${tiers[quote.cycle]}.`}
+            </p>
+          ) : (
+            <fieldset className="mb-4">
+              <legend className="mb-1 text-sm text-slate-300">Billed</legend>
+              {(["monthly", "yearly"] as const).map((cycle) => (
+                <label key={cycle} className="flex items-start gap-2 py-1 text-slate-200">
+                  <input
+                    type="radio"
+                    name="cycle"
+                    value={cycle}
+                    defaultChecked={order.cycle === cycle}
+                    className="mt-1"
+                  />
+                  <span>
+                    {cycle === "monthly" ? "Monthly" : "Yearly"}
+                    <span className="block text-sm text-slate-300">{tiers[cycle]}</span>
+                  </span>
+                </label>
+              ))}
+            </fieldset>
+          )}
           <noscript>
             <button type="submit" className="btn-secondary mb-4">
               Update the price
@@ -214,25 +262,34 @@ export default function TeamSeatsPage({ loaderData, actionData }: Route.Componen
           </noscript>
         </Form>
         <p className="text-white" data-testid="seats-price">
-          {`${seatsText(quote.seats)} × ${formatInr(quote.seatPricePaise)} = ${formatInr(quote.totalPaise)} a ${per}, GST included.`}
+          {`${seatsText(quote.seats)} × ${formatInr(quote.seatPricePaise)} = ${formatInr(quote.totalPaise)} a ${per}${change ? ` from ${from}` : ""}, GST included.`}
         </p>
+        {change ? (
+          <p className="mt-2 text-white" data-testid="seats-now">
+            {topup
+              ? `Now: ${formatInr(topup.amountPaise)} for ${seatsText(topup.seatsAdded)} more over the ${topup.daysLeft} days left of this period (${topup.seatsAdded} × ${formatInr(quote.seatPricePaise)} × ${topup.daysLeft}/${topup.cycleDays}), GST included. The seats are the team's as soon as it is paid.`
+              : `Nothing is charged now. The team keeps ${seatsText(change.seats)} until ${from}; from then, ${seatsText(quote.seats)}.`}
+          </p>
+        ) : null}
         <p className="mt-2 text-sm text-slate-300" data-testid="seats-gst">
           {gst && profile
-            ? `${formatInr(quote.totalPaise)} is ${gstSplitText(gst)}, as the tax invoice to ${profile.name}${profile.gstin ? ` (GSTIN ${profile.gstin})` : ""}, ${profile.state}, will show it.`
+            ? `${formatInr(nowPaise || quote.totalPaise)} is ${gstSplitText(gst)}, as the tax invoice to ${profile.name}${profile.gstin ? ` (GSTIN ${profile.gstin})` : ""}, ${profile.state}, will show it.`
             : "Save the team's billing details first: its tax invoices are made out to them."}
         </p>
-        {quote.overUpiLimit ? (
+        {overLimit ? (
           <p
             className="mt-3 rounded-lg border border-amber-500/40 bg-amber-500/10 p-3 text-sm text-amber-100"
             data-testid="seats-upi-limit"
           >
-            {upiLimitText(quote.totalPaise, quote.cycle)}
+            {upiLimitText(Math.max(quote.totalPaise, nowPaise), quote.cycle)}
           </p>
         ) : (
           <p className="mt-2 text-sm text-slate-300">{PAYMENT_METHODS_TEXT}</p>
         )}
         <p className="mt-2 text-sm text-slate-300">
-          {`Renews every ${per} until the team cancels. People get Pro when they accept an invitation while a seat is free, or when you give them one.`}
+          {change
+            ? `Razorpay cannot change the amount of a running UPI AutoPay or Indian card mandate, so you authorise a new one for ${formatInr(quote.totalPaise)} a ${per}, starting on ${from}; the current one ends then.`
+            : `Renews every ${per} until the team cancels. People get Pro when they accept an invitation while a seat is free, or when you give them one.`}
         </p>
       </section>
 
@@ -267,18 +324,24 @@ export default function TeamSeatsPage({ loaderData, actionData }: Route.Componen
           <input type="hidden" name="seats" value={quote.seats} />
           <SubmitButton
             pending={busy || phase === "opening"}
-            label={`Continue to payment: ${formatInr(quote.totalPaise)}`}
+            label={
+              !change
+                ? `Continue to payment: ${formatInr(quote.totalPaise)}`
+                : topup
+                  ? `Pay ${formatInr(topup.amountPaise)} and authorise ${formatInr(quote.totalPaise)} a ${per}`
+                  : `Authorise ${formatInr(quote.totalPaise)} a ${per} from ${from}`
+            }
             pendingLabel="Opening payment…"
             className="btn-primary w-full sm:w-auto"
           />
         </Form>
-      ) : (
+      ) : !profile ? (
         <p className="text-slate-300">
           <Link className="link" to={`/account/team/${team.id}#billing-details`}>
             The team's billing details
           </Link>
         </p>
-      )}
+      ) : null}
     </div>
   );
 }

@@ -16,7 +16,7 @@ import { AppError } from "~/.server/http/errors";
 import { nextChargePaise } from "~/.server/billing/charge-amount.server";
 import { invoicesOfTeam } from "~/.server/invoices/queries.server";
 import { giveSeat, releaseSeat, teamSeatsOf, withSeatLease } from "~/.server/teams/seats.server";
-import { planLabel } from "~/lib/plans";
+import { findPlan, planLabel } from "~/lib/plans";
 import { formatInr } from "~/lib/money";
 import { seatsText } from "~/lib/seats";
 import { billingDefaults, BillingDetailsFields } from "~/components/billing/BillingDetailsFields";
@@ -54,11 +54,28 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       free: seats.free,
       holders: seats.holders,
       mine: seats.holders.includes(user.id),
+      // A change of seats scheduled for the end of this period (point 3).
+      next:
+        seats.next && seats.next.seats !== seats.bought
+          ? {
+              seats: seats.next.seats,
+              from: (seats.next.chargeAt ?? seats.next.startAt)?.toISOString() ?? null,
+              chargePaise: manages ? await nextChargePaise(seats.next) : null,
+              per: findPlan(seats.next.planId)?.billingCycle === "yearly" ? "year" : "month",
+            }
+          : null,
       subscription: subscription
         ? {
             plan: planLabel(subscription.planId),
             status: subscription.status,
-            renews: ["active", "authenticated"].includes(subscription.status),
+            renews:
+              ["active", "authenticated"].includes(subscription.status) &&
+              !subscription.cancelAtCycleEnd,
+            // Razorpay's page to authorise again with another method, after a failed charge.
+            fixUrl:
+              manages && ["pending", "halted"].includes(subscription.status)
+                ? subscription.shortUrl
+                : null,
             currentEnd: subscription.currentEnd?.toISOString() ?? null,
             chargeAt: subscription.chargeAt?.toISOString() ?? null,
             // What the next charge comes to: the one function every page asks.
@@ -440,6 +457,11 @@ function SeatsSummary({
       <p className="text-white">
         {`${seatsText(seats.bought)} of ${subscription.plan}: ${seats.held} held, ${seats.invited} kept for invitations, ${seats.free} free.`}
       </p>
+      {seats.next && seats.next.from ? (
+        <p className="mt-2 text-white" data-testid="team-seats-next">
+          {`From ${formatDate(seats.next.from)}: ${seatsText(seats.next.seats)}${seats.next.chargePaise !== null ? `, ${formatInr(seats.next.chargePaise)} a ${seats.next.per}` : ""}. Until then the team keeps ${seatsText(seats.bought)}.`}
+        </p>
+      ) : null}
       <p className="mt-2">
         {seats.mine
           ? "You hold one of the seats: Pro on the site and in the desktop app."
@@ -451,9 +473,23 @@ function SeatsSummary({
             ? `Renews on ${formatDate(nextDate)}: ${formatInr(subscription.nextChargePaise)}, GST included, invoiced to the team.`
             : subscription.status === "pending"
               ? "The last charge failed: Razorpay tries again over the next days. Seats keep Pro meanwhile."
-              : nextDate
+              : nextDate && !seats.next
                 ? `Ends on ${formatDate(nextDate)}; seats give Pro until then.`
                 : null}
+        </p>
+      ) : null}
+      {manages && subscription.fixUrl ? (
+        <p className="mt-3">
+          <a className="btn-primary" href={subscription.fixUrl}>
+            Update the payment method
+          </a>
+        </p>
+      ) : null}
+      {manages && !seats.next && subscription.status === "active" ? (
+        <p className="mt-3">
+          <Link className="btn-secondary" to={`/account/team/${teamId}/seats`}>
+            Change the number of seats
+          </Link>
         </p>
       ) : null}
     </div>

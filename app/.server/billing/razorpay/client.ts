@@ -64,6 +64,11 @@ export interface CreateSubscriptionInput {
   notes?: Record<string, string>;
   /** An offer made in Razorpay's Dashboard: the discount a coupon gives (decision 0052). */
   offer_id?: string;
+  /**
+   * An upfront amount, charged as the authentication transaction (with a future `start_at`,
+   * instead of the refunded token): a team's seats added for the rest of a cycle (decision 0054).
+   */
+  addons?: { item: { name: string; amount: number; currency: "INR" } }[];
 }
 
 export function createRazorpayClient(options: RazorpayClientOptions) {
