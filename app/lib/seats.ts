@@ -102,3 +102,16 @@ export function seatTopup(
     amountPaise: Math.max(100, Math.round((seatPrice * seatsAdded * daysLeft) / cycleDays)),
   };
 }
+
+/**
+ * What a team's subscription is worth per month (MRR): its seats × the seat's price, a yearly
+ * one's divided by 12 and rounded, as `monthlyValuePaise` counts a person's.
+ */
+export function teamMonthlyPaise(
+  cycle: BillingCycle,
+  seatPricePaise: number,
+  seats: number,
+): number {
+  const cyclePaise = seatPricePaise * seats;
+  return cycle === "yearly" ? Math.round(cyclePaise / 12) : cyclePaise;
+}

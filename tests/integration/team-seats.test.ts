@@ -44,9 +44,12 @@ interface Me {
 
 describe.each(engines())("team seats on $name", (engine) => {
   let server: RunningTestServer;
+  let boss = "";
 
   beforeAll(async () => {
-    ({ server } = await startWithAdmin(engine, PASSWORD, { env: { AUTH_RATE_LIMIT: "300" } }));
+    ({ server, admin: boss } = await startWithAdmin(engine, PASSWORD, {
+      env: { AUTH_RATE_LIMIT: "300" },
+    }));
   });
   afterAll(async () => {
     await server?.stop();
@@ -245,6 +248,20 @@ describe.each(engines())("team seats on $name", (engine) => {
     expect((await getWithCookies(server, `${team.path}/seats`, people.chitra!.cookie)).status).toBe(
       403,
     );
+    // The operator: the team's seats and invoices on /admin/teams, the seats in the cockpit,
+    // and the B2B invoice in the month's GSTR-1 export under the team's GSTIN.
+    expect(await pageText(server, "/admin/teams?q=kaveri robotics", boss)).toContain(
+      `Kaveri Robotics Private Limited ${gstinFor("29")} Karnataka meera@kaveri.example 3 1 1 of 3 ₹2,097`,
+    );
+    expect(await pageText(server, "/admin/analytics", boss)).toContain(
+      "Teams with seats 1 Seats sold 3 Seats held 1 MRR from teams ₹2,097",
+    );
+    const gstr1 = await (await getWithCookies(server, "/admin/invoices/gstr1.csv", boss)).text();
+    expect(gstr1).toMatch(
+      new RegExp(
+        `\r\nb2b,${gstinFor("29")},Kaveri Robotics Private Limited,PL/[0-9-]+/\\d+,[^,]+,,2097\\.00,29-Karnataka,N,18,1777\\.12,0\\.00,159\\.94,159\\.94,`,
+      ),
+    );
     // An outsider gets 404 for the team's pages.
     const outsider = await signUp("zoe@elsewhere.example");
     expect((await getWithCookies(server, `${team.path}/seats`, outsider)).status).toBe(404);
@@ -289,12 +306,14 @@ describe.each(engines())("team seats on $name", (engine) => {
       igst_paise: 31_988,
       place_of_supply: "27",
     });
-    // A second checkout for a team with seats is refused.
-    const again = await startSeats(owner, team.path, "monthly", 5);
-    expect(again.status).toBe(409);
-    expect(await getWithCookies(server, `${team.path}/seats`, owner).then((r) => r.status)).toBe(
-      302,
+    // With seats, the page changes their number rather than buying again; the same number
+    // is no change.
+    expect(await pageText(server, `${team.path}/seats`, owner)).toContain(
+      "Change Sahyadri Devices LLP's seats",
     );
+    const same = await startSeats(owner, team.path, "monthly", 3);
+    expect(same.status).toBe(400);
+    expect(textOf(same.body)).toContain("The team has 3 seats already.");
   });
 
   it("2 seats added mid-cycle: charged once for the rest of the period (submitted twice at once), invoiced B2B, given at once; seats removed at the cycle's end", async () => {

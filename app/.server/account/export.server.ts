@@ -137,6 +137,7 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   organization: { notExported: "the teams themselves: their names are in each membership" },
   team_profiles: { notExported: "a company's billing details, not a person's" },
   team_seats: { exportedAs: "teams" },
+  team_seat_topups: { notExported: "a team's purchase of seats, not a person's" },
   // Both sides: whose link the person came through, and what their own link brought (counts and
   // rewards, never who the referred people are).
   referrals: { exportedAs: "referrals" },

@@ -5,6 +5,7 @@
 import { and, count, desc, eq, gte, ilike, inArray, or, type SQL } from "drizzle-orm";
 import { istMonth, istMonthRange } from "~/lib/india-time";
 import { findPlan, isPaidPlanId, monthlyValuePaise, type PaidPlanId } from "~/lib/plans";
+import { teamMonthlyPaise } from "~/lib/seats";
 import { type Database, db as defaultDb } from "../db";
 import { pageWindow, requestedPage } from "~/lib/paging";
 import {
@@ -13,6 +14,7 @@ import {
   invoiceColumns,
   invoices,
   payments,
+  providerPlans,
   SUBSCRIPTION_STATUSES,
   subscriptions,
   user as users,
@@ -33,8 +35,15 @@ export async function billingStats(
 ): Promise<BillingStats> {
   const [paying, [failed]] = await Promise.all([
     database
-      .select({ planId: subscriptions.planId, cancelling: subscriptions.cancelAtCycleEnd })
+      .select({
+        planId: subscriptions.planId,
+        cancelling: subscriptions.cancelAtCycleEnd,
+        teamId: subscriptions.teamId,
+        seats: subscriptions.seats,
+        unitPaise: providerPlans.amountPaise,
+      })
       .from(subscriptions)
+      .leftJoin(providerPlans, eq(providerPlans.providerPlanId, subscriptions.providerPlanId))
       .where(inArray(subscriptions.status, ["active", "pending"])),
     database
       .select({ value: count() })
@@ -50,7 +59,12 @@ export async function billingStats(
   for (const row of paying) {
     const plan = findPlan(row.planId);
     // A subscription cancelled at period end brings no more recurring revenue.
-    if (plan && !row.cancelling) mrr += monthlyValuePaise(plan);
+    if (!plan || row.cancelling) continue;
+    // A team's: its seats at the seat's price (issue 37, point 6).
+    mrr +=
+      row.teamId && row.unitPaise !== null && plan.billingCycle
+        ? teamMonthlyPaise(plan.billingCycle, row.unitPaise, row.seats)
+        : monthlyValuePaise(plan);
   }
   return {
     mrrPaise: mrr,

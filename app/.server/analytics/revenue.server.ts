@@ -1,5 +1,7 @@
 import { and, eq, gte, lt, ne, sql } from "drizzle-orm";
 import { istMonth, istMonthRange } from "~/lib/india-time";
+import { findPlan } from "~/lib/plans";
+import { teamMonthlyPaise } from "~/lib/seats";
 import { type Database, db as defaultDb } from "../db";
 import { invoices, payments, refunds, subscriptions } from "../db/schema";
 import { monthsEnding, type RevenueMonth, revenueByMonth } from "./revenue";
@@ -23,11 +25,16 @@ export async function revenueMonths(
     // Raw rows with times as epoch milliseconds: 100,000 payments parse several times faster as
     // numbers than as timestamp strings, and the computation compares numbers anyway.
     database.execute(sql`
-      select coalesce(s.user_id, p.user_id, 'subscription:' || s.id::text) as customer,
+      select coalesce(s.user_id, 'team:' || s.team_id, p.user_id, 'subscription:' || s.id::text)
+               as customer,
              s.id as subscription_id, s.plan_id, p.status, p.amount_paise,
              p.amount_refunded_paise, (extract(epoch from p.paid_at) * 1000)::float8 as paid_ms,
-             (extract(epoch from p.recorded_at) * 1000)::float8 as recorded_ms
+             (extract(epoch from p.recorded_at) * 1000)::float8 as recorded_ms,
+             case when s.team_id is not null then s.seats * pp.amount_paise end as team_cycle_paise,
+             exists (select 1 from team_seat_topups t
+                      where t.subscription_id = s.id and t.amount_paise = p.amount_paise) as topup
         from ${payments} p join ${subscriptions} s on s.id = p.subscription_id
+        left join provider_plans pp on pp.provider_plan_id = s.provider_plan_id
        where p.paid_at < ${to.toISOString()}::timestamptz`),
     database
       .select({ amountPaise: refunds.amountPaise, at: refunds.createdAt })
@@ -57,9 +64,23 @@ export async function revenueMonths(
         amount_refunded_paise: number;
         paid_ms: number;
         recorded_ms: number;
+        team_cycle_paise: number | null;
+        topup: boolean;
       }[];
     }
   ).rows.map((row) => ({
+    // A team's seats (issue 37): worth their seats × the seat's price; its upfront amount for
+    // seats added mid-cycle is revenue, not a recurring charge.
+    ...(row.team_cycle_paise === null
+      ? {}
+      : {
+          monthlyPaise: teamMonthlyPaise(
+            findPlan(row.plan_id)?.billingCycle ?? "monthly",
+            Number(row.team_cycle_paise),
+            1,
+          ),
+        }),
+    recurring: !row.topup,
     customer: row.customer,
     subscriptionId: row.subscription_id,
     planId: row.plan_id,

@@ -258,6 +258,32 @@ describe("revenue by month", () => {
     });
   });
 
+  // Issue 37: a team's 3 seats are worth 3 × ₹699 a month; the upfront amount for 2 seats added
+  // mid-cycle is that month's revenue, not MRR (the new number counts from its first charge).
+  it("counts a team's seats at their price, and seats added mid-cycle as revenue only", () => {
+    const team = (id: string, at: Date, amountPaise: number, extra: Partial<RevenuePayment>) => ({
+      customer: "team:T",
+      subscriptionId: id,
+      planId: "pro-monthly",
+      status: "captured",
+      amountPaise,
+      amountRefundedPaise: 0,
+      paidAt: at,
+      ...extra,
+    });
+    const [november] = revenueByMonth({
+      months: ["2026-11"],
+      now: NOW,
+      payments: [
+        team("T1", ist(11, 2), 209_700, { monthlyPaise: 209_700 }),
+        team("T2", ist(11, 10), 93_200, { monthlyPaise: 349_500, recurring: false }),
+      ],
+      refunds: [],
+      creditNotes: [],
+    });
+    expect(november).toMatchObject({ mrrPaise: 209_700, subscribers: 1, newPaise: 209_700 });
+  });
+
   it("ends a period on the same day next month or year, or that month's last day", () => {
     expect(periodEnd(ist(1, 31), "monthly")).toEqual(ist(2, 28));
     expect(periodEnd(ist(3, 15, 23), "monthly")).toEqual(ist(4, 15, 23));

@@ -28,6 +28,16 @@ export interface RevenuePayment {
    * whole seconds), such as a failed charge and the retry that paid it.
    */
   recordedAt?: Date;
+  /**
+   * What the subscription is worth a month when its plan's price does not say it: a team's
+   * seats × the seat's price (issue 37). Absent: the plan's monthly value.
+   */
+  monthlyPaise?: number;
+  /**
+   * False for a payment that is not a recurring charge (the upfront amount for seats added
+   * mid-cycle): revenue that month, but no MRR.
+   */
+  recurring?: boolean;
 }
 
 export interface RevenueRefund {
@@ -92,12 +102,13 @@ function coverages(payments: readonly RevenuePayment[]): Coverage[] {
   const result: Coverage[] = [];
   for (const payment of payments) {
     if (!PAID.has(payment.status) || payment.amountRefundedPaise >= payment.amountPaise) continue;
+    if (payment.recurring === false) continue;
     const plan = findPlan(payment.planId);
     if (!plan?.billingCycle) continue;
     result.push({
       customer: payment.customer,
       subscriptionId: payment.subscriptionId,
-      monthlyPaise: monthlyValuePaise(plan),
+      monthlyPaise: payment.monthlyPaise ?? monthlyValuePaise(plan),
       from: payment.paidAt.getTime(),
       to: periodEnd(payment.paidAt, plan.billingCycle).getTime() + GRACE_MS,
     });

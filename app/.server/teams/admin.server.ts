@@ -1,10 +1,19 @@
 /**
- * Teams for the operator (issue 37, point 6, in part): every team with its GSTIN and state, its
- * owners, how many people it has and how many invitations wait; searched by name or GSTIN.
+ * Teams for the operator (issue 37, point 6): every team with its GSTIN and state, its owners,
+ * how many people it has, how many invitations wait, its seats (held of bought) and what it was
+ * invoiced; searched by name or GSTIN. And the seats in the cockpit: sold, held, MRR from teams.
  */
-import { asc, eq, ilike, or, sql } from "drizzle-orm";
+import { and, asc, eq, ilike, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { findPlan } from "~/lib/plans";
+import { teamMonthlyPaise } from "~/lib/seats";
 import { db as defaultDb, type Executor } from "../db";
-import { organization as organizations, teamProfiles } from "../db/schema";
+import {
+  GRANTS_NOTHING_END_REASONS,
+  organization as organizations,
+  providerPlans,
+  subscriptions,
+  teamProfiles,
+} from "../db/schema";
 
 export interface TeamListing {
   id: string;
@@ -14,8 +23,26 @@ export interface TeamListing {
   owners: string[];
   members: number;
   pendingInvitations: number;
+  /** Seats its subscription gives now (0 without one), and how many members hold one. */
+  seatsBought: number;
+  seatsHeld: number;
+  /** Its tax invoices, less its credit notes, in paise. */
+  invoicedPaise: number;
   createdAt: Date;
 }
+
+/**
+ * The seats a team's subscription gives at `now`, as `subscriptionEntitledUntil` decides: paying
+ * or authorised, or ended with paid time left, never one whose time was never paid.
+ */
+const seatsGiven = (now: Date) => sql`(select coalesce(max(s.seats), 0) from subscriptions s
+  where s.team_id = "organization"."id"
+    and (s.end_reason is null or s.end_reason not in (${sql.join(
+      GRANTS_NOTHING_END_REASONS.map((reason) => sql`${reason}`),
+      sql`, `,
+    )}))
+    and (s.status in ('active', 'authenticated', 'pending')
+      or (s.status in ('cancelled', 'completed', 'paused') and s.current_end > ${now.toISOString()}::timestamptz)))`;
 
 /** At most 200 teams, by name; `query` matches the name or the GSTIN, any case. */
 export async function listTeams(
@@ -39,6 +66,13 @@ export async function listTeams(
       pendingInvitations: sql<number>`(select count(*)::int from invitation i
         where i.organization_id = "organization"."id" and i.status = 'pending'
           and i.expires_at > ${now.toISOString()})`,
+      seatsBought: sql<number>`${seatsGiven(now)}`,
+      seatsHeld: sql<number>`(select count(*)::int from team_seats ts
+        join member m on m.organization_id = ts.organization_id and m.user_id = ts.user_id
+        where ts.organization_id = "organization"."id")`,
+      invoicedPaise: sql<number>`(select coalesce(sum(case when i.kind = 'invoice'
+          then i.total_paise else -i.total_paise end), 0)::int
+        from invoices i where i.team_id = "organization"."id")`,
     })
     .from(organizations)
     .leftJoin(teamProfiles, eq(teamProfiles.organizationId, organizations.id))
@@ -52,5 +86,58 @@ export async function listTeams(
     owners: row.owners ?? [],
     members: Number(row.members),
     pendingInvitations: Number(row.pendingInvitations),
+    seatsBought: Number(row.seatsBought),
+    seatsHeld: Number(row.seatsHeld),
+    invoicedPaise: Number(row.invoicedPaise),
   }));
+}
+
+export interface TeamSeatTotals {
+  teams: number;
+  seatsSold: number;
+  seatsHeld: number;
+  /** Teams' recurring revenue a month: paying subscriptions not ending, seats × seat price. */
+  mrrPaise: number;
+}
+
+/** The cockpit's seats: over every team with seats now. */
+export async function teamSeatTotals(
+  database: Executor = defaultDb(),
+  now = new Date(),
+): Promise<TeamSeatTotals> {
+  const [sold] = await database
+    .select({
+      teams: sql<number>`count(*) filter (where ${seatsGiven(now)} > 0)::int`,
+      seatsSold: sql<number>`coalesce(sum(${seatsGiven(now)}), 0)::int`,
+      seatsHeld: sql<number>`coalesce(sum((select count(*) from team_seats ts
+        join member m on m.organization_id = ts.organization_id and m.user_id = ts.user_id
+        where ts.organization_id = "organization"."id")) filter (where ${seatsGiven(now)} > 0), 0)::int`,
+    })
+    .from(organizations);
+  const paying = await database
+    .select({
+      planId: subscriptions.planId,
+      seats: subscriptions.seats,
+      unitPaise: providerPlans.amountPaise,
+    })
+    .from(subscriptions)
+    .innerJoin(providerPlans, eq(providerPlans.providerPlanId, subscriptions.providerPlanId))
+    .where(
+      and(
+        isNotNull(subscriptions.teamId),
+        inArray(subscriptions.status, ["active", "pending"]),
+        eq(subscriptions.cancelAtCycleEnd, false),
+      ),
+    );
+  return {
+    teams: Number(sold?.teams ?? 0),
+    seatsSold: Number(sold?.seatsSold ?? 0),
+    seatsHeld: Number(sold?.seatsHeld ?? 0),
+    mrrPaise: paying.reduce(
+      (sum, row) =>
+        sum +
+        teamMonthlyPaise(findPlan(row.planId)?.billingCycle ?? "monthly", row.unitPaise, row.seats),
+      0,
+    ),
+  };
 }

@@ -10,6 +10,8 @@ import { HealthSection } from "~/components/admin/analytics/HealthSection";
 import { RevenueSection } from "~/components/admin/analytics/RevenueSection";
 import { TrialSection } from "~/components/admin/analytics/TrialSection";
 import { ReferralSection } from "~/components/admin/analytics/ReferralSection";
+import { TeamSeatsSection } from "~/components/admin/analytics/TeamSeatsSection";
+import { teamSeatTotals } from "~/.server/teams/admin.server";
 import { TrafficSection } from "~/components/admin/analytics/TrafficSection";
 import { PageHeader } from "~/components/PageHeader";
 import { formatDate } from "~/lib/dates";
@@ -38,6 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     trialDays: env().TRIAL_DAYS,
     referrals: cockpit.referrals,
     referralRewardDays: env().REFERRAL_REWARD_DAYS,
+    teamSeats: await teamSeatTotals(),
     revenue: cockpit.revenue,
     traffic: cockpit.traffic,
     health: {
@@ -106,6 +109,7 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
     trialDays,
     referrals,
     referralRewardDays,
+    teamSeats,
     revenue,
     traffic,
     health,
@@ -130,6 +134,7 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
       <FunnelSection funnel={funnel} rawEventsSince={rawEventsSince} />
       <TrialSection trials={trials} trialDays={trialDays} />
       <ReferralSection referrals={referrals} rewardDays={referralRewardDays} />
+      <TeamSeatsSection seats={teamSeats} />
       <RevenueSection months={revenue} />
       <TrafficSection traffic={traffic} />
       <HealthSection health={health} laneLabels={laneLabels} />

@@ -4,6 +4,7 @@ import { listTeams } from "~/.server/teams/admin.server";
 import { AdminPage, AdminSection, AdminTable, TD, TD_NUM } from "~/components/admin/AdminUi";
 import { PageHeader } from "~/components/PageHeader";
 import { formatDate } from "~/lib/dates";
+import { formatInr } from "~/lib/money";
 import { stateByCode } from "~/lib/gst";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/teams";
@@ -31,7 +32,7 @@ export default function AdminTeamsPage({ loaderData }: Route.ComponentProps) {
     <AdminPage>
       <PageHeader
         title="Teams"
-        lead="Companies' teams: their billing identity, owners, people and invitations waiting."
+        lead="Companies' teams: their billing identity, owners, people, invitations waiting, seats held of those bought, and what they were invoiced (less credit notes)."
       />
       <Form method="get" role="search" className="flex max-w-xl items-end gap-3">
         <div className="flex-1">
@@ -62,6 +63,8 @@ export default function AdminTeamsPage({ loaderData }: Route.ComponentProps) {
               "Owners",
               { label: "People", alignRight: true },
               { label: "Invited", alignRight: true },
+              { label: "Seats held", alignRight: true },
+              { label: "Invoiced", alignRight: true },
               "Created",
             ]}
           >
@@ -75,6 +78,10 @@ export default function AdminTeamsPage({ loaderData }: Route.ComponentProps) {
                 <td className={`${TD} break-all`}>{team.owners.join(", ") || "—"}</td>
                 <td className={TD_NUM}>{team.members}</td>
                 <td className={TD_NUM}>{team.pendingInvitations}</td>
+                <td className={TD_NUM}>
+                  {team.seatsBought > 0 ? `${team.seatsHeld} of ${team.seatsBought}` : "—"}
+                </td>
+                <td className={TD_NUM}>{formatInr(team.invoicedPaise)}</td>
                 <td className={TD}>{formatDate(team.createdAt)}</td>
               </tr>
             ))}
