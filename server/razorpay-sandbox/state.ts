@@ -117,7 +117,11 @@ export interface SubscriptionInput {
   customer_notify?: boolean | 0 | 1 | undefined;
   notes?: Notes | undefined;
   offer_id?: string | undefined;
-  addons?: { item: { name: string; amount: number; currency: "INR"; description?: string | undefined } }[] | undefined;
+  addons?:
+    | {
+        item: { name: string; amount: number; currency: "INR"; description?: string | undefined };
+      }[]
+    | undefined;
 }
 
 export function createSubscription(tx: Tx, input: SubscriptionInput): SubscriptionEntity {

@@ -130,6 +130,11 @@ function concreteUrls(pattern: string, known: Known): Visit[] | undefined {
       return known.ticketNumber ? [`/admin/support/${known.ticketNumber}`] : undefined;
     case "/account/team/:id":
       return known.teamPath ? [known.teamPath] : undefined;
+    // Buying seats: the largest order (200 yearly seats, above UPI AutoPay's limit) too.
+    case "/account/team/:id/seats":
+      return known.teamPath
+        ? [`${known.teamPath}/seats`, `${known.teamPath}/seats?seats=200&cycle=yearly`]
+        : undefined;
     // Opened by the customer, not the invitee: the page names both long addresses.
     case "/team-invite/:id":
       return known.invitePath ? [known.invitePath] : undefined;

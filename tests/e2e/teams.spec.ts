@@ -14,11 +14,11 @@ import {
 const PASSWORD = "team-e2e-password-1";
 
 /**
- * Issue 37, point 1 in a browser, with axe at 1280 and 390 px: a person creates a team with the
- * company's details, invites a colleague, the colleague accepts in their own browser, and the
- * owner removes them.
+ * Issue 37 in a browser, with axe at 1280 and 390 px: a person creates a team with the company's
+ * details, buys two Pro seats in Razorpay's window, invites a colleague, the colleague accepts in
+ * their own browser and gets a seat, and the owner removes them.
  */
-test("create a team, invite a colleague who accepts in their own browser, remove them", async ({
+test("create a team, buy seats, invite a colleague who accepts in their own browser, remove them", async ({
   page,
   browser,
 }) => {
@@ -39,6 +39,33 @@ test("create a team, invite a colleague who accepts in their own browser, remove
     page.getByRole("heading", { name: "Kaveri Robotics Private Limited" }),
   ).toBeVisible();
   await expect(page.getByText("Your role: Owner.")).toBeVisible();
+
+  // Two seats of Pro, paid in Razorpay's window: the price, its GST split to the team.
+  await page.getByRole("link", { name: "Buy seats" }).click();
+  await expect(page.getByRole("heading", { name: /Pro seats for Kaveri Robotics/ })).toBeVisible();
+  await waitForHydration(page);
+  await page.getByLabel("Seats", { exact: true }).fill("2");
+  await expect(page.getByTestId("seats-price")).toHaveText(
+    "2 seats × ₹699 = ₹1,398 a month, GST included.",
+  );
+  await expect(page.getByTestId("seats-gst")).toContainText(
+    "₹1,398 is ₹1,184.74 + ₹106.63 CGST (9%) + ₹106.63 SGST (9%)",
+  );
+  await expectNoAxeViolations(page);
+  await page.setViewportSize(MOBILE);
+  await expectNoAxeViolations(page);
+  await page.setViewportSize(DESKTOP);
+  await page.getByRole("button", { name: "Continue to payment: ₹1,398" }).click();
+  const modal = page.getByRole("dialog");
+  await expect(modal).toContainText("₹1,398");
+  await modal.getByRole("button", { name: "Success" }).click();
+  await expect(page).toHaveURL(/\/account\/team\/[^/?]+\?paid=1/, { timeout: 20_000 });
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("team-seats")).toContainText(
+      "2 seats of Pro (monthly): 0 held, 0 kept for invitations, 2 free.",
+    );
+  }).toPass({ timeout: 20_000 });
 
   const colleague = uniqueEmail("colleague");
   await page.getByLabel("Their work email").fill(colleague);
@@ -65,6 +92,7 @@ test("create a team, invite a colleague who accepts in their own browser, remove
   await expectNoAxeViolations(other);
   await other.getByRole("button", { name: "Accept and join" }).click();
   await expect(other.getByText("Your role: Member.")).toBeVisible();
+  await expect(other.getByText(/You have one of its seats: Pro on the site/)).toBeVisible();
   await expectNoAxeViolations(other);
 
   // The owner sees them, and removes them.
