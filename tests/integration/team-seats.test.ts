@@ -146,6 +146,13 @@ describe.each(engines())("team seats on $name", (engine) => {
         `select seats, user_id, status from subscriptions where provider_subscription_id = '${subscriptionId}'`,
       ),
     ).toEqual([{ seats: 3, user_id: null, status: "active" }]);
+    // Its mails go to the team's owner (and billing managers), naming the seats.
+    await server.jobsSettled();
+    expect(
+      readOutbox(server.dataDir)
+        .filter((mail) => mail.to.includes("meera@kaveri.example"))
+        .map((mail) => mail.subject),
+    ).toContain("Payment received: ₹2,097 for Pinout Pro (monthly), 3 seats");
     // The buyer's own plan is untouched: a team's subscription is nobody's own.
     expect(await pageText(server, "/account", owner)).toContain("Plan Free");
 
@@ -247,6 +254,16 @@ describe.each(engines())("team seats on $name", (engine) => {
     expect((await getWithCookies(server, pdf, people.chitra!.cookie)).status).toBe(404);
     expect((await getWithCookies(server, `${team.path}/seats`, people.chitra!.cookie)).status).toBe(
       403,
+    );
+    // The member's own list of teams, and the operator's customer page, name the seat.
+    expect(await pageText(server, "/account/team", people.chitra!.cookie)).toContain(
+      "Kaveri Robotics Private Limited · Member · Pro seat",
+    );
+    const [chitraRow] = await server.sql(
+      `select id from "user" where email = 'chitra@kaveri.example'`,
+    );
+    expect(await pageText(server, `/admin/customers/${String(chitraRow!.id)}`, boss)).toContain(
+      "Kaveri Robotics Private Limited · Member · Pro seat",
     );
     // The operator: the team's seats and invoices on /admin/teams, the seats in the cockpit,
     // and the B2B invoice in the month's GSTR-1 export under the team's GSTIN.
@@ -413,6 +430,15 @@ describe.each(engines())("team seats on $name", (engine) => {
         ).length === 1,
       20_000,
       "the old subscription ending with its period",
+    );
+
+    await server.jobsSettled();
+    expect(
+      readOutbox(server.dataDir)
+        .filter((mail) => mail.to.includes("nila@kaveri-labs.example"))
+        .map((mail) => mail.subject),
+    ).toContainEqual(
+      expect.stringMatching(/^Plan change scheduled: Pro \(monthly\), 5 seats from /),
     );
 
     // The period ends: the new subscription's first charge is for 5 seats.

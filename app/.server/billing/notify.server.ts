@@ -8,6 +8,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { site } from "~/config/site";
 import { planById, planLabel, isPaidPlanId } from "~/lib/plans";
+import { seatsText } from "~/lib/seats";
 import { type Database, db as defaultDb, type Executor } from "../db";
 import {
   invoiceColumns,
@@ -82,6 +83,11 @@ const payloadSchema = z.object({
   chargeAt: z.string().optional(),
 });
 
+/** A subscription as its mails name it: its plan, and a team's number of seats. */
+function labelOf(row: Pick<SubscriptionRow, "planId" | "teamId" | "seats">): string {
+  return row.teamId ? `${planLabel(row.planId)}, ${seatsText(row.seats)}` : planLabel(row.planId);
+}
+
 /**
  * Who a subscription's billing mails go to: its buyer, or for a team's seats (issue 37) the
  * team's owners and billing managers, together on one mail, greeted by the team's name.
@@ -155,7 +161,7 @@ export async function sendBillingMail(
       return send(
         paymentReceivedMessage({
           ...to,
-          plan: planLabel(plan),
+          plan: labelOf(subscription),
           amountPaise: payment.amountPaise,
           paymentId: payment.providerPaymentId,
           nextChargeAt: subscription.chargeAt,
@@ -174,18 +180,18 @@ export async function sendBillingMail(
       return send(
         paymentFailedMessage({
           ...to,
-          plan: planLabel(plan),
+          plan: labelOf(subscription),
           amountPaise: await nextChargePaise(subscription, database),
           fixUrl,
         }),
       );
     case "halted":
-      return send(subscriptionHaltedMessage({ ...to, plan: planLabel(plan), fixUrl }));
+      return send(subscriptionHaltedMessage({ ...to, plan: labelOf(subscription), fixUrl }));
     case "cancelled":
       return send(
         cancellationMessage({
           ...to,
-          plan: planLabel(plan),
+          plan: labelOf(subscription),
           endsAt: subscription.currentEnd,
           accountUrl,
           endedNow: subscription.endReason === "operator-ended",
@@ -195,7 +201,7 @@ export async function sendBillingMail(
       return send(
         pausedMessage({
           ...to,
-          plan: planLabel(plan),
+          plan: labelOf(subscription),
           proUntil: subscription.currentEnd,
           fromUpiApp: subscription.pausedBy === "customer",
           accountUrl,
@@ -205,7 +211,7 @@ export async function sendBillingMail(
       return send(
         pauseEndedMessage({
           ...to,
-          plan: planLabel(plan),
+          plan: labelOf(subscription),
           renewsAt: subscription.chargeAt ?? subscription.currentEnd,
           accountUrl,
         }),
@@ -214,7 +220,7 @@ export async function sendBillingMail(
       return send(
         resumedMessage({
           ...to,
-          plan: planLabel(plan),
+          plan: labelOf(subscription),
           renewsAt: subscription.chargeAt ?? subscription.currentEnd,
           accountUrl,
         }),
@@ -229,8 +235,8 @@ export async function sendBillingMail(
       return send(
         planChangeMessage({
           ...to,
-          from: old ? planLabel(old.planId) : "your current plan",
-          to_plan: planLabel(plan),
+          from: old ? labelOf(old) : "your current plan",
+          to_plan: labelOf(subscription),
           startsAt: subscription.startAt,
           amountPaise: plan.pricePaise,
           accountUrl,
@@ -249,8 +255,8 @@ export async function sendBillingMail(
       return send(
         switchWithdrawnMessage({
           ...to,
-          plan: planLabel(kept.planId),
-          withdrawn: planLabel(plan),
+          plan: labelOf(kept),
+          withdrawn: labelOf(subscription),
           renewsAt: kept.cancelAtCycleEnd ? null : (kept.chargeAt ?? kept.currentEnd),
           accountUrl,
         }),
@@ -268,7 +274,7 @@ export async function sendBillingMail(
       return send(
         refundedMessage({
           ...to,
-          plan: planLabel(plan),
+          plan: labelOf(subscription),
           amountPaise: refund.amountPaise,
           paymentId: refund.providerPaymentId,
           refundId: refund.providerRefundId,
@@ -302,7 +308,7 @@ export async function sendBillingMail(
       return send(
         duplicateCancelledMessage({
           ...to,
-          plan: planLabel(plan),
+          plan: labelOf(subscription),
           subscriptionId: subscription.providerSubscriptionId,
           keptPlan: kept ? planLabel(kept.planId) : null,
           refundPaise: taken
@@ -325,7 +331,7 @@ export async function sendBillingMail(
       return send(
         renewalReminderMessage({
           ...to,
-          plan: planLabel(plan),
+          plan: labelOf(subscription),
           period: plan.billingCycle === "yearly" ? "year" : "month",
           amountPaise: await nextChargePaise(subscription, database),
           chargeAt: subscription.chargeAt,

@@ -16,6 +16,7 @@ import {
   member as members,
   organization as organizations,
   teamProfiles,
+  teamSeats,
   user as users,
 } from "../db/schema";
 import { AppError } from "../http/errors";
@@ -71,6 +72,8 @@ export interface TeamSummary {
   id: string;
   name: string;
   role: TeamRole;
+  /** Holds one of the team's seats (which gives Pro while the team's subscription does). */
+  seat: boolean;
 }
 
 export function isTeamRole(value: unknown): value is TeamRole {
@@ -83,12 +86,25 @@ export async function teamsOf(
   database: Executor = defaultDb(),
 ): Promise<TeamSummary[]> {
   const rows = await database
-    .select({ id: organizations.id, name: organizations.name, role: members.role })
+    .select({
+      id: organizations.id,
+      name: organizations.name,
+      role: members.role,
+      seat: sql<boolean>`${teamSeats.userId} is not null`,
+    })
     .from(members)
     .innerJoin(organizations, eq(organizations.id, members.organizationId))
+    .leftJoin(
+      teamSeats,
+      and(eq(teamSeats.organizationId, members.organizationId), eq(teamSeats.userId, userId)),
+    )
     .where(eq(members.userId, userId))
     .orderBy(asc(organizations.name));
-  return rows.map((row) => ({ ...row, role: isTeamRole(row.role) ? row.role : "member" }));
+  return rows.map((row) => ({
+    ...row,
+    seat: Boolean(row.seat),
+    role: isTeamRole(row.role) ? row.role : "member",
+  }));
 }
 
 /** Whether a person is the team's owner or one of its billing managers (who see its billing). */

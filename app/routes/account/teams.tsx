@@ -75,7 +75,7 @@ export default function TeamsPage({ loaderData }: Route.ComponentProps) {
                 <Link className="link" to={`/account/team/${team.id}`}>
                   {team.name}
                 </Link>
-                {` · ${team.roleLabel}`}
+                {` · ${team.roleLabel}${team.seat ? " · Pro seat" : ""}`}
               </li>
             ))}
           </ul>

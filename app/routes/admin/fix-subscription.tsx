@@ -331,7 +331,9 @@ export default function FixSubscriptionPage({
             <AdminSection id="teams" title="Teams">
               <ul className="space-y-1 text-slate-200" data-testid="admin-teams">
                 {billing.teams.map((team) => (
-                  <li key={team.id}>{`${team.name} · ${team.roleLabel}`}</li>
+                  <li key={team.id}>
+                    {`${team.name} · ${team.roleLabel}${team.seat ? " · Pro seat" : ""}`}
+                  </li>
                 ))}
               </ul>
             </AdminSection>
