@@ -10,7 +10,7 @@ import type {
   SubscriptionEntity,
   SubscriptionRecord,
 } from "./entities";
-import { chargeAmount, cycleInvoice, DEFAULT_VPA, newPayment } from "./ledger";
+import { chargeAmount, cycleInvoice, DEFAULT_VPA, newInvoice, newPayment } from "./ledger";
 import {
   applyChange,
   clearSchedule,
@@ -34,14 +34,15 @@ function nextCycle(tx: Tx, sub: SubscriptionEntity): { start: number; end: numbe
   return { start, end: addCycle(start, plan.period, plan.interval) };
 }
 
-/** A successful charge: captured payment, paid invoice, cycle advanced, webhooks. */
-function chargeSuccess(tx: Tx, record: SubscriptionRecord): PaymentEntity {
-  const sub = record.entity;
-  const wasActive = sub.status === "active";
-  const cycle = nextCycle(tx, sub);
-  const invoice = cycleInvoice(tx, record, cycle.start, cycle.end);
+/** A captured payment of `amount` with the subscription's method, paying `invoice`. */
+function payInvoice(
+  tx: Tx,
+  record: SubscriptionRecord,
+  invoice: InvoiceEntity,
+  amount: number,
+): PaymentEntity {
   const payment = newPayment(tx, record, {
-    amount: chargeAmount(tx, record),
+    amount,
     method: record.method ?? "card",
     vpa: record.vpa,
     outcome: "success",
@@ -53,8 +54,18 @@ function chargeSuccess(tx: Tx, record: SubscriptionRecord): PaymentEntity {
     paid_at: tx.now,
     amount_paid: invoice.amount,
     amount_due: 0,
-    customer_id: sub.customer_id,
+    customer_id: record.entity.customer_id,
   });
+  return payment;
+}
+
+/** A successful charge: captured payment, paid invoice, cycle advanced, webhooks. */
+function chargeSuccess(tx: Tx, record: SubscriptionRecord): PaymentEntity {
+  const sub = record.entity;
+  const wasActive = sub.status === "active";
+  const cycle = nextCycle(tx, sub);
+  const invoice = cycleInvoice(tx, record, cycle.start, cycle.end);
+  const payment = payInvoice(tx, record, invoice, chargeAmount(tx, record));
   spendOfferCharge(record);
   const plan = getPlan(tx.state, sub.plan_id);
   sub.status = "active";
@@ -199,55 +210,24 @@ function upfrontCharge(
   tx: Tx,
   record: SubscriptionRecord,
 ): { invoice: InvoiceEntity; payment: PaymentEntity } {
-  const sub = record.entity;
   const amount = upfrontOf(record);
-  const invoice: InvoiceEntity = {
-    id: newId("inv"),
-    entity: "invoice",
-    type: "invoice",
-    invoice_number: null,
-    customer_id: sub.customer_id,
-    order_id: null,
-    subscription_id: sub.id,
-    payment_id: "",
-    status: "paid",
-    issued_at: tx.now,
-    paid_at: tx.now,
+  const invoice = newInvoice(tx, record, {
     amount,
-    amount_paid: amount,
-    amount_due: 0,
-    currency: "INR",
-    description: null,
-    notes: [],
-    billing_start: null,
-    billing_end: null,
-    line_items: (record.upfront ?? []).map((item) => ({
-      id: newId("li"),
+    billingStart: null,
+    billingEnd: null,
+    lines: (record.upfront ?? []).map((item) => ({
       item_id: null,
       name: item.name,
       description: null,
       amount: item.amount,
       unit_amount: item.amount,
       gross_amount: item.amount,
-      tax_amount: 0,
       net_amount: item.amount,
-      currency: "INR",
-      type: "addon",
+      type: "addon" as const,
       quantity: 1,
     })),
-    date: tx.now,
-    created_at: tx.now,
-  };
-  tx.state.invoices[invoice.id] = invoice;
-  const payment = newPayment(tx, record, {
-    amount,
-    method: record.method ?? "card",
-    vpa: record.vpa,
-    outcome: "success",
-    invoiceId: invoice.id,
   });
-  invoice.payment_id = payment.id;
-  return { invoice, payment };
+  return { invoice, payment: payInvoice(tx, record, invoice, amount) };
 }
 
 /**

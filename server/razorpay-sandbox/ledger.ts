@@ -86,8 +86,41 @@ export function cycleInvoice(
   );
   if (existing) return existing;
   const plan = getPlan(tx.state, sub.plan_id);
-  const gross = plan.item.amount * sub.quantity;
   const amount = chargeAmount(tx, record);
+  return newInvoice(tx, record, {
+    amount,
+    billingStart: start,
+    billingEnd: end,
+    lines: [
+      {
+        item_id: plan.item.id,
+        name: plan.item.name,
+        description: plan.item.description,
+        amount: plan.item.amount,
+        unit_amount: plan.item.amount,
+        gross_amount: plan.item.amount * sub.quantity,
+        net_amount: amount,
+        type: "plan",
+        quantity: sub.quantity,
+      },
+    ],
+  });
+}
+
+type InvoiceLine = InvoiceEntity["line_items"][number];
+
+/** A subscription's invoice, `issued` (a charge then pays it) and stored. */
+export function newInvoice(
+  tx: Tx,
+  record: SubscriptionRecord,
+  fields: {
+    amount: number;
+    billingStart: number | null;
+    billingEnd: number | null;
+    lines: Omit<InvoiceLine, "id" | "tax_amount" | "currency">[];
+  },
+): InvoiceEntity {
+  const sub = record.entity;
   const invoice: InvoiceEntity = {
     id: newId("inv"),
     entity: "invoice",
@@ -100,30 +133,20 @@ export function cycleInvoice(
     status: "issued",
     issued_at: tx.now,
     paid_at: null,
-    amount,
+    amount: fields.amount,
     amount_paid: 0,
-    amount_due: amount,
+    amount_due: fields.amount,
     currency: "INR",
     description: null,
     notes: [],
-    billing_start: start,
-    billing_end: end,
-    line_items: [
-      {
-        id: newId("li"),
-        item_id: plan.item.id,
-        name: plan.item.name,
-        description: plan.item.description,
-        amount: plan.item.amount,
-        unit_amount: plan.item.amount,
-        gross_amount: gross,
-        tax_amount: 0,
-        net_amount: amount,
-        currency: "INR",
-        type: "plan",
-        quantity: sub.quantity,
-      },
-    ],
+    billing_start: fields.billingStart,
+    billing_end: fields.billingEnd,
+    line_items: fields.lines.map((line) => ({
+      id: newId("li"),
+      ...line,
+      tax_amount: 0,
+      currency: "INR" as const,
+    })),
     date: tx.now,
     created_at: tx.now,
   };

@@ -148,6 +148,20 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
     : entitlementOf(freePlan(), null, false);
 }
 
+/** A subscription as a row of `entitlementFor`'s union: its own, or a team's (naming it). */
+function subscriptionSource(team: typeof organizations | null) {
+  return {
+    grant: sql<boolean>`false`,
+    planId: subscriptions.planId,
+    status: sql<string>`${subscriptions.status}`,
+    first: subscriptions.currentEnd,
+    second: subscriptions.chargeAt,
+    endReason: sql<string | null>`${subscriptions.endReason}`,
+    teamId: team ? sql<string | null>`${team.id}` : sql<string | null>`null`,
+    teamName: team ? sql<string | null>`${team.name}` : sql<string | null>`null`,
+  };
+}
+
 /**
  * What a user may use now. Every reader (desktop licence, device limit, account, admin) asks this
  * one function, so a subscription change shows everywhere on the next request.
@@ -163,30 +177,12 @@ export async function entitlementFor(
   // and desktop API call. Grants carry no status; their start and end use the same two columns.
   // A team's subscription counts for the members holding one of its seats (issue 37).
   const rows = await database
-    .select({
-      grant: sql<boolean>`false`,
-      planId: subscriptions.planId,
-      status: sql<string>`${subscriptions.status}`,
-      first: subscriptions.currentEnd,
-      second: subscriptions.chargeAt,
-      endReason: sql<string | null>`${subscriptions.endReason}`,
-      teamId: sql<string | null>`null`,
-      teamName: sql<string | null>`null`,
-    })
+    .select(subscriptionSource(null))
     .from(subscriptions)
     .where(eq(subscriptions.userId, userId))
     .unionAll(
       database
-        .select({
-          grant: sql<boolean>`false`,
-          planId: subscriptions.planId,
-          status: sql<string>`${subscriptions.status}`,
-          first: subscriptions.currentEnd,
-          second: subscriptions.chargeAt,
-          endReason: sql<string | null>`${subscriptions.endReason}`,
-          teamId: sql<string | null>`${organizations.id}`,
-          teamName: sql<string | null>`${organizations.name}`,
-        })
+        .select(subscriptionSource(organizations))
         .from(teamSeats)
         .innerJoin(
           members,

@@ -69,6 +69,17 @@ export async function buyerParty(executor: Executor, userId: string | null): Pro
   if (!row) return unknownBuyer();
   const { profile } = row;
   if (!profile) return unknownBuyer(row.name, row.email);
+  return partyOf(profile, row.email);
+}
+
+/** A billing profile (a person's or a team's: the same columns) as the buyer on a document. */
+function partyOf(
+  profile: Pick<
+    typeof billingProfiles.$inferSelect,
+    "name" | "addressLine1" | "addressLine2" | "city" | "postalCode" | "stateCode" | "gstin"
+  >,
+  email: string | null,
+): Party {
   return {
     legalName: profile.name,
     addressLines: [
@@ -79,7 +90,7 @@ export async function buyerParty(executor: Executor, userId: string | null): Pro
     stateCode: profile.stateCode,
     stateName: stateByCode(profile.stateCode)?.name ?? null,
     gstin: profile.gstin,
-    email: row.email,
+    email,
   };
 }
 
@@ -89,19 +100,7 @@ export async function teamBuyerParty(executor: Executor, teamId: string): Promis
     .select()
     .from(teamProfiles)
     .where(eq(teamProfiles.organizationId, teamId));
-  if (!profile) return unknownBuyer("Team");
-  return {
-    legalName: profile.name,
-    addressLines: [
-      profile.addressLine1,
-      profile.addressLine2,
-      `${profile.city} ${profile.postalCode}`,
-    ].filter(Boolean),
-    stateCode: profile.stateCode,
-    stateName: stateByCode(profile.stateCode)?.name ?? null,
-    gstin: profile.gstin,
-    email: null,
-  };
+  return profile ? partyOf(profile, null) : unknownBuyer("Team");
 }
 
 /** The next number of a series, taken under the counter row's lock until the caller commits. */

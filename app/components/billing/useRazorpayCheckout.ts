@@ -16,21 +16,22 @@ export interface OpenSubscription {
   description: string;
 }
 
-export function useRazorpayCheckout(options: {
+export function useRazorpayCheckout<Open extends OpenSubscription>(options: {
   scriptUrl: string;
   prefill: { name: string; email: string };
   notes: Record<string, string>;
   /** What the action answered with: a new value opens checkout once. */
-  open: OpenSubscription | null;
+  open: Open | null;
   answer: unknown;
-  onOpened?: (details: OpenSubscription) => void;
+  /** Just before the window opens (the funnel's begin_checkout). */
+  onOpened?: (details: Open) => void;
 }) {
   const submit = useSubmit();
   const [phase, setPhase] = useState<CheckoutPhase>("form");
   const [problem, setProblem] = useState<string | null>(null);
   const opened = useRef<unknown>(null);
 
-  const pay = async (details: OpenSubscription) => {
+  const pay = async (details: Open) => {
     setPhase("opening");
     setProblem(null);
     try {
@@ -47,7 +48,13 @@ export function useRazorpayCheckout(options: {
           setPhase("confirming");
           void submit({ intent: "verify", ...response }, { method: "post" });
         },
-        modal: { ondismiss: () => setPhase("dismissed") },
+        // Closed by the buyer: "closed before paying", not a failure shown before it.
+        modal: {
+          ondismiss: () => {
+            setProblem(null);
+            setPhase("dismissed");
+          },
+        },
       });
       instance.on("payment.failed", (response) => {
         setProblem(response.error.description ?? null);

@@ -7,6 +7,7 @@ import { formAction, refuse } from "~/.server/forms/action.server";
 import { startTeamCheckout } from "~/.server/teams/checkout.server";
 import { teamSeatsOf } from "~/.server/teams/seats.server";
 import { teamViewFor } from "~/.server/teams/teams.server";
+import { CheckoutProgress } from "~/components/billing/CheckoutProgress";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import {
   type OpenSubscription,
@@ -293,29 +294,14 @@ export default function TeamSeatsPage({ loaderData, actionData }: Route.Componen
         </p>
       </section>
 
-      <div aria-live="polite" className="mb-4 space-y-2">
-        {phase === "dismissed" ? (
-          <FormMessage
-            tone="error"
-            message={payProblem ?? "Checkout was closed before paying. Nothing was charged."}
-          />
-        ) : null}
-        {phase === "failed" ? (
-          <FormMessage
-            tone="error"
-            message={`The payment failed. Nothing was charged.${payProblem ? ` (${payProblem})` : ""} Try again, or use another method.`}
-          />
-        ) : null}
-        {phase === "confirming" ? (
-          <FormMessage tone="success" message="Payment received, confirming…" />
-        ) : null}
-        {refusal ? <FormMessage tone="error" message={refusal} /> : null}
-      </div>
-      {open && (phase === "dismissed" || phase === "failed") ? (
-        <button type="button" className="btn-primary mb-8" onClick={() => void pay(open)}>
-          Try again
-        </button>
-      ) : null}
+      <CheckoutProgress
+        phase={phase}
+        problem={payProblem}
+        confirming={busy && navigation.formData?.get("intent") === "verify"}
+        refusal={refusal}
+        open={open}
+        onRetry={(details) => void pay(details)}
+      />
 
       {profile && !problem ? (
         <Form method="post">

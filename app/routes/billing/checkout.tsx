@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from "react";
-import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
+import { useEffect, useState } from "react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { billingProfileOf, saveBillingProfile } from "~/.server/billing/billing-profile.server";
 import { startCheckout, verifyCheckout } from "~/.server/billing/checkout.server";
@@ -15,7 +15,12 @@ import { formAction, refuse } from "~/.server/forms/action.server";
 import { requireSession } from "~/.server/auth/session";
 import { billingDefaults, BillingDetailsFields } from "~/components/billing/BillingDetailsFields";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
-import { FormMessage, SubmitButton } from "~/components/forms";
+import { CheckoutProgress } from "~/components/billing/CheckoutProgress";
+import {
+  type OpenSubscription,
+  useRazorpayCheckout,
+} from "~/components/billing/useRazorpayCheckout";
+import { SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { PAYMENT_METHODS_TEXT } from "~/config/pricing";
 import { site } from "~/config/site";
@@ -35,7 +40,6 @@ import {
   planPriceLabel,
 } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
-import { type RazorpayHandlerResponse, loadCheckout } from "~/lib/razorpay-checkout";
 import type { Route } from "./+types/checkout";
 
 export const meta: Route.MetaFunction = () =>
@@ -104,10 +108,7 @@ const verifySchema = z.object({
   razorpay_signature: z.string().regex(/^[0-9a-f]{64}$/),
 });
 
-export interface CheckoutOpen {
-  subscriptionId: string;
-  keyId: string;
-  description: string;
+export interface CheckoutOpen extends OpenSubscription {
   amountPaise: number;
   planId: PaidPlanId;
 }
@@ -179,8 +180,6 @@ export async function action(args: Route.ActionArgs) {
   });
 }
 
-type Phase = "form" | "opening" | "open" | "dismissed" | "failed" | "confirming";
-
 export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
   const { plan, switching, defaults, checkout, prefill, trialEndsAt, coupon } = loaderData;
   // A coupon that applies to this plan for this buyer; its refusal is shown otherwise.
@@ -192,14 +191,22 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const afterTrial = trialEndsAt !== null && start === "after-trial";
   const trialEnd = trialEndsAt ? formatDate(trialEndsAt) : "";
   const navigation = useNavigation();
-  const submit = useSubmit();
   const busy = navigation.state !== "idle";
-  const [phase, setPhase] = useState<Phase>("form");
-  const [problem, setProblem] = useState<string | null>(null);
-  const opened = useRef<unknown>(null);
   const open = actionData && "open" in actionData ? actionData.open : null;
   const errors = actionData && "errors" in actionData ? (actionData.errors ?? {}) : {};
   const refusal = actionData && !actionData.ok ? actionData.message : null;
+  const { phase, problem, pay } = useRazorpayCheckout({
+    scriptUrl: checkout.scriptUrl,
+    prefill,
+    notes: { plan_id: plan.id },
+    open,
+    answer: actionData,
+    // A switch's authorisation is not a checkout: the funnel counts sales (issue 33, point 8).
+    onOpened: (details) => {
+      if (!switching)
+        track("begin_checkout", planEvents.beginCheckout(details.planId, details.amountPaise));
+    },
+  });
   // The GST split follows the state (or GSTIN) as it is chosen: the invoice's own rule.
   const [place, setPlace] = useState(() => placeOfSupplyCode(defaults.gstin, defaults.stateCode));
   const gst =
@@ -225,48 +232,6 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
     // Once per code and plan shown.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [appliedCode, plan.id]);
-
-  const pay = async (details: CheckoutOpen) => {
-    setPhase("opening");
-    setProblem(null);
-    try {
-      const Razorpay = await loadCheckout(checkout.scriptUrl);
-      const instance = new Razorpay({
-        key: details.keyId,
-        subscription_id: details.subscriptionId,
-        name: site.product.name,
-        description: details.description,
-        prefill,
-        notes: { plan_id: plan.id },
-        theme: { color: "#22c55e" },
-        handler: (response: RazorpayHandlerResponse) => {
-          setPhase("confirming");
-          void submit({ intent: "verify", ...response }, { method: "post" });
-        },
-        modal: { ondismiss: () => setPhase("dismissed") },
-      });
-      instance.on("payment.failed", () => setPhase("failed"));
-      // A switch's authorisation is not a checkout: the funnel counts sales (issue 33, point 8).
-      if (!switching)
-        track("begin_checkout", planEvents.beginCheckout(details.planId, details.amountPaise));
-      instance.open();
-      setPhase("open");
-    } catch (error) {
-      setPhase("dismissed");
-      setProblem(
-        error instanceof Error ? error.message : "The payment window could not be opened.",
-      );
-    }
-  };
-
-  useEffect(() => {
-    // Each successful "start" opens checkout once; a retry uses the same subscription.
-    if (open && opened.current !== actionData) {
-      opened.current = actionData;
-      void pay(open);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open]);
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
@@ -344,30 +309,14 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         {!switching ? <CouponField planId={plan.id} code={coupon?.code ?? null} /> : null}
       </section>
 
-      <div aria-live="polite" className="mb-4 space-y-2">
-        {phase === "dismissed" ? (
-          <FormMessage
-            tone="error"
-            message={problem ?? "Checkout was closed before paying. Nothing was charged."}
-          />
-        ) : null}
-        {phase === "failed" ? (
-          <FormMessage
-            tone="error"
-            message="The payment failed. Nothing was charged. Try again, or use another method."
-          />
-        ) : null}
-        {phase === "confirming" || (busy && navigation.formData?.get("intent") === "verify") ? (
-          <FormMessage tone="success" message="Payment received, confirming…" />
-        ) : null}
-        {refusal ? <FormMessage tone="error" message={refusal} /> : null}
-      </div>
-
-      {open && (phase === "dismissed" || phase === "failed") ? (
-        <button type="button" className="btn-primary mb-8" onClick={() => void pay(open)}>
-          Try again
-        </button>
-      ) : null}
+      <CheckoutProgress
+        phase={phase}
+        problem={problem}
+        confirming={busy && navigation.formData?.get("intent") === "verify"}
+        refusal={refusal}
+        open={open}
+        onRetry={(details) => void pay(details)}
+      />
 
       <Form
         method="post"
