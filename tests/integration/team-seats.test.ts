@@ -174,7 +174,7 @@ describe.each(engines())("team seats on $name", (engine) => {
       const email = `${name}@kaveri.example`;
       const cookie = await signUp(email);
       const accepted = await postForm(server, invitationLink(email), cookie, { intent: "accept" });
-      expect(accepted.headers.get("location")).toBe(`${team.path}?joined=seat`);
+      expect(accepted.headers.get("location")).toBe(`${team.path}?joined=given`);
       const access = await signInDevice(server, cookie, `${name}'s laptop`);
       people[name] = { cookie, access };
       const me = await meOf(access);
@@ -511,6 +511,31 @@ describe.each(engines())("team seats on $name", (engine) => {
     );
   });
 
+  it("a team's seats are cancelled at Razorpay with the account of its last member", async () => {
+    const email = "solo@narmada.example";
+    const owner = await signUp(email);
+    const team = await newTeam(owner, company("Narmada Sensors", "29", "Bengaluru"));
+    const subscriptionId = await buySeats(owner, team.path, 2, "card");
+    const gone = await postForm(server, "/account/security", owner, {
+      intent: "delete-account",
+      password: PASSWORD,
+    });
+    expect(gone.status, server.output().slice(-3000)).toBeLessThan(400);
+    // Nobody is left to see or stop its charges: cancelled at Razorpay, and the team is gone.
+    expect(
+      await server.sql(
+        `select status, team_id from subscriptions where provider_subscription_id = '${subscriptionId}'`,
+      ),
+    ).toEqual([{ status: "cancelled", team_id: null }]);
+    expect(await server.sql(`select 1 from organization where id = '${team.id}'`)).toEqual([]);
+    // Its invoices stay (tax law), still B2B to the team's GSTIN.
+    expect(
+      await server.sql(
+        `select document->'buyer'->>'gstin' as gstin from invoices where provider_payment_id is not null and document->'buyer'->>'legalName' = 'Narmada Sensors'`,
+      ),
+    ).toEqual([{ gstin: gstinFor("29") }]);
+  });
+
   it("two accepts at once for the last seat: one gets it, the other joins without one", async () => {
     const owner = await signUp("lata@godavari.example");
     const team = await newTeam(owner, company("Godavari Systems", "29", "Bengaluru"));
@@ -536,7 +561,7 @@ describe.each(engines())("team seats on $name", (engine) => {
         ),
       ),
     );
-    expect(answers.sort()).toEqual([`${team.path}?joined=no-seat`, `${team.path}?joined=seat`]);
+    expect(answers.sort()).toEqual([`${team.path}?joined=full`, `${team.path}?joined=given`]);
     expect(
       await server.sql(
         `select count(*)::int as n from team_seats where organization_id = '${team.id}'`,

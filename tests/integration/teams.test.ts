@@ -96,7 +96,7 @@ describe.each(engines())("teams on $name", (engine) => {
     expect(await pageText(server, arunLink, arun)).toContain("Accept and join");
     const accepted = await postForm(server, arunLink, arun, { intent: "accept" });
     expect(accepted.status).toBe(302);
-    expect(accepted.headers.get("location")).toBe(`${teamPath}?joined=no-seat`);
+    expect(accepted.headers.get("location")).toBe(`${teamPath}?joined=none`);
     expect(await pageText(server, teamPath, arun)).toContain("Your role: Member.");
     // The owner sees how many devices each person has signed in, never which (point 7); a member
     // sees no counts.

@@ -5,10 +5,10 @@
  * current one is cancelled at its cycle end once the new one is authorised.
  */
 import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
-import { eq } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { type PaidPlanId, planById } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
-import { subscriptions, type SubscriptionRow } from "../db/schema";
+import { member as members, subscriptions, type SubscriptionRow } from "../db/schema";
 import { startCheckout } from "./checkout.server";
 import type { BillingOptions } from "./sync-reactions.server";
 import { queueBillingMail } from "./notify.server";
@@ -266,11 +266,28 @@ export async function startPlanSwitch(
 /**
  * Before an account is deleted: every subscription that could still charge is cancelled at
  * Razorpay at once, or the deletion stops (nobody may be charged for an account that is gone).
+ * So are the seats of every team the account is the last member of: the team goes with it
+ * (`teams/hand-over.server.ts`), and nobody would be left to see or stop its charges.
  */
 export async function cancelEverythingFor(userId: string, options: Options = {}): Promise<number> {
   const database = options.database ?? defaultDb();
   const client = options.client ?? razorpay();
-  const rows = await subscriptionsOf(userId, database);
+  const rows = [
+    ...(await subscriptionsOf(userId, database)),
+    ...(await database
+      .select()
+      .from(subscriptions)
+      .where(
+        inArray(
+          subscriptions.teamId,
+          database
+            .select({ id: members.organizationId })
+            .from(members)
+            .groupBy(members.organizationId)
+            .having(sql`count(*) = 1 and bool_and(${members.userId} = ${userId})`),
+        ),
+      )),
+  ];
   let cancelled = 0;
   for (const row of rows) {
     if (!MAY_CHARGE_STATUSES.includes(row.status)) continue;

@@ -2,7 +2,7 @@
  * Issuing on a real database, on both engines: consecutive numbers under concurrency, one invoice
  * per payment, a new series each financial year, credit notes, immutability, account deletion.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { engines } from "../../../tests/support/engines";
 import { insertUser, monthlyPayment, openTestDatabase } from "../../../tests/support/test-database";
@@ -117,6 +117,13 @@ describe.each(engines())("invoices on $name", (engine) => {
       database.update(invoices).set({ totalPaise: 1 }).where(eq(invoices.id, row.id)),
     ).rejects.toThrow();
     await expect(database.delete(invoices).where(eq(invoices.id, row.id))).rejects.toThrow();
+    // Nor give it to a team (issue 37): a team's link may only be cleared, when the team goes.
+    await database.execute(
+      sql`insert into organization (id, name, slug, created_at) values ('org_other', 'Other', 'team-other', now())`,
+    );
+    await expect(
+      database.update(invoices).set({ teamId: "org_other" }).where(eq(invoices.id, row.id)),
+    ).rejects.toThrow();
   });
 
   it("starts a new series on 1 April, India time", async () => {

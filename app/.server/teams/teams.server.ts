@@ -25,7 +25,13 @@ import { teamInvitationMessage } from "../mail/team-templates";
 import { env } from "../env";
 import { kickJobs } from "../jobs";
 import { TEAM_ROLE_LABELS, TEAM_ROLES, type TeamRole } from "./roles";
-import { assertSeatForInvitation, giveSeat, releaseSeat, withSeatLease } from "./seats.server";
+import {
+  assertSeatForInvitation,
+  giveSeat,
+  releaseSeat,
+  teamSeatsOf,
+  withSeatLease,
+} from "./seats.server";
 
 /** The plugin's refusals, in our words (by its error code). */
 const REFUSALS: Record<string, string> = {
@@ -355,7 +361,7 @@ export async function acceptInvitation(
   request: Request,
   invitationId: string,
   database: Executor = defaultDb(),
-): Promise<{ organizationId: string; seat: boolean }> {
+): Promise<{ organizationId: string; seat: "given" | "full" | "none" }> {
   const [pending] = await database
     .select({ organizationId: invitations.organizationId })
     .from(invitations)
@@ -366,8 +372,11 @@ export async function acceptInvitation(
     );
     if (!accepted) throw new AppError("conflict", REFUSALS.INVITATION_NOT_FOUND ?? "");
     const { organizationId, userId } = accepted.member;
-    const seat = await giveSeat(organizationId, userId, database, { ignoreInvitations: true });
-    return { organizationId, seat };
+    // A team without seats: the person joins the team only. Else a seat, if one is free.
+    if ((await teamSeatsOf(organizationId, database)).bought === 0)
+      return { organizationId, seat: "none" as const };
+    const given = await giveSeat(organizationId, userId, database, { ignoreInvitations: true });
+    return { organizationId, seat: given ? ("given" as const) : ("full" as const) };
   };
   // An unknown invitation has no team to lock: the plugin refuses it in our words.
   return pending ? withSeatLease(pending.organizationId, accept) : accept();

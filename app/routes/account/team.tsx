@@ -223,17 +223,20 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
       {params.get("created") ? (
         <FormMessage tone="success" message="Team created. Invite your colleagues below." />
       ) : null}
-      {params.get("joined") === "seat" ? (
+      {params.get("joined") === "given" ? (
         <FormMessage
           tone="success"
           message={`Welcome to ${team.name}. You have one of its seats: Pro on the site and in the desktop app from now.`}
         />
       ) : null}
-      {params.get("joined") === "no-seat" ? (
+      {params.get("joined") === "full" ? (
         <FormMessage
           tone="success"
-          message={`Welcome to ${team.name}. No seat was free, so you do not have the team's Pro yet: the owner can give you one.`}
+          message={`Welcome to ${team.name}. Its seats were all taken, so you do not have the team's Pro yet: its owner or a billing manager can give you one.`}
         />
+      ) : null}
+      {params.get("joined") === "none" ? (
+        <FormMessage tone="success" message={`Welcome to ${team.name}.`} />
       ) : null}
       {params.get("paid") && !seats.subscription ? (
         <FormMessage

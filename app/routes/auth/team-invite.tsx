@@ -36,10 +36,9 @@ export async function action(args: Route.ActionArgs) {
     if (!invite) throw data("Not found", { status: 404 });
     if (input.intent === "accept") {
       const joined = await acceptInvitation(args.request, invite.id);
-      // "Welcome": with Pro from one of the team's seats, or in the team without one.
-      throw redirect(
-        `/account/team/${joined.organizationId}?joined=${joined.seat ? "seat" : "no-seat"}`,
-      );
+      // "Welcome": with Pro from one of the team's seats, without one (all taken), or to a team
+      // that has no seats.
+      throw redirect(`/account/team/${joined.organizationId}?joined=${joined.seat}`);
     }
     await declineInvitation(args.request, invite.id);
     throw redirect("/account/team?declined=1");
