@@ -279,6 +279,10 @@ describe.each(engines())("team seats on $name", (engine) => {
         `\r\nb2b,${gstinFor("29")},Kaveri Robotics Private Limited,PL/[0-9-]+/\\d+,[^,]+,,2097\\.00,29-Karnataka,N,18,1777\\.12,0\\.00,159\\.94,159\\.94,`,
       ),
     );
+    // Nor cancel them.
+    expect(
+      (await postForm(server, team.path, people.chitra!.cookie, { intent: "cancel-seats" })).status,
+    ).toBe(403);
     // An outsider gets 404 for the team's pages.
     const outsider = await signUp("zoe@elsewhere.example");
     expect((await getWithCookies(server, `${team.path}/seats`, outsider)).status).toBe(404);
@@ -331,6 +335,39 @@ describe.each(engines())("team seats on $name", (engine) => {
     const same = await startSeats(owner, team.path, "monthly", 3);
     expect(same.status).toBe(400);
     expect(textOf(same.body)).toContain("The team has 3 seats already.");
+
+    // The team cancels at the end of the period, then keeps it after all; each said on the page.
+    const cancelled = await said(
+      await postForm(server, team.path, owner, { intent: "cancel-seats" }),
+    );
+    expect(cancelled).toMatch(
+      /Cancelled: the seats give Pro until \d{1,2} [A-Z][a-z]{2} \d{4}, and nothing more is charged\./,
+    );
+    expect(await pageText(server, team.path, owner)).toMatch(
+      /Ends on \d{1,2} [A-Z][a-z]{2} \d{4}; seats give Pro until then\. .*Keep the subscription/,
+    );
+    expect(
+      await server.sql(
+        `select cancel_at_cycle_end from subscriptions where provider_subscription_id = '${subscriptionId}'`,
+      ),
+    ).toEqual([{ cancel_at_cycle_end: true }]);
+    expect(
+      await said(await postForm(server, team.path, owner, { intent: "keep-seats" })),
+    ).toContain("The team's subscription continues: it renews as before.");
+    expect(await pageText(server, team.path, owner)).toMatch(
+      /Renews on \d{1,2} [A-Z][a-z]{2} \d{4}: ₹2,097, GST included, invoiced to the team\./,
+    );
+    await server.jobsSettled();
+    expect(
+      readOutbox(server.dataDir)
+        .filter((mail) => mail.to.includes("omkar@sahyadri.example"))
+        .map((mail) => mail.subject),
+    ).toEqual(
+      expect.arrayContaining([
+        "Your Pinout subscription is cancelled",
+        "Your Pinout subscription continues",
+      ]),
+    );
   });
 
   it("2 seats added mid-cycle: charged once for the rest of the period (submitted twice at once), invoiced B2B, given at once; seats removed at the cycle's end", async () => {

@@ -20,15 +20,18 @@ import {
   MAY_CHARGE_STATUSES,
   primarySubscription,
   scheduledSwitch,
+  type Buyer,
   subscriptionsOf,
+  subscriptionsOfBuyer,
 } from "./subscriptions.server";
 import { AppError } from "../http/errors";
 
 type Options = BillingOptions;
 
 /** The subscription the buyer manages: running (or paused) and not already ending. */
-async function manageable(userId: string, database: Database) {
-  const rows = await subscriptionsOf(userId, database);
+/** The buyer's running subscription (a person's own, or a team's seats), or a refusal. */
+async function manageable(buyer: Buyer, database: Database) {
+  const rows = await subscriptionsOfBuyer(buyer, database);
   const current = primarySubscription(rows);
   if (!current || !["active", "pending", "authenticated", "paused"].includes(current.status))
     throw new AppError("conflict", "There is no running subscription to change.");
@@ -125,13 +128,13 @@ export async function dropScheduledSwitch(
 }
 
 export async function cancelAtPeriodEnd(
-  userId: string,
+  buyer: Buyer,
   reason: string | null,
   options: Options = {},
 ): Promise<SubscriptionRow> {
   const database = options.database ?? defaultDb();
   const client = options.client ?? razorpay();
-  const { rows, current } = await manageable(userId, database);
+  const { rows, current } = await manageable(buyer, database);
   if (current.cancelAtCycleEnd) {
     // Ending already because a switch replaces it: cancelling outright withdraws the switch, and
     // the subscription now ends for the buyer's reason.
@@ -179,12 +182,12 @@ export async function cancelAtPeriodEnd(
  * switch (already withdrawn, a second submit) nothing changes and nothing is mailed.
  */
 export async function withdrawSwitch(
-  userId: string,
+  buyer: Buyer,
   options: Options = {},
 ): Promise<{ current: SubscriptionRow; withdrawn: SubscriptionRow | null }> {
   const database = options.database ?? defaultDb();
   const client = options.client ?? razorpay();
-  const { rows, current } = await manageable(userId, database);
+  const { rows, current } = await manageable(buyer, database);
   const pendingSwitch = scheduledSwitch(rows, current);
   if (!pendingSwitch) return { current, withdrawn: null };
   // The switch goes first: while it is authorised, the switch job would set the current
@@ -215,14 +218,14 @@ export async function withdrawSwitch(
  * switch, keeping it is withdrawing the switch (otherwise both would charge).
  */
 export async function undoCancellation(
-  userId: string,
+  buyer: Buyer,
   options: Options = {},
 ): Promise<SubscriptionRow> {
   const database = options.database ?? defaultDb();
   const client = options.client ?? razorpay();
-  const { rows, current } = await manageable(userId, database);
+  const { rows, current } = await manageable(buyer, database);
   if (!current.cancelAtCycleEnd) return current;
-  if (scheduledSwitch(rows, current)) return (await withdrawSwitch(userId, options)).current;
+  if (scheduledSwitch(rows, current)) return (await withdrawSwitch(buyer, options)).current;
   const readAt = new Date();
   const entity = await client.cancelScheduledChanges(current.providerSubscriptionId);
   const row = await database.transaction(async (tx) => {

@@ -163,6 +163,22 @@ export async function subscriptionsOf(
   return userSubscriptions(userId, database);
 }
 
+/** Who pays a subscription: a person (their user id), or a team for its seats (issue 37). */
+export type Buyer = string | { teamId: string };
+
+/** A buyer's subscriptions, newest first: a person's own, or a team's. */
+export async function subscriptionsOfBuyer(
+  buyer: Buyer,
+  database: Database = defaultDb(),
+): Promise<SubscriptionRow[]> {
+  if (typeof buyer === "string") return userSubscriptions(buyer, database);
+  return database
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.teamId, buyer.teamId))
+    .orderBy(desc(subscriptions.createdAt));
+}
+
 export async function subscriptionByProviderId(
   providerSubscriptionId: string,
   database: Executor = defaultDb(),

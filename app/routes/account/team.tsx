@@ -14,6 +14,7 @@ import {
 } from "~/.server/teams/teams.server";
 import { AppError } from "~/.server/http/errors";
 import { nextChargePaise } from "~/.server/billing/charge-amount.server";
+import { cancelAtPeriodEnd, undoCancellation } from "~/.server/billing/manage.server";
 import { invoicesOfTeam } from "~/.server/invoices/queries.server";
 import { giveSeat, releaseSeat, teamSeatsOf, withSeatLease } from "~/.server/teams/seats.server";
 import { findPlan, planLabel } from "~/lib/plans";
@@ -71,6 +72,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
             renews:
               ["active", "authenticated"].includes(subscription.status) &&
               !subscription.cancelAtCycleEnd,
+            // Cancelled by the team (not ending because a change of seats replaces it).
+            cancelled: subscription.cancelAtCycleEnd && seats.next === null,
             // Razorpay's page to authorise again with another method, after a failed charge.
             fixUrl:
               manages && ["pending", "halted"].includes(subscription.status)
@@ -126,6 +129,8 @@ const schema = z.union([
   }),
   z.object({ intent: z.literal("leave") }),
   z.object({ intent: z.literal("give-seat"), memberId: z.string().min(1).max(100) }),
+  z.object({ intent: z.literal("cancel-seats") }),
+  z.object({ intent: z.literal("keep-seats") }),
   z.object({ intent: z.literal("take-seat"), memberId: z.string().min(1).max(100) }),
   z.intersection(z.object({ intent: z.literal("profile") }), billingDetailsSchema),
 ]);
@@ -165,6 +170,22 @@ export async function action(args: Route.ActionArgs) {
       case "role":
         await changeTeamRole(request, team.id, input.memberId, input.role);
         return done("members", `Role changed to ${TEAM_ROLE_LABELS[input.role].toLowerCase()}.`);
+      case "cancel-seats":
+      case "keep-seats": {
+        if (team.myRole === "member")
+          throw new AppError("forbidden", "Only the owner and billing managers manage the seats.");
+        if (input.intent === "keep-seats") {
+          await undoCancellation({ teamId: team.id });
+          return done("seats", "The team's subscription continues: it renews as before.");
+        }
+        const row = await cancelAtPeriodEnd({ teamId: team.id }, "Cancelled from the team's page");
+        return done(
+          "seats",
+          row.currentEnd
+            ? `Cancelled: the seats give Pro until ${formatDate(row.currentEnd.toISOString())}, and nothing more is charged.`
+            : "Cancelled: nothing more is charged.",
+        );
+      }
       case "give-seat":
       case "take-seat": {
         if (team.myRole === "member")
@@ -246,7 +267,8 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
       ) : null}
 
       <Section id="seats" title="Pro seats">
-        <SeatsSummary seats={seats} manages={manages} teamId={team.id} />
+        {answer("seats")}
+        <SeatsSummary seats={seats} manages={manages} teamId={team.id} busy={busy} />
       </Section>
 
       <Section id="members" title="People">
@@ -432,10 +454,12 @@ function SeatsSummary({
   seats,
   manages,
   teamId,
+  busy,
 }: {
   seats: SeatsData;
   manages: boolean;
   teamId: string;
+  busy: boolean;
 }) {
   const { subscription } = seats;
   if (!subscription)
@@ -488,12 +512,26 @@ function SeatsSummary({
           </a>
         </p>
       ) : null}
-      {manages && !seats.next && subscription.status === "active" ? (
-        <p className="mt-3">
+      {manages && !seats.next && subscription.status === "active" && !subscription.cancelled ? (
+        <div className="mt-3 flex flex-wrap gap-3">
           <Link className="btn-secondary" to={`/account/team/${teamId}/seats`}>
             Change the number of seats
           </Link>
-        </p>
+          <Form method="post">
+            <input type="hidden" name="intent" value="cancel-seats" />
+            <button type="submit" className="btn-secondary" disabled={busy}>
+              Cancel at the end of the period
+            </button>
+          </Form>
+        </div>
+      ) : null}
+      {manages && subscription.cancelled ? (
+        <Form method="post" className="mt-3">
+          <input type="hidden" name="intent" value="keep-seats" />
+          <button type="submit" className="btn-primary" disabled={busy}>
+            Keep the subscription
+          </button>
+        </Form>
       ) : null}
     </div>
   );
