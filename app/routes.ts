@@ -89,6 +89,7 @@ export default [
       route("admin/invoices", "routes/admin/invoices.tsx"),
       route("admin/coupons", "routes/admin/coupons.tsx"),
       route("admin/teams", "routes/admin/teams.tsx"),
+      route("admin/teams/:id", "routes/admin/team.tsx"),
       route("admin/support", "routes/admin/support.tsx"),
       route("admin/support/:number", "routes/admin/support-ticket.tsx"),
       route("admin/jobs", "routes/admin/jobs.tsx"),

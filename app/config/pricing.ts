@@ -1,4 +1,5 @@
 /** What the pricing page compares and answers; plans and prices themselves live in site.ts. */
+import { seatTiersText } from "~/lib/seats";
 
 /**
  * The ways to pay a subscription, as checkout offers them (Razorpay's subscription checkout: a
@@ -55,6 +56,10 @@ export const pricingFaq: readonly Faq[] = [
   {
     question: "Which payment methods can I use?",
     answer: PAYMENT_METHODS_TEXT,
+  },
+  {
+    question: "Can my company buy Pro for its team?",
+    answer: `Yes. Create a team under Account → Teams with the company's billing details and GSTIN, buy seats and invite your colleagues: each seat gives one person Pro. Monthly: ${seatTiersText("monthly")}. Yearly: ${seatTiersText("yearly")}. Every payment gets a GST tax invoice in the company's name. Seats added during a period cost their share of the days left; seats removed go at the end of the period.`,
   },
   {
     question: "Is there a refund if it is not for me?",

@@ -130,6 +130,8 @@ function concreteUrls(pattern: string, known: Known): Visit[] | undefined {
       return known.ticketNumber ? [`/admin/support/${known.ticketNumber}`] : undefined;
     case "/account/team/:id":
       return known.teamPath ? [known.teamPath] : undefined;
+    case "/admin/teams/:id":
+      return known.teamPath ? [`/admin/teams/${known.teamPath.split("/").at(-1)}`] : undefined;
     // Buying seats: the largest order (200 yearly seats, above UPI AutoPay's limit) too.
     case "/account/team/:id/seats":
       return known.teamPath
@@ -541,7 +543,10 @@ test.describe("no page is wider than the screen", () => {
   }) => {
     test.setTimeout(240_000);
     const customer = await browser.newContext();
-    const known = await longCustomer(await customer.newPage());
+    const customerTab = await customer.newPage();
+    const known = await longCustomer(customerTab);
+    // The customer's team, for the operator's /admin/teams/:id.
+    const { teamPath } = await longTeam(customerTab);
     const { email } = known;
     await signUpAndVerify(page, {
       name: "Layout Admin",
@@ -581,7 +586,7 @@ test.describe("no page is wider than the screen", () => {
     const visits: Visit[] = [
       ...urlsFor(
         "admin",
-        { email, releaseId, customerId, ticketNumber: known.ticketNumber },
+        { email, releaseId, customerId, ticketNumber: known.ticketNumber, teamPath },
         await sitemapPaths(page),
       ),
       // The customer's app opens the site in the admin's browser: both addresses on one page.

@@ -13,6 +13,7 @@ import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../sup
 import {
   eventually,
   pageText,
+  sandboxApi,
   sandboxCharge,
   sandboxPay,
   signInDevice,
@@ -273,6 +274,21 @@ describe.each(engines())("team seats on $name", (engine) => {
     expect(await pageText(server, "/admin/analytics", boss)).toContain(
       "Teams with seats 1 Seats sold 3 Seats held 1 MRR from teams ₹2,097",
     );
+    // The team's own page for the operator: people with their seats, the subscription, every
+    // payment and document; for admins only.
+    const operator = await pageText(server, `/admin/teams/${team.id}`, boss);
+    expect(operator).toContain(
+      `GSTIN ${gstinFor("29")}; 14 Industrial Layout, Bengaluru 560058, Karnataka.`,
+    );
+    expect(operator).toContain("chitra@kaveri.example member Pro seat 1");
+    expect(operator).toContain("arun@kaveri.example member — 1");
+    expect(operator).toContain(`${subscriptionId} Pro (monthly) 3 active`);
+    expect(operator).toMatch(/pay_[A-Za-z0-9]+ ₹2,097 — captured card/);
+    expect(operator).toMatch(
+      /PL\/\d\d-\d\d\/\d{6} Tax invoice \d{1,2} [A-Z][a-z]{2} \d{4} ₹2,097 PDF/,
+    );
+    expect((await getWithCookies(server, `/admin/teams/${team.id}`, owner)).status).toBe(403);
+    expect((await getWithCookies(server, "/admin/teams/no-such-team", boss)).status).toBe(404);
     const gstr1 = await (await getWithCookies(server, "/admin/invoices/gstr1.csv", boss)).text();
     expect(gstr1).toMatch(
       new RegExp(
@@ -327,6 +343,32 @@ describe.each(engines())("team seats on $name", (engine) => {
       igst_paise: 31_988,
       place_of_supply: "27",
     });
+    // A refund made in Razorpay's Dashboard (how the operator refunds a team: its page says so)
+    // is recorded from its webhook, with a credit note for the team.
+    const [paid] = await server.sql(
+      `select p.provider_payment_id from payments p join subscriptions s on s.id = p.subscription_id
+       where s.provider_subscription_id = '${subscriptionId}' and p.status = 'captured'`,
+    );
+    const refunded = await sandboxApi<{ id?: string }>(
+      server.url,
+      `/v1/payments/${String(paid!.provider_payment_id)}/refund`,
+      { method: "POST", body: JSON.stringify({ amount: 20_970 }) },
+    );
+    expect(refunded.id).toMatch(/^rfnd_/);
+    await eventually(
+      async () =>
+        (
+          await server.sql(
+            `select 1 from invoices where team_id = '${team.id}' and kind = 'credit_note' and total_paise = 20970`,
+          )
+        ).length === 1,
+      20_000,
+      "the team's credit note",
+    );
+    expect(await pageText(server, team.path, owner)).toMatch(
+      /Credit note PL\/CN\/\d\d-\d\d\/\d{4,}/,
+    );
+
     // With seats, the page changes their number rather than buying again; the same number
     // is no change.
     expect(await pageText(server, `${team.path}/seats`, owner)).toContain(

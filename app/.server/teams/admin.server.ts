@@ -3,16 +3,24 @@
  * how many people it has, how many invitations wait, its seats (held of bought) and what it was
  * invoiced; searched by name or GSTIN. And the seats in the cockpit: sold, held, MRR from teams.
  */
-import { and, asc, eq, ilike, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { findPlan } from "~/lib/plans";
 import { teamMonthlyPaise } from "~/lib/seats";
 import { db as defaultDb, type Executor } from "../db";
 import {
   GRANTS_NOTHING_END_REASONS,
+  invoiceColumns,
+  invoices,
+  type InvoiceRow,
+  member as members,
   organization as organizations,
+  payments,
   providerPlans,
   subscriptions,
+  type SubscriptionRow,
   teamProfiles,
+  teamSeats,
+  user as users,
 } from "../db/schema";
 
 export interface TeamListing {
@@ -139,5 +147,99 @@ export async function teamSeatTotals(
         teamMonthlyPaise(findPlan(row.planId)?.billingCycle ?? "monthly", row.unitPaise, row.seats),
       0,
     ),
+  };
+}
+
+export interface TeamForOperator {
+  id: string;
+  name: string;
+  createdAt: Date;
+  profile: typeof teamProfiles.$inferSelect | null;
+  members: {
+    userId: string;
+    email: string;
+    role: string;
+    joinedAt: Date;
+    seat: boolean;
+    devices: number;
+  }[];
+  subscriptions: SubscriptionRow[];
+  payments: (typeof payments.$inferSelect)[];
+  invoices: InvoiceRow[];
+}
+
+/**
+ * One team as the operator sees it (issue 37, point 6): its billing identity, its people with
+ * their seats and device counts, and every subscription, payment (failed ones too) and document
+ * of its seats. Null for a team that does not exist.
+ */
+export async function teamForOperator(
+  organizationId: string,
+  database: Executor = defaultDb(),
+): Promise<TeamForOperator | null> {
+  const [team] = await database
+    .select({ id: organizations.id, name: organizations.name, createdAt: organizations.createdAt })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  if (!team) return null;
+  const [profile] = await database
+    .select()
+    .from(teamProfiles)
+    .where(eq(teamProfiles.organizationId, organizationId));
+  const people = await database
+    .select({
+      userId: members.userId,
+      email: users.email,
+      role: members.role,
+      joinedAt: members.createdAt,
+      seat: sql<boolean>`${teamSeats.userId} is not null`,
+      devices: sql<number>`(select count(*)::int from desktop_devices d
+        where d.user_id = "member"."user_id" and d.revoked_at is null)`,
+    })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .leftJoin(
+      teamSeats,
+      and(
+        eq(teamSeats.organizationId, members.organizationId),
+        eq(teamSeats.userId, members.userId),
+      ),
+    )
+    .where(eq(members.organizationId, organizationId))
+    .orderBy(asc(members.createdAt));
+  const rows = await database
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.teamId, organizationId))
+    .orderBy(desc(subscriptions.createdAt));
+  const paid =
+    rows.length === 0
+      ? []
+      : await database
+          .select()
+          .from(payments)
+          .where(
+            inArray(
+              payments.subscriptionId,
+              rows.map((row) => row.id),
+            ),
+          )
+          .orderBy(desc(payments.paidAt));
+  const documents = await database
+    .select(invoiceColumns)
+    .from(invoices)
+    .where(eq(invoices.teamId, organizationId))
+    .orderBy(desc(invoices.issuedAt), desc(invoices.number));
+  return {
+    ...team,
+    profile: profile ?? null,
+    members: people.map((person) => ({
+      ...person,
+      seat: Boolean(person.seat),
+      devices: Number(person.devices),
+    })),
+    subscriptions: rows,
+    payments: paid,
+    invoices: documents,
   };
 }

@@ -1,4 +1,4 @@
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { requireAdmin } from "~/.server/auth/session";
 import { listTeams } from "~/.server/teams/admin.server";
 import { AdminPage, AdminSection, AdminTable, TD, TD_NUM } from "~/components/admin/AdminUi";
@@ -71,7 +71,9 @@ export default function AdminTeamsPage({ loaderData }: Route.ComponentProps) {
             {teams.map((team) => (
               <tr key={team.id} className="border-b border-slate-800/60">
                 <th scope="row" className={`${TD} font-normal`}>
-                  {team.name}
+                  <Link className="link" to={`/admin/teams/${team.id}`}>
+                    {team.name}
+                  </Link>
                 </th>
                 <td className={`${TD} font-mono`}>{team.gstin ?? "—"}</td>
                 <td className={TD}>{team.state ?? "—"}</td>
