@@ -7,8 +7,6 @@ import { type BillingCycle, site } from "~/config/site";
 import { formatInr } from "./money";
 import { paidPlanFor, type PaidPlanId } from "./plans";
 
-export const MIN_SEATS = 1;
-
 /** The price of one seat for one cycle (GST included) when `seats` are bought: its volume tier. */
 export function seatPricePaise(cycle: BillingCycle, seats: number): number {
   const tiers = [...site.teams.seatPrices[cycle]].sort((a, b) => b.fromSeats - a.fromSeats);

@@ -1,15 +1,15 @@
 /**
- * A team buys seats (issue 37, point 2): one Razorpay subscription on the seat's plan at its volume
- * tier, `quantity` = seats, authorised by the owner or a billing manager and made out to the team
- * (notes.team_id: nobody's own subscription). Reused while unpaid for the same seats and cycle,
- * never two open at once; the subscription gives seats when Razorpay confirms it (webhook or
- * resync, as every subscription).
+ * A team buys seats (issue 37, point 2), or changes their number (point 3; decision 0054): one
+ * Razorpay subscription on the seat's plan at its volume tier, `quantity` = seats, authorised by
+ * the owner or a billing manager and made out to the team (notes.team_id: nobody's own
+ * subscription). A change is a new subscription from the current cycle's end, with an upfront
+ * amount for seats added. Reused while unpaid for the same order, never two open at once; it
+ * gives seats when Razorpay confirms it (webhook or resync, as every subscription).
  */
-import { and, eq } from "drizzle-orm";
-import { type BillingCycle } from "~/config/site";
+import { eq } from "drizzle-orm";
+import { type BillingCycle, site } from "~/config/site";
 import { findPlan } from "~/lib/plans";
 import { type SeatTopup, seatQuote, seatsText, seatTopup } from "~/lib/seats";
-import { site } from "~/config/site";
 import { type Database, db as defaultDb } from "../db";
 import { subscriptions, type SubscriptionRow, teamProfiles, teamSeatTopups } from "../db/schema";
 import { cancelAtRazorpay } from "../billing/cancel-at-razorpay.server";
@@ -233,22 +233,4 @@ async function plannedChange(
       now,
     ),
   };
-}
-
-/** The team's unpaid checkout with this Razorpay id, for the page's verify step. */
-export async function teamCheckoutOf(
-  organizationId: string,
-  providerSubscriptionId: string,
-  database: Database = defaultDb(),
-): Promise<SubscriptionRow | null> {
-  const [row] = await database
-    .select()
-    .from(subscriptions)
-    .where(
-      and(
-        eq(subscriptions.teamId, organizationId),
-        eq(subscriptions.providerSubscriptionId, providerSubscriptionId),
-      ),
-    );
-  return row ?? null;
 }
