@@ -19,15 +19,13 @@ import {
   signInDevice,
   textOf,
 } from "../support/billing";
-import { gstinCheckCharacter } from "~/lib/gst";
+import { gstinFor, invitationLink as invitationLinkOf, said } from "../support/teams";
 import { seatsText } from "~/lib/seats";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import type { RunningTestServer } from "../support/server";
 
 const PASSWORD = "seats-test-password-1";
-const gstinFor = (code: string) =>
-  `${code}AAGCK1234M1Z${gstinCheckCharacter(`${code}AAGCK1234M1Z`)}`;
 const company = (name: string, stateCode: string, city: string) => ({
   name,
   addressLine1: "14 Industrial Layout",
@@ -58,15 +56,7 @@ describe.each(engines())("team seats on $name", (engine) => {
 
   const signUp = (email: string) =>
     signUpVerified(server, { name: email.split("@")[0]!, email, password: PASSWORD });
-  const said = async (response: Response) => textOf(await response.text());
-  const invitationLink = (email: string) => {
-    const mail = readOutbox(server.dataDir)
-      .filter((message) => message.to.includes(email) && /invited you/.test(message.subject))
-      .at(-1);
-    const link = /\/team-invite\/[A-Za-z0-9_-]+/.exec(mail?.text ?? "")?.[0];
-    expect(link, `an invitation mail to ${email}`).toBeDefined();
-    return link!;
-  };
+  const invitationLink = (email: string) => invitationLinkOf(server, email);
   const newTeam = async (cookie: string, details: ReturnType<typeof company>) => {
     const created = await postForm(server, "/account/team", cookie, {
       intent: "create-team",

@@ -8,15 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
 import { pageText, signInDevice, textOf } from "../support/billing";
-import { gstinCheckCharacter } from "~/lib/gst";
+import { gstinFor, invitationLink as invitationLinkOf, said } from "../support/teams";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import type { RunningTestServer } from "../support/server";
 
 const PASSWORD = "team-test-password-1";
-/** A well-formed GSTIN of state `code` (its check character computed). */
-const gstinFor = (code: string) =>
-  `${code}AAGCK1234M1Z${gstinCheckCharacter(`${code}AAGCK1234M1Z`)}`;
 const COMPANY = {
   name: "Kaveri Robotics Private Limited",
   addressLine1: "14 Industrial Layout",
@@ -42,15 +39,7 @@ describe.each(engines())("teams on $name", (engine) => {
 
   const signUp = (email: string) =>
     signUpVerified(server, { name: email.split("@")[0]!, email, password: PASSWORD });
-  const invitationLink = (email: string) => {
-    const mail = readOutbox(server.dataDir)
-      .filter((message) => message.to.includes(email) && /invited you/.test(message.subject))
-      .at(-1);
-    const link = /\/team-invite\/[A-Za-z0-9_-]+/.exec(mail?.text ?? "")?.[0];
-    expect(link, `an invitation mail to ${email}`).toBeDefined();
-    return link!;
-  };
-  const said = async (response: Response) => textOf(await response.text());
+  const invitationLink = (email: string) => invitationLinkOf(server, email);
   const createTeam = async (cookie: string, details = COMPANY) => {
     const response = await postForm(server, "/account/team", cookie, {
       intent: "create-team",

@@ -6,6 +6,7 @@
 import { and, asc, desc, eq, ilike, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { findPlan } from "~/lib/plans";
 import { teamMonthlyPaise } from "~/lib/seats";
+import { holdsSeat, memberDeviceCount } from "./member-columns";
 import { db as defaultDb, type Executor } from "../db";
 import {
   GRANTS_NOTHING_END_REASONS,
@@ -192,9 +193,8 @@ export async function teamForOperator(
       email: users.email,
       role: members.role,
       joinedAt: members.createdAt,
-      seat: sql<boolean>`${teamSeats.userId} is not null`,
-      devices: sql<number>`(select count(*)::int from desktop_devices d
-        where d.user_id = "member"."user_id" and d.revoked_at is null)`,
+      seat: holdsSeat(),
+      devices: memberDeviceCount(),
     })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))

@@ -7,7 +7,7 @@
  * an AppError with words for the page.
  */
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, eq, gt } from "drizzle-orm";
 import { type BillingDetails } from "~/lib/billing-details";
 import { auth } from "../auth/auth.server";
 import { db as defaultDb, type Executor } from "../db";
@@ -25,6 +25,7 @@ import { teamInvitationMessage } from "../mail/team-templates";
 import { env } from "../env";
 import { kickJobs } from "../jobs";
 import { TEAM_ROLE_LABELS, TEAM_ROLES, type TeamRole } from "./roles";
+import { holdsSeat, memberDeviceCount } from "./member-columns";
 import {
   assertSeatForInvitation,
   giveSeat,
@@ -96,7 +97,7 @@ export async function teamsOf(
       id: organizations.id,
       name: organizations.name,
       role: members.role,
-      seat: sql<boolean>`${teamSeats.userId} is not null`,
+      seat: holdsSeat(),
     })
     .from(members)
     .innerJoin(organizations, eq(organizations.id, members.organizationId))
@@ -209,10 +210,8 @@ export async function teamViewFor(
       joinedAt: members.createdAt,
       name: users.name,
       email: users.email,
-      // A count, never the devices themselves (issue 37, point 7): written out with the
-      // member table's name, as drizzle leaves columns unqualified in a subquery's outer query.
-      devices: sql<number>`(select count(*)::int from desktop_devices d
-        where d.user_id = "member"."user_id" and d.revoked_at is null)`,
+      // A count, never the devices themselves (issue 37, point 7).
+      devices: memberDeviceCount(),
     })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))

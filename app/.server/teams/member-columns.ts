@@ -1,0 +1,17 @@
+/**
+ * Columns of a team's member rows that the team's page and the operator's page both read: how
+ * many desktop devices the person has signed in (a count, never the devices: issue 37, point 7)
+ * and whether they hold a seat (with `team_seats` left-joined).
+ */
+import { sql } from "drizzle-orm";
+import { teamSeats } from "../db/schema";
+
+/**
+ * Written out with the member table's name: drizzle leaves columns unqualified in a subquery's
+ * outer query.
+ */
+export const memberDeviceCount = () =>
+  sql<number>`(select count(*)::int from desktop_devices d
+    where d.user_id = "member"."user_id" and d.revoked_at is null)`;
+
+export const holdsSeat = () => sql<boolean>`${teamSeats.userId} is not null`;
