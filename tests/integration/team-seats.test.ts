@@ -605,6 +605,43 @@ describe.each(engines())("team seats on $name", (engine) => {
     ).toEqual([{ gstin: gstinFor("29") }]);
   });
 
+  it("a halted team subscription is said on the team's page, and buying again retires it", async () => {
+    const owner = await signUp("ravi@kaveri-halt.example");
+    const team = await newTeam(owner, company("Kaveri Halt Testing", "29", "Bengaluru"));
+    const first = await buySeats(owner, team.path, 2, "card");
+    const api = `${server.url}/_sandbox/razorpay`;
+    for (let attempt = 0; attempt < 3; attempt++)
+      expect((await sandboxCharge(api, first, true)).status).toBe(200);
+    await eventually(
+      async () =>
+        (
+          await server.sql(
+            `select 1 from subscriptions where provider_subscription_id = '${first}' and status = 'halted'`,
+          )
+        ).length === 1,
+      20_000,
+      "the halt",
+    );
+    const page = await getWithCookies(server, team.path, owner);
+    const html = await page.text();
+    expect(textOf(html)).toContain(
+      "The team's subscription stopped after its renewal could not be charged, so its seats give no Pro now.",
+    );
+    expect(html).toMatch(/href="[^"]*\/hosted\/sub_[A-Za-z0-9]+"[^>]*>Pay the missed charge</);
+    // Bought again: the halted one is cancelled, so a card entered on its page cannot charge too.
+    await buySeats(owner, team.path, 2, "card");
+    await eventually(
+      async () =>
+        (
+          await server.sql(
+            `select 1 from subscriptions where provider_subscription_id = '${first}' and status = 'cancelled'`,
+          )
+        ).length === 1,
+      20_000,
+      "the halted subscription retired",
+    );
+  });
+
   it("two accepts at once for the last seat: one gets it, the other joins without one", async () => {
     const owner = await signUp("lata@godavari.example");
     const team = await newTeam(owner, company("Godavari Systems", "29", "Bengaluru"));

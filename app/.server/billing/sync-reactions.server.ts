@@ -17,8 +17,9 @@ import { razorpay } from "./provider.server";
 import type { RazorpayClient } from "./razorpay/client";
 import {
   applyProviderSubscription,
+  type Buyer,
   markEnding,
-  subscriptionsOf,
+  subscriptionsOfBuyer,
   SWITCHED_PLAN,
 } from "./subscriptions.server";
 
@@ -51,11 +52,20 @@ export async function afterSubscriptionSynced(
   }
   // A restarted Pro replaces a halted subscription: cancel that one, or a new card entered on its
   // old payment page would charge a second time.
-  if (row.status === "active" && row.userId && !row.replacesSubscriptionId) {
+  // The same for a team's seats bought again (issue 37).
+  const buyer = buyerOf(row);
+  if (row.status === "active" && buyer && !row.replacesSubscriptionId) {
     const halted = await executor
       .select({ id: subscriptions.id })
       .from(subscriptions)
-      .where(and(eq(subscriptions.userId, row.userId), eq(subscriptions.status, "halted")));
+      .where(
+        and(
+          typeof buyer === "string"
+            ? eq(subscriptions.userId, buyer)
+            : eq(subscriptions.teamId, buyer.teamId),
+          eq(subscriptions.status, "halted"),
+        ),
+      );
     if (halted.some((other) => other.id !== row.id))
       await enqueue(
         executor,
@@ -64,6 +74,12 @@ export async function afterSubscriptionSynced(
         { dedupeKey: `retire-halted:${row.id}` },
       );
   }
+}
+
+/** Who pays a subscription: its person, or its team; null once neither is left. */
+function buyerOf(row: Pick<SubscriptionRow, "userId" | "teamId">): Buyer | null {
+  if (row.teamId) return { teamId: row.teamId };
+  return row.userId;
 }
 
 /** The payload of both jobs here, as the worker has already checked it against the schema. */
@@ -111,8 +127,9 @@ export async function retireHalted(
   const database = options.database ?? defaultDb();
   const client = options.client ?? razorpay();
   const [active] = await database.select().from(subscriptions).where(eq(subscriptions.id, id));
-  if (!active?.userId) throw new PermanentJobError(`no subscription ${id}`);
-  const halted = (await subscriptionsOf(active.userId, database)).filter(
+  const buyer = active ? buyerOf(active) : null;
+  if (!active || !buyer) throw new PermanentJobError(`no subscription ${id}`);
+  const halted = (await subscriptionsOfBuyer(buyer, database)).filter(
     (row) => row.status === "halted" && row.id !== active.id,
   );
   let cancelled = 0;

@@ -28,6 +28,11 @@ export interface TeamSeats {
    * front); seats removed stay until the cycle ends.
    */
   next: SubscriptionRow | null;
+  /**
+   * With no seats now: the team's subscription that Razorpay halted after its renewal failed
+   * (the team pays the missed charge on Razorpay's page to restart it, or buys again).
+   */
+  halted: SubscriptionRow | null;
   bought: number;
   /** Members holding a seat (user ids). */
   holders: string[];
@@ -91,6 +96,7 @@ export async function teamSeatsOf(
   return {
     subscription,
     next,
+    halted: subscription ? null : (rows.find((row) => row.status === "halted") ?? null),
     bought,
     holders,
     invited,

@@ -55,6 +55,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       free: seats.free,
       holders: seats.holders,
       mine: seats.holders.includes(user.id),
+      // Stopped after a failed renewal: Razorpay's page takes the missed charge and restarts it.
+      haltedFixUrl: manages && seats.halted ? (seats.halted.shortUrl ?? "") : null,
+      halted: seats.halted !== null,
       // A change of seats scheduled for the end of this period (point 3).
       next:
         seats.next && seats.next.seats !== seats.bought
@@ -465,10 +468,25 @@ function SeatsSummary({
   if (!subscription)
     return (
       <div className="text-slate-300" data-testid="team-seats">
-        <p>
-          The team has no Pro seats yet. Its members use their own plan (Free, or Pro they pay for
-          themselves) until it buys seats.
-        </p>
+        {seats.halted ? (
+          <p>
+            The team's subscription stopped after its renewal could not be charged, so its seats
+            give no Pro now. Pay the missed charge with another method to restart it, or buy seats
+            again.
+          </p>
+        ) : (
+          <p>
+            The team has no Pro seats yet. Its members use their own plan (Free, or Pro they pay for
+            themselves) until it buys seats.
+          </p>
+        )}
+        {seats.haltedFixUrl ? (
+          <p className="mt-3">
+            <a className="btn-primary" href={seats.haltedFixUrl}>
+              Pay the missed charge
+            </a>
+          </p>
+        ) : null}
         {manages ? (
           <p className="mt-3">
             <Link className="btn-primary" to={`/account/team/${teamId}/seats`}>
