@@ -16,7 +16,7 @@ import {
 } from "../db/schema";
 import { subscriptionEntitledUntil } from "../billing/entitlement.server";
 import { AppError } from "../http/errors";
-import { withLease } from "../security/lease.server";
+import { LeaseBusyError, withLease } from "../security/lease.server";
 import { seatsText } from "~/lib/seats";
 
 export interface TeamSeats {
@@ -106,16 +106,25 @@ export async function teamSeatsOf(
 }
 
 /** Runs `work` holding the team's seat lease: one seat change at a time, on every instance. */
-export function withSeatLease<T>(
+export async function withSeatLease<T>(
   organizationId: string,
   work: () => Promise<T>,
   database: Database = defaultDb(),
 ): Promise<T> {
-  return withLease(`team-seats:${organizationId}`, work, {
-    ttlSeconds: 30,
-    waitMs: 15_000,
-    database,
-  });
+  try {
+    return await withLease(`team-seats:${organizationId}`, work, {
+      ttlSeconds: 30,
+      waitMs: 15_000,
+      database,
+    });
+  } catch (error) {
+    if (error instanceof LeaseBusyError)
+      throw new AppError(
+        "conflict",
+        "Someone else is changing the team's seats right now. Try again in a moment.",
+      );
+    throw error;
+  }
 }
 
 /**
