@@ -22,6 +22,7 @@ import { paymentsConfig, razorpay } from "./provider.server";
 import { RazorpayError, type RazorpayClient } from "./razorpay/client";
 import {
   applyProviderSubscription,
+  type Buyer,
   liveSubscriptionsOf,
   markEnding,
   openCheckoutsOf,
@@ -245,8 +246,8 @@ export interface CheckoutResponse {
  * be). A good signature records the payment id and asks for a resync; it changes no status.
  */
 export async function verifyCheckout(
-  /** The buyer's user id, or the team whose seats are bought (its page checked the role). */
-  buyer: string | { teamId: string },
+  /** The buyer: a person's user id, or the team whose seats are bought (its page checked the role). */
+  buyer: Buyer,
   response: CheckoutResponse,
   options: { database?: Database; keySecret?: string } = {},
 ): Promise<SubscriptionRow | null> {

@@ -7,9 +7,9 @@ import { and, asc, desc, eq, ilike, inArray, isNotNull, or, sql } from "drizzle-
 import { findPlan } from "~/lib/plans";
 import { teamMonthlyPaise } from "~/lib/seats";
 import { holdsSeat, memberDeviceCount } from "./member-columns";
+import { givingSeats } from "./seats.server";
 import { db as defaultDb, type Executor } from "../db";
 import {
-  GRANTS_NOTHING_END_REASONS,
   invoiceColumns,
   invoices,
   type InvoiceRow,
@@ -40,19 +40,6 @@ export interface TeamListing {
   createdAt: Date;
 }
 
-/**
- * The seats a team's subscription gives at `now`, as `subscriptionEntitledUntil` decides: paying
- * or authorised, or ended with paid time left, never one whose time was never paid.
- */
-const seatsGiven = (now: Date) => sql`(select coalesce(max(s.seats), 0) from subscriptions s
-  where s.team_id = "organization"."id"
-    and (s.end_reason is null or s.end_reason not in (${sql.join(
-      GRANTS_NOTHING_END_REASONS.map((reason) => sql`${reason}`),
-      sql`, `,
-    )}))
-    and (s.status in ('active', 'authenticated', 'pending')
-      or (s.status in ('cancelled', 'completed', 'paused') and s.current_end > ${now.toISOString()}::timestamptz)))`;
-
 /** At most 200 teams, by name; `query` matches the name or the GSTIN, any case. */
 export async function listTeams(
   query: string,
@@ -75,7 +62,6 @@ export async function listTeams(
       pendingInvitations: sql<number>`(select count(*)::int from invitation i
         where i.organization_id = "organization"."id" and i.status = 'pending'
           and i.expires_at > ${now.toISOString()})`,
-      seatsBought: sql<number>`${seatsGiven(now)}`,
       seatsHeld: sql<number>`(select count(*)::int from team_seats ts
         join member m on m.organization_id = ts.organization_id and m.user_id = ts.user_id
         where ts.organization_id = "organization"."id")`,
@@ -90,15 +76,50 @@ export async function listTeams(
     )
     .orderBy(asc(organizations.name))
     .limit(200);
+  const bought = await seatsBoughtByTeam(
+    database,
+    rows.map((row) => row.id),
+    now,
+  );
   return rows.map((row) => ({
     ...row,
     owners: row.owners ?? [],
     members: Number(row.members),
     pendingInvitations: Number(row.pendingInvitations),
-    seatsBought: Number(row.seatsBought),
+    seatsBought: bought.get(row.id) ?? 0,
     seatsHeld: Number(row.seatsHeld),
     invoicedPaise: Number(row.invoicedPaise),
   }));
+}
+
+/**
+ * The seats each team's subscriptions give at `now` (all teams when `teamIds` is null), decided
+ * by the same rule as a member's Pro (`givingSeats`), in one read.
+ */
+async function seatsBoughtByTeam(
+  database: Executor,
+  teamIds: readonly string[] | null,
+  now: Date,
+): Promise<Map<string, number>> {
+  if (teamIds?.length === 0) return new Map();
+  const rows = await database
+    .select({
+      teamId: subscriptions.teamId,
+      planId: subscriptions.planId,
+      seats: subscriptions.seats,
+      status: subscriptions.status,
+      currentEnd: subscriptions.currentEnd,
+      chargeAt: subscriptions.chargeAt,
+      endReason: subscriptions.endReason,
+    })
+    .from(subscriptions)
+    .where(teamIds ? inArray(subscriptions.teamId, [...teamIds]) : isNotNull(subscriptions.teamId));
+  const byTeam = new Map<string, typeof rows>();
+  for (const row of rows)
+    if (row.teamId) byTeam.set(row.teamId, [...(byTeam.get(row.teamId) ?? []), row]);
+  return new Map(
+    [...byTeam].map(([teamId, subs]) => [teamId, givingSeats(subs, now)[0]?.seats ?? 0]),
+  );
 }
 
 export interface TeamSeatTotals {
@@ -114,15 +135,28 @@ export async function teamSeatTotals(
   database: Executor = defaultDb(),
   now = new Date(),
 ): Promise<TeamSeatTotals> {
-  const [sold] = await database
-    .select({
-      teams: sql<number>`count(*) filter (where ${seatsGiven(now)} > 0)::int`,
-      seatsSold: sql<number>`coalesce(sum(${seatsGiven(now)}), 0)::int`,
-      seatsHeld: sql<number>`coalesce(sum((select count(*) from team_seats ts
-        join member m on m.organization_id = ts.organization_id and m.user_id = ts.user_id
-        where ts.organization_id = "organization"."id")) filter (where ${seatsGiven(now)} > 0), 0)::int`,
-    })
-    .from(organizations);
+  const bought = [...(await seatsBoughtByTeam(database, null, now))].filter(
+    ([, seats]) => seats > 0,
+  );
+  const held =
+    bought.length === 0
+      ? []
+      : await database
+          .select({ count: sql<number>`count(*)::int` })
+          .from(teamSeats)
+          .innerJoin(
+            members,
+            and(
+              eq(members.organizationId, teamSeats.organizationId),
+              eq(members.userId, teamSeats.userId),
+            ),
+          )
+          .where(
+            inArray(
+              teamSeats.organizationId,
+              bought.map(([teamId]) => teamId),
+            ),
+          );
   const paying = await database
     .select({
       planId: subscriptions.planId,
@@ -139,9 +173,9 @@ export async function teamSeatTotals(
       ),
     );
   return {
-    teams: Number(sold?.teams ?? 0),
-    seatsSold: Number(sold?.seatsSold ?? 0),
-    seatsHeld: Number(sold?.seatsHeld ?? 0),
+    teams: bought.length,
+    seatsSold: bought.reduce((sum, [, seats]) => sum + seats, 0),
+    seatsHeld: Number(held[0]?.count ?? 0),
     mrrPaise: paying.reduce(
       (sum, row) =>
         sum +

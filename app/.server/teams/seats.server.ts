@@ -46,6 +46,18 @@ export interface TeamSeats {
   free: number;
 }
 
+/**
+ * Which of a team's subscriptions give its seats at `now` (the entitlement's own rule), the one
+ * with the most seats first: a change of seats overlaps its predecessor until the cycle ends.
+ */
+export function givingSeats<
+  Row extends Parameters<typeof subscriptionEntitledUntil>[0] & { seats: number },
+>(rows: readonly Row[], now: Date): Row[] {
+  return rows
+    .filter((row) => subscriptionEntitledUntil(row, now) !== null)
+    .sort((a, b) => b.seats - a.seats);
+}
+
 /** The team's seats at `now`: those of its subscription that gives Pro now, if any. */
 export async function teamSeatsOf(
   organizationId: string,
@@ -57,8 +69,8 @@ export async function teamSeatsOf(
     .from(subscriptions)
     .where(eq(subscriptions.teamId, organizationId))
     .orderBy(desc(subscriptions.createdAt));
-  const giving = rows.filter((row) => subscriptionEntitledUntil(row, now) !== null);
-  const subscription = [...giving].sort((a, b) => b.seats - a.seats)[0] ?? null;
+  const giving = givingSeats(rows, now);
+  const subscription = giving[0] ?? null;
   const next =
     giving.find(
       (row) =>
@@ -110,11 +122,12 @@ export async function withSeatLease<T>(
   organizationId: string,
   work: () => Promise<T>,
   database: Database = defaultDb(),
+  waitMs = 15_000,
 ): Promise<T> {
   try {
     return await withLease(`team-seats:${organizationId}`, work, {
       ttlSeconds: 30,
-      waitMs: 15_000,
+      waitMs,
       database,
     });
   } catch (error) {
@@ -159,22 +172,23 @@ export async function assertSeatForInvitation(
 }
 
 /**
- * Gives a member a seat when one is free; false when none is (they stay in the team without
- * Pro). Already holding one is fine. Call under the seat lease.
+ * Gives a member a seat when one is free: "given" (or held already), "full" (they stay in the
+ * team without Pro), or "none" (the team has bought no seats). Call under the seat lease.
  */
 export async function giveSeat(
   organizationId: string,
   userId: string,
   executor: Executor = defaultDb(),
   options: { ignoreInvitations?: boolean } = {},
-): Promise<boolean> {
+): Promise<"given" | "full" | "none"> {
   const seats = await teamSeatsOf(organizationId, executor);
-  if (seats.holders.includes(userId)) return true;
+  if (seats.bought === 0) return "none";
+  if (seats.holders.includes(userId)) return "given";
   // An accepted invitation was counted as waiting until a moment ago: its seat is this one.
   const free = options.ignoreInvitations ? seats.capacity - seats.holders.length : seats.free;
-  if (free <= 0) return false;
+  if (free <= 0) return "full";
   await executor.insert(teamSeats).values({ organizationId, userId }).onConflictDoNothing();
-  return true;
+  return "given";
 }
 
 /** Frees a person's seat in a team (taken back, they left, or were removed). */

@@ -26,13 +26,7 @@ import { env } from "../env";
 import { kickJobs } from "../jobs";
 import { TEAM_ROLE_LABELS, TEAM_ROLES, type TeamRole } from "./roles";
 import { holdsSeat, memberDeviceCount } from "./member-columns";
-import {
-  assertSeatForInvitation,
-  giveSeat,
-  releaseSeat,
-  teamSeatsOf,
-  withSeatLease,
-} from "./seats.server";
+import { assertSeatForInvitation, giveSeat, releaseSeat, withSeatLease } from "./seats.server";
 
 /** The plugin's refusals, in our words (by its error code). */
 const REFUSALS: Record<string, string> = {
@@ -371,11 +365,9 @@ export async function acceptInvitation(
     );
     if (!accepted) throw new AppError("conflict", REFUSALS.INVITATION_NOT_FOUND ?? "");
     const { organizationId, userId } = accepted.member;
-    // A team without seats: the person joins the team only. Else a seat, if one is free.
-    if ((await teamSeatsOf(organizationId, database)).bought === 0)
-      return { organizationId, seat: "none" as const };
-    const given = await giveSeat(organizationId, userId, database, { ignoreInvitations: true });
-    return { organizationId, seat: given ? ("given" as const) : ("full" as const) };
+    // A seat if one is free; in a team without seats, the person joins the team only.
+    const seat = await giveSeat(organizationId, userId, database, { ignoreInvitations: true });
+    return { organizationId, seat };
   };
   // An unknown invitation has no team to lock: the plugin refuses it in our words.
   return pending ? withSeatLease(pending.organizationId, accept) : accept();

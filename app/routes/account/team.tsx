@@ -200,7 +200,9 @@ export async function action(args: Route.ActionArgs) {
           return done("members", `${person.email} no longer has a seat: it is free.`);
         }
         const given = await withSeatLease(team.id, () => giveSeat(team.id, person.userId));
-        if (!given)
+        if (given === "none")
+          throw new AppError("conflict", "The team has no seats: buy seats first.");
+        if (given === "full")
           throw new AppError(
             "conflict",
             "No seat is free: add seats, take one back, or withdraw an invitation first.",
