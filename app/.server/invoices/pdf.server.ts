@@ -4,7 +4,9 @@
  * stays searchable and selectable; nothing is fetched over the network.
  */
 import { formatDate } from "~/lib/dates";
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import type { Font, FontCollection } from "fontkit";
 import type PDFDocumentClass from "pdfkit";
 import { site } from "~/config/site";
 import type { InvoiceDocument, InvoiceLine, Party } from "./types";
@@ -189,22 +191,54 @@ function footer(pdf: Pdf, doc: InvoiceDocument, isCredit: boolean, top: number):
   put(pdf, `Support: ${doc.supplier.email ?? site.company.supportEmail}`, MARGIN, y, { size: 8 });
 }
 
+interface Renderer {
+  PDFDocument: typeof PDFDocumentClass;
+  regular: Font;
+  bold: Font;
+}
+
 /**
- * pdfkit (with its font tables, about 25 MB of memory) is loaded when the first document is
- * rendered, not when the site starts (decision 0051).
+ * pdfkit and the two fonts, read and parsed once, when the first document is rendered rather than
+ * when the site starts (pdfkit with its font tables is about 25 MB of memory: decision 0051).
+ * fontkit parses a font's tables as they are first needed and keeps them on the font object;
+ * handed the files' paths, pdfkit read and parsed both fonts again for every document, which was
+ * most of a document's rendering time. A parsed font holds nothing of one document: pdfkit makes
+ * each document's subset of it afresh.
  */
-let pdfkit: Promise<typeof PDFDocumentClass> | undefined;
-const loadPdfkit = () => (pdfkit ??= import("pdfkit").then((module) => module.default));
+let renderer: Promise<Renderer> | undefined;
+const loadRenderer = () =>
+  (renderer ??= Promise.all([
+    import("pdfkit"),
+    import("fontkit"),
+    readFile(FONT_FILES.regular),
+    readFile(FONT_FILES.bold),
+  ]).then(([pdfkit, fontkit, regular, bold]) => ({
+    PDFDocument: pdfkit.default,
+    regular: singleFont(fontkit.create(regular)),
+    bold: singleFont(fontkit.create(bold)),
+  })));
+
+function singleFont(font: Font | FontCollection): Font {
+  if ("fonts" in font) throw new Error("expected a single font, not a collection");
+  return font;
+}
+
+/**
+ * pdfkit 0.20 takes a parsed fontkit font wherever it takes a font file (`PDFFontFactory.open`:
+ * any source with a `layout` function); @types/pdfkit 0.17 predates that and names only paths
+ * and bytes.
+ */
+const fontSource = (font: Font) => font as unknown as string;
 
 /** Renders the document; its dates come from the document, so a re-render gives the same bytes. */
 export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
-  const PDFDocument = await loadPdfkit();
+  const { PDFDocument, regular, bold } = await loadRenderer();
   const isCredit = doc.kind === "credit_note";
   const issued = new Date(doc.issuedAt);
   const pdf = new PDFDocument({
     size: "A4",
     margin: MARGIN,
-    font: FONT_FILES.regular, // instead of the built-in Helvetica, which has no ₹
+    font: fontSource(regular), // instead of the built-in Helvetica, which has no ₹
     lang: "en-IN",
     displayTitle: true,
     info: {
@@ -214,8 +248,8 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
       ModDate: issued,
     },
   });
-  pdf.registerFont("regular", FONT_FILES.regular);
-  pdf.registerFont("bold", FONT_FILES.bold);
+  pdf.registerFont("regular", fontSource(regular));
+  pdf.registerFont("bold", fontSource(bold));
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     pdf.on("data", (chunk: Buffer) => chunks.push(chunk));
