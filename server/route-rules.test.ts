@@ -1,5 +1,6 @@
-import type { ServerBuild } from "react-router";
-import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
+import { describe, expect, it, vi } from "vitest";
 import {
   hasDotSegment,
   originForm,
@@ -188,5 +189,80 @@ describe("app/routes.ts", () => {
     walk(routes as { path?: string; children?: unknown[] }[]);
     expect(paths.length).toBeGreaterThan(40);
     expect(paths.filter((path) => /[A-Z]/.test(path.replace(/:[A-Za-z_]+/g, "")))).toEqual([]);
+  });
+});
+
+describe("matching over the routes a path's first segment can reach", () => {
+  /** app/routes.ts under the root route, as the build's manifest has it (ids as React Router makes them). */
+  async function siteRoutes() {
+    const { default: config } = await import("../app/routes");
+    type Entry = { id?: string; file: string; path?: string; index?: boolean; children?: Entry[] };
+    const manifest: Parameters<typeof buildOf>[0] = [{ id: "root", path: "", page: true }];
+    const walk = (entries: readonly Entry[], parentId: string) => {
+      for (const entry of entries) {
+        const id = entry.id ?? entry.file.replace(/\.[jt]sx?$/, "");
+        manifest.push({ id, parentId, path: entry.path, index: entry.index, page: true });
+        walk(entry.children ?? [], id);
+      }
+    };
+    walk(config as Entry[], "root");
+    const tree = (parentId: string | undefined): RouteObject[] =>
+      manifest
+        .filter((route) => route.parentId === parentId)
+        .map((route) =>
+          route.index
+            ? { id: route.id, index: true, path: route.path }
+            : { id: route.id, path: route.path, children: tree(route.id) },
+        );
+    return { build: buildOf(manifest), tree: tree(undefined), manifest };
+  }
+
+  /** React Router's own answer over the whole tree, in leafFor's terms. */
+  const wholeTreeLeaf = (tree: RouteObject[], path: string) => {
+    const leaf = matchRoutes(tree, path)?.at(-1);
+    return leaf?.route.id ? { id: leaf.route.id, params: { ...leaf.params } } : null;
+  };
+
+  it("answers what React Router answers over the whole tree, for the site's routes and any path", async () => {
+    const { build, tree, manifest } = await siteRoutes();
+    const segments = [
+      ...new Set(manifest.flatMap((route) => (route.path ?? "").split("/")).filter(Boolean)),
+    ];
+    expect(segments.length).toBeGreaterThan(40);
+    const spelt = fc.oneof(
+      // A route's own segment, a parameter's or optional segment's name as a literal, in any case.
+      fc
+        .constantFrom(...segments)
+        .chain((segment) =>
+          fc
+            .array(fc.boolean(), { minLength: segment.length, maxLength: segment.length })
+            .map((upper) => [...segment].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join("")),
+        ),
+      // …percent-encoded, as a browser or a scanner may send it.
+      fc
+        .constantFrom(...segments)
+        .map((segment) => encodeURIComponent(segment).replace(/a/g, "%61")),
+      fc.constantFrom("", "1.4.0", "9.18.0-beta", "%2F", "%E0%A4", "\u212Aey", "ADMIN", "api.data"),
+      fc.string({ maxLength: 8 }),
+    );
+    const path = fc
+      .array(spelt, { maxLength: 5 })
+      .chain((parts) =>
+        fc.constantFrom(`/${parts.join("/")}`, `/${parts.join("/")}/`, `//${parts.join("/")}`),
+      );
+    const rules = routeRules(build);
+    // React Router warns of each path it cannot decode (the hostile spellings above).
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    fc.assert(
+      fc.property(path, (pathname) => {
+        expect(rules.leafFor(pathname), pathname).toEqual(wholeTreeLeaf(tree, pathname));
+      }),
+      { numRuns: 600 },
+    );
+    // And every route's own path, with its parameters filled in.
+    for (const route of manifest) {
+      const filled = `/${(route.path ?? "").replace(/:[A-Za-z_]+\??/g, "x1").replace(/\?/g, "")}`;
+      expect(rules.leafFor(filled), filled).toEqual(wholeTreeLeaf(tree, filled));
+    }
   });
 });

@@ -119,15 +119,76 @@ function routeTree(build: ServerBuild): RouteObject[] {
 export const REMEMBERED_PATHS = 500;
 
 /**
+ * The routes of `tree` that can match a path whose first segment is `first` (decoded, lower
+ * case), in their order: every route whose path starts with that literal or with a parameter, an
+ * optional segment or a splat, and every route whose path has no segment yet (the root, layouts,
+ * the index) with its children pruned the same way. A route left out cannot match such a path, so
+ * `matchRoutes` over the pruned tree answers what it answers over the whole tree: React Router ranks
+ * branches by their paths' scores and then by their order among siblings, which pruning keeps,
+ * and answers the first that matches (`route-rules.test.ts` checks this against the site's routes).
+ */
+function pruneTree(routes: RouteObject[], first: string, parentPath = ""): RouteObject[] {
+  const kept: RouteObject[] = [];
+  for (const route of routes) {
+    const path = route.path?.startsWith("/") ? route.path : `${parentPath}/${route.path ?? ""}`;
+    const leading = path.split("/").find((segment) => segment !== "");
+    if (leading === undefined) {
+      // An index route has no children; the root and layouts keep the children that can match.
+      kept.push(
+        route.index ? route : { ...route, children: pruneTree(route.children ?? [], first, path) },
+      );
+    } else if (!isLiteralSegment(leading) || leading.toLowerCase() === first) {
+      kept.push(route);
+    }
+  }
+  return kept;
+}
+
+/**
+ * A fixed segment React Router compares as it is spelt, ignoring case (its patterns are
+ * case-insensitive regular expressions without the `u` flag: ASCII letters fold, nothing else).
+ * Anything else in a first segment keeps its route in every pruned tree.
+ */
+function isLiteralSegment(segment: string): boolean {
+  return /^[A-Za-z0-9._~!$&'()+,;=@-]+$/.test(segment);
+}
+
+/** The first segment React Router matches a path's routes on: decoded as it decodes it. */
+function firstSegmentOf(pathname: string): string {
+  const segment = pathname.split("/").find((part) => part !== "") ?? "";
+  return decodedSegment(segment).replace(/\//g, "%2F").toLowerCase();
+}
+
+/**
  * `matchRoutes` over `tree`, remembering the answers for the most recently asked paths.
  * React Router's `matchRoutes` flattens and ranks the whole route tree on every call (its own
  * request handler passes branches it flattened once, which it does not export); the middleware
  * asks two to four times per request, which was 15 % of the server's CPU under the fuzz test. The
- * answer depends only on the path, and a site's requests repeat a few hundred paths; a made-up
- * path costs what it did before, and at most REMEMBERED_PATHS answers are kept.
+ * answer depends only on the path, and a site's requests repeat a few hundred paths. A path not
+ * remembered (an update feed's version, an id, a made-up path) is matched over the routes its
+ * first segment can reach (`pruneTree`, each pruned tree made once), not the whole tree: flattening
+ * every route for each such path was 40 CPU-seconds of one test worker over 8,000 update checks.
  */
 function matcher(tree: RouteObject[], basename: string | undefined) {
   const remembered = new Map<string, readonly RouteMatch[] | null>();
+  // One pruned tree per first segment a route spells, and one for any other first segment. A site
+  // under a basename is matched over the whole tree (the basename is not a route's segment).
+  const pruned = new Map<string, RouteObject[]>();
+  const literals = new Set(
+    tree.flatMap(function firsts(route: RouteObject): string[] {
+      const leading = route.path?.split("/").find((segment) => segment !== "");
+      if (leading === undefined) return (route.children ?? []).flatMap(firsts);
+      return isLiteralSegment(leading) ? [leading.toLowerCase()] : [];
+    }),
+  );
+  const treeFor = (pathname: string): RouteObject[] => {
+    if (basename && basename !== "/") return tree;
+    const first = firstSegmentOf(pathname);
+    const key = literals.has(first) ? first : "";
+    let routes = pruned.get(key);
+    if (!routes) pruned.set(key, (routes = pruneTree(tree, key)));
+    return routes;
+  };
   return (pathname: string): readonly RouteMatch[] | null => {
     const known = remembered.get(pathname);
     if (known !== undefined) {
@@ -136,7 +197,7 @@ function matcher(tree: RouteObject[], basename: string | undefined) {
       remembered.set(pathname, known);
       return known;
     }
-    const matches = matchRoutes(tree, pathname, basename);
+    const matches = matchRoutes(treeFor(pathname), pathname, basename);
     remembered.set(pathname, matches);
     if (remembered.size > REMEMBERED_PATHS) {
       remembered.delete(remembered.keys().next().value as string);
