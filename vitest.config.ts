@@ -21,6 +21,7 @@ export default defineConfig({
       "tests/support/**/*.test.ts",
     ],
     globalSetup: ["tests/support/global-setup.ts"],
+    reporters: ["default", "./tests/support/time-limit-reporter.ts"],
     // A worker runs file after file in one process (no new process per file): loading Node,
     // Vitest and the packages (React, Better Auth, Drizzle, PGlite) again for each of ~150 files
     // was over a third of the unit tests' CPU time. Each file still gets its own copy of the
@@ -29,7 +30,8 @@ export default defineConfig({
     setupFiles: ["tests/support/fresh-modules.ts"],
     // Loaded by Node, not transformed: it imports the server bundle once per in-process site.
     server: { deps: { external: [/tests\/support\/native-import\.mjs$/] } },
-    // At least three times the longest test's usual time (about 25 s; the fuzz test sets its own).
+    // At least three times the longest test's usual time (about 25 s; the fuzz and footprint tests
+    // set their own). The second reporter lists any test that took over a third of its limit.
     testTimeout: 90_000,
     hookTimeout: 120_000,
     // Integration files each start servers and mostly wait on them (the two cores averaged about

@@ -80,5 +80,8 @@ describe("embedded footprint", () => {
     } finally {
       await server.stop();
     }
-  });
+    // Its own limit: the load takes 70-85 s on the 2-core machine beside two other test files,
+    // within 10 % of the suite's 90 s, so a busy machine failed it (issue 38: a limit at least
+    // three times a test's usual time).
+  }, 300_000);
 });
