@@ -212,11 +212,17 @@ const loadRenderer = () =>
     import("fontkit"),
     readFile(FONT_FILES.regular),
     readFile(FONT_FILES.bold),
-  ]).then(([pdfkit, fontkit, regular, bold]) => ({
-    PDFDocument: pdfkit.default,
-    regular: singleFont(fontkit.create(regular)),
-    bold: singleFont(fontkit.create(bold)),
-  })));
+  ])
+    .then(([pdfkit, fontkit, regular, bold]) => ({
+      PDFDocument: pdfkit.default,
+      regular: singleFont(fontkit.create(regular)),
+      bold: singleFont(fontkit.create(bold)),
+    }))
+    .catch((error: unknown) => {
+      // Not kept: a failed read (a full disk, a moved install) is tried again by the next document.
+      renderer = undefined;
+      throw error;
+    }));
 
 function singleFont(font: Font | FontCollection): Font {
   if ("fonts" in font) throw new Error("expected a single font, not a collection");

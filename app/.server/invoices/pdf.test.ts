@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { FONT_FILES, formatRupees, renderInvoicePdf } from "./pdf.server";
 import type { InvoiceDocument, Party } from "./types";
 
@@ -229,5 +229,36 @@ describe("renderInvoicePdf", () => {
       renderInvoicePdf(interStateB2b),
     ]);
     expect(first.equals(second)).toBe(true);
+  });
+
+  it("renders with the fonts it parsed once, and reads them again after a failed read", async () => {
+    // A fresh copy of the module whose file reads fail while `failing` is set.
+    let failing = true;
+    let reads = 0;
+    vi.resetModules();
+    vi.doMock("node:fs/promises", async (original) => {
+      const real = await original<typeof import("node:fs/promises")>();
+      const readFile: typeof real.readFile = (...args: Parameters<typeof real.readFile>) => {
+        reads += 1;
+        return failing ? Promise.reject(new Error("EIO: the disk failed")) : real.readFile(...args);
+      };
+      return { ...real, readFile, default: { ...real, readFile } };
+    });
+    try {
+      const fresh = await import("./pdf.server");
+      await expect(fresh.renderInvoicePdf(interStateB2b)).rejects.toThrow("EIO");
+      failing = false;
+      const pdf = await fresh.renderInvoicePdf(interStateB2b);
+      expect(pdf.equals(await renderInvoicePdf(interStateB2b))).toBe(true);
+      const afterRecovery = reads;
+      await fresh.renderInvoicePdf(creditNote);
+      await fresh.renderInvoicePdf(intraStateB2c);
+      // Two fonts read for the failed attempt and two for the one after it; none since.
+      expect(afterRecovery).toBe(4);
+      expect(reads).toBe(4);
+    } finally {
+      vi.doUnmock("node:fs/promises");
+      vi.resetModules();
+    }
   });
 });
