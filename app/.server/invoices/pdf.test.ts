@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import type * as FsPromises from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { FONT_FILES, formatRupees, renderInvoicePdf } from "./pdf.server";
@@ -237,11 +238,12 @@ describe("renderInvoicePdf", () => {
     let reads = 0;
     vi.resetModules();
     vi.doMock("node:fs/promises", async (original) => {
-      const real = await original<typeof import("node:fs/promises")>();
-      const readFile: typeof real.readFile = (...args: Parameters<typeof real.readFile>) => {
+      const real = await original<typeof FsPromises>();
+      // One signature for readFile's overloads: the module under test reads bytes only.
+      const readFile = ((...args: Parameters<typeof real.readFile>) => {
         reads += 1;
         return failing ? Promise.reject(new Error("EIO: the disk failed")) : real.readFile(...args);
-      };
+      }) as typeof real.readFile;
       return { ...real, readFile, default: { ...real, readFile } };
     });
     try {
