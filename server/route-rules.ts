@@ -131,7 +131,7 @@ function pruneTree(routes: RouteObject[], first: string, parentPath = ""): Route
   const kept: RouteObject[] = [];
   for (const route of routes) {
     const path = route.path?.startsWith("/") ? route.path : `${parentPath}/${route.path ?? ""}`;
-    const leading = path.split("/").find((segment) => segment !== "");
+    const leading = leadingSegment(path);
     if (leading === undefined) {
       // An index route has no children; the root and layouts keep the children that can match.
       kept.push(
@@ -153,10 +153,16 @@ function isLiteralSegment(segment: string): boolean {
   return /^[A-Za-z0-9._~!$&'()+,;=@-]+$/.test(segment);
 }
 
+/** A path's first segment as spelt, if it has one. */
+function leadingSegment(path: string | undefined): string | undefined {
+  return path?.split("/").find((segment) => segment !== "");
+}
+
 /** The first segment React Router matches a path's routes on: decoded as it decodes it. */
 function firstSegmentOf(pathname: string): string {
-  const segment = pathname.split("/").find((part) => part !== "") ?? "";
-  return decodedSegment(segment).replace(/\//g, "%2F").toLowerCase();
+  return decodedSegment(leadingSegment(pathname) ?? "")
+    .replace(/\//g, "%2F")
+    .toLowerCase();
 }
 
 /**
@@ -176,7 +182,7 @@ function matcher(tree: RouteObject[], basename: string | undefined) {
   const pruned = new Map<string, RouteObject[]>();
   const literals = new Set(
     tree.flatMap(function firsts(route: RouteObject): string[] {
-      const leading = route.path?.split("/").find((segment) => segment !== "");
+      const leading = leadingSegment(route.path);
       if (leading === undefined) return (route.children ?? []).flatMap(firsts);
       return isLiteralSegment(leading) ? [leading.toLowerCase()] : [];
     }),
