@@ -1,6 +1,20 @@
 import fc from "fast-check";
+import type * as ReactRouter from "react-router";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import { describe, expect, it, vi } from "vitest";
+
+// React Router's own matchRoutes, watched: which tree the route rules hand it.
+const matchRoutesCalls = vi.hoisted(() => ({ trees: [] as unknown[] }));
+vi.mock("react-router", async (original) => {
+  const real = await original<typeof ReactRouter>();
+  return {
+    ...real,
+    matchRoutes: (...args: Parameters<typeof real.matchRoutes>) => {
+      matchRoutesCalls.trees.push(args[0]);
+      return real.matchRoutes(...args);
+    },
+  };
+});
 import {
   hasDotSegment,
   originForm,
@@ -222,6 +236,22 @@ describe("matching over the routes a path's first segment can reach", () => {
     const leaf = matchRoutes(tree, path)?.at(-1);
     return leaf?.route.id ? { id: leaf.route.id, params: { ...leaf.params } } : null;
   };
+
+  it("matches a path it has not seen over the routes of its first segment, not over every route", async () => {
+    const { build, tree } = await siteRoutes();
+    const count = (routes: readonly RouteObject[]): number =>
+      routes.reduce((sum, route) => sum + 1 + count(route.children ?? []), 0);
+    const rules = routeRules(build);
+    matchRoutesCalls.trees.length = 0;
+    expect(rules.leafFor("/blog/a-post-nobody-asked-for")?.params).toEqual({
+      slug: "a-post-nobody-asked-for",
+    });
+    expect(rules.leafFor("/no-such-page/1")?.id).toBeTruthy();
+    const [blog, unknown] = matchRoutesCalls.trees as RouteObject[][];
+    // The blog's routes, the root and its layouts, and what starts with a parameter or a splat.
+    expect(count(blog!)).toBeLessThan(count(tree) / 4);
+    expect(count(unknown!)).toBeLessThan(count(tree) / 4);
+  });
 
   it("answers what React Router answers over the whole tree, for the site's routes and any path", async () => {
     const { build, tree, manifest } = await siteRoutes();
