@@ -37,8 +37,25 @@ export interface EntitlementSources {
     currentEnd: Date | null;
     chargeAt: Date | null;
     endReason: string | null;
+    /**
+     * Set to end with its period (a cancellation, or a switch that replaces it): once that end
+     * has passed it gives nothing, even before Razorpay's word of the end arrives.
+     */
+    cancelAtCycleEnd?: boolean;
     /** A team's subscription, whose seat this person holds. */
     team?: { id: string; name: string } | null;
+    /**
+     * Seats added mid-cycle whose upfront amount was paid: the subscription's seats are paid
+     * until then even if it never starts (a change dropped by a cancellation), finding 1.
+     */
+    upfrontPaidUntil?: Date | null;
+    /** A team's subscription: how many seats it pays for (issue 53, finding 1). */
+    seats?: number;
+    /**
+     * A team's subscription: the place of this person's seat among the team's seats, oldest
+     * given first (1 is the oldest). Only the first `paid` seats give Pro.
+     */
+    seatRank?: number;
   }[];
   /**
    * The subscriptions of the teams whose seat the person holds (issue 37): kept apart from their
@@ -60,7 +77,31 @@ export function subscriptionEntitledUntil(
   subscription: EntitlementSources["subscriptions"][number],
   now: Date,
 ): Date | "open" | null {
+  const until = periodEntitledUntil(subscription, now);
+  const upfront = subscription.upfrontPaidUntil;
+  if (
+    until === null &&
+    upfront &&
+    upfront > now &&
+    !GRANTS_NOTHING.has(subscription.endReason ?? "")
+  )
+    return upfront;
+  return until;
+}
+
+function periodEntitledUntil(
+  subscription: EntitlementSources["subscriptions"][number],
+  now: Date,
+): Date | "open" | null {
   if (subscription.endReason && GRANTS_NOTHING.has(subscription.endReason)) return null;
+  // Ending with its period, and the period is over: nothing more was paid (the webhook saying
+  // so may come later, or never).
+  if (
+    subscription.cancelAtCycleEnd &&
+    subscription.currentEnd !== null &&
+    subscription.currentEnd <= now
+  )
+    return null;
   switch (subscription.status) {
     // Paid, or authorised and waiting for its first charge (a scheduled switch), or in the
     // grace of Razorpay's retries after a failed charge: Pro until the provider halts it.
@@ -80,6 +121,33 @@ export function subscriptionEntitledUntil(
     default:
       return null;
   }
+}
+
+/**
+ * How many seats a team pays for at `now`: those of its subscription with the most seats among
+ * those that give Pro now (a change of seats overlaps the subscription it replaces until the
+ * cycle ends). The one rule of "seats paid": entitlement, the team's page and trimming read it.
+ */
+export function paidSeatsAt(
+  rows: readonly (EntitlementSources["subscriptions"][number] & { seats?: number })[],
+  now: Date,
+): number {
+  let paid = 0;
+  for (const row of rows)
+    if (subscriptionEntitledUntil(row, now) !== null) paid = Math.max(paid, row.seats ?? 1);
+  return paid;
+}
+
+function paidSeatsByTeam(
+  rows: readonly EntitlementSources["subscriptions"][number][],
+  now: Date,
+): Map<string, number> {
+  const byTeam = new Map<string, EntitlementSources["subscriptions"][number][]>();
+  for (const row of rows) {
+    if (!row.team) continue;
+    byTeam.set(row.team.id, [...(byTeam.get(row.team.id) ?? []), row]);
+  }
+  return new Map([...byTeam].map(([team, teamRows]) => [team, paidSeatsAt(teamRows, now)]));
 }
 
 function entitlementOf(
@@ -113,7 +181,19 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
     renews: boolean;
     team?: { id: string; name: string } | null;
   }[] = [];
+  const paidByTeam = paidSeatsByTeam(
+    [...sources.subscriptions, ...(sources.seats ?? [])].filter((row) => row.team),
+    now,
+  );
   for (const subscription of [...sources.subscriptions, ...(sources.seats ?? [])]) {
+    // A team's seat gives Pro only while it is among the seats the team pays for now, the oldest
+    // given first (issue 53, finding 1): however the seats came to outnumber the payment.
+    if (
+      subscription.team &&
+      (subscription.seatRank ?? Number.MAX_SAFE_INTEGER) >
+        (paidByTeam.get(subscription.team.id) ?? 0)
+    )
+      continue;
     const until = subscriptionEntitledUntil(subscription, now);
     const plan = findPlan(subscription.planId);
     if (until && plan)
@@ -148,6 +228,31 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
     : entitlementOf(freePlan(), null, false);
 }
 
+/**
+ * The place of the seat row `seat` (a table name or alias of `team_seats`) among its team's seats
+ * held by members, oldest given first (1-based): SQL for both readers of the entitlement, this
+ * module's `entitlementFor` and `/api/desktop/me`'s one statement.
+ */
+export const seatRankSql = (seat: string): string =>
+  `(select count(*)::int from team_seats r
+     join member rm on rm.organization_id = r.organization_id and rm.user_id = r.user_id
+     where r.organization_id = ${seat}.organization_id
+       and (r.assigned_at, r.user_id) <= (${seat}.assigned_at, ${seat}.user_id))`;
+
+/**
+ * Until when the upfront amount of seats added mid-cycle to the team subscription `subscription`
+ * (a table name or alias of `subscriptions`) was paid for: null without one, or unpaid. It pays
+ * for the rest of the cycle of the subscription the change replaces, so it ends with that cycle:
+ * at the cycle's recorded end, and not at all once that subscription has moved to a later cycle.
+ */
+export const upfrontPaidUntilSql = (subscription: string): string =>
+  `(select least(tt.period_end, rs.current_end) from team_seat_topups tt
+     join subscriptions rs on rs.id = ${subscription}.replaces_subscription_id
+     where tt.subscription_id = ${subscription}.id
+       and rs.current_start < tt.period_end
+       and exists (select 1 from payments pp
+         where pp.subscription_id = ${subscription}.id and pp.status = 'captured'))`;
+
 /** A subscription as a row of `entitlementFor`'s union: its own, or a team's (naming it). */
 function subscriptionSource(team: typeof organizations | null) {
   return {
@@ -157,6 +262,14 @@ function subscriptionSource(team: typeof organizations | null) {
     first: subscriptions.currentEnd,
     second: subscriptions.chargeAt,
     endReason: sql<string | null>`${subscriptions.endReason}`,
+    cancelAtCycleEnd: sql<boolean>`${subscriptions.cancelAtCycleEnd}`,
+    seats: sql<number>`${subscriptions.seats}`,
+    seatRank: team
+      ? sql<number | null>`${sql.raw(seatRankSql('"team_seats"'))}`
+      : sql<number | null>`null::int`,
+    upfrontPaidUntil: team
+      ? sql<Date | string | null>`${sql.raw(upfrontPaidUntilSql('"subscriptions"'))}`
+      : sql<Date | string | null>`null::timestamptz`,
     teamId: team ? sql<string | null>`${team.id}` : sql<string | null>`null`,
     teamName: team ? sql<string | null>`${team.name}` : sql<string | null>`null`,
   };
@@ -204,6 +317,10 @@ export async function entitlementFor(
           first: entitlementGrants.startsAt,
           second: entitlementGrants.endsAt,
           endReason: sql<string | null>`null`,
+          cancelAtCycleEnd: sql<boolean>`false`,
+          seats: sql<number>`1`,
+          seatRank: sql<number | null>`null::int`,
+          upfrontPaidUntil: sql<Date | string | null>`null::timestamptz`,
           teamId: sql<string | null>`null`,
           teamName: sql<string | null>`null`,
         })
@@ -212,14 +329,33 @@ export async function entitlementFor(
     );
   const subs = rows
     .filter((row) => !row.grant)
-    .map(({ planId, status, first, second, endReason, teamId, teamName }) => ({
-      planId,
-      status,
-      currentEnd: first,
-      chargeAt: second,
-      endReason,
-      team: teamId ? { id: teamId, name: teamName ?? "" } : null,
-    }));
+    .map(
+      ({
+        planId,
+        status,
+        first,
+        second,
+        endReason,
+        cancelAtCycleEnd,
+        seats,
+        seatRank,
+        upfrontPaidUntil,
+        teamId,
+        teamName,
+      }) => ({
+        planId,
+        status,
+        currentEnd: first,
+        chargeAt: second,
+        endReason,
+        cancelAtCycleEnd: Boolean(cancelAtCycleEnd),
+        seats: Number(seats),
+        ...(seatRank === null ? {} : { seatRank: Number(seatRank) }),
+        // A raw SQL column: drizzle hands back the driver's value (a string on some drivers).
+        upfrontPaidUntil: upfrontPaidUntil === null ? null : new Date(upfrontPaidUntil),
+        team: teamId ? { id: teamId, name: teamName ?? "" } : null,
+      }),
+    );
   const grants = rows.flatMap(({ grant, planId, first, second }) =>
     grant && first && second ? [{ planId, startsAt: first, endsAt: second }] : [],
   );

@@ -2,6 +2,7 @@
  * Our mirror of Razorpay subscriptions. Every change comes from a verified webhook or a fetch
  * ("resync"); a read older than the one stored never overwrites it.
  */
+import { queueSeatTrim } from "../teams/trim-queue";
 import { and, desc, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { isPaidPlanId } from "~/lib/plans";
 import { type Database, db as defaultDb, type Executor } from "../db";
@@ -118,7 +119,12 @@ export async function applyProviderSubscription(
         ),
       );
   }
-  return subscriptionByProviderId(entity.id, executor);
+  const stored = await subscriptionByProviderId(entity.id, executor);
+  // Whatever changed a team's subscription (a webhook, a resync, a command), its seats are
+  // checked against what it pays for, now and when its period or first charge comes (finding 1).
+  if (stored?.teamId)
+    await queueSeatTrim(executor, stored.teamId, [stored.currentEnd, stored.chargeAt], readAt);
+  return stored;
 }
 
 /**

@@ -1,5 +1,10 @@
 import { eq } from "drizzle-orm";
-import { decideEntitlement, type Entitlement } from "../billing/entitlement.server";
+import {
+  decideEntitlement,
+  type Entitlement,
+  seatRankSql,
+  upfrontPaidUntilSql,
+} from "../billing/entitlement.server";
 import { type Database, db as defaultDb } from "../db";
 import { desktopDevices } from "../db/schema";
 import { updateStatusFor, type UpdateStatus } from "../releases/policy.server";
@@ -54,6 +59,11 @@ interface MeRow {
   plan_id: string | null;
   status: string | null;
   end_reason: string | null;
+  cancel_at_cycle_end: boolean | null;
+  seats: number | null;
+  /** A team seat's place among the team's seats (only the first paid ones give Pro). */
+  seat_rank: number | null;
+  upfront_paid_until_ms: number | null;
   first_ms: number | null;
   second_ms: number | null;
   /** A team's subscription, whose seat the user holds (issue 37). */
@@ -78,6 +88,8 @@ const lookup = countedRead<MeRow>(
          and (o.last_seen_at > d.last_seen_at
            or (o.last_seen_at = d.last_seen_at and o.created_at > d.created_at))) as newer_devices,
      s.is_grant, s.reason, s.plan_id, s.status, s.end_reason, s.team_id, s.team_name,
+     s.cancel_at_cycle_end, s.seats, s.seat_rank,
+     (extract(epoch from s.upfront_paid_until) * 1000)::float8 as upfront_paid_until_ms,
      (extract(epoch from s.first) * 1000)::float8 as first_ms,
      (extract(epoch from s.second) * 1000)::float8 as second_ms
    from desktop_devices d
@@ -85,18 +97,21 @@ const lookup = countedRead<MeRow>(
    left join lateral (
      select false as is_grant, null::text as reason, plan_id, status::text as status,
        current_end as first, charge_at as second, end_reason,
-       null::text as team_id, null::text as team_name
+       null::text as team_id, null::text as team_name,
+       cancel_at_cycle_end, seats, null::int as seat_rank,
+       null::timestamptz as upfront_paid_until
      from subscriptions where user_id = d.user_id
      union all
      select false, null, ts.plan_id, ts.status::text, ts.current_end, ts.charge_at,
-       ts.end_reason, o.id, o.name
+       ts.end_reason, o.id, o.name, ts.cancel_at_cycle_end, ts.seats, ${seatRankSql("seat")},
+       ${upfrontPaidUntilSql("ts")}
      from team_seats seat
      join member m on m.organization_id = seat.organization_id and m.user_id = seat.user_id
      join subscriptions ts on ts.team_id = seat.organization_id
      join organization o on o.id = seat.organization_id
      where seat.user_id = d.user_id
      union all
-     select true, reason, plan_id, '', starts_at, ends_at, null, null, null
+     select true, reason, plan_id, '', starts_at, ends_at, null, null, null, false, 1, null, null
      from entitlement_grants where user_id = d.user_id and ends_at > $2
    ) s on true
    where d.access_token_hash = $1 and d.revoked_at is null and d.access_expires_at > $2`,
@@ -117,6 +132,10 @@ function entitlementOf(rows: MeRow[], now: Date): Entitlement {
         currentEnd: dateOf(row.first_ms),
         chargeAt: dateOf(row.second_ms),
         endReason: row.end_reason,
+        cancelAtCycleEnd: Boolean(row.cancel_at_cycle_end),
+        seats: row.seats ?? 1,
+        ...(row.seat_rank === null ? {} : { seatRank: row.seat_rank }),
+        upfrontPaidUntil: dateOf(row.upfront_paid_until_ms),
         team: row.team_id ? { id: row.team_id, name: row.team_name ?? "" } : null,
       });
     } else if (row.first_ms !== null && row.second_ms !== null) {

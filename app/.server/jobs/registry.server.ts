@@ -10,6 +10,7 @@ import { refundJob } from "../billing/refunds.server";
 import { finishSwitchJob, retireHaltedJob } from "../billing/sync-reactions.server";
 import { backupJob } from "../backup/jobs.server";
 import { trialEndJob } from "../trials/end.server";
+import { trimSeatsJob } from "../teams/trim-seats.server";
 import { referralRewardJob } from "../referrals/reward.server";
 import { trialMailJob } from "../trials/mails.server";
 import { billingMailJob } from "../billing/notify.server";
@@ -43,5 +44,6 @@ export function jobDefinitions(): readonly JobDefinition[] {
     trialMailJob,
     trialEndJob,
     referralRewardJob,
+    trimSeatsJob,
   ];
 }

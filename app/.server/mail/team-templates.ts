@@ -27,3 +27,27 @@ export function teamInvitationMessage(input: {
     },
   );
 }
+
+/**
+ * A seat taken back because the team now pays for fewer (issue 53, finding 1): the person learns
+ * it from us, not from the app falling back to Free.
+ */
+export function seatTakenBackMessage(input: {
+  to: string;
+  name: string;
+  team: string;
+  paidSeats: number;
+  url: string;
+}): MailMessage {
+  return renderTo(
+    { to: input.to, name: input.name },
+    {
+      subject: `Your ${site.product.name} Pro seat from a team has ended`,
+      paragraphs: [
+        `The team “${input.team}” now pays for ${input.paidSeats === 1 ? "1 seat" : `${input.paidSeats} seats`}, fewer than it had given, so the seat given to you most recently was taken back. Your account is on Free from now on, and the app says so at its next check.`,
+        "You are still in the team. To get a seat again, ask the team's owner or billing manager; or buy Pro for yourself.",
+      ],
+      action: { label: "See your plan", url: input.url },
+    },
+  );
+}

@@ -7,7 +7,8 @@ import { and, asc, desc, eq, ilike, inArray, isNotNull, or, sql } from "drizzle-
 import { findPlan } from "~/lib/plans";
 import { teamMonthlyPaise } from "~/lib/seats";
 import { holdsSeat, memberDeviceCount } from "./member-columns";
-import { givingSeats } from "./seats.server";
+import { paidSeatsAt } from "../billing/entitlement.server";
+import { upfrontPaidUntilOf } from "./seats.server";
 import { db as defaultDb, type Executor } from "../db";
 import {
   invoiceColumns,
@@ -94,7 +95,7 @@ export async function listTeams(
 
 /**
  * The seats each team's subscriptions give at `now` (all teams when `teamIds` is null), decided
- * by the same rule as a member's Pro (`givingSeats`), in one read.
+ * by the same rule as a member's Pro (`paidSeatsAt`), in one read.
  */
 async function seatsBoughtByTeam(
   database: Executor,
@@ -111,15 +112,23 @@ async function seatsBoughtByTeam(
       currentEnd: subscriptions.currentEnd,
       chargeAt: subscriptions.chargeAt,
       endReason: subscriptions.endReason,
+      cancelAtCycleEnd: subscriptions.cancelAtCycleEnd,
+      id: subscriptions.id,
     })
     .from(subscriptions)
     .where(teamIds ? inArray(subscriptions.teamId, [...teamIds]) : isNotNull(subscriptions.teamId));
-  const byTeam = new Map<string, typeof rows>();
-  for (const row of rows)
-    if (row.teamId) byTeam.set(row.teamId, [...(byTeam.get(row.teamId) ?? []), row]);
-  return new Map(
-    [...byTeam].map(([teamId, subs]) => [teamId, givingSeats(subs, now)[0]?.seats ?? 0]),
+  const upfront = await upfrontPaidUntilOf(
+    database,
+    rows.map((row) => row.id),
   );
+  const byTeam = new Map<string, ((typeof rows)[number] & { upfrontPaidUntil: Date | null })[]>();
+  for (const row of rows)
+    if (row.teamId)
+      byTeam.set(row.teamId, [
+        ...(byTeam.get(row.teamId) ?? []),
+        { ...row, upfrontPaidUntil: upfront.get(row.id) ?? null },
+      ]);
+  return new Map([...byTeam].map(([teamId, subs]) => [teamId, paidSeatsAt(subs, now)]));
 }
 
 export interface TeamSeatTotals {

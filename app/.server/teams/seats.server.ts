@@ -5,7 +5,7 @@
  * (on every instance), so two accepts or invitations at once never hand out more seats than were
  * bought.
  */
-import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import { type Database, db as defaultDb, type Executor } from "../db";
 import {
   invitation as invitations,
@@ -14,7 +14,11 @@ import {
   subscriptions,
   teamSeats,
 } from "../db/schema";
-import { subscriptionEntitledUntil } from "../billing/entitlement.server";
+import {
+  paidSeatsAt,
+  subscriptionEntitledUntil,
+  upfrontPaidUntilSql,
+} from "../billing/entitlement.server";
 import { AppError } from "../http/errors";
 import { LeaseBusyError, withLease } from "../security/lease.server";
 import { seatsText } from "~/lib/seats";
@@ -58,17 +62,44 @@ export function givingSeats<
     .sort((a, b) => b.seats - a.seats);
 }
 
+/**
+ * Until when each of these subscriptions' upfront amounts (seats added mid-cycle) was paid for,
+ * by subscription id: the entitlement's `upfrontPaidUntil`, read for the team pages.
+ */
+export async function upfrontPaidUntilOf(
+  executor: Executor,
+  subscriptionIds: readonly string[],
+): Promise<Map<string, Date>> {
+  if (subscriptionIds.length === 0) return new Map();
+  // The entitlement's own SQL, so the team's page and a member's Pro read one rule.
+  const rows = await executor
+    .select({
+      id: subscriptions.id,
+      until: sql<Date | string | null>`${sql.raw(upfrontPaidUntilSql('"subscriptions"'))}`,
+    })
+    .from(subscriptions)
+    .where(inArray(subscriptions.id, [...subscriptionIds]));
+  return new Map(
+    rows.flatMap((row) => (row.until === null ? [] : [[row.id, new Date(row.until)] as const])),
+  );
+}
+
 /** The team's seats at `now`: those of its subscription that gives Pro now, if any. */
 export async function teamSeatsOf(
   organizationId: string,
   executor: Executor = defaultDb(),
   now = new Date(),
 ): Promise<TeamSeats> {
-  const rows = await executor
+  const stored = await executor
     .select()
     .from(subscriptions)
     .where(eq(subscriptions.teamId, organizationId))
     .orderBy(desc(subscriptions.createdAt));
+  const upfront = await upfrontPaidUntilOf(
+    executor,
+    stored.map((row) => row.id),
+  );
+  const rows = stored.map((row) => ({ ...row, upfrontPaidUntil: upfront.get(row.id) ?? null }));
   const giving = givingSeats(rows, now);
   const subscription = giving[0] ?? null;
   const next =
@@ -80,7 +111,7 @@ export async function teamSeatsOf(
         row.chargeAt > now,
     ) ?? null;
   const held = await executor
-    .select({ userId: teamSeats.userId })
+    .select({ userId: teamSeats.userId, assignedAt: teamSeats.assignedAt })
     .from(teamSeats)
     // A seat counts only while its holder is a member (removal frees it in the same breath).
     .innerJoin(
@@ -90,7 +121,9 @@ export async function teamSeatsOf(
         eq(members.userId, teamSeats.userId),
       ),
     )
-    .where(eq(teamSeats.organizationId, organizationId));
+    .where(eq(teamSeats.organizationId, organizationId))
+    // Oldest given first: the order in which seats give Pro when fewer are paid (entitlement).
+    .orderBy(asc(teamSeats.assignedAt), asc(teamSeats.userId));
   const [waiting] = await executor
     .select({ count: sql<number>`count(*)::int` })
     .from(invitations)
@@ -101,8 +134,16 @@ export async function teamSeatsOf(
         gt(invitations.expiresAt, now),
       ),
     );
-  const bought = subscription?.seats ?? 0;
-  const capacity = next ? Math.min(bought, next.seats) : bought;
+  const bought = paidSeatsAt(rows, now);
+  // A reduction waiting to be paid (its checkout is open) counts as scheduled already: a seat
+  // given meanwhile would be lost at the cycle's end (issue 53, finding 1b).
+  const ordered = rows.find(
+    (row) =>
+      row.status === "created" &&
+      row.replacesSubscriptionId !== null &&
+      row.replacesSubscriptionId === subscription?.id,
+  );
+  const capacity = Math.min(bought, next?.seats ?? bought, ordered?.seats ?? bought);
   const holders = held.map((row) => row.userId);
   const invited = Number(waiting?.count ?? 0);
   return {
