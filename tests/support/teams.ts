@@ -1,7 +1,8 @@
 /** Teams over HTTP for integration tests: GSTINs, the invitation mail's link, a page's words. */
 import { expect } from "vitest";
 import { gstinCheckCharacter } from "~/lib/gst";
-import { textOf } from "./billing";
+import { postForm } from "./auth";
+import { sandboxPay, textOf } from "./billing";
 import { readOutbox } from "./mail";
 import type { RunningTestServer } from "./server";
 
@@ -21,3 +22,67 @@ export function invitationLink(server: RunningTestServer, email: string): string
 
 /** What a page or an action's answer says, as text. */
 export const said = async (response: Response) => textOf(await response.text());
+
+/** A company's billing details for a new team (a Karnataka GSTIN unless told). */
+export const company = (name: string, stateCode = "29", city = "Bengaluru") => ({
+  name,
+  addressLine1: "14 Industrial Layout",
+  addressLine2: "",
+  city,
+  postalCode: stateCode === "29" ? "560058" : "411001",
+  stateCode,
+  gstin: gstinFor(stateCode),
+});
+
+/** Creates a team as its page does; its path (/account/team/<id>) and id. */
+export async function newTeam(
+  server: RunningTestServer,
+  cookie: string,
+  details: ReturnType<typeof company>,
+): Promise<{ path: string; id: string }> {
+  const created = await postForm(server, "/account/team", cookie, {
+    intent: "create-team",
+    ...details,
+  });
+  expect(created.status).toBe(302);
+  const path = created.headers.get("location")!.replace(/\?.*$/, "");
+  return { path, id: path.split("/").at(-1)! };
+}
+
+/** Starts the team's checkout for `seats` as its page does; the Razorpay subscription id. */
+export async function startSeats(
+  server: RunningTestServer,
+  cookie: string,
+  path: string,
+  seats: number,
+  cycle = "monthly",
+) {
+  const response = await postForm(server, `${path}/seats.data`, cookie, {
+    intent: "start",
+    cycle,
+    seats: String(seats),
+  });
+  const body = await response.text();
+  return {
+    status: response.status,
+    subscriptionId: /sub_[A-Za-z0-9]{14}/.exec(body)?.[0] ?? null,
+    body,
+  };
+}
+
+/** Pays (or authorises) a started seat checkout in the sandbox and returns to the team's page. */
+export async function paySeats(
+  server: RunningTestServer,
+  cookie: string,
+  path: string,
+  subscriptionId: string,
+  method: "card" | "upi" = "card",
+): Promise<void> {
+  const paid = await sandboxPay(server, subscriptionId, "success", method);
+  expect(paid.status).toBe(200);
+  const verified = await postForm(server, `${path}/seats`, cookie, {
+    intent: "verify",
+    ...paid.body,
+  });
+  expect(verified.headers.get("location")).toBe(`${path}?paid=1#seats`);
+}

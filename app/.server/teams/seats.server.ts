@@ -207,7 +207,7 @@ export async function assertSeatForInvitation(
   if (again) return;
   throw new AppError(
     "conflict",
-    `No seat is free: the team's ${seatsText(seats.capacity)} are held by ${seats.holders.length} ${seats.holders.length === 1 ? "person" : "people"} and ${seats.invited} waiting ${seats.invited === 1 ? "invitation" : "invitations"}. Add seats, take a seat back, or withdraw an invitation first.`,
+    `No seat is free: the team's ${seatsText(seats.capacity)} ${seats.capacity === 1 ? "is" : "are"} held by ${seats.holders.length} ${seats.holders.length === 1 ? "person" : "people"} and ${seats.invited} waiting ${seats.invited === 1 ? "invitation" : "invitations"}. Add seats, take a seat back, or withdraw an invitation first.`,
     { field: "email" },
   );
 }

@@ -7,7 +7,7 @@
  * an AppError with words for the page.
  */
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { type BillingDetails } from "~/lib/billing-details";
 import { auth } from "../auth/auth.server";
 import { db as defaultDb, type Executor } from "../db";
@@ -265,10 +265,19 @@ export async function inviteToTeam(
     organizationId: string;
     email: string;
     role: Exclude<TeamRole, "owner">;
+    /** The inviter's own role: only an owner gives the billing role (finding 4). */
+    inviterRole: TeamRole;
     resend?: boolean;
   },
   database: Executor = defaultDb(),
 ): Promise<{ id: string; email: string }> {
+  // The plugin lets a billing manager invite billing managers; the page offers that role to
+  // owners only, and so does the server. Sending an owner's invitation again keeps its role.
+  if (input.role === "billing" && input.inviterRole !== "owner" && !input.resend)
+    throw new AppError(
+      "forbidden",
+      REFUSALS.YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE ?? "",
+    );
   // Under the seat lease: an invitation holds a seat until it is answered (point 2), so two
   // invitations at once never promise the same free seat.
   const invited = await withSeatLease(input.organizationId, async () => {
@@ -353,24 +362,54 @@ export async function invitationById(
 export async function acceptInvitation(
   request: Request,
   invitationId: string,
+  userId: string,
   database: Executor = defaultDb(),
 ): Promise<{ organizationId: string; seat: "given" | "full" | "none" }> {
   const [pending] = await database
     .select({ organizationId: invitations.organizationId })
     .from(invitations)
     .where(eq(invitations.id, invitationId));
-  const accept = async () => {
-    const accepted = await plugin(() =>
-      auth().api.acceptInvitation({ headers: request.headers, body: { invitationId } }),
-    );
-    if (!accepted) throw new AppError("conflict", REFUSALS.INVITATION_NOT_FOUND ?? "");
-    const { organizationId, userId } = accepted.member;
-    // A seat if one is free; in a team without seats, the person joins the team only.
-    const seat = await giveSeat(organizationId, userId, database, { ignoreInvitations: true });
-    return { organizationId, seat };
-  };
   // An unknown invitation has no team to lock: the plugin refuses it in our words.
-  return pending ? withSeatLease(pending.organizationId, accept) : accept();
+  if (!pending)
+    return { organizationId: await acceptAtPlugin(request, invitationId), seat: "none" };
+  const organizationId = pending.organizationId;
+  return withSeatLease(organizationId, async () => {
+    // The seat is written before the membership (finding 8): a crash or a full disk between the
+    // two leaves a seat row of someone who is not a member, which counts for nothing and is
+    // cleared here on the next try, never a member whose invitation was used up without the
+    // seat it held. A row left by a removal that stopped half-way is cleared the same way, so
+    // it never gives a seat without the capacity check ("also close").
+    await clearStaleSeat(organizationId, userId, database);
+    const seat = await giveSeat(organizationId, userId, database, { ignoreInvitations: true });
+    try {
+      await acceptAtPlugin(request, invitationId);
+    } catch (error) {
+      if (seat === "given") await clearStaleSeat(organizationId, userId, database);
+      throw error;
+    }
+    return { organizationId, seat };
+  });
+}
+
+async function acceptAtPlugin(request: Request, invitationId: string): Promise<string> {
+  const accepted = await plugin(() =>
+    auth().api.acceptInvitation({ headers: request.headers, body: { invitationId } }),
+  );
+  if (!accepted) throw new AppError("conflict", REFUSALS.INVITATION_NOT_FOUND ?? "");
+  return accepted.member.organizationId;
+}
+
+/** Deletes a person's seat row in a team they are not a member of. */
+async function clearStaleSeat(organizationId: string, userId: string, database: Executor) {
+  await database
+    .delete(teamSeats)
+    .where(
+      and(
+        eq(teamSeats.organizationId, organizationId),
+        eq(teamSeats.userId, userId),
+        sql`not exists (select 1 from ${members} where ${members.organizationId} = ${organizationId} and ${members.userId} = ${userId})`,
+      ),
+    );
 }
 
 export async function declineInvitation(request: Request, invitationId: string) {
@@ -385,24 +424,38 @@ export async function withdrawInvitation(request: Request, invitationId: string)
   );
 }
 
-/** Removes a member; their seat is free at once (their devices lose Pro at their next check). */
+/** A member of this team by their member id, or the refusal in words (another team's member). */
+async function memberOf(organizationId: string, memberId: string, database: Executor) {
+  const [person] = await database
+    .select({ userId: members.userId })
+    .from(members)
+    .where(and(eq(members.id, memberId), eq(members.organizationId, organizationId)));
+  if (!person) throw new AppError("not_found", REFUSALS.MEMBER_NOT_FOUND ?? "");
+  return person;
+}
+
+/**
+ * Removes a member; their seat is free at once (their devices lose Pro at their next check).
+ * Every change of who is in the team, or of their role, runs under the team's seat lease on every
+ * instance (finding 5): the plugin counts the owners, then writes, so two owners demoting,
+ * removing each other or leaving at the same moment would otherwise leave the team with none.
+ */
 export async function removeFromTeam(
   request: Request,
   organizationId: string,
   memberId: string,
   database: Executor = defaultDb(),
 ) {
-  const [person] = await database
-    .select({ userId: members.userId })
-    .from(members)
-    .where(and(eq(members.id, memberId), eq(members.organizationId, organizationId)));
-  await plugin(() =>
-    auth().api.removeMember({
-      headers: request.headers,
-      body: { organizationId, memberIdOrEmail: memberId },
-    }),
-  );
-  if (person) await releaseSeat(organizationId, person.userId, database);
+  await withSeatLease(organizationId, async () => {
+    const person = await memberOf(organizationId, memberId, database);
+    await plugin(() =>
+      auth().api.removeMember({
+        headers: request.headers,
+        body: { organizationId, memberIdOrEmail: memberId },
+      }),
+    );
+    await releaseSeat(organizationId, person.userId, database);
+  });
 }
 
 export async function leaveTeam(
@@ -411,10 +464,12 @@ export async function leaveTeam(
   userId: string,
   database: Executor = defaultDb(),
 ) {
-  await plugin(() =>
-    auth().api.leaveOrganization({ headers: request.headers, body: { organizationId } }),
-  );
-  await releaseSeat(organizationId, userId, database);
+  await withSeatLease(organizationId, async () => {
+    await plugin(() =>
+      auth().api.leaveOrganization({ headers: request.headers, body: { organizationId } }),
+    );
+    await releaseSeat(organizationId, userId, database);
+  });
 }
 
 export async function changeTeamRole(
@@ -422,11 +477,15 @@ export async function changeTeamRole(
   organizationId: string,
   memberId: string,
   role: TeamRole,
+  database: Executor = defaultDb(),
 ) {
-  await plugin(() =>
-    auth().api.updateMemberRole({
-      headers: request.headers,
-      body: { organizationId, memberId, role },
-    }),
-  );
+  await withSeatLease(organizationId, async () => {
+    await memberOf(organizationId, memberId, database);
+    await plugin(() =>
+      auth().api.updateMemberRole({
+        headers: request.headers,
+        body: { organizationId, memberId, role },
+      }),
+    );
+  });
 }

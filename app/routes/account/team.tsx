@@ -148,6 +148,7 @@ export async function action(args: Route.ActionArgs) {
           organizationId: team.id,
           email: input.email,
           role: input.role,
+          inviterRole: team.myRole,
         });
         return done("invite", `Invitation sent to ${invited.email}. It works for a week.`);
       }
@@ -158,6 +159,7 @@ export async function action(args: Route.ActionArgs) {
           organizationId: team.id,
           email: invite.email,
           role: invite.role === "owner" ? "member" : invite.role,
+          inviterRole: team.myRole,
           resend: true,
         });
         return done("invitations", `Sent again to ${invite.email}, for another week.`);

@@ -31,11 +31,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 const schema = z.object({ intent: z.enum(["accept", "decline"]) });
 
 export async function action(args: Route.ActionArgs) {
-  return formAction(args, schema, async (input) => {
+  return formAction(args, schema, async (input, session) => {
     const invite = await invitationById(args.params.id);
     if (!invite) throw data("Not found", { status: 404 });
     if (input.intent === "accept") {
-      const joined = await acceptInvitation(args.request, invite.id);
+      const joined = await acceptInvitation(args.request, invite.id, session.user.id);
       // "Welcome": with Pro from one of the team's seats, without one (all taken), or to a team
       // that has no seats.
       throw redirect(`/account/team/${joined.organizationId}?joined=${joined.seat}`);
