@@ -4,11 +4,22 @@ import { formatDate } from "~/lib/dates";
 import type { MailMessage } from "./mailer.server";
 import { renderTo } from "./templates";
 
-/** An invitation to a team: sent to an address that may have no account yet. */
+/** At most `max` characters of words a person chose, on one line. */
+const quoted = (words: string, max = 80) => {
+  const line = words.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+/**
+ * An invitation to a team: sent to an address that may have no account yet. The team's and the
+ * inviter's names are a stranger's words (finding 2): never in the subject, and in the body
+ * shortened, quoted and said to be theirs, beside the inviter's address.
+ */
 export function teamInvitationMessage(input: {
   to: string;
   team: string;
   inviter: string;
+  inviterEmail: string;
   role: string;
   url: string;
   expiresAt: Date;
@@ -17,13 +28,13 @@ export function teamInvitationMessage(input: {
   return renderTo(
     { to: input.to, name: "" },
     {
-      subject: `${input.inviter} invited you to the ${input.team} team on ${site.product.name}`,
+      subject: `A ${site.product.name} user invited you to join their team`,
       paragraphs: [
-        `${input.inviter} invited ${input.to} to join the ${input.team} team on ${site.product.name}, as ${input.role.toLowerCase()}.`,
+        `${input.inviterEmail || "A user"} (who gives their name as “${quoted(input.inviter, 60)}”) invited ${input.to} to join their team on ${site.product.name}, as ${input.role.toLowerCase()}. They call the team “${quoted(input.team)}”: their words, not ours.`,
         `Open the link to accept or decline. You sign in, or create an account, with this address (${input.to}): the invitation works for no other.`,
       ],
       action: { label: "See the invitation", url: input.url },
-      footnote: `The link works once and expires on ${formatDate(input.expiresAt.toISOString())}. If you did not expect it, ignore this message.`,
+      footnote: `The link works once and expires on ${formatDate(input.expiresAt.toISOString())}. If you did not expect it, ignore this message: ${site.product.name} never asks you to act on your account through a team invitation.`,
     },
   );
 }

@@ -15,10 +15,14 @@ import {
   invitation as invitations,
   member as members,
   organization as organizations,
+  payments,
+  subscriptions,
   teamProfiles,
   teamSeats,
   user as users,
 } from "../db/schema";
+import { hitRateLimit } from "../security/rate-limit.server";
+import { teamNameProblem } from "~/lib/team-name";
 import { AppError } from "../http/errors";
 import { queueMail } from "../mail/outbox.server";
 import { teamInvitationMessage } from "../mail/team-templates";
@@ -127,6 +131,7 @@ export async function createTeam(
   details: BillingDetails,
   database: Executor = defaultDb(),
 ): Promise<{ id: string }> {
+  assertTeamName(details.name);
   const created = await plugin(() =>
     auth().api.createOrganization({
       headers: request.headers,
@@ -139,11 +144,17 @@ export async function createTeam(
   return { id: created.id };
 }
 
+function assertTeamName(name: string): void {
+  const problem = teamNameProblem(name);
+  if (problem) throw new AppError("invalid", problem, { field: "name" });
+}
+
 export async function saveTeamProfile(
   organizationId: string,
   details: BillingDetails,
   database: Executor = defaultDb(),
 ): Promise<void> {
+  assertTeamName(details.name);
   // The same shape as a person's billing profile (the schema's shared columns).
   const values = { ...details, updatedAt: new Date() };
   await database
@@ -258,6 +269,75 @@ export async function teamViewFor(
   };
 }
 
+/**
+ * How many invitations may be sent (finding 2): each one mails an address that asked for
+ * nothing, with words a stranger chose, so a team that has never paid is held to a few, and
+ * every team, inviter and address to a rate. Sending again counts as sending.
+ */
+export const INVITATION_LIMITS = {
+  perInviterPerHour: 30,
+  perAddressPerDay: 3,
+  perTeamPerDay: 100,
+  /** A team that has never paid: invitations a day, and waiting at once. */
+  unpaidPerDay: 10,
+  unpaidWaiting: 5,
+} as const;
+
+async function assertMayInvite(
+  input: { organizationId: string; email: string; inviterId: string },
+  database: Executor,
+): Promise<void> {
+  const [team] = await database
+    .select({
+      name: organizations.name,
+      paid: sql<boolean>`exists (select 1 from ${payments} join ${subscriptions} on ${subscriptions.id} = ${payments.subscriptionId} where ${subscriptions.teamId} = ${organizations.id} and ${payments.status} in ('captured', 'refunded'))`,
+      waiting: sql<number>`(select count(*)::int from ${invitations} where ${invitations.organizationId} = ${organizations.id} and ${invitations.status} = 'pending' and ${invitations.expiresAt} > now())`,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, input.organizationId));
+  if (!team) throw new AppError("not_found", "That team does not exist.");
+  // A name given before names were checked still never reaches a stranger's mailbox.
+  const problem = teamNameProblem(team.name);
+  if (problem)
+    throw new AppError("conflict", `Change the team's name before inviting anyone: ${problem}`);
+  const paid = Boolean(team.paid);
+  if (!paid && Number(team.waiting) >= INVITATION_LIMITS.unpaidWaiting)
+    throw new AppError(
+      "conflict",
+      `A team that has not bought seats yet can have ${INVITATION_LIMITS.unpaidWaiting} invitations waiting at most. Withdraw one, or buy seats first.`,
+      { field: "email" },
+    );
+  const limits: [string, number, number, string][] = [
+    [
+      `team-invite:inviter:${input.inviterId}`,
+      INVITATION_LIMITS.perInviterPerHour,
+      3600,
+      "You have sent many invitations in the last hour.",
+    ],
+    [
+      `team-invite:address:${input.email.toLowerCase()}`,
+      INVITATION_LIMITS.perAddressPerDay,
+      86_400,
+      `${input.email} has been invited several times today.`,
+    ],
+    [
+      `team-invite:team:${input.organizationId}`,
+      paid ? INVITATION_LIMITS.perTeamPerDay : INVITATION_LIMITS.unpaidPerDay,
+      86_400,
+      "The team has sent many invitations today.",
+    ],
+  ];
+  for (const [key, max, window, words] of limits) {
+    const hit = await hitRateLimit(key, max, window);
+    if (!hit.allowed)
+      throw new AppError(
+        "rate_limited",
+        `${words} Try again in ${Math.ceil(hit.retryAfter / 60)} minutes.`,
+        { field: "email" },
+      );
+  }
+}
+
 /** Invites an address (or sends its invitation again, with a new week): the mail is queued. */
 export async function inviteToTeam(
   request: Request,
@@ -267,6 +347,7 @@ export async function inviteToTeam(
     role: Exclude<TeamRole, "owner">;
     /** The inviter's own role: only an owner gives the billing role (finding 4). */
     inviterRole: TeamRole;
+    inviterId: string;
     resend?: boolean;
   },
   database: Executor = defaultDb(),
@@ -278,6 +359,7 @@ export async function inviteToTeam(
       "forbidden",
       REFUSALS.YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE ?? "",
     );
+  await assertMayInvite(input, database);
   // Under the seat lease: an invitation holds a seat until it is answered (point 2), so two
   // invitations at once never promise the same free seat.
   const invited = await withSeatLease(input.organizationId, async () => {
@@ -299,7 +381,7 @@ export async function inviteToTeam(
     .from(organizations)
     .where(eq(organizations.id, input.organizationId));
   const [inviter] = await database
-    .select({ name: users.name })
+    .select({ name: users.name, email: users.email })
     .from(users)
     .where(eq(users.id, invited.inviterId));
   await queueMail(
@@ -308,6 +390,7 @@ export async function inviteToTeam(
       to: invited.email,
       team: team?.name ?? "a team",
       inviter: inviter?.name ?? "Someone",
+      inviterEmail: inviter?.email ?? "",
       role: TEAM_ROLE_LABELS[isTeamRole(invited.role) ? invited.role : "member"],
       url: `${env().SITE_URL.replace(/\/+$/, "")}/team-invite/${invited.id}`,
       expiresAt: invited.expiresAt,

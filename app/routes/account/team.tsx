@@ -149,6 +149,7 @@ export async function action(args: Route.ActionArgs) {
           email: input.email,
           role: input.role,
           inviterRole: team.myRole,
+          inviterId: session.user.id,
         });
         return done("invite", `Invitation sent to ${invited.email}. It works for a week.`);
       }
@@ -160,6 +161,7 @@ export async function action(args: Route.ActionArgs) {
           email: invite.email,
           role: invite.role === "owner" ? "member" : invite.role,
           inviterRole: team.myRole,
+          inviterId: session.user.id,
           resend: true,
         });
         return done("invitations", `Sent again to ${invite.email}, for another week.`);
