@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, postForm, signUpVerified } from "../support/auth";
-import { buyThroughSandbox, pageText, sandboxApi, textOf } from "../support/billing";
+import { decodeJwt } from "jose";
+import { buyThroughSandbox, pageText, sandboxApi, signInDevice, textOf } from "../support/billing";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import { type RunningTestServer, startServerOn } from "../support/server";
@@ -25,6 +26,13 @@ describe.each(engines())("the customer's own refund on $name", (engine) => {
 
   const subscriptionPage = async (cookie: string, query = "") =>
     (await getWithCookies(server, `/account/subscription${query}`, cookie)).text();
+  const me = async (access: string) => {
+    const response = await fetch(`${server.url}/api/desktop/me`, {
+      headers: { authorization: `Bearer ${access}` },
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as { entitlement: { plan: string }; license: string };
+  };
   /** The confirmation's hidden fields, as the page draws them. */
   const confirmation = (html: string) => ({
     paymentId: /name="paymentId" value="(pay_\w+)"/.exec(html)?.[1] ?? "",
@@ -150,5 +158,58 @@ describe.each(engines())("the customer's own refund on $name", (engine) => {
         )
       ).items,
     ).toEqual([]);
+  });
+
+  it("finding 3: the 7-day refund is once per account and mailbox, and the licence says Free from the refund on", async () => {
+    const email = "serial.refunder@gmail.com";
+    const cookie = await signUpVerified(server, { name: "Serial", email, password: PASSWORD });
+    await buyThroughSandbox(server, cookie);
+    await server.jobsSettled();
+    const access = await signInDevice(server, cookie, "Serial's laptop");
+    const before = await me(access);
+    expect(decodeJwt(before.license).entitlement).toMatchObject({ plan: "pro-monthly" });
+
+    const fields = confirmation(await subscriptionPage(cookie, "?refund=review"));
+    expect(
+      (
+        await postForm(server, "/account/subscription", cookie, {
+          intent: "request-refund",
+          ...fields,
+        })
+      ).status,
+    ).toBe(200);
+    await server.jobsSettled();
+    // The next check-in replaces the licence: Free, at once.
+    const after = await me(access);
+    expect(after.entitlement.plan).toBe("free");
+    expect(after.license).not.toBe(before.license);
+    expect(decodeJwt(after.license).entitlement).toMatchObject({ plan: "free" });
+
+    // Bought again: no second refund from here, offered or asked for.
+    await buyThroughSandbox(server, cookie);
+    await server.jobsSettled();
+    expect(await subscriptionPage(cookie)).not.toContain("refund=review");
+    const [again] = await server.sql(
+      `select p.provider_payment_id from payments p join subscriptions s on s.id = p.subscription_id
+       join "user" u on u.id = s.user_id
+       where u.email = '${email}' and p.status = 'captured'`,
+    );
+    const refused = await postForm(server, "/account/subscription", cookie, {
+      intent: "request-refund",
+      paymentId: String(again!.provider_payment_id),
+      key: "rf_second-time-0001",
+    });
+    expect(refused.status).toBe(409);
+    expect(textOf(await refused.text())).toContain("once per customer (account and email address)");
+
+    // Another account on the same mailbox (Gmail ignores dots and +tags): no refund either.
+    const other = await signUpVerified(server, {
+      name: "Serial again",
+      email: "serialrefunder+2@gmail.com",
+      password: PASSWORD,
+    });
+    await buyThroughSandbox(server, other);
+    await server.jobsSettled();
+    expect(await subscriptionPage(other)).not.toContain("refund=review");
   });
 });

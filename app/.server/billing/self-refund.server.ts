@@ -9,9 +9,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { REFUND_WINDOW_DAYS } from "~/lib/refund-window";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, or } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
-import { payments, refunds, subscriptions } from "../db/schema";
+import { payments, refunds, selfRefunds, subscriptions, user as users } from "../db/schema";
+import { mailboxKey } from "../security/person-keys.server";
 import { AppError } from "../http/errors";
 import { dedupeKeyTaken } from "../jobs/queue.server";
 import { kickJobs } from "../jobs";
@@ -42,7 +43,8 @@ export interface SelfRefundOffer {
 /**
  * The refund the customer may ask for now, or null: the primary subscription is active, is not a
  * plan switch, has exactly one payment, captured (nothing refunded or requested), made within the
- * window.
+ * window, and neither this account nor its mailbox has had one before (finding 3: once per
+ * customer; a second account on the same mailbox is the same customer).
  */
 export async function selfRefundOffer(
   userId: string,
@@ -67,6 +69,7 @@ export async function selfRefundOffer(
   if (first.amountRefundedPaise > 0) return null;
   if (now.getTime() - first.paidAt.getTime() > WINDOW_MS) return null;
   if (await refundUnderWay(database, first.providerPaymentId)) return null;
+  if (await hadSelfRefund(database, userId)) return null;
   return {
     paymentId: first.providerPaymentId,
     plan: planLabel(current.planId),
@@ -77,6 +80,21 @@ export async function selfRefundOffer(
     until: new Date(first.paidAt.getTime() + WINDOW_MS).toISOString(),
     key: `rf_${randomUUID()}`,
   };
+}
+
+/** Whether this account, or another on its mailbox, has had its own refund before. */
+async function hadSelfRefund(database: Database, userId: string): Promise<boolean> {
+  const [person] = await database
+    .select({ email: users.email })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!person) return true;
+  const [had] = await database
+    .select({ at: selfRefunds.requestedAt })
+    .from(selfRefunds)
+    .where(or(eq(selfRefunds.userId, userId), eq(selfRefunds.mailboxKey, mailboxKey(person.email))))
+    .limit(1);
+  return had !== undefined;
 }
 
 /** A refund of this payment requested and not yet made, or made already. */
@@ -114,7 +132,7 @@ export async function requestSelfRefund(
   const refused = () =>
     new AppError(
       "conflict",
-      `This payment can no longer be refunded from here: the ${REFUND_WINDOW_DAYS}-day refund covers a new subscription's first payment, once. Open a support ticket and we will look at it.`,
+      `This payment can no longer be refunded from here: the ${REFUND_WINDOW_DAYS}-day refund covers a new subscription's first payment, once per customer (account and email address). Open a support ticket and we will look at it.`,
     );
   const offer = await selfRefundOffer(user.id, { database, now: options.now });
   if (!offer || offer.paymentId !== input.paymentId) {
@@ -131,6 +149,18 @@ export async function requestSelfRefund(
       if (await dedupeKeyTaken(tx, `refund:${input.key}`)) return false;
       throw refused();
     }
+    // Once per account and mailbox, decided by the table's unique keys: two accounts on one
+    // mailbox asking at the same moment get one refund between them.
+    const taken = await tx
+      .insert(selfRefunds)
+      .values({
+        mailboxKey: mailboxKey(user.email),
+        userId: user.id,
+        providerPaymentId: input.paymentId,
+      })
+      .onConflictDoNothing()
+      .returning({ at: selfRefunds.requestedAt });
+    if (taken.length === 0) throw refused();
     return queueRefund(tx, {
       paymentId: input.paymentId,
       amountPaise: offer.amountPaise,

@@ -882,6 +882,21 @@ export const entitlementGrants = pgTable(
 );
 
 /**
+ * The customer's own 7-day refund, once per account and once per mailbox (issue 53, finding 3):
+ * without this it repeated forever (buy, refund, buy again). The mailbox is a keyed hash of its
+ * normalised address, as the trials' is, and stays when the account is deleted, so a new account
+ * on the same mailbox gets no second one (the refund policy says so); the desk handles the rest.
+ */
+export const selfRefunds = pgTable("self_refunds", {
+  mailboxKey: text("mailbox_key").primaryKey(),
+  userId: text("user_id")
+    .unique()
+    .references(() => users.id, { onDelete: "set null" }),
+  providerPaymentId: text("provider_payment_id").notNull(),
+  requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * Free Pro trials without a card (issue 36, decision 0050): one per account and one per mailbox.
  * The Pro itself is an entitlement grant (reason "trial"), so every reader of the entitlement sees
  * it with no code of its own. The mailbox is kept as a keyed hash of its normalised address (dots
