@@ -235,6 +235,8 @@ describe.each(engines())("the seat rule on $name", (engine) => {
     const access3 = await signInDevice(server, cookie3, "d3's laptop");
     // The entitlement never gives it: the two oldest seats are the paid ones.
     expect((await planOf(access3)).plan).toBe("free");
+    expect(await pageText(server, "/account", cookie3)).toContain("Plan Free");
+    expect(await pageText(server, "/account", people[0]!.cookie!)).toContain("Plan Pro");
     for (const person of people) expect((await planOf(person.access!)).team).toBeDefined();
   });
 

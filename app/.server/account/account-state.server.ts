@@ -7,7 +7,11 @@ import {
   type SessionRow,
   sessionReadFromCookie,
 } from "../auth/session";
-import type { EntitlementSources } from "../billing/entitlement.server";
+import {
+  type EntitlementSources,
+  seatRankSql,
+  upfrontPaidUntilSql,
+} from "../billing/entitlement.server";
 import type { SubscriptionRow } from "../db/schema";
 import { type Database, db as defaultDb } from "../db";
 import { prepared } from "../db/prepared";
@@ -60,6 +64,7 @@ interface StateRow {
     currentEndMs: number | null;
     chargeAtMs: number | null;
     endReason: SubscriptionRow["endReason"];
+    cancelAtCycleEnd: boolean;
   }[];
   grants: { planId: string; startsMs: number; endsMs: number }[];
   seats: {
@@ -68,6 +73,10 @@ interface StateRow {
     currentEndMs: number | null;
     chargeAtMs: number | null;
     endReason: string | null;
+    cancelAtCycleEnd: boolean;
+    seats: number;
+    seatRank: number;
+    upfrontPaidUntilMs: number | null;
     teamId: string;
     teamName: string;
   }[];
@@ -89,7 +98,8 @@ function stateSql(now: string): { columns: string; join: string } {
      (select coalesce(json_agg(json_build_object(
          'planId', plan_id, 'status', status, 'replaces', replaces_subscription_id,
          'createdMs', ${ms("created_at")}, 'currentEndMs', ${ms("current_end")},
-         'chargeAtMs', ${ms("charge_at")}, 'endReason', end_reason) order by created_at desc), '[]'::json)
+         'chargeAtMs', ${ms("charge_at")}, 'endReason', end_reason,
+         'cancelAtCycleEnd', cancel_at_cycle_end) order by created_at desc), '[]'::json)
        from subscriptions where user_id = u.id) as subscriptions,
      (select coalesce(json_agg(json_build_object(
          'planId', plan_id, 'startsMs', ${ms("starts_at")}, 'endsMs', ${ms("ends_at")})), '[]'::json)
@@ -97,6 +107,9 @@ function stateSql(now: string): { columns: string; join: string } {
      (select coalesce(json_agg(json_build_object(
          'planId', ts.plan_id, 'status', ts.status, 'currentEndMs', ${ms("ts.current_end")},
          'chargeAtMs', ${ms("ts.charge_at")}, 'endReason', ts.end_reason,
+         'cancelAtCycleEnd', ts.cancel_at_cycle_end, 'seats', ts.seats,
+         'seatRank', ${seatRankSql("seat")},
+         'upfrontPaidUntilMs', ${ms(upfrontPaidUntilSql("ts"))},
          'teamId', o.id, 'teamName', o.name)), '[]'::json)
        from team_seats seat
        join member m on m.organization_id = seat.organization_id and m.user_id = seat.user_id
@@ -162,6 +175,7 @@ function stateOfRow(row: StateRow | undefined): AccountState {
       createdAt: new Date(subscription.createdMs),
       currentEnd: dateOf(subscription.currentEndMs),
       chargeAt: dateOf(subscription.chargeAtMs),
+      cancelAtCycleEnd: subscription.cancelAtCycleEnd,
       endReason: subscription.endReason,
     })),
     grants: (row?.grants ?? []).map((grant) => ({
@@ -175,6 +189,10 @@ function stateOfRow(row: StateRow | undefined): AccountState {
       currentEnd: dateOf(seat.currentEndMs),
       chargeAt: dateOf(seat.chargeAtMs),
       endReason: seat.endReason,
+      cancelAtCycleEnd: seat.cancelAtCycleEnd,
+      seats: seat.seats,
+      seatRank: seat.seatRank,
+      upfrontPaidUntil: dateOf(seat.upfrontPaidUntilMs),
       team: { id: seat.teamId, name: seat.teamName },
     })),
     activeDevices: row?.active_devices ?? 0,

@@ -27,6 +27,7 @@ import {
   onboardingReports,
   payments,
   refunds,
+  selfRefunds,
   session as sessions,
   subscriptions,
   supportTickets,
@@ -92,6 +93,8 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   subscriptions: { exportedAs: "subscriptions" },
   payments: { exportedAs: "payments" },
   refunds: { exportedAs: "refunds" },
+  // Which payment had the customer's own 7-day refund (once per person): marked on that refund.
+  self_refunds: { exportedAs: "refunds" },
   invoices: { exportedAs: "invoices" },
   entitlement_grants: { exportedAs: "planGrants" },
   audit_log: { exportedAs: "accountHistory" },
@@ -320,7 +323,7 @@ export async function exportUserData(
       .where(eq(invitation.inviterId, userId)),
   ]);
   const paymentIds = paid.map((payment) => payment.providerPaymentId);
-  const [refundRows, threads, siteEvents] = await Promise.all([
+  const [refundRows, threads, siteEvents, ownRefunds] = await Promise.all([
     paymentIds.length > 0
       ? database
           .select()
@@ -330,7 +333,12 @@ export async function exportUserData(
       : Promise.resolve([]),
     Promise.all(tickets.map((ticket) => threadOf(database, ticket.id, { withNotes: false }))),
     eventsOfPurchaseBrowsers(database, purchaseBrowserIds(subs)),
+    database
+      .select({ paymentId: selfRefunds.providerPaymentId })
+      .from(selfRefunds)
+      .where(eq(selfRefunds.userId, userId)),
   ]);
+  const ownRefundOf = new Set(ownRefunds.map((row) => row.paymentId));
   const subscriptionOf = new Map(subs.map((row) => [row.id, row.providerSubscriptionId]));
   const profileRow = details[0];
 
@@ -443,6 +451,8 @@ export async function exportUserData(
       status: refund.status,
       reason: refund.reason,
       at: refund.createdAt,
+      // The refund policy's once-per-person refund; its mailbox is kept as a keyed hash only.
+      yourOwnSevenDayRefund: ownRefundOf.has(refund.providerPaymentId),
     })),
     invoices: documents.map((document) => ({
       kind: document.kind === "credit_note" ? "credit note" : "tax invoice",

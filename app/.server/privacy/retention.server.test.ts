@@ -15,6 +15,7 @@ import {
   mailLog,
   supportMessages,
   supportTickets,
+  selfRefunds,
   trials,
 } from "../db/schema";
 import { prunePersonalData } from "./retention.server";
@@ -145,14 +146,35 @@ describe("the privacy policy's retention, enforced", () => {
       .insert(invitation)
       .values([invite("expired31@example.com", 31), invite("expired29@example.com", 29)]);
 
+    // A customer's own refund (issue 53, finding 3): its record and mailbox fingerprint, 36 months.
+    await test.db.insert(selfRefunds).values([
+      {
+        mailboxKey: "refunded 37 months ago",
+        providerPaymentId: "pay_a",
+        requestedAt: monthsAgo(37),
+      },
+      {
+        mailboxKey: "refunded 35 months ago",
+        providerPaymentId: "pay_b",
+        requestedAt: monthsAgo(35),
+      },
+    ]);
+
     expect(await prunePersonalData(test.db, NOW)).toEqual({
       feedback: 1,
       supportTickets: 1,
       mails: 1,
       trials: 1,
       couponUses: 1,
+      ownRefunds: 1,
       invitations: 1,
     });
+    expect((await test.db.select().from(selfRefunds)).map((row) => row.mailboxKey)).toEqual([
+      "refunded 35 months ago",
+    ]);
+    expect(fs.readFileSync("content/legal/privacy.md", "utf8")).toContain(
+      "| 36 months after the refund |",
+    );
     expect((await test.db.select().from(invitation)).map((row) => row.email)).toEqual([
       "expired29@example.com",
     ]);
@@ -191,6 +213,7 @@ describe("the privacy policy's retention, enforced", () => {
       mails: 0,
       trials: 0,
       couponUses: 0,
+      ownRefunds: 0,
       invitations: 0,
     });
   });

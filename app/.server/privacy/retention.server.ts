@@ -3,12 +3,20 @@
  * deleted: feedback 24 months after it was sent, a support conversation 24 months after it
  * ended (the ticket closed; a ticket still open is a conversation still going), the record of a
  * mail sent 12 months after its last try, the fingerprint of a mailbox that had a free trial 36
- * months after the trial ended, a coupon's use (with its mailbox fingerprint) 36 months after it.
+ * months after the trial ended, a coupon's use (with its mailbox fingerprint) 36 months after it,
+ * the record of a customer's own 7-day refund (with its mailbox fingerprint) 36 months after it.
  * A team invitation goes 30 days after it expired. Run hourly by the prune (jobs/maintenance.server.ts).
  */
 import { and, eq, lt } from "drizzle-orm";
 import type { Database } from "../db";
-import { couponRedemptions, feedback, invitation, supportTickets, trials } from "../db/schema";
+import {
+  couponRedemptions,
+  feedback,
+  invitation,
+  selfRefunds,
+  supportTickets,
+  trials,
+} from "../db/schema";
 import { MAIL_LOG_RETENTION_MONTHS, pruneMailLog } from "../mail/mail-log.server";
 
 export const PERSONAL_RETENTION_MONTHS = {
@@ -19,6 +27,8 @@ export const PERSONAL_RETENTION_MONTHS = {
   trialMailboxes: 36,
   /** After the coupon was used: the record of the use and its mailbox's keyed hash. */
   couponUses: 36,
+  /** After the customer's own refund: its record and mailbox hash, which stop a second one. */
+  ownRefunds: 36,
 } as const;
 
 /** Days after an invitation expired (answered or not) that it is kept: it names a person's address. */
@@ -56,6 +66,10 @@ export async function prunePersonalData(database: Database, now = new Date()) {
     .delete(couponRedemptions)
     .where(lt(couponRedemptions.createdAt, monthsBefore(now, PERSONAL_RETENTION_MONTHS.couponUses)))
     .returning({ id: couponRedemptions.id });
+  const oldOwnRefunds = await database
+    .delete(selfRefunds)
+    .where(lt(selfRefunds.requestedAt, monthsBefore(now, PERSONAL_RETENTION_MONTHS.ownRefunds)))
+    .returning({ at: selfRefunds.requestedAt });
   const oldInvitations = await database
     .delete(invitation)
     .where(
@@ -69,5 +83,6 @@ export async function prunePersonalData(database: Database, now = new Date()) {
     mails,
     trials: oldTrials.length,
     couponUses: oldCouponUses.length,
+    ownRefunds: oldOwnRefunds.length,
   };
 }

@@ -15,8 +15,6 @@ import {
   invitation as invitations,
   member as members,
   organization as organizations,
-  payments,
-  subscriptions,
   teamProfiles,
   teamSeats,
   user as users,
@@ -284,14 +282,19 @@ export const INVITATION_LIMITS = {
 } as const;
 
 async function assertMayInvite(
-  input: { organizationId: string; email: string; inviterId: string },
+  input: { organizationId: string; email: string; inviterId: string; resend?: boolean },
   database: Executor,
 ): Promise<void> {
   const [team] = await database
     .select({
       name: organizations.name,
-      paid: sql<boolean>`exists (select 1 from ${payments} join ${subscriptions} on ${subscriptions.id} = ${payments.subscriptionId} where ${subscriptions.teamId} = ${organizations.id} and ${payments.status} in ('captured', 'refunded'))`,
-      waiting: sql<number>`(select count(*)::int from ${invitations} where ${invitations.organizationId} = ${organizations.id} and ${invitations.status} = 'pending' and ${invitations.expiresAt} > now())`,
+      // Written out with table names: drizzle leaves a one-table select's columns unqualified.
+      paid: sql<boolean>`exists (select 1 from payments p
+        join subscriptions s on s.id = p.subscription_id
+        where s.team_id = "organization".id and p.status in ('captured', 'refunded'))`,
+      waiting: sql<number>`(select count(*)::int from invitation i
+        where i.organization_id = "organization".id and i.status = 'pending'
+          and i.expires_at > now())`,
     })
     .from(organizations)
     .where(eq(organizations.id, input.organizationId));
@@ -301,7 +304,8 @@ async function assertMayInvite(
   if (problem)
     throw new AppError("conflict", `Change the team's name before inviting anyone: ${problem}`);
   const paid = Boolean(team.paid);
-  if (!paid && Number(team.waiting) >= INVITATION_LIMITS.unpaidWaiting)
+  // Sending one again replaces it: the number waiting stays.
+  if (!paid && !input.resend && Number(team.waiting) >= INVITATION_LIMITS.unpaidWaiting)
     throw new AppError(
       "conflict",
       `A team that has not bought seats yet can have ${INVITATION_LIMITS.unpaidWaiting} invitations waiting at most. Withdraw one, or buy seats first.`,
