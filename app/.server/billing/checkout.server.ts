@@ -20,7 +20,7 @@ import {
 import { logger } from "../logger";
 import { z } from "zod";
 import { defineJob, enqueue } from "../jobs/define";
-import { resyncFromProvider } from "./resync.server";
+import { resyncWithPayments } from "./missed-payments.server";
 import { LeaseBusyError, withLease } from "../security/lease.server";
 import { safeEqual } from "../security/tokens";
 import { providerPlanFor } from "./plans.server";
@@ -318,7 +318,10 @@ export async function verifyCheckout(
   return ours;
 }
 
-/** Takes Razorpay's state of a subscription (money lane): after checkout, without waiting for a webhook. */
+/**
+ * Takes Razorpay's state of a subscription and its payments (money lane): after checkout without
+ * waiting for a webhook, and for a subscription no webhook has updated for a day (stale.server).
+ */
 export const resyncJob = defineJob({
   name: RESYNC_JOB,
   lane: "money",
@@ -326,6 +329,6 @@ export const resyncJob = defineJob({
   timeoutMs: 60_000,
   maxAttempts: 10,
   async handler({ providerSubscriptionId }) {
-    await resyncFromProvider(providerSubscriptionId);
+    await resyncWithPayments(providerSubscriptionId);
   },
 });
