@@ -108,6 +108,7 @@ const refundBody = z.strictObject({
 });
 
 const chargeBody = z.strictObject({ fail: z.boolean().optional() });
+const holdBody = z.strictObject({ hold: z.boolean() });
 const pauseBody = z.strictObject({ pause_at: z.literal("now").optional() });
 const resumeBody = z.strictObject({ resume_at: z.literal("now").optional() });
 
@@ -287,6 +288,13 @@ export function restRouter(options: {
   });
   router.get("/control/webhooks", (_req, res) => {
     res.json({ items: webhooks.list() });
+  });
+  // The merchant's webhook endpoint unreachable for a while (an outage, a wrong URL): events
+  // wait, then go out late and in order when it is released, as Razorpay's retries bring them.
+  router.post("/control/webhooks/hold", (req, res) => {
+    const { hold } = parseBody(holdBody, req);
+    webhooks.hold(hold);
+    res.json({ hold, items: webhooks.list() });
   });
 
   return router;

@@ -31,6 +31,8 @@ export class WebhookQueue {
   private readonly items: Delivery[] = [];
   private busy = false;
   private closed = false;
+  /** Deliveries wait while held (the control route), as if the endpoint were unreachable. */
+  private holding = false;
   private timer: NodeJS.Timeout | null = null;
   private readonly abort = new AbortController();
   private inflight: Promise<void> = Promise.resolve();
@@ -54,8 +56,18 @@ export class WebhookQueue {
     return delivery;
   }
 
-  list(): Omit<Delivery, "body">[] {
-    return this.items.map(({ body: _body, ...rest }) => ({ ...rest }));
+  /** Holds deliveries (they stay pending), or releases them to go out in order. */
+  hold(on: boolean): void {
+    this.holding = on;
+    if (!on) this.kick();
+  }
+
+  /** The log; a delivery waiting while held shows as "held" (nothing is on its way). */
+  list(): (Omit<Delivery, "body" | "status"> & { status: Delivery["status"] | "held" })[] {
+    return this.items.map(({ body: _body, ...rest }) => ({
+      ...rest,
+      status: this.holding && rest.status === "pending" ? "held" : rest.status,
+    }));
   }
 
   async close(): Promise<void> {
@@ -76,7 +88,7 @@ export class WebhookQueue {
   }
 
   private async pump(): Promise<void> {
-    if (this.closed || this.busy) return;
+    if (this.closed || this.busy || this.holding) return;
     const next = this.items.find((item) => item.status === "pending");
     if (!next) return;
     this.busy = true;

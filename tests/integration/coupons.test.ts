@@ -358,8 +358,9 @@ describe.each(engines())("coupons on $name", (engine) => {
       ),
     );
     expect(both.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    // Nobody has paid yet: the last use is held by the other checkout (issue 53, finding 7).
     expect(both.find((answer) => answer.status === 409)?.body).toContain(
-      "The coupon ONLYONE has been used as many times as it can be.",
+      "Every use left of the coupon ONLYONE is held by a checkout that is not paid yet.",
     );
     expect(await pageText(server, "/admin/coupons", boss)).toMatch(/ONLYONE.*1 of 1/);
 
@@ -424,5 +425,138 @@ describe.each(engines())("coupons on $name", (engine) => {
       "Enter a whole percent, 1 to 95.",
     ])
       expect(bad.text).toContain(message);
+  });
+
+  /** A coupon of 10% off every charge (₹629.10 a month), as /admin/coupons makes it. */
+  const tenPercent = async (code: string, fields: Record<string, string> = {}) => {
+    const offerId = await makeOffer({
+      type: "forever",
+      discount_type: "percentage",
+      discount_value: 10,
+    });
+    const made = await createCoupon({ code, amount: "10", offerId, ...fields });
+    expect(made.status, made.text).toBe(200);
+  };
+  const statusAtRazorpay = async (subscriptionId: string) =>
+    (await sandboxApi<{ status: string }>(server.url, `/v1/subscriptions/${subscriptionId}`))
+      .status;
+  /** Pays in the sandbox's window and posts the handler's answer as the page does. */
+  const payAndVerify = async (cookie: string, subscriptionId: string, method: "card" | "upi") => {
+    const paid = await sandboxPay(server, subscriptionId, "success", method);
+    expect(paid.status).toBe(200);
+    await postForm(server, "/checkout.data", cookie, { intent: "verify", ...paid.body });
+    return eventually(
+      async () => (await capturedOf(subscriptionId)).length === 1 && capturedOf(subscriptionId),
+      20_000,
+      "the payment recorded",
+    );
+  };
+
+  it("finding 6: a checkout reused after its coupon was disabled is replaced at the full price, and the buyer is told", async () => {
+    await tenPercent("RESUMED10");
+    const cookie = await newBuyer();
+    const opened = await startCheckout(server, cookie, "pro-monthly", undefined, {
+      coupon: "RESUMED10",
+    });
+    expect(opened.status, opened.body).toBe(200);
+    expect(opened.body).toContain("first payment ₹629.10 with RESUMED10");
+
+    const [coupon] = await server.sql(`select id from coupons where code = 'RESUMED10'`);
+    expect(
+      (
+        await postForm(server, "/admin/coupons", boss, {
+          intent: "disable",
+          id: String(coupon!.id),
+        })
+      ).status,
+    ).toBe(200);
+
+    // The page opened before the coupon was disabled posts it again.
+    const resumed = await startCheckout(server, cookie, "pro-monthly", undefined, {
+      coupon: "RESUMED10",
+    });
+    expect(resumed.status, resumed.body).toBe(200);
+    expect(resumed.body).toContain(
+      "The coupon RESUMED10 has been withdrawn. Your checkout is now at the full price, ₹699 / month.",
+    );
+    expect(resumed.subscriptionId).not.toBe(opened.subscriptionId);
+    expect(await statusAtRazorpay(opened.subscriptionId!)).toBe("cancelled");
+    const atRazorpay = await sandboxApi<{ offer_id: string | null }>(
+      server.url,
+      `/v1/subscriptions/${resumed.subscriptionId}`,
+    );
+    expect(atRazorpay.offer_id).toBeNull();
+    expect(await payAndVerify(cookie, resumed.subscriptionId!, "card")).toEqual([69_900]);
+  });
+
+  it("finding 7: checkouts nobody pays hold a coupon's uses only briefly", async () => {
+    await tenPercent("TWOUSES", { maxRedemptions: "2" });
+    for (const cookie of [await newBuyer(), await newBuyer()])
+      expect(
+        (await startCheckout(server, cookie, "pro-monthly", undefined, { coupon: "TWOUSES" }))
+          .status,
+      ).toBe(200);
+    const third = await newBuyer();
+    const refused = await startCheckout(server, third, "pro-monthly", undefined, {
+      coupon: "TWOUSES",
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toContain(
+      "Every use left of the coupon TWOUSES is held by a checkout that is not paid yet. Try again in 30 minutes",
+    );
+    // Half an hour on, neither was paid: their uses are free again.
+    await server.sql(
+      `update coupon_redemptions set created_at = now() - interval '31 minutes'
+        where coupon_id = (select id from coupons where code = 'TWOUSES')`,
+    );
+    const later = await startCheckout(server, third, "pro-monthly", undefined, {
+      coupon: "TWOUSES",
+    });
+    expect(later.status, later.body).toBe(200);
+    expect(await pageText(server, "/admin/coupons", boss)).toMatch(/TWOUSES.*1 of 2/);
+  });
+
+  it.each(["card", "upi"] as const)(
+    "finding 7: a buyer who closes the payment window keeps the coupon and pays its price on the retry (%s)",
+    async (method) => {
+      const code = `RETRY-${method.toUpperCase()}`;
+      await tenPercent(code);
+      const cookie = await newBuyer();
+      const opened = await startCheckout(server, cookie, "pro-monthly", undefined, {
+        coupon: code,
+      });
+      expect(opened.status, opened.body).toBe(200);
+      // The window is closed (a failed attempt too); the buyer comes back to the page.
+      expect((await sandboxPay(server, opened.subscriptionId!, "failure", method)).status).toBe(
+        400,
+      );
+      const page = await pageText(server, `/checkout?plan=pro-monthly&coupon=${code}`, cookie);
+      expect(page).not.toContain(`You have already used the coupon ${code}`);
+      expect(page).toContain("Continue to payment: ₹629.10");
+      const retried = await startCheckout(server, cookie, "pro-monthly", undefined, {
+        coupon: code,
+      });
+      expect(retried.status, retried.body).toBe(200);
+      expect(retried.subscriptionId).toBe(opened.subscriptionId);
+      expect(await payAndVerify(cookie, retried.subscriptionId!, method)).toEqual([62_910]);
+    },
+  );
+
+  it("finding 7: Razorpay refusing a coupon's offer at checkout is said in a plain sentence", async () => {
+    const offerId = await makeOffer({
+      type: "forever",
+      discount_type: "percentage",
+      discount_value: 10,
+    });
+    expect((await createCoupon({ code: "OFFEROFF", amount: "10", offerId })).status).toBe(200);
+    await sandboxApi(server.url, `/control/offers/${offerId}/disable`, { method: "POST" });
+    const refused = await startCheckout(server, await newBuyer(), "pro-monthly", undefined, {
+      coupon: "OFFEROFF",
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toContain(
+      "The coupon OFFEROFF cannot be used at the moment. Buy without it at the full price, or write to us and we will sort it out.",
+    );
+    expect(refused.body).not.toContain("Razorpay:");
   });
 });

@@ -18,7 +18,7 @@ import {
   webhookEvents,
 } from "../db/schema";
 import type { RazorpayClient } from "../billing/razorpay/client";
-import { resyncFromProvider } from "../billing/resync.server";
+import { resyncWithPayments } from "../billing/missed-payments.server";
 import { processWebhookEvent } from "../billing/webhooks.server";
 import { reissueWithBuyer } from "../invoices/issue.server";
 import { audit } from "./audit.server";
@@ -64,7 +64,7 @@ export async function adminResync(
   assertAdmin(session);
   const database = options.database ?? defaultDb();
   const before = await subscriptionOwnedBy(userId, providerSubscriptionId, database);
-  const after = await resyncFromProvider(providerSubscriptionId, options);
+  const after = await resyncWithPayments(providerSubscriptionId, options);
   await audit(database, session, {
     action: "subscription.resync",
     targetUserId: userId,

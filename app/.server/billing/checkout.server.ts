@@ -6,15 +6,21 @@
 import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
 import { createHmac } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
-import { type PaidPlanId, planById } from "~/lib/plans";
+import { type PaidPlanId, planById, planPriceLabel } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
 import { type CouponRow, subscriptions, type SubscriptionRow } from "../db/schema";
 import { couponByCode, refusalMessage } from "../coupons/quote.server";
 import { normalizeCouponCode } from "~/lib/coupons";
-import { dropReservation, linkCoupon, reserveCoupon } from "../coupons/reserve.server";
+import {
+  dropReservation,
+  linkCoupon,
+  recheckHeldCoupon,
+  reserveCoupon,
+} from "../coupons/reserve.server";
+import { logger } from "../logger";
 import { z } from "zod";
 import { defineJob, enqueue } from "../jobs/define";
-import { resyncFromProvider } from "./resync.server";
+import { resyncWithPayments } from "./missed-payments.server";
 import { LeaseBusyError, withLease } from "../security/lease.server";
 import { safeEqual } from "../security/tokens";
 import { providerPlanFor } from "./plans.server";
@@ -64,7 +70,7 @@ export async function startCheckout(
   user: { id: string; email: string },
   planId: PaidPlanId,
   options: StartCheckoutOptions = {},
-): Promise<SubscriptionRow> {
+): Promise<CheckoutRow> {
   // One at a time per person, on every instance: two tabs or a double submit would otherwise both
   // find no open checkout and create two subscriptions that could both be paid. The second waits,
   // then reuses the first's open checkout.
@@ -91,11 +97,17 @@ export async function startCheckout(
   }
 }
 
+/**
+ * The checkout to pay; `couponNotice` says, in words for the buyer, that the coupon their open
+ * checkout was made with no longer applies and this one is at the full price (issue 53, finding 6).
+ */
+export type CheckoutRow = SubscriptionRow & { couponNotice?: string };
+
 async function startCheckoutNow(
   user: { id: string; email: string },
   planId: PaidPlanId,
   options: StartCheckoutOptions,
-): Promise<SubscriptionRow> {
+): Promise<CheckoutRow> {
   const database = options.database ?? defaultDb();
   const client = options.client ?? razorpay();
   const plan = planById(planId);
@@ -110,8 +122,9 @@ async function startCheckoutNow(
 
   // The coupon by its code: its rules are checked when it is reserved, after any open checkout
   // holding it was reused or let go (a reused one holds its reservation already).
-  const coupon =
+  let coupon =
     options.couponCode && !replaces ? await couponNamed(options.couponCode, database) : null;
+  let couponNotice: string | undefined;
 
   if (!replaces) {
     const live = await liveSubscriptionsOf(user.id, database);
@@ -134,7 +147,19 @@ async function startCheckoutNow(
       open.replacesSubscriptionId === (replaces?.id ?? null) &&
       open.couponId === (coupon?.id ?? null) &&
       (replaces !== null || unixSeconds(open.startAt) === unixSeconds(trialEnd));
-    if (reusable) return (await applyProviderSubscription(database, fresh, readAt)) ?? open;
+    // Reused with its coupon: the coupon's rules are checked again (it may have been disabled,
+    // have expired or been taken by others since), and its hold renewed. One that no longer
+    // applies makes this checkout go like an abandoned one, replaced below at the full price.
+    const held =
+      reusable && open.couponId
+        ? await recheckHeldCoupon(database, { ...open, couponId: open.couponId }, user)
+        : null;
+    if (reusable && (!held || held.ok))
+      return (await applyProviderSubscription(database, fresh, readAt)) ?? open;
+    if (held && !held.ok) {
+      coupon = null;
+      couponNotice = `${held.message} Your checkout is now at the full price, ${planPriceLabel(plan)}.`;
+    }
     if (fresh.status === "created") {
       const cancelledAt = new Date();
       try {
@@ -185,13 +210,19 @@ async function startCheckoutNow(
     });
   } catch (error) {
     if (reserved) await dropReservation(database, reserved.redemptionId);
-    // Razorpay refused the coupon's offer (disabled, expired or used up in its Dashboard).
-    if (coupon && error instanceof RazorpayError && error.field === "offer_id")
+    // Razorpay refused the coupon's offer (disabled, expired, used up or unknown in its
+    // Dashboard): the buyer gets a plain sentence, the operator Razorpay's words in the log.
+    if (coupon && error instanceof RazorpayError && error.field === "offer_id") {
+      logger().warn(
+        { err: error, coupon: coupon.code, offerId: coupon.providerOfferId },
+        "Razorpay refused a coupon's offer at checkout",
+      );
       throw new AppError(
         "conflict",
-        `The coupon ${coupon.code} cannot be used at the moment (Razorpay: ${error.message}). Buy without it, or write to us.`,
+        `The coupon ${coupon.code} cannot be used at the moment. Buy without it at the full price, or write to us and we will sort it out.`,
         { field: "coupon" },
       );
+    }
     throw error;
   }
   const row = await applyProviderSubscription(database, created, readAt);
@@ -207,7 +238,7 @@ async function startCheckoutNow(
       .where(eq(subscriptions.id, row.id));
     return { ...row, replacesSubscriptionId: replaces.id };
   }
-  return row;
+  return couponNotice ? { ...row, couponNotice } : row;
 }
 
 /** The coupon a checkout names, or the AppError saying there is none. */
@@ -287,7 +318,10 @@ export async function verifyCheckout(
   return ours;
 }
 
-/** Takes Razorpay's state of a subscription (money lane): after checkout, without waiting for a webhook. */
+/**
+ * Takes Razorpay's state of a subscription and its payments (money lane): after checkout without
+ * waiting for a webhook, and for a subscription no webhook has updated for a day (stale.server).
+ */
 export const resyncJob = defineJob({
   name: RESYNC_JOB,
   lane: "money",
@@ -295,6 +329,6 @@ export const resyncJob = defineJob({
   timeoutMs: 60_000,
   maxAttempts: 10,
   async handler({ providerSubscriptionId }) {
-    await resyncFromProvider(providerSubscriptionId);
+    await resyncWithPayments(providerSubscriptionId);
   },
 });

@@ -14,7 +14,7 @@ import { type PaidPlanId, planById, planLabel } from "~/lib/plans";
 import { db as defaultDb, type Executor } from "../db";
 import { couponRedemptions, coupons, type CouponRow, subscriptions } from "../db/schema";
 import { mailboxKey } from "../security/person-keys.server";
-import { redemptionCounts } from "./redemptions.server";
+import { HOLD_MS, redemptionCounts, redemptionUsed } from "./redemptions.server";
 
 export type CouponRefusal =
   | "unknown"
@@ -22,6 +22,7 @@ export type CouponRefusal =
   | "not-yet"
   | "expired"
   | "used-up"
+  | "held"
   | "plan"
   | "too-much"
   | "customer-used"
@@ -59,6 +60,7 @@ export function refusalMessage(reason: CouponRefusal, code: string, detail = "")
     "not-yet": `The coupon ${code} can be used from ${detail}.`,
     expired: `The coupon ${code} expired on ${detail}.`,
     "used-up": `The coupon ${code} has been used as many times as it can be.`,
+    held: `Every use left of the coupon ${code} is held by a checkout that is not paid yet. Try again in ${HOLD_MS / 60_000} minutes: a checkout nobody pays gives its use back.`,
     plan: `The coupon ${code} is not for ${detail}.`,
     "too-much": `The coupon ${code} cannot be applied to ${detail}.`,
     "customer-used": `You have already used the coupon ${code}.`,
@@ -95,18 +97,28 @@ export async function couponCodeOf(
   return row?.code ?? null;
 }
 
-/** The redemptions of a coupon that count, in all and (with a buyer) by their account or mailbox. */
+/**
+ * The redemptions of a coupon that count: paid for (`used`), and in all with the holds of
+ * checkouts not paid yet (`total`); with a buyer, also those of their account or mailbox. The
+ * buyer's own holds are left out: their open checkout is reused (or let go) by their next one.
+ */
 export async function redemptionsOf(
   database: Executor,
   couponId: string,
   buyer: { id: string; email: string } | null,
   now: Date,
-): Promise<{ total: number; customer: number }> {
+): Promise<{ total: number; used: number; customer: number }> {
+  const counted = redemptionCounts(now, buyer?.id ?? null);
   const [all] = await database
-    .select({ n: count() })
+    .select({
+      n: count(),
+      used: sql<number>`count(*) filter (where ${redemptionUsed()})`.mapWith(Number),
+    })
     .from(couponRedemptions)
-    .where(and(eq(couponRedemptions.couponId, couponId), redemptionCounts(now)));
-  if (!buyer) return { total: all?.n ?? 0, customer: 0 };
+    .where(and(eq(couponRedemptions.couponId, couponId), counted));
+  const total = all?.n ?? 0;
+  const used = all?.used ?? 0;
+  if (!buyer) return { total, used, customer: 0 };
   const [own] = await database
     .select({ n: count() })
     .from(couponRedemptions)
@@ -117,10 +129,10 @@ export async function redemptionsOf(
           eq(couponRedemptions.userId, buyer.id),
           eq(couponRedemptions.mailboxKey, mailboxKey(buyer.email)),
         ),
-        redemptionCounts(now),
+        counted,
       ),
     );
-  return { total: all?.n ?? 0, customer: own?.n ?? 0 };
+  return { total, used, customer: own?.n ?? 0 };
 }
 
 /** Has this account ever paid for (or authorised) a subscription? */
@@ -185,7 +197,7 @@ export async function quoteFor(
   if (price === null) return refusal("too-much", code, planLabel(plan));
   const used = await redemptionsOf(database, coupon.id, buyer, now);
   if (coupon.maxRedemptions !== null && used.total >= coupon.maxRedemptions)
-    return refusal("used-up", code);
+    return refusal(used.used >= coupon.maxRedemptions ? "used-up" : "held", code);
   if (buyer) {
     if (used.customer >= coupon.perCustomer) return refusal("customer-used", code);
     if (coupon.firstPurchaseOnly && (await hasBought(database, buyer.id)))

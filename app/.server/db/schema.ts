@@ -986,9 +986,9 @@ export type CouponRow = typeof coupons.$inferSelect;
 /**
  * A coupon taken at checkout. Reserved before Razorpay's subscription is created (under the
  * coupon row's lock, so limits hold with two checkouts at once) and linked to the subscription
- * once it exists; deleted if Razorpay refuses it. It stops counting when its subscription ends
- * with nothing paid (an abandoned checkout), and, never linked, after an hour (a process killed
- * between the two steps): coupons/redemptions.server.ts decides that in one query.
+ * once it exists; deleted if Razorpay refuses it. Until its subscription is paid it only holds
+ * its place for half an hour from `created_at` (renewed when a retry reuses the checkout); paid,
+ * it counts unless the subscription ends with nothing paid: coupons/redemptions.server.ts.
  */
 export const couponRedemptions = pgTable(
   "coupon_redemptions",

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { billingProfileOf, saveBillingProfile } from "~/.server/billing/billing-profile.server";
-import { startCheckout, verifyCheckout } from "~/.server/billing/checkout.server";
+import { type CheckoutRow, startCheckout, verifyCheckout } from "~/.server/billing/checkout.server";
 import { analyticsIdOf } from "~/.server/analytics/visitor-id.server";
 import { startPlanSwitch } from "~/.server/billing/manage.server";
 import { paymentsConfig } from "~/.server/billing/provider.server";
@@ -143,7 +143,7 @@ export async function action(args: Route.ActionArgs) {
     // this payment for the visitor who viewed pricing.
     const cookies = args.request.headers.get("cookie") ?? "";
     const analyticsId = readConsent(cookies) === "granted" ? analyticsIdOf(cookies) : null;
-    const subscription =
+    const subscription: CheckoutRow =
       switching === "1"
         ? (await startPlanSwitch(user, planId)).next
         : await startCheckout(user, planId, {
@@ -160,7 +160,8 @@ export async function action(args: Route.ActionArgs) {
     return data({
       intent: "start",
       ok: true,
-      message: "",
+      // Said when the coupon of a reused checkout no longer applies (it is then at full price).
+      message: subscription.couponNotice ?? "",
       open: {
         subscriptionId: subscription.providerSubscriptionId,
         keyId: paymentsConfig().keyId,
@@ -194,7 +195,8 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const busy = navigation.state !== "idle";
   const open = actionData && "open" in actionData ? actionData.open : null;
   const errors = actionData && "errors" in actionData ? (actionData.errors ?? {}) : {};
-  const refusal = actionData && !actionData.ok ? actionData.message : null;
+  // A refusal, or why an opened checkout is not at the price the page showed.
+  const refusal = actionData?.message ? actionData.message : null;
   const { phase, problem, pay } = useRazorpayCheckout({
     scriptUrl: checkout.scriptUrl,
     prefill,

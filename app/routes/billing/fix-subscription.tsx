@@ -7,7 +7,7 @@ import {
   forgetSnapshot,
 } from "~/.server/billing/compare.server";
 import { billingOverview } from "~/.server/billing/overview.server";
-import { resyncFromProvider } from "~/.server/billing/resync.server";
+import { resyncWithPayments } from "~/.server/billing/missed-payments.server";
 import { primarySubscription, subscriptionsOf } from "~/.server/billing/subscriptions.server";
 import { done, formAction, refuse } from "~/.server/forms/action.server";
 import { hitRateLimit } from "~/.server/security/rate-limit.server";
@@ -57,7 +57,7 @@ export async function action(args: Route.ActionArgs) {
     // The next page load asks Razorpay again instead of showing the answer from before the resync.
     forgetSnapshot(current.providerSubscriptionId);
     try {
-      await resyncFromProvider(current.providerSubscriptionId);
+      await resyncWithPayments(current.providerSubscriptionId);
     } catch {
       return refuse("resync", "Razorpay could not be reached. Try again in a minute.", 502);
     }
