@@ -313,9 +313,12 @@ describe.each(engines())("the free Pro trial on $name", (engine) => {
           where u.email = '${email}' and p.status = 'captured'`,
       );
     expect(await captured()).toEqual([]);
-    // The app: Pro, going on by itself after the trial.
+    // The app: Pro, going on by itself after the trial, but nothing is paid yet: the licence
+    // ends with the trial (finding 12), not 7 days on.
     const access = await signInDevice(server, cookie, "Kiran's PC");
-    expect((await me(access)).entitlement).toMatchObject({ plan: "pro-monthly", renews: true });
+    const authorisedMe = await me(access);
+    expect(authorisedMe.entitlement).toMatchObject({ plan: "pro-monthly", renews: true });
+    expect(decodeJwt(authorisedMe.license).exp).toBe(Math.floor(endsAt.getTime() / 1000));
 
     // The reminders say that the trial turns paid, when and for how much; nothing at the end.
     await server.sql(
@@ -350,6 +353,43 @@ describe.each(engines())("the free Pro trial on $name", (engine) => {
       ),
     ).toEqual([{ invoices: 1 }]);
     expect(mailsTo(email)).toEqual([subject, subject]);
+  });
+
+  it("finding 12: a plan authorised to start when the trial ends gives no licence past the trial's end, and cancelling it gives none past now", async () => {
+    const email = "rohan@example.com";
+    const cookie = await signUpVerified(server, { name: "Rohan", email, password: PASSWORD });
+    expect((await startTrial(cookie)).status).toBe(200);
+    const [trial] = await server.sql(
+      `select ${MS("t.ends_at")} as ends_ms from trials t join "user" u on u.id = t.user_id where u.email = '${email}'`,
+    );
+    const trialEnd = Math.floor(Number(trial!.ends_ms) / 1000);
+    const later = await startCheckout(server, cookie, "pro-monthly", DETAILS, {
+      start: "after-trial",
+    });
+    const paid = await sandboxPay(server, later.subscriptionId!, "success");
+    await postForm(server, "/checkout.data", cookie, { intent: "verify", ...paid.body });
+    await eventually(
+      async () =>
+        (
+          await server.sql(
+            `select 1 from subscriptions where provider_subscription_id = '${later.subscriptionId}' and status = 'authenticated'`,
+          )
+        ).length === 1,
+      20_000,
+      "the plan authorised",
+    );
+    const access = await signInDevice(server, cookie, "Rohan's PC");
+    const before = decodeJwt((await me(access)).license);
+    expect(before.exp).toBe(trialEnd);
+    // Cancelled before its first charge: the next check-in's licence is the trial's, no longer.
+    expect(
+      (await postForm(server, "/account/subscription", cookie, { intent: "cancel" })).status,
+    ).toBeLessThan(400);
+    await server.jobsSettled();
+    const after = await me(access);
+    expect(decodeJwt(after.license).exp).toBeLessThanOrEqual(trialEnd);
+    // Still Pro: the trial's own grant, which ends when it does.
+    expect(after.entitlement).toMatchObject({ plan: "pro-monthly", renews: false });
   });
 
   it("records each trial's end once, as trial_end of the browser that started it with consent", async () => {

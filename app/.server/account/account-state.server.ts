@@ -65,6 +65,7 @@ interface StateRow {
     chargeAtMs: number | null;
     endReason: SubscriptionRow["endReason"];
     cancelAtCycleEnd: boolean;
+    paidCount: number;
   }[];
   grants: { planId: string; startsMs: number; endsMs: number }[];
   seats: {
@@ -74,6 +75,7 @@ interface StateRow {
     chargeAtMs: number | null;
     endReason: string | null;
     cancelAtCycleEnd: boolean;
+    paidCount: number;
     seats: number;
     seatRank: number;
     upfrontPaidUntilMs: number | null;
@@ -99,7 +101,8 @@ function stateSql(now: string): { columns: string; join: string } {
          'planId', plan_id, 'status', status, 'replaces', replaces_subscription_id,
          'createdMs', ${ms("created_at")}, 'currentEndMs', ${ms("current_end")},
          'chargeAtMs', ${ms("charge_at")}, 'endReason', end_reason,
-         'cancelAtCycleEnd', cancel_at_cycle_end) order by created_at desc), '[]'::json)
+         'cancelAtCycleEnd', cancel_at_cycle_end, 'paidCount', paid_count)
+         order by created_at desc), '[]'::json)
        from subscriptions where user_id = u.id) as subscriptions,
      (select coalesce(json_agg(json_build_object(
          'planId', plan_id, 'startsMs', ${ms("starts_at")}, 'endsMs', ${ms("ends_at")})), '[]'::json)
@@ -107,7 +110,8 @@ function stateSql(now: string): { columns: string; join: string } {
      (select coalesce(json_agg(json_build_object(
          'planId', ts.plan_id, 'status', ts.status, 'currentEndMs', ${ms("ts.current_end")},
          'chargeAtMs', ${ms("ts.charge_at")}, 'endReason', ts.end_reason,
-         'cancelAtCycleEnd', ts.cancel_at_cycle_end, 'seats', ts.seats,
+         'cancelAtCycleEnd', ts.cancel_at_cycle_end, 'paidCount', ts.paid_count,
+         'seats', ts.seats,
          'seatRank', ${seatRankSql("seat")},
          'upfrontPaidUntilMs', ${ms(upfrontPaidUntilSql("ts"))},
          'teamId', o.id, 'teamName', o.name)), '[]'::json)
@@ -176,6 +180,7 @@ function stateOfRow(row: StateRow | undefined): AccountState {
       currentEnd: dateOf(subscription.currentEndMs),
       chargeAt: dateOf(subscription.chargeAtMs),
       cancelAtCycleEnd: subscription.cancelAtCycleEnd,
+      paidCount: subscription.paidCount,
       endReason: subscription.endReason,
     })),
     grants: (row?.grants ?? []).map((grant) => ({
@@ -190,6 +195,7 @@ function stateOfRow(row: StateRow | undefined): AccountState {
       chargeAt: dateOf(seat.chargeAtMs),
       endReason: seat.endReason,
       cancelAtCycleEnd: seat.cancelAtCycleEnd,
+      paidCount: seat.paidCount,
       seats: seat.seats,
       seatRank: seat.seatRank,
       upfrontPaidUntil: dateOf(seat.upfrontPaidUntilMs),

@@ -24,6 +24,12 @@ export interface Entitlement {
    */
   renews: boolean;
   /**
+   * Set when the plan goes on only through a first charge not made yet (a plan authorised to
+   * start when a free trial ends, a switch waiting for its first charge): what is paid or granted
+   * ends here, and so does the offline licence, until that charge is made (issue 53, finding 12).
+   */
+  paid_until?: string;
+  /**
    * The team whose seat gives the plan (issue 37, point 2); absent when the plan is the
    * person's own. In the licence too, so the app can say whose Pro it is.
    */
@@ -42,6 +48,8 @@ export interface EntitlementSources {
      * has passed it gives nothing, even before Razorpay's word of the end arrives.
      */
     cancelAtCycleEnd?: boolean;
+    /** Charges made: an authorised subscription with none has paid for nothing yet. */
+    paidCount?: number;
     /** A team's subscription, whose seat this person holds. */
     team?: { id: string; name: string } | null;
     /**
@@ -155,8 +163,10 @@ function entitlementOf(
   until: Date | "open" | null,
   renews: boolean,
   team: { id: string; name: string } | null = null,
+  unpaid = false,
 ): Entitlement {
   return {
+    ...(unpaid && until instanceof Date ? { paid_until: until.toISOString() } : {}),
     plan: plan.id,
     status: "active",
     features: [...plan.features],
@@ -180,6 +190,7 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
     until: Date | "open";
     renews: boolean;
     team?: { id: string; name: string } | null;
+    unpaid?: boolean;
   }[] = [];
   const paidByTeam = paidSeatsByTeam(
     [...sources.subscriptions, ...(sources.seats ?? [])].filter((row) => row.team),
@@ -201,6 +212,8 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
         plan,
         until,
         renews: RENEWING.has(subscription.status),
+        // Authorised, never charged: it gives Pro until its first charge, and no further.
+        unpaid: subscription.status === "authenticated" && (subscription.paidCount ?? 0) === 0,
         team: subscription.team ?? null,
       });
   }
@@ -224,7 +237,7 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
   );
   const best = candidates[0];
   return best
-    ? entitlementOf(best.plan, best.until, best.renews, best.team)
+    ? entitlementOf(best.plan, best.until, best.renews, best.team, best.unpaid)
     : entitlementOf(freePlan(), null, false);
 }
 
@@ -263,6 +276,7 @@ function subscriptionSource(team: typeof organizations | null) {
     second: subscriptions.chargeAt,
     endReason: sql<string | null>`${subscriptions.endReason}`,
     cancelAtCycleEnd: sql<boolean>`${subscriptions.cancelAtCycleEnd}`,
+    paidCount: sql<number>`${subscriptions.paidCount}`,
     seats: sql<number>`${subscriptions.seats}`,
     seatRank: team
       ? sql<number | null>`${sql.raw(seatRankSql('"team_seats"'))}`
@@ -318,6 +332,7 @@ export async function entitlementFor(
           second: entitlementGrants.endsAt,
           endReason: sql<string | null>`null`,
           cancelAtCycleEnd: sql<boolean>`false`,
+          paidCount: sql<number>`0`,
           seats: sql<number>`1`,
           seatRank: sql<number | null>`null::int`,
           upfrontPaidUntil: sql<Date | string | null>`null::timestamptz`,
@@ -337,12 +352,14 @@ export async function entitlementFor(
         second,
         endReason,
         cancelAtCycleEnd,
+        paidCount,
         seats,
         seatRank,
         upfrontPaidUntil,
         teamId,
         teamName,
       }) => ({
+        paidCount: Number(paidCount),
         planId,
         status,
         currentEnd: first,

@@ -26,7 +26,7 @@ describe("decideEntitlement", () => {
   // at the same end, and a seat on a team subscription that gives nothing gives nothing.
   it("gives a team seat's plan, naming the team, after the person's own", () => {
     const team = { id: "org_1", name: "Kaveri Robotics" };
-    const seat = { ...sub("active", later(20)), team };
+    const seat = { ...sub("active", later(20)), team, seats: 3, seatRank: 1 };
     expect(decideEntitlement({ subscriptions: [], grants: [], seats: [seat] }, now)).toMatchObject({
       plan: "pro-monthly",
       expires_at: later(20).toISOString(),
@@ -38,12 +38,85 @@ describe("decideEntitlement", () => {
     );
     expect(own.plan).toBe("pro-monthly");
     expect(own.team).toBeUndefined();
-    const lapsed = { ...sub("halted", later(-1)), team };
+    const lapsed = { ...sub("halted", later(-1)), team, seats: 3, seatRank: 1 };
     expect(
       decideEntitlement({ subscriptions: [], grants: [], seats: [lapsed] }, now),
     ).toMatchObject({ plan: "free" });
     expect(
       decideEntitlement({ subscriptions: [], grants: [], seats: [lapsed] }, now).team,
+    ).toBeUndefined();
+  });
+
+  // Issue 53, finding 1: only the first `paid` seats of a team give Pro, oldest given first.
+  it("finding 1: a team's seat gives Pro only while it is among the seats paid for now", () => {
+    const team = { id: "org_2", name: "Tunga" };
+    const seatAt = (seatRank: number, rows: { seats: number; status: string; end: Date }[]) =>
+      decideEntitlement(
+        {
+          subscriptions: [],
+          grants: [],
+          seats: rows.map((row) => ({
+            ...sub(row.status, row.end),
+            team,
+            seats: row.seats,
+            seatRank,
+          })),
+        },
+        now,
+      ).plan;
+    const one = { seats: 1, status: "active", end: later(20) };
+    expect(seatAt(1, [one])).toBe("pro-monthly");
+    expect(seatAt(2, [one])).toBe("free");
+    // A change to 5 overlapping the 1 paid seat until the cycle ends: 5 paid now.
+    const five = { seats: 5, status: "authenticated", end: later(20) };
+    expect(seatAt(5, [one, five])).toBe("pro-monthly");
+    expect(seatAt(6, [one, five])).toBe("free");
+    // Dropped, its upfront amount paid: still 5 until that cycle ends, then 1.
+    const dropped = (until: Date) => ({
+      ...sub("cancelled", null),
+      team,
+      seats: 5,
+      seatRank: 4,
+      upfrontPaidUntil: until,
+    });
+    const withDropped = (until: Date) =>
+      decideEntitlement(
+        {
+          subscriptions: [],
+          grants: [],
+          seats: [{ ...sub("active", later(20)), team, seats: 1, seatRank: 4 }, dropped(until)],
+        },
+        now,
+      ).plan;
+    expect(withDropped(later(20))).toBe("pro-monthly");
+    expect(withDropped(later(-1))).toBe("free");
+    // A seat the readers gave no place is not counted as paid (fails closed).
+    expect(
+      decideEntitlement(
+        { subscriptions: [], grants: [], seats: [{ ...sub("active", later(20)), team, seats: 9 }] },
+        now,
+      ).plan,
+    ).toBe("free");
+  });
+
+  it("gives nothing once the end it was set to end at has passed, before the webhook says so", () => {
+    const ending = { ...sub("active", later(-1)), cancelAtCycleEnd: true };
+    expect(decideEntitlement({ subscriptions: [ending], grants: [] }, now).plan).toBe("free");
+    const renewing = { ...sub("active", later(-1)), cancelAtCycleEnd: false };
+    expect(decideEntitlement({ subscriptions: [renewing], grants: [] }, now).plan).toBe(
+      "pro-monthly",
+    );
+  });
+
+  it("finding 12: an authorised plan that has charged nothing says until when it is paid", () => {
+    const waiting = { ...sub("authenticated", later(5)), paidCount: 0 };
+    expect(decideEntitlement({ subscriptions: [waiting], grants: [] }, now)).toMatchObject({
+      renews: true,
+      paid_until: later(5).toISOString(),
+    });
+    const charged = { ...sub("active", later(5)), paidCount: 1 };
+    expect(
+      decideEntitlement({ subscriptions: [charged], grants: [] }, now).paid_until,
     ).toBeUndefined();
   });
 

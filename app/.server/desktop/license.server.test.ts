@@ -131,4 +131,15 @@ describe("licenceExpiry", () => {
     const longer = { ...trial, expires_at: inDays(30) };
     expect(licenceExpiry(longer, iat)).toBe(iat + OFFLINE_GRACE_SECONDS);
   });
+
+  it("finding 12: never runs past the first charge of a plan that has paid nothing yet", () => {
+    const authorised = {
+      ...entitlement,
+      plan: "pro-monthly",
+      expires_at: inDays(2),
+      renews: true,
+      paid_until: inDays(2),
+    };
+    expect(licenceExpiry(authorised, iat)).toBe(iat + 2 * 86_400);
+  });
 });

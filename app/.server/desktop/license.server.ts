@@ -160,13 +160,17 @@ export async function signLicense(
 
 /**
  * A licence is valid offline for 7 days, but never past the end of a plan that does not renew (a
- * trial, a grant, a cancelled subscription): offline, the app then falls back to Free on the day
- * the plan ends, not up to a week later (issue 36, point 1).
+ * trial, a grant, a cancelled subscription), nor past the first charge of one that has paid
+ * nothing yet: offline, the app then falls back to Free on the day the plan ends, not up to a
+ * week later (issue 36, point 1; issue 53, finding 12).
  */
 export function licenceExpiry(entitlement: Entitlement, iat: number): number {
   const grace = iat + OFFLINE_GRACE_SECONDS;
-  if (entitlement.renews || !entitlement.expires_at) return grace;
-  return Math.max(iat, Math.min(grace, Math.floor(Date.parse(entitlement.expires_at) / 1000)));
+  // Never past what is paid or granted (issue 53, finding 12): a plan that renews only through
+  // a first charge not made yet ends where its payment would start.
+  const end = entitlement.paid_until ?? (entitlement.renews ? null : entitlement.expires_at);
+  if (!end) return grace;
+  return Math.max(iat, Math.min(grace, Math.floor(Date.parse(end) / 1000)));
 }
 
 /** How long a licence signed for a device is handed out again instead of a new one. */

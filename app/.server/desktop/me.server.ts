@@ -60,6 +60,7 @@ interface MeRow {
   status: string | null;
   end_reason: string | null;
   cancel_at_cycle_end: boolean | null;
+  paid_count: number | null;
   seats: number | null;
   /** A team seat's place among the team's seats (only the first paid ones give Pro). */
   seat_rank: number | null;
@@ -88,7 +89,7 @@ const lookup = countedRead<MeRow>(
          and (o.last_seen_at > d.last_seen_at
            or (o.last_seen_at = d.last_seen_at and o.created_at > d.created_at))) as newer_devices,
      s.is_grant, s.reason, s.plan_id, s.status, s.end_reason, s.team_id, s.team_name,
-     s.cancel_at_cycle_end, s.seats, s.seat_rank,
+     s.cancel_at_cycle_end, s.paid_count, s.seats, s.seat_rank,
      (extract(epoch from s.upfront_paid_until) * 1000)::float8 as upfront_paid_until_ms,
      (extract(epoch from s.first) * 1000)::float8 as first_ms,
      (extract(epoch from s.second) * 1000)::float8 as second_ms
@@ -98,12 +99,12 @@ const lookup = countedRead<MeRow>(
      select false as is_grant, null::text as reason, plan_id, status::text as status,
        current_end as first, charge_at as second, end_reason,
        null::text as team_id, null::text as team_name,
-       cancel_at_cycle_end, seats, null::int as seat_rank,
+       cancel_at_cycle_end, paid_count, seats, null::int as seat_rank,
        null::timestamptz as upfront_paid_until
      from subscriptions where user_id = d.user_id
      union all
      select false, null, ts.plan_id, ts.status::text, ts.current_end, ts.charge_at,
-       ts.end_reason, o.id, o.name, ts.cancel_at_cycle_end, ts.seats, ${seatRankSql("seat")},
+       ts.end_reason, o.id, o.name, ts.cancel_at_cycle_end, ts.paid_count, ts.seats, ${seatRankSql("seat")},
        ${upfrontPaidUntilSql("ts")}
      from team_seats seat
      join member m on m.organization_id = seat.organization_id and m.user_id = seat.user_id
@@ -111,7 +112,7 @@ const lookup = countedRead<MeRow>(
      join organization o on o.id = seat.organization_id
      where seat.user_id = d.user_id
      union all
-     select true, reason, plan_id, '', starts_at, ends_at, null, null, null, false, 1, null, null
+     select true, reason, plan_id, '', starts_at, ends_at, null, null, null, false, 0, 1, null, null
      from entitlement_grants where user_id = d.user_id and ends_at > $2
    ) s on true
    where d.access_token_hash = $1 and d.revoked_at is null and d.access_expires_at > $2`,
@@ -133,6 +134,7 @@ function entitlementOf(rows: MeRow[], now: Date): Entitlement {
         chargeAt: dateOf(row.second_ms),
         endReason: row.end_reason,
         cancelAtCycleEnd: Boolean(row.cancel_at_cycle_end),
+        paidCount: row.paid_count ?? 0,
         seats: row.seats ?? 1,
         ...(row.seat_rank === null ? {} : { seatRank: row.seat_rank }),
         upfrontPaidUntil: dateOf(row.upfront_paid_until_ms),
