@@ -6,11 +6,11 @@
  * account's trial at once, and the account page and the trial's end mail say why.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postForm, signUpVerified } from "../support/auth";
+import { postForm, signUpVerified, startWithAdmin } from "../support/auth";
 import { desktopHandoff, exchangeHandoff, pageText, signInDevice } from "../support/billing";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
-import { type RunningTestServer, startServerOn } from "../support/server";
+import type { RunningTestServer } from "../support/server";
 
 const PASSWORD = "trial-machine-password-1";
 const WHY =
@@ -18,9 +18,12 @@ const WHY =
 
 describe.each(engines())("one free trial per computer on $name", (engine) => {
   let server: RunningTestServer;
+  let boss = "";
 
   beforeAll(async () => {
-    server = await startServerOn(engine, { env: { AUTH_RATE_LIMIT: "100", TRIAL_DAYS: "14" } });
+    ({ server, admin: boss } = await startWithAdmin(engine, PASSWORD, {
+      env: { AUTH_RATE_LIMIT: "100", TRIAL_DAYS: "14" },
+    }));
   });
   afterAll(async () => {
     await server?.stop();
@@ -78,6 +81,15 @@ describe.each(engines())("one free trial per computer on $name", (engine) => {
     const mails = endMails("nisha.second@example.org");
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text.replace(/\s+/g, " ")).toMatch(said);
+    // The operator reads why on the customer's page.
+    const operator = await pageText(
+      server,
+      `/admin-fix-subscription?email=${encodeURIComponent("nisha.second@example.org")}`,
+      boss,
+    );
+    expect(operator).toMatch(
+      new RegExp(`Started .* from the site; ended \\d{1,2} [A-Z][a-z]{2} \\d{4}, early: ${WHY}`),
+    );
 
     // Another sign-in is held to Free's one device, as for any Free account; nothing more is
     // ended or mailed.
