@@ -103,4 +103,82 @@ describe.each(engines())("a payment whose webhook is lost on $name", (engine) =>
     expect(await recorded(subscriptionId)).toEqual(once);
     expect(receipts(email)).toHaveLength(1);
   });
+
+  it("finding 15: a checkout whose confirmation and webhook both never came is found by the stale check", async () => {
+    const email = "lost-everything@example.com";
+    const cookie = await signUpVerified(server, { name: "Anu", email, password: PASSWORD });
+    await holdWebhooks(true);
+    // Someone else's checkout abandoned two days ago: not asked about any more.
+    const walkedAway = await signUpVerified(server, {
+      name: "Dev",
+      email: "walked-away@example.com",
+      password: PASSWORD,
+    });
+    const abandoned = await startCheckout(server, walkedAway, "pro-monthly");
+    expect(abandoned.status, abandoned.body).toBe(200);
+    await server.sql(
+      `update subscriptions set status = 'created', created_at = now() - interval '2 days',
+              synced_at = now() - interval '2 days'
+        where provider_subscription_id = '${abandoned.subscriptionId}'`,
+    );
+
+    const started = await startCheckout(server, cookie, "pro-monthly");
+    expect(started.status, started.body).toBe(200);
+    const subscriptionId = started.subscriptionId!;
+    const paid = await sandboxPay(server, subscriptionId, "success");
+    expect(paid.status).toBe(200);
+    // The browser closed before the handler's answer reached the site, and no webhook comes.
+    await server.jobsSettled();
+    const statusOf = async (id: string) =>
+      String(
+        (
+          await server.sql(
+            `select status from subscriptions where provider_subscription_id = '${id}'`,
+          )
+        )[0]?.status,
+      );
+    expect(await statusOf(subscriptionId)).toBe("created");
+    expect(await recorded(subscriptionId)).toEqual([]);
+
+    // Forty minutes later, the hourly check runs.
+    await server.sql(
+      `update subscriptions set created_at = created_at - interval '40 minutes',
+              synced_at = synced_at - interval '40 minutes'
+        where provider_subscription_id = '${subscriptionId}'`,
+    );
+    const runHourlyCheck = async () => {
+      await server.sql(
+        `update jobs set run_at = now()
+          where kind = 'maintenance.prune' and completed_at is null and failed_at is null`,
+      );
+      await server.jobsSettled();
+    };
+    await runHourlyCheck();
+
+    expect(await statusOf(subscriptionId)).toBe("active");
+    const paymentId = paid.body.razorpay_payment_id!;
+    expect(await recorded(subscriptionId)).toEqual([
+      { id: paymentId, amount: 69_900, status: "captured", invoices: 1 },
+    ]);
+    expect(await pageText(server, "/account", cookie)).toMatch(/Plan Pro/);
+    expect(receipts(email)).toHaveLength(1);
+    expect(await statusOf(abandoned.subscriptionId!)).toBe("created");
+    const resyncsOf = async (id: string) =>
+      Number(
+        (
+          await server.sql(
+            `select count(*)::int as n from jobs
+              where kind = 'razorpay.resync' and payload->>'providerSubscriptionId' = '${id}'`,
+          )
+        )[0]?.n,
+      );
+    expect(await resyncsOf(abandoned.subscriptionId!)).toBe(0);
+
+    // The next hour's check: nothing to ask about this one any more (it is active and synced).
+    const before = await resyncsOf(subscriptionId);
+    await runHourlyCheck();
+    expect(await resyncsOf(subscriptionId)).toBe(before);
+    await holdWebhooks(false);
+    await server.jobsSettled();
+  });
 });

@@ -75,10 +75,14 @@ describe.each(engines())("referral links on $name", (engine) => {
       amount: Number(payment!.amount_paise),
     };
   };
-  /** The refund window passes: the reward jobs come due and run. */
+  /** The refund window passes (the payments move back): the reward jobs come due and run. */
   const windowPasses = async () => {
     await server.sql(
       `update referrals set first_paid_at = first_paid_at - interval '8 days' where first_paid_at is not null`,
+    );
+    await server.sql(
+      `update payments set paid_at = paid_at - interval '8 days'
+        where provider_payment_id in (select first_payment_id from referrals)`,
     );
     await server.sql(`update jobs set run_at = now() where kind = 'referral.reward'`);
     await server.jobsSettled();

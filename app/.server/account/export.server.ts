@@ -260,7 +260,12 @@ export async function exportUserData(
       .orderBy(asc(onboardingReports.reportedAt)),
     mailsTo(profile.email, database, 1000),
     database
-      .select({ startedAt: trials.startedAt, endsAt: trials.endsAt, source: trials.source })
+      .select({
+        startedAt: trials.startedAt,
+        endsAt: trials.endsAt,
+        source: trials.source,
+        endReason: trials.endReason,
+      })
       .from(trials)
       .where(eq(trials.userId, userId)),
     database

@@ -156,6 +156,7 @@ async function customerView(customer: Customer, kinds: readonly TimelineKind[]) 
             startedAt: trial.startedAt.toISOString(),
             endsAt: trial.endsAt.toISOString(),
             running: trial.endsAt > new Date(),
+            endReason: trial.endReason,
           }
         : null,
       audit: billing.audit.map((entry) => ({

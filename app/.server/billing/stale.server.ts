@@ -5,8 +5,14 @@
  * "also close"). Once an hour, every running subscription whose next charge is more than a day
  * past, and that nothing has brought up to date for a day, is read from Razorpay again (a resync
  * job, at most one per subscription per day).
+ *
+ * A checkout is another case (issue 53, finding 15): a subscription stays "created" here until the
+ * checkout's confirmation or a webhook says it was paid. If neither comes (the browser closed
+ * before the handler answered, and the webhooks are lost), nothing else would ask, and the buyer
+ * would have paid for nothing. So a "created" one younger than a day is also read again (with its
+ * payments), at growing intervals: see `checkoutsToAsk`.
  */
-import { and, inArray, lt, or, sql } from "drizzle-orm";
+import { and, gt, inArray, lt, or, sql } from "drizzle-orm";
 import { subscriptions } from "../db/schema";
 import { enqueue } from "../jobs/define";
 import type { Executor } from "../db";
@@ -48,4 +54,52 @@ export async function queueStaleResyncs(executor: Executor, now = new Date()): P
     if (added) queued += 1;
   }
   return queued;
+}
+
+/** Queues a resync of each checkout that may have been paid unseen; returns how many were queued. */
+export async function queueCheckoutResyncs(executor: Executor, now = new Date()): Promise<number> {
+  let queued = 0;
+  for (const row of await checkoutsToAsk(executor, now)) {
+    // Named for the sync it follows: instances and hours that find it unchanged queue it once.
+    const added = await enqueue(
+      executor,
+      resyncJob,
+      { providerSubscriptionId: row.providerId },
+      { dedupeKey: `stale-checkout:${row.id}:${row.syncedAt.toISOString()}` },
+    );
+    if (added) queued += 1;
+  }
+  return queued;
+}
+
+/** A checkout is asked about no sooner than this after it was opened or last read. */
+const CHECKOUT_QUIET_MS = 30 * 60 * 1000;
+
+/**
+ * Checkouts ("created") opened within the last day and not read for CHECKOUT_QUIET_MS, nor for as
+ * long as they had waited when last read: the interval doubles (about 30 min, 1 h, 2 h … 16 h),
+ * so a paid one is found within the hour while an abandoned one, the common case, costs a handful
+ * of Razorpay reads rather than one an hour. Older ones are taken as abandoned and left (a new
+ * checkout reuses or cancels them); the customer's "Check with Razorpay" and the admin's resync
+ * still reach any.
+ */
+async function checkoutsToAsk(executor: Executor, now: Date) {
+  return executor
+    .select({
+      id: subscriptions.id,
+      providerId: subscriptions.providerSubscriptionId,
+      syncedAt: subscriptions.syncedAt,
+    })
+    .from(subscriptions)
+    .where(
+      and(
+        inArray(subscriptions.status, ["created"]),
+        gt(subscriptions.createdAt, new Date(now.getTime() - DAY)),
+        lt(subscriptions.syncedAt, new Date(now.getTime() - CHECKOUT_QUIET_MS)),
+        sql`${subscriptions.syncedAt} - ${subscriptions.createdAt}
+              <= ${now.toISOString()}::timestamptz - ${subscriptions.syncedAt}`,
+      ),
+    )
+    .orderBy(subscriptions.syncedAt)
+    .limit(PER_RUN);
 }

@@ -26,6 +26,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { ALERT_DELIVERIES, ALERT_KINDS, type AlertKind } from "../../lib/alerts";
 import { TICKET_CATEGORIES, TICKET_STATUSES } from "../../lib/support";
+import { TRIAL_END_REASONS } from "../../lib/trials";
 import { SUBSCRIPTION_STATUSES } from "../billing/razorpay/types";
 import type { InvoiceDocument } from "../invoices/types";
 import { organization, user as users } from "./auth-schema";
@@ -924,6 +925,13 @@ export const trials = pgTable(
     analyticsClientId: text("analytics_client_id"),
     /** When its end was recorded (once per trial, whatever the job's retries). */
     endRecordedAt: timestamp("end_recorded_at", { withTimezone: true }),
+    /**
+     * Why it ended before its day (then `ends_at` is when it was ended), null for a trial that
+     * ran its course: the account page and the end mail say it. Stored, not worked out from
+     * `trial_machines`, whose rows go with the other account's trial and could also match a
+     * computer signed in after this trial ended by itself.
+     */
+    endReason: text("end_reason", { enum: TRIAL_END_REASONS }),
   },
   (table) => [uniqueIndex("trials_user_key").on(table.userId)],
 );

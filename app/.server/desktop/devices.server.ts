@@ -14,7 +14,7 @@ import { kickJobs } from "../jobs";
 import { queueMail } from "../mail/outbox.server";
 import { newDesktopSignInMessage } from "../mail/templates";
 import { machineKey } from "../security/person-keys.server";
-import { recordTrialMachines, runningTrialOf } from "../trials/trials.server";
+import { checkTrialMachine, runningTrialOf } from "../trials/trials.server";
 import { hashToken, randomToken, verifyPkce } from "../security/tokens";
 import { burnToken } from "./handoff.server";
 
@@ -122,9 +122,10 @@ export async function exchangeHandoff(
       })
       .returning();
     if (!created) throw new Error("device not created");
-    // A computer signed in during a free trial has had that trial (issue 36, point 2).
+    // A computer signed in during a free trial has had that trial (issue 36, point 2), unless it
+    // had another account's first: then this trial ends (issue 53, finding 10).
     const trial = created.machineKey ? await runningTrialOf(account.id, tx) : null;
-    if (trial && created.machineKey) await recordTrialMachines(tx, trial.id, [created.machineKey]);
+    if (trial && created.machineKey) await checkTrialMachine(tx, trial, created.machineKey);
     await tx.insert(desktopRefreshTokens).values({
       tokenHash: hashToken(tokens.refresh),
       deviceId: created.id,

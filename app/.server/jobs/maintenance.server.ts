@@ -1,4 +1,4 @@
-import { queueStaleResyncs } from "../billing/stale.server";
+import { queueCheckoutResyncs, queueStaleResyncs } from "../billing/stale.server";
 import { logger } from "../logger";
 import { pruneExpiredSecurityRows } from "../security/rate-limit.server";
 import { db, type Executor } from "../db";
@@ -41,6 +41,9 @@ export async function runPrune(executor: Executor, after = new Date()): Promise<
     logger().info(personal, "deleted personal data past the privacy policy's retention");
   const resyncs = await queueStaleResyncs(executor);
   if (resyncs > 0) logger().warn({ resyncs }, "subscriptions not synced for a day: resyncing");
+  // Most are checkouts left unpaid, the ordinary case: not a warning.
+  const checkouts = await queueCheckoutResyncs(executor);
+  if (checkouts > 0) logger().info({ checkouts }, "asking Razorpay about recent unpaid checkouts");
   await schedulePrune(executor, after);
 }
 

@@ -2,6 +2,7 @@
 import { site } from "~/config/site";
 import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
+import { type TrialEndReason, trialEndedWords } from "~/lib/trials";
 import type { MailMessage } from "./mailer.server";
 import { renderTo } from "./templates";
 
@@ -330,12 +331,12 @@ export function trialConvertsMessage(
 }
 
 export function trialEndedMessage(
-  input: Recipient & { endedAt: Date; pricingUrl: string },
+  input: Recipient & { endedAt: Date; reason: TrialEndReason | null; pricingUrl: string },
 ): MailMessage {
   return renderTo(input, {
     subject: `Your ${site.product.name} Pro trial has ended`,
     paragraphs: [
-      `Your free Pro trial ended on ${formatDate(input.endedAt.toISOString())}. Nothing was charged, and your account is on Free now: one device, the Free features.`,
+      `${trialEndedWords(input.endedAt, input.reason)} Nothing was charged, and your account is on Free now: one device, the Free features.`,
       "Whenever you want Pro again, choose a plan.",
     ],
     action: { label: "See the plans", url: input.pricingUrl },

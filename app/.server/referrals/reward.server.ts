@@ -3,7 +3,9 @@
  * captured, a job is queued for the end of the refund window; then, if that payment was not
  * refunded (nor a refund asked for), the referrer gets REFERRAL_REWARD_DAYS of Pro as a grant,
  * once, audited. A refunded payment voids the referral. Row-locked, so a job run twice (or on two
- * instances) rewards once.
+ * instances) rewards once. The window's end is the customer's own refund's too: it is decided by
+ * the database's clock, under the payment row's lock that a refund's request takes, so a payment
+ * is never both refunded by its customer and rewarded (billing/refund-window.server.ts).
  */
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { z } from "zod";
@@ -15,7 +17,8 @@ import { entitlementGrants, payments, referrals, refunds, user as users } from "
 import { referralRewardMessage } from "../mail/billing-templates";
 import { queueMail } from "../mail/outbox.server";
 import { env } from "../env";
-import { pendingRefundPaise } from "../billing/refunds.server";
+import { pendingRefundPaise, refundableLeft } from "../billing/refunds.server";
+import { refundWindowOpen } from "../billing/refund-window.server";
 import { defineJob, enqueue } from "../jobs/define";
 
 export const REFERRAL_REWARD_JOB = "referral.reward";
@@ -49,7 +52,8 @@ export async function noteReferredPayment(
   );
 }
 
-export type RewardOutcome = "rewarded" | "voided" | "not-yet" | "settled";
+/** "window-open": the job came before the refund window closed by the database's clock. */
+export type RewardOutcome = "rewarded" | "voided" | "not-yet" | "window-open" | "settled";
 
 /** Settles one referral: rewards it, voids it, or leaves it for later (before the window ends). */
 export async function settleReferral(
@@ -66,7 +70,12 @@ export async function settleReferral(
       .for("update");
     if (!referral || referral.rewardedAt || referral.voidedAt) return "settled";
     if (!referral.firstPaymentId || !referral.firstPaidAt) return "not-yet";
-    if (now.getTime() < referral.firstPaidAt.getTime() + WINDOW_MS) return "not-yet";
+    // The payment's row, locked as a refund's request locks it: a request being stored now is
+    // either committed before the reads below, or waits until this reward is.
+    await refundableLeft(tx, referral.firstPaymentId);
+    // Not `now` (this instance's clock, which may run ahead of the customer's instance): the
+    // database's, read under that lock, as the customer's refund must read it.
+    if (await refundWindowOpen(tx, referral.firstPaymentId)) return "window-open";
     const [paid] = await tx
       .select({ refunded: payments.amountRefundedPaise, status: payments.status })
       .from(payments)
@@ -157,6 +166,9 @@ export const referralRewardJob = defineJob({
   timeoutMs: 60_000,
   maxAttempts: 10,
   async handler({ referralId }) {
-    await settleReferral(referralId);
+    // Queued for the window's end by the payment's time; a job that finds the database's clock
+    // short of it (an instance's clock ahead when it was claimed) tries again shortly.
+    if ((await settleReferral(referralId)) === "window-open")
+      throw new Error("the refund window is still open by the database's clock");
   },
 });

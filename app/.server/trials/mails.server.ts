@@ -119,7 +119,15 @@ export async function sendTrialMail(
   }
   const pricingUrl = `${env().SITE_URL}/pricing`;
   if (job.template === "ended")
-    return sendMail(trialEndedMessage({ ...to, endedAt: row.trial.endsAt, pricingUrl }), options);
+    return sendMail(
+      trialEndedMessage({
+        ...to,
+        endedAt: row.trial.endsAt,
+        reason: row.trial.endReason,
+        pricingUrl,
+      }),
+      options,
+    );
   const monthly = paidPlanFor("monthly");
   const yearly = paidPlanFor("yearly");
   return sendMail(

@@ -5,8 +5,9 @@
  * account and per mailbox, decided by unique keys in the database, so two starts at once give
  * one trial; none for someone who has had a paid subscription.
  */
-import { and, eq, inArray, isNotNull, isNull } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull } from "drizzle-orm";
 import { type PaidPlanId } from "~/lib/plans";
+import type { TrialEndReason } from "~/lib/trials";
 import { db as defaultDb, type Database, type Executor } from "../db";
 import {
   desktopDevices,
@@ -120,6 +121,68 @@ export async function recordTrialMachines(
     .insert(trialMachines)
     .values(keys.map((machineKey) => ({ machineKey, trialId })))
     .onConflictDoNothing();
+}
+
+/**
+ * A computer signing in to an account whose trial runs (issue 53, finding 10). The start checks
+ * the computers signed in then; a trial started on the website with none was never checked, so
+ * signing the app in afterwards on a computer that had had another account's trial kept both.
+ * Now, when this trial has no computer yet and this one is another trial's, the trial ends now,
+ * with the start's rule as its reason; otherwise the computer becomes this trial's. A trial that
+ * has a computer already keeps running: its first one was new to trials. In the sign-in's
+ * transaction, which holds the account's row, so two sign-ins of one account are taken in turn.
+ */
+export async function checkTrialMachine(
+  database: Executor,
+  trial: Pick<TrialRow, "id">,
+  key: string,
+  now = new Date(),
+): Promise<"recorded" | "ended"> {
+  const [holder] = await database
+    .select({ trialId: trialMachines.trialId })
+    .from(trialMachines)
+    .where(eq(trialMachines.machineKey, key));
+  if (holder && holder.trialId !== trial.id) {
+    const [own] = await database
+      .select({ key: trialMachines.machineKey })
+      .from(trialMachines)
+      .where(eq(trialMachines.trialId, trial.id))
+      .limit(1);
+    if (!own) {
+      await endTrialEarly(database, trial.id, "machine-had-trial", now);
+      return "ended";
+    }
+  }
+  await recordTrialMachines(database, trial.id, [key]);
+  return "recorded";
+}
+
+/**
+ * Ends a running trial now, for `reason`: the trial and its grant end, and its end is recorded and
+ * mailed by the same jobs as a trial that ran its course (queued for the new end; those queued for
+ * the old one find the trial moved and do nothing). False when it had ended already.
+ */
+export async function endTrialEarly(
+  database: Executor,
+  trialId: string,
+  reason: TrialEndReason,
+  now = new Date(),
+): Promise<boolean> {
+  const [trial] = await database.select().from(trials).where(eq(trials.id, trialId)).for("update");
+  if (!trial || trial.endsAt <= now) return false;
+  const [ended] = await database
+    .update(trials)
+    .set({ endsAt: now, endReason: reason })
+    .where(eq(trials.id, trial.id))
+    .returning();
+  if (trial.grantId)
+    await database
+      .update(entitlementGrants)
+      .set({ endsAt: now })
+      .where(and(eq(entitlementGrants.id, trial.grantId), gt(entitlementGrants.endsAt, now)));
+  await queueTrialMails(database, ended!, now);
+  await queueTrialEnd(database, ended!);
+  return true;
 }
 
 /** The account's trial while it runs (for a device that signs in meanwhile). */

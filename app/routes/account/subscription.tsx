@@ -32,7 +32,7 @@ import { gstSplitText } from "~/lib/gst-split";
 import { formatInr } from "~/lib/money";
 import { findPlan, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
-import { trialCountdown, trialDaysLeft } from "~/lib/trials";
+import { trialCountdown, trialDaysLeft, trialEndedWords } from "~/lib/trials";
 import { newTicketUrl } from "~/lib/support";
 import type { Route } from "./+types/subscription";
 
@@ -73,7 +73,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
                 kind: "refused" as const,
                 message:
                   trial.reason === "had-trial" && trial.trial
-                    ? `Your free Pro trial ended on ${formatDate(trial.trial.endsAt.toISOString())}.`
+                    ? trialEndedWords(trial.trial.endsAt, trial.trial.endReason)
                     : TRIAL_REFUSALS[trial.reason],
               }
             : null,

@@ -3,7 +3,7 @@ import type { FixBilling } from "~/.server/admin/fix-view.server";
 import { AdminSection, HiddenFields } from "~/components/admin/AdminUi";
 import { Field } from "~/components/forms";
 import { formatDate } from "~/lib/dates";
-import { trialCountdown } from "~/lib/trials";
+import { TRIAL_ENDED_BECAUSE, trialCountdown } from "~/lib/trials";
 import type { SectionProps } from "./shared";
 
 const SOURCES = { site: "the site", desktop: "the desktop app" } as const;
@@ -21,7 +21,9 @@ export function TrialSection({
         {`Started ${formatDate(trial.startedAt)} from ${SOURCES[trial.source]}; ${
           trial.running
             ? `${trialCountdown(trial.endsAt).replace(/^Pro trial: /, "")}.`
-            : `ended ${formatDate(trial.endsAt)}.`
+            : trial.endReason
+              ? `ended ${formatDate(trial.endsAt)}, early: ${TRIAL_ENDED_BECAUSE[trial.endReason]}.`
+              : `ended ${formatDate(trial.endsAt)}.`
         }`}
       </p>
       {trial.running ? (
