@@ -19,6 +19,7 @@ import { kickJobs } from "../jobs";
 import { taxOfCharge } from "../invoices/preview.server";
 import { paymentMethodOf } from "./payments.server";
 import { pendingRefundPaise, queueRefund, refundableLeft } from "./refunds.server";
+import { refundWindowOpen } from "./refund-window.server";
 import { primarySubscription, subscriptionsOf } from "./subscriptions.server";
 import { planLabel } from "~/lib/plans";
 import type { GstSplit } from "~/lib/gst-split";
@@ -149,6 +150,9 @@ export async function requestSelfRefund(
       if (await dedupeKeyTaken(tx, `refund:${input.key}`)) return false;
       throw refused();
     }
+    // The window by the database's clock, under the payment's lock, as the referral reward
+    // decides it: two instances whose clocks differ never both refund and reward one payment.
+    if (!(await refundWindowOpen(tx, input.paymentId))) throw refused();
     // Once per account and mailbox, decided by the table's unique keys: two accounts on one
     // mailbox asking at the same moment get one refund between them.
     const taken = await tx
