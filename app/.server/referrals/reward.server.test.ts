@@ -152,6 +152,8 @@ describe.each(engines())("the referral reward and the self-refund on $name", (en
       if (engine.name === "postgres")
         await vi.waitFor(
           async () => {
+            // A transaction keeps its first reading of pg_stat_activity unless told to drop it.
+            await tx.execute(sql`select pg_stat_clear_snapshot()`);
             // Both drivers answer `{ rows }`.
             const waiting = (await tx.execute(
               sql`select count(*)::int as n from pg_stat_activity
