@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isBackupFileName, isPartialName } from "~/.server/backup/format";
@@ -347,6 +348,23 @@ describe.each(engines())("a whole site backed up and restored on $name", (engine
     expect(added.map(({ invoice, sequence }) => ({ invoice, sequence }))).toEqual([
       { invoice: true, sequence: before.lastSequence + 1 },
     ]);
+  });
+
+  it("finding 13: the backups hold no session token, and a cookie from before the restore opens nothing", async () => {
+    // The admin's session token (the cookie is `<token>.<signature>`), signed in throughout.
+    const token = /session_token=([^.;]+)\./.exec(decodeURIComponent(boss))?.[1];
+    expect(token).toBeTruthy();
+    const files = fs.readdirSync(backupDir).filter(isBackupFileName);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const text = gunzipSync(fs.readFileSync(path.join(backupDir, file))).toString();
+      expect(text.includes(token!), file).toBe(false);
+      expect(text).not.toContain('{"kind":"rows","table":"session"');
+    }
+    // The restored site knows no session: the admin's cookie from before is signed out.
+    const admin = await getWithCookies(restored!, "/admin", boss);
+    expect(admin.status).toBe(302);
+    expect(admin.headers.get("location")).toMatch(/^\/auth\?next=/);
   });
 
   it("leaves no complete-looking file when a backup is killed mid-way", async () => {

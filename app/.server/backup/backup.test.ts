@@ -25,7 +25,16 @@ import {
   STALE_PARTIAL_MS,
 } from "./create-backup.server";
 import { isEmptyDatabase, orderByDependencies } from "./database.server";
-import { BackupFormatError, backupFileName, isBackupFileName, parseLine, rowsLine } from "./format";
+import {
+  BackupFormatError,
+  BLANKED_IN_BACKUPS,
+  backupFileName,
+  isBackupFileName,
+  KEPT_IN_BACKUPS,
+  LEFT_OUT_OF_BACKUPS,
+  parseLine,
+  rowsLine,
+} from "./format";
 import { RestoreRefusedError, restoreBackup, verifyBackup } from "./restore-backup.server";
 
 const temp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `pinout-${prefix}-`));
@@ -156,6 +165,92 @@ describe.each(engines())("backup and restore on $name", (engine) => {
     expect(
       fs.readFileSync(path.join(target.dataDir, "releases", "1.0.0", "Pinout-1.0.0.dmg")),
     ).toEqual(releaseBytes);
+  });
+
+  it("finding 13: a backup holds no session, sign-in link or one-time token, nor Google's tokens", async () => {
+    await source.db.execute(
+      sql.raw(`insert into session (id, expires_at, token, created_at, updated_at, user_id)
+               values ('s1', now() + interval '7 days', 'live-session-token-of-u1', now(), now(), 'u1')`),
+    );
+    await source.db.execute(
+      sql.raw(`insert into verification (id, identifier, value, expires_at)
+               values ('v1', 'reset-password:live-reset-token', 'u1', now() + interval '1 hour')`),
+    );
+    await source.db.execute(
+      sql.raw(`insert into one_time_tokens (token_hash, purpose, user_id, expires_at)
+               values ('${"ab".repeat(32)}', 'desktop_handoff', 'u1', now() + interval '5 minutes')`),
+    );
+    await source.db.execute(
+      sql.raw(`insert into account (id, account_id, provider_id, user_id, access_token, refresh_token, id_token, password, created_at, updated_at)
+               values ('a1', 'g-1', 'google', 'u1', 'live-google-access', 'live-google-refresh', 'live-google-id', null, now(), now()),
+                      ('a2', 'u2', 'credential', 'u2', null, null, null, 'scrypt-hash-of-u2', now(), now())`),
+    );
+    try {
+      const dir = temp("backups");
+      const file = path.join(dir, (await backup(dir)).fileName);
+      const text = gunzipSync(fs.readFileSync(file)).toString();
+      for (const secret of [
+        "live-session-token-of-u1",
+        "live-reset-token",
+        "ab".repeat(32),
+        "live-google-access",
+        "live-google-refresh",
+        "live-google-id",
+      ])
+        expect(text.includes(secret), secret).toBe(false);
+      const tables = text
+        .split("\n")
+        .filter((line) => line.startsWith('{"kind":"rows"'))
+        .map((line) => (parseLine(line) as { table: string }).table);
+      for (const table of Object.keys(LEFT_OUT_OF_BACKUPS)) expect(tables).not.toContain(table);
+
+      // Restored, people sign in again; their passwords and sign-in methods are all there.
+      const target = await emptyTarget();
+      await restoreInto(target, file);
+      const restored = await openDatabase(target);
+      try {
+        expect(await rows(restored.db, "select id from session")).toEqual([]);
+        expect(await rows(restored.db, "select id from verification")).toEqual([]);
+        expect(
+          await rows(
+            restored.db,
+            "select id, access_token, refresh_token, id_token, password from account order by id",
+          ),
+        ).toEqual([
+          { id: "a1", access_token: null, refresh_token: null, id_token: null, password: null },
+          {
+            id: "a2",
+            access_token: null,
+            refresh_token: null,
+            id_token: null,
+            password: "scrypt-hash-of-u2",
+          },
+        ]);
+      } finally {
+        await restored.close();
+      }
+    } finally {
+      for (const table of ["session", "verification", "one_time_tokens", "account"])
+        await source.db.execute(sql.raw(`delete from ${table}`));
+    }
+  });
+
+  it("finding 13: every column that could hold a live bearer secret is left out, blanked, hashed or named", async () => {
+    const columns = await rows<{ table: string; column: string }>(
+      source.db,
+      `select table_name as table, column_name as column from information_schema.columns
+       where table_schema = 'public' and column_name ~ '(token|secret|password|^code$|_codes$)'
+       order by 1, 2`,
+    );
+    const unaccounted = columns.filter(
+      ({ table, column }) =>
+        !(table in LEFT_OUT_OF_BACKUPS) &&
+        !(BLANKED_IN_BACKUPS[table] ?? []).includes(column) &&
+        !(`${table}.${column}` in KEPT_IN_BACKUPS) &&
+        // A hash or an expiry is no bearer secret.
+        !/_hash$|_expires_at$|_at$/.test(column),
+    );
+    expect(unaccounted.map(({ table, column }) => `${table}.${column}`)).toEqual([]);
   });
 
   it("refuses a target that holds data, and leaves it as it was", async () => {

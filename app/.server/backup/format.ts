@@ -25,6 +25,40 @@ export const DATA_DIR_FILES = [
   "razorpay-sandbox.json",
 ] as const;
 
+/**
+ * Tables a backup never holds (issue 53, finding 13): live bearer secrets. A session row's token
+ * with the auth secret (itself in the backup on the embedded default) made a working cookie, an
+ * admin's included, from the file alone. After a restore people sign in again; links in flight
+ * (verification, password reset, the desktop hand-offs) are asked for again.
+ */
+export const LEFT_OUT_OF_BACKUPS: Readonly<Record<string, string>> = {
+  session: "browser sessions: each token is a working sign-in",
+  verification: "sign-up, sign-in and password-reset links in flight, valid within the hour",
+  one_time_tokens: "desktop hand-offs and confirmations in flight, valid for minutes",
+};
+
+/**
+ * Columns a backup holds as null: the row must survive (a Google sign-in method), the secret
+ * need not. Better Auth stores Google's OAuth tokens as they came; the next sign-in with Google
+ * writes new ones.
+ */
+export const BLANKED_IN_BACKUPS: Readonly<Record<string, readonly string[]>> = {
+  account: ["access_token", "refresh_token", "id_token"],
+};
+
+/**
+ * Columns whose names say secret that a backup keeps, and why that is safe or needed. A test
+ * (backup.test.ts) fails for any column named like a token, secret, password or code that is in
+ * none of these lists, so a new one cannot slip into backups unnoticed.
+ */
+export const KEPT_IN_BACKUPS: Readonly<Record<string, string>> = {
+  "account.password": "a scrypt hash: people sign in with their passwords after a restore",
+  "two_factor.secret": "encrypted by Better Auth; without it two-factor sign-in stops working",
+  "two_factor.backup_codes": "encrypted by Better Auth, as the secret",
+  "coupons.code": "a code the operator publishes; it signs no one in",
+  "referral_codes.code": "a customer's public share link; it signs no one in",
+};
+
 /** Release files are written in parts of this many bytes (a line each, base64). */
 export const FILE_PART_BYTES = 192 * 1024;
 
