@@ -13,6 +13,7 @@ import { formatDateTime } from "~/lib/dates";
 import { raiseAlert } from "../alerts/raise.server";
 import { createBackup, listBackups } from "./create-backup.server";
 import { copyOffsite, offsiteFromEnv, offsiteUrl } from "./offsite.server";
+import { signingKeyForBackup } from "./signing.server";
 
 export type BackupTrigger = (typeof BACKUP_TRIGGERS)[number];
 
@@ -45,6 +46,7 @@ export async function runBackup(
       releases: releaseStorage(),
       dir,
       recipient: config.BACKUP_AGE_RECIPIENT,
+      signingKey: signingKeyForBackup(config),
       keep: config.BACKUP_KEEP,
       signal: options.signal,
       runId: run!.id,

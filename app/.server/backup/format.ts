@@ -12,7 +12,8 @@
 import { z } from "zod";
 
 export const BACKUP_FORMAT = "pinout-backup";
-export const BACKUP_VERSION = 1;
+/** 2: signed (decision 0056). A version-1 file cannot be checked, so it is not restored. */
+export const BACKUP_VERSION = 2;
 
 /**
  * The files of DATA_DIR a backup holds besides the database: the secrets the embedded default
@@ -59,6 +60,20 @@ export const KEPT_IN_BACKUPS: Readonly<Record<string, string>> = {
   "referral_codes.code": "a customer's public share link; it signs no one in",
 };
 
+/**
+ * The secret backups are signed with when nothing else is set (decision 0056), generated into
+ * DATA_DIR. Never one of DATA_DIR_FILES: a backup holding its own signing key proves nothing.
+ */
+export const SIGNING_SECRET_FILE = "backup-signing-secret";
+
+/** Where a backup's signing key comes from (signing.server.ts), named in its header. */
+export const SIGNING_SOURCES = [
+  "BACKUP_SIGNING_SECRET",
+  "BETTER_AUTH_SECRET",
+  `DATA_DIR/${SIGNING_SECRET_FILE}`,
+] as const;
+export type SigningSource = (typeof SIGNING_SOURCES)[number];
+
 /** Release files are written in parts of this many bytes (a line each, base64). */
 export const FILE_PART_BYTES = 192 * 1024;
 
@@ -78,6 +93,11 @@ export const headerSchema = z.object({
   runId: z.uuid().optional(),
   /** Release files: in this file ("included"), or in S3, whose versioning is their backup. */
   releaseFiles: z.enum(["included", "s3"]),
+  /** The key the last line's MAC is made with: where it comes from, and its id (signing.server). */
+  signing: z.object({
+    source: z.enum(SIGNING_SOURCES),
+    keyId: z.string().regex(/^[0-9a-f]{16}$/),
+  }),
 });
 export type BackupHeader = z.infer<typeof headerSchema>;
 
@@ -110,11 +130,18 @@ const endSchema = z.object({
 });
 export type BackupEnd = z.infer<typeof endSchema>;
 
+/** The last line, after the end record: HMAC-SHA256 of every line before it, newlines included. */
+const signatureSchema = z.object({
+  kind: z.literal("signature"),
+  mac: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
 const lineSchema = z.discriminatedUnion("kind", [
   headerSchema,
   sequenceSchema,
   fileSchema,
   endSchema,
+  signatureSchema,
 ]);
 
 export type BackupLine =
@@ -151,6 +178,11 @@ export function parseLine(text: string): BackupLine {
   } catch {
     throw new BackupFormatError("a record is not JSON (the file is damaged or not a backup)");
   }
+  const record = value as { kind?: unknown; format?: unknown; version?: unknown };
+  if (record.kind === "header" && record.format === BACKUP_FORMAT && record.version === 1)
+    throw new BackupFormatError(
+      "the backup was made before backups were signed (format version 1): nothing proves it is unaltered, so it is not restored; take a new backup with this version",
+    );
   const parsed = lineSchema.safeParse(value);
   if (!parsed.success) throw new BackupFormatError("a record is not one a backup holds");
   return parsed.data;
