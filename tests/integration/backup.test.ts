@@ -327,6 +327,10 @@ describe.each(engines())("a whole site backed up and restored on $name", (engine
       /is refused: the backup was signed with a key from BETTER_AUTH_SECRET \(key id [0-9a-f]{16}\) that is not here/,
     );
     expect(keyless.code).toBe(1);
+    // The operator is told what restoring needs besides the file.
+    expect(await pageText(server, "/admin/backups", boss)).toContain(
+      "Signed with a key derived from BETTER_AUTH_SECRET: restoring needs its value",
+    );
     // The untouched file passes.
     const whole = await runScript(
       "scripts/restore.ts",

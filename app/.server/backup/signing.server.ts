@@ -34,15 +34,19 @@ function derive(source: SigningSource, secret: string): BackupSigningKey {
   return { source, id, key };
 }
 
+/** Where the key of the next backup comes from (what /admin/backups tells the operator to keep). */
+export function signingSourceOf(config: SigningConfig): SigningSource {
+  if (config.BACKUP_SIGNING_SECRET) return "BACKUP_SIGNING_SECRET";
+  if (config.BETTER_AUTH_SECRET) return "BETTER_AUTH_SECRET";
+  return `DATA_DIR/${SIGNING_SECRET_FILE}`;
+}
+
 /** The key a new backup is signed with: generated into DATA_DIR when nothing else is set. */
 export function signingKeyForBackup(config: SigningConfig): BackupSigningKey {
-  if (config.BACKUP_SIGNING_SECRET)
-    return derive("BACKUP_SIGNING_SECRET", config.BACKUP_SIGNING_SECRET);
-  if (config.BETTER_AUTH_SECRET) return derive("BETTER_AUTH_SECRET", config.BETTER_AUTH_SECRET);
-  return derive(
-    `DATA_DIR/${SIGNING_SECRET_FILE}`,
-    dataDirSecret(config.DATA_DIR, SIGNING_SECRET_FILE),
-  );
+  const source = signingSourceOf(config);
+  if (source === "BACKUP_SIGNING_SECRET") return derive(source, config.BACKUP_SIGNING_SECRET!);
+  if (source === "BETTER_AUTH_SECRET") return derive(source, config.BETTER_AUTH_SECRET!);
+  return derive(source, dataDirSecret(config.DATA_DIR, SIGNING_SECRET_FILE));
 }
 
 /** Every key restore can check a backup with here; none is generated (it could sign nothing). */
