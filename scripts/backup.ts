@@ -13,6 +13,7 @@ import fs from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { generateIdentity, identityToRecipient } from "age-encryption";
 import { runBackup } from "~/.server/backup/backup-runs.server";
+import { signingKeyForBackup } from "~/.server/backup/signing.server";
 import { DatabaseLockedError } from "~/.server/db/lock";
 import { env } from "~/.server/env";
 import { formatBytes } from "~/lib/format";
@@ -50,6 +51,12 @@ async function main(): Promise<number> {
       `backup written: ${dir}/${run.fileName} (${formatBytes(run.bytes ?? 0)}, ${run.rows} rows, ${run.files} files${run.encrypted ? ", encrypted" : ""})`,
     );
     if (run.error) console.warn(`warning: ${run.error}`);
+    const { source } = signingKeyForBackup(env());
+    console.log(
+      source === "DATA_DIR/backup-signing-secret"
+        ? `signed with ${env().DATA_DIR}/backup-signing-secret, which no backup holds: keep a copy off this machine, restoring elsewhere needs it`
+        : `signed with a key derived from ${source}: restoring needs the same value`,
+    );
     return 0;
   } catch (error) {
     if (error instanceof DatabaseLockedError) {

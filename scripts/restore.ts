@@ -4,8 +4,12 @@
  * An s3:// address is a copy BACKUP_S3_BUCKET keeps: it is downloaded first (with the S3_*
  * endpoint and credentials) into a temporary folder, removed afterwards.
  *
- * --check reads the whole file (decrypting it), checks every record, each file's checksum and
- * the file's own counts, and that this version can restore it; it writes nothing.
+ * --check reads the whole file (decrypting it), checks its signature, every record, each file's
+ * checksum and the file's own counts, and that this version can restore it; it writes nothing,
+ * and says why a file is refused.
+ *
+ * A backup is signed (decision 0056) with BACKUP_SIGNING_SECRET, else BETTER_AUTH_SECRET, else
+ * DATA_DIR/backup-signing-secret: one of them, as the site that took it had it, must be here.
  *
  * Restores a backup (npm run backup, /admin/backups, the schedule) into this environment's empty
  * DATA_DIR, or its empty PostgreSQL database when DATABASE_URL is set; release files go to the
@@ -20,6 +24,7 @@ import { downloadOffsite } from "~/.server/backup/offsite.server";
 import { isBackupFileName } from "~/.server/backup/format";
 import { s3ConfigFromEnv } from "~/.server/s3/client.server";
 import { restoreBackup, verifyBackup } from "~/.server/backup/restore-backup.server";
+import { signingKeysForRestore } from "~/.server/backup/signing.server";
 import { env } from "~/.server/env";
 import { releaseStorage } from "~/.server/releases/storage/index.server";
 import { countOf } from "~/lib/format";
@@ -80,17 +85,27 @@ async function restoreFrom(
     console.error(`error: ${values.identity} holds no age private key (AGE-SECRET-KEY-1…)`);
     return 2;
   }
+  const config = env();
+  const signingKeys = signingKeysForRestore(config);
   if (values.check) {
-    const verified = await verifyBackup(file, identity);
+    let verified;
+    try {
+      verified = await verifyBackup(file, { identity, signingKeys });
+    } catch (error) {
+      console.error(
+        `${file} is refused: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return 1;
+    }
     console.log(
-      `${file} is whole: the backup of ${verified.header.createdAt}, ${countOf(verified.rows, "row")} in ${countOf(Object.keys(verified.end.tables).length, "table")}, ${countOf(verified.end.files, "file")}`,
+      `${file} is whole and signed (${verified.header.signing.source}): the backup of ${verified.header.createdAt}, ${countOf(verified.rows, "row")} in ${countOf(Object.keys(verified.end.tables).length, "table")}, ${countOf(verified.end.files, "file")}`,
     );
     return 0;
   }
-  const config = env();
   const summary = await restoreBackup({
     file,
     identity,
+    signingKeys,
     dataDir: config.DATA_DIR,
     databaseUrl: config.DATABASE_URL,
     releases: releaseStorage(),

@@ -60,6 +60,7 @@ import {
 } from "./route-rules";
 import { countedRateLimitsOf, createFastAnswers } from "./fast-answers";
 import { createRazorpaySandbox } from "./razorpay-sandbox";
+import { crossSiteVerdict } from "./cross-site";
 import { type Primary, startWorkers } from "./cluster";
 import { createPublicCache, type PublicCache } from "./public-cache";
 import { contentSecurityPolicy, securityHeaders } from "./security-headers";
@@ -226,32 +227,41 @@ export function createApp(
     }),
   );
 
-  // CSRF: a browser always says where a state-changing request comes from (Origin, and
-  // Sec-Fetch-Site in current browsers). Refuse any that come from another site; requests without
-  // either header come from non-browser clients (the desktop app, curl), which carry no cookies
-  // a forged page could borrow.
+  // CSRF (server/cross-site.ts): a state-changing request from another site is refused, and so
+  // is one that says neither Origin nor Sec-Fetch-Site, but on the addresses of clients that
+  // authenticate otherwise (WITHOUT_ORIGIN: the desktop API, webhooks, tokens).
   const trustedOrigins = new Set(config.TRUSTED_ORIGINS);
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
     const origin = req.get("origin");
     const fetchSite = req.get("sec-fetch-site");
-    const sameHost = origin === `${req.protocol}://${req.get("host")}`;
-    if (
-      fetchSite === "cross-site" ||
-      (origin !== undefined && !trustedOrigins.has(origin) && !sameHost)
-    ) {
-      res.locals.log.warn(
-        { origin, fetchSite, path: req.path, trusted: config.TRUSTED_ORIGINS },
-        "cross-site request refused: if people open the site at this origin, set SITE_URL to it",
-      );
-      const message =
-        "This request came from another address than the site's own and was refused. If you opened the site at that address, ask whoever runs it to set SITE_URL to it.";
-      // The sign-in forms show an API's message; the code lets them say it in their own words.
-      if (req.path.startsWith("/api/")) res.status(403).json({ code: "INVALID_ORIGIN", message });
-      else res.status(403).type("text/plain").send(message);
-      return;
-    }
-    next();
+    const verdict = crossSiteVerdict(
+      {
+        method: req.method,
+        path: req.path,
+        origin,
+        fetchSite,
+        authorization: req.get("authorization"),
+        ownOrigin: `${req.protocol}://${req.get("host")}`,
+      },
+      trustedOrigins,
+    );
+    if (verdict === "allowed") return next();
+    res.locals.log.warn(
+      { origin, fetchSite, path: req.path, trusted: config.TRUSTED_ORIGINS, verdict },
+      verdict === "cross-site"
+        ? "cross-site request refused: if people open the site at this origin, set SITE_URL to it"
+        : "request without Origin or Sec-Fetch-Site refused",
+    );
+    const message =
+      verdict === "cross-site"
+        ? "This request came from another address than the site's own and was refused. If you opened the site at that address, ask whoever runs it to set SITE_URL to it."
+        : "This request did not say which site it came from (no Origin or Sec-Fetch-Site header) and was refused. Browsers say so; a script should call the API with its token.";
+    // The sign-in forms show an API's message; the code lets them say it in their own words.
+    if (req.path.startsWith("/api/"))
+      res
+        .status(403)
+        .json({ code: verdict === "cross-site" ? "INVALID_ORIGIN" : "MISSING_ORIGIN", message });
+    else res.status(403).type("text/plain").send(message);
   });
 
   // The addresses answered here, before React Router, are counted under their own names.

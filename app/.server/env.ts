@@ -284,6 +284,15 @@ export const envSchema = z.object({
       })
       .optional(),
   ),
+  /**
+   * Signs backups (decision 0056): restore refuses a file it did not sign. Unset: derived from
+   * BETTER_AUTH_SECRET when that is set, else generated into DATA_DIR/backup-signing-secret,
+   * which no backup holds: keep a copy off this machine to restore elsewhere.
+   */
+  BACKUP_SIGNING_SECRET: z.preprocess(
+    emptyToUndefined,
+    z.string().min(32, "must be at least 32 characters").optional(),
+  ),
 });
 
 export type Env = Omit<

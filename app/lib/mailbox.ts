@@ -8,9 +8,6 @@ const IGNORES_DOTS = new Set(["gmail.com", "googlemail.com"]);
 const IGNORES_PLUS_TAGS = new Set([
   "gmail.com",
   "googlemail.com",
-  "outlook.com",
-  "hotmail.com",
-  "live.com",
   "msn.com",
   "icloud.com",
   "me.com",
@@ -24,6 +21,18 @@ const IGNORES_PLUS_TAGS = new Set([
   "yandex.com",
 ]);
 
+/**
+ * Microsoft's consumer mail answers on many country domains (outlook.in, hotmail.co.uk,
+ * live.com.au, …), all delivering `name+tag@` to `name@` (issue 53, finding 11): a list of the
+ * `.com` names alone let every other country's variant count as a new mailbox. The first label
+ * names the service, the rest is a country's suffix (`fr`, `co.in`, `com.au`) or `com`.
+ */
+const MICROSOFT_CONSUMER = /^(?:outlook|hotmail|live)\.(?:com|[a-z]{2}|(?:co|com)\.[a-z]{2})$/;
+
+function ignoresPlusTags(domain: string): boolean {
+  return IGNORES_PLUS_TAGS.has(domain) || MICROSOFT_CONSUMER.test(domain);
+}
+
 export function normalizeMailbox(address: string): string {
   const email = address.trim().toLowerCase();
   const at = email.lastIndexOf("@");
@@ -31,7 +40,7 @@ export function normalizeMailbox(address: string): string {
   let local = email.slice(0, at);
   let domain = email.slice(at + 1);
   if (domain === "googlemail.com") domain = "gmail.com";
-  if (IGNORES_PLUS_TAGS.has(domain)) local = local.split("+")[0] ?? local;
+  if (ignoresPlusTags(domain)) local = local.split("+")[0] ?? local;
   if (IGNORES_DOTS.has(domain)) local = local.replaceAll(".", "");
   return `${local}@${domain}`;
 }

@@ -12,10 +12,12 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isBackupFileName, isPartialName } from "~/.server/backup/format";
 import { restoreBackup } from "~/.server/backup/restore-backup.server";
+import { signingKeysForRestore } from "~/.server/backup/signing.server";
 import { localStorage } from "~/.server/releases/storage/local.server";
 import {
   cookiesFrom,
@@ -276,15 +278,78 @@ describe.each(engines())("a whole site backed up and restored on $name", (engine
     );
   });
 
+  it("finding 14: npm run restore -- --check refuses a backup with a customer made admin, and says why", async () => {
+    const file = fs.readdirSync(backupDir).filter(isBackupFileName).sort().at(-1)!;
+    const lines = gunzipSync(fs.readFileSync(path.join(backupDir, file)))
+      .toString()
+      .split("\n");
+    const at = lines.findIndex((line) => line.includes('"email":"ravi@example.com"'));
+    expect(at).toBeGreaterThan(0);
+    const forgedDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-forged-"));
+    const forged = path.join(forgedDir, file);
+    fs.writeFileSync(
+      forged,
+      gzipSync(
+        lines
+          .map((line, n) =>
+            n === at
+              ? line.replace(
+                  /("email":"ravi@example\.com"[^}]*"role":)(null|"[a-z]*")/,
+                  '$1"admin"',
+                )
+              : line,
+          )
+          .join("\n"),
+      ),
+    );
+    expect(gunzipSync(fs.readFileSync(forged)).toString()).toMatch(
+      /"email":"ravi@example\.com"[^}]*"role":"admin"/,
+    );
+    const env = {
+      DATA_DIR: tempDataDir(),
+      DATABASE_URL: await engine.emptyDatabaseUrl(),
+      BETTER_AUTH_SECRET: "integration-test-secret-0123456789abcdef",
+    };
+    const check = await runScript("scripts/restore.ts", [forged, "--check"], env);
+    expect(check.output).toContain(
+      `${forged} is refused: the backup's signature does not match its contents`,
+    );
+    expect(check.code).toBe(1);
+    const restore = await runScript("scripts/restore.ts", [forged], env);
+    expect(restore.output).toMatch(/signature does not match/);
+    expect(restore.code).toBe(1);
+    // Without the secret that signed it, a whole file is refused too, naming what is missing.
+    const keyless = await runScript("scripts/restore.ts", [path.join(backupDir, file), "--check"], {
+      DATA_DIR: tempDataDir(),
+      BETTER_AUTH_SECRET: undefined,
+    });
+    expect(keyless.output).toMatch(
+      /is refused: the backup was signed with a key from BETTER_AUTH_SECRET \(key id [0-9a-f]{16}\) that is not here/,
+    );
+    expect(keyless.code).toBe(1);
+    // The operator is told what restoring needs besides the file.
+    expect(await pageText(server, "/admin/backups", boss)).toContain(
+      "Signed with a key derived from BETTER_AUTH_SECRET: restoring needs its value",
+    );
+    // The untouched file passes.
+    const whole = await runScript(
+      "scripts/restore.ts",
+      [path.join(backupDir, file), "--check"],
+      env,
+    );
+    expect(whole.output).toMatch(/is whole and signed \(BETTER_AUTH_SECRET\)/);
+    expect(whole.code).toBe(0);
+  });
+
   it("restores into an empty target with npm run restore, and the site carries on", async () => {
     await server.stop();
     // The newest: the scheduled one.
     const file = fs.readdirSync(backupDir).filter(isBackupFileName).sort().at(-1);
+    // The site's BETTER_AUTH_SECRET, which the operator keeps: it signed the backups.
     const target = {
       DATA_DIR: tempDataDir(),
       DATABASE_URL: await engine.emptyDatabaseUrl(),
-      BETTER_AUTH_SECRET:
-        engine.name === "postgres" ? "integration-test-secret-0123456789abcdef" : undefined,
+      BETTER_AUTH_SECRET: "integration-test-secret-0123456789abcdef",
     };
     const restore = await runScript("scripts/restore.ts", [path.join(backupDir, file!)], target);
     expect(restore.output).toMatch(/restored the backup of .*: [\d,]+ rows in \d+ tables/);
@@ -349,6 +414,23 @@ describe.each(engines())("a whole site backed up and restored on $name", (engine
     ]);
   });
 
+  it("finding 13: the backups hold no session token, and a cookie from before the restore opens nothing", async () => {
+    // The admin's session token (the cookie is `<token>.<signature>`), signed in throughout.
+    const token = /session_token=([^.;]+)\./.exec(decodeURIComponent(boss))?.[1];
+    expect(token).toBeTruthy();
+    const files = fs.readdirSync(backupDir).filter(isBackupFileName);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const text = gunzipSync(fs.readFileSync(path.join(backupDir, file))).toString();
+      expect(text.includes(token!), file).toBe(false);
+      expect(text).not.toContain('{"kind":"rows","table":"session"');
+    }
+    // The restored site knows no session: the admin's cookie from before is signed out.
+    const admin = await getWithCookies(restored!, "/admin", boss);
+    expect(admin.status).toBe(302);
+    expect(admin.headers.get("location")).toMatch(/^\/auth\?next=/);
+  });
+
   it("leaves no complete-looking file when a backup is killed mid-way", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-backups-killed-"));
     await restored?.stop();
@@ -393,6 +475,10 @@ describe.each(engines())("a whole site backed up and restored on $name", (engine
     await expect(
       restoreBackup({
         file: path.join(dir, left.find(isPartialName)!),
+        signingKeys: signingKeysForRestore({
+          DATA_DIR: target,
+          BETTER_AUTH_SECRET: "integration-test-secret-0123456789abcdef",
+        }),
         dataDir: target,
         releases: localStorage(path.join(target, "releases")),
       }),

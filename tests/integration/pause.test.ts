@@ -14,6 +14,7 @@ import {
   sandboxCharge,
   textOf,
 } from "../support/billing";
+import { PAUSE_RESUME_LIMIT } from "~/.server/billing/pause-limit.server";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import { type RunningTestServer, startServerOn } from "../support/server";
@@ -161,5 +162,25 @@ describe.each(engines())("pausing and resuming on $name", (engine) => {
     const own = await pageText(server, "/account/subscription", otherCookie);
     expect(own).toContain("Pro (monthly) is cancelled: you keep Pro until");
     expect(own).not.toContain("outside this site");
+  });
+
+  it("also: pause and resume are rate limited per account, so clicks stop reaching Razorpay", async () => {
+    const email = "pause-clicker@example.com";
+    const cookie = await signUpVerified(server, { name: "Clicker", email, password: PASSWORD });
+    const subscriptionId = await buyThroughSandbox(server, cookie);
+    await server.jobsSettled();
+    // Each click asks Razorpay: within the limit they all do.
+    for (let click = 0; click < PAUSE_RESUME_LIMIT.max; click += 1) {
+      const answer = await post(cookie, { intent: click % 2 === 0 ? "pause" : "resume" });
+      expect(answer.status, `click ${click + 1}`).toBe(200);
+    }
+    const statusBefore = await sandboxStatus(subscriptionId);
+    const refused = await post(cookie, { intent: statusBefore === "paused" ? "resume" : "pause" });
+    expect(refused.status).toBe(429);
+    expect(textOf(await refused.text())).toMatch(
+      /You paused or resumed many times in a short while\. Try again in \d+ minutes?\./,
+    );
+    // Refused before Razorpay was asked: the subscription did not change.
+    expect(await sandboxStatus(subscriptionId)).toBe(statusBefore);
   });
 });

@@ -6,6 +6,8 @@
  * posting the team's forms 403. A ticket with no reply after 48 hours shows as overdue.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { THREAD_PAGE_SIZE } from "~/.server/support/thread.server";
+import { REPLIES_PER_HOUR } from "~/.server/support/tickets.server";
 import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
 import { pageText, textOf } from "../support/billing";
 import { engines } from "../support/engines";
@@ -280,5 +282,62 @@ describe.each(engines())("the support desk on $name", (engine) => {
     expect(await pageText(server, "/admin/support?view=all", boss)).not.toMatch(
       new RegExp(`#${number} Waiting a long time Overdue`),
     );
+  });
+
+  it("finding 9: a customer's replies are rate limited, and a long thread is paged on both sides", async () => {
+    const cookie = await signUpVerified(server, {
+      name: "Chatty",
+      email: "chatty@example.com",
+      password: PASSWORD,
+    });
+    const number = await openTicket(cookie, { subject: "Replies without end" });
+    const reply = (message: string) =>
+      postForm(server, `/account/support/${number}`, cookie, { intent: "reply", message });
+    for (let n = 1; n <= REPLIES_PER_HOUR; n += 1)
+      expect((await reply(`Reply ${n} of a patient customer.`)).status, `reply ${n}`).toBe(302);
+    const refused = await reply("One reply too many in an hour.");
+    expect(refused.status).toBe(429);
+    expect(textOf(await refused.text())).toMatch(
+      new RegExp(
+        `You have sent ${REPLIES_PER_HOUR} replies in the last hour\\. Wait \\d+ minutes?, or add everything to one reply\\.`,
+      ),
+    );
+    const [stored] = await server.sql(
+      `select count(*)::int as n from support_messages m join support_tickets t on t.id = m.ticket_id where t.number = ${number}`,
+    );
+    expect(Number(stored!.n)).toBe(REPLIES_PER_HOUR + 1);
+
+    // A thread far longer than a page (written straight in: the limit above stops the form).
+    const extra = 2 * THREAD_PAGE_SIZE + 10;
+    await server.sql(
+      `insert into support_messages (ticket_id, author_id, author_name, side, body, created_at)
+       select t.id, t.user_id, 'Chatty', 'customer', 'Filler message ' || g || ' ' || repeat('x', 4000),
+              now() + make_interval(secs => g)
+       from support_tickets t, generate_series(1, ${extra}) g where t.number = ${number}`,
+    );
+    const total = REPLIES_PER_HOUR + 1 + extra;
+    const shown = (html: string) =>
+      [...textOf(html).matchAll(/Filler message (\d+)/g)].map((m) => Number(m[1]));
+    for (const path of [`/account/support/${number}`, `/admin/support/${number}`]) {
+      const who = path.startsWith("/admin") ? boss : cookie;
+      const first = await (await getWithCookies(server, path, who)).text();
+      // The newest page: the last THREAD_PAGE_SIZE messages, oldest of them first.
+      expect(shown(first), path).toEqual(
+        Array.from({ length: THREAD_PAGE_SIZE }, (_, i) => extra - THREAD_PAGE_SIZE + 1 + i),
+      );
+      // Each body twice (the HTML and the hydration data), and the page around them: the whole
+      // thread would be nearly three times that.
+      expect(first.length, path).toBeLessThan(2 * THREAD_PAGE_SIZE * 4096 + 100_000);
+      expect(textOf(first), path).toContain(
+        `Showing the newest ${THREAD_PAGE_SIZE} of ${total} messages.`,
+      );
+      expect(first, path).toContain(`href="${path}?page=2"`);
+      // The oldest page holds the first message, and links back to newer ones.
+      const pages = Math.ceil(total / THREAD_PAGE_SIZE);
+      const last = await (await getWithCookies(server, `${path}?page=${pages}`, who)).text();
+      expect(textOf(last), path).toContain("My card shows two charges of ₹699 on 3 October.");
+      expect(last, path).toContain(`href="${path}?page=${pages - 1}"`);
+      expect(last, path).not.toContain(`?page=${pages + 1}`);
+    }
   });
 });

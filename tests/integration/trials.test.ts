@@ -130,6 +130,25 @@ describe.each(engines())("the free Pro trial on $name", (engine) => {
     );
   });
 
+  it("finding 11: a +tag on an outlook.in mailbox gets no second trial", async () => {
+    const first = await signUpVerified(server, {
+      name: "Ravi",
+      email: "ravi.k@outlook.in",
+      password: PASSWORD,
+    });
+    expect((await startTrial(first)).status).toBe(200);
+    const variant = await signUpVerified(server, {
+      name: "Ravi again",
+      email: "ravi.k+trial2@outlook.in",
+      password: PASSWORD,
+    });
+    const refused = await startTrial(variant);
+    expect(refused.status).toBe(409);
+    expect(textOf(await refused.text())).toContain(
+      "This email address has already had a free trial, on another account.",
+    );
+  });
+
   it("mails 3 days and 1 day before at 9:00 India time, and at the end, each once; then Free, nothing charged", async () => {
     const email = "ravi@example.com";
     const cookie = await signUpVerified(server, { name: "Ravi", email, password: PASSWORD });

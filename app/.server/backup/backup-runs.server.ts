@@ -13,6 +13,8 @@ import { formatDateTime } from "~/lib/dates";
 import { raiseAlert } from "../alerts/raise.server";
 import { createBackup, listBackups } from "./create-backup.server";
 import { copyOffsite, offsiteFromEnv, offsiteUrl } from "./offsite.server";
+import { signingKeyForBackup, signingSourceOf } from "./signing.server";
+import type { SigningSource } from "./format";
 
 export type BackupTrigger = (typeof BACKUP_TRIGGERS)[number];
 
@@ -45,6 +47,7 @@ export async function runBackup(
       releases: releaseStorage(),
       dir,
       recipient: config.BACKUP_AGE_RECIPIENT,
+      signingKey: signingKeyForBackup(config),
       keep: config.BACKUP_KEEP,
       signal: options.signal,
       runId: run!.id,
@@ -116,6 +119,8 @@ export interface BackupOverview {
   intervalHours: number;
   keep: number;
   encrypted: boolean;
+  /** Where the signing key comes from: what restoring needs besides the file (decision 0056). */
+  signing: SigningSource;
   lastSuccess: BackupRun | null;
   runs: (BackupRun & { state: BackupRunState })[];
   files: { name: string; bytes: number }[];
@@ -138,6 +143,7 @@ export async function backupOverview(now = new Date()): Promise<BackupOverview> 
     intervalHours: config.BACKUP_INTERVAL_HOURS,
     keep: config.BACKUP_KEEP,
     encrypted: Boolean(config.BACKUP_AGE_RECIPIENT),
+    signing: signingSourceOf(config),
     lastSuccess: lastSuccess ?? null,
     runs: runs.map((run) => ({ ...run, state: backupRunState(run, now) })),
     files: config.BACKUP_DIR ? await listBackups(config.BACKUP_DIR) : [],

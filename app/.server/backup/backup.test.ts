@@ -25,10 +25,51 @@ import {
   STALE_PARTIAL_MS,
 } from "./create-backup.server";
 import { isEmptyDatabase, orderByDependencies } from "./database.server";
-import { BackupFormatError, backupFileName, isBackupFileName, parseLine, rowsLine } from "./format";
-import { RestoreRefusedError, restoreBackup, verifyBackup } from "./restore-backup.server";
+import {
+  BackupFormatError,
+  BLANKED_IN_BACKUPS,
+  DATA_DIR_FILES,
+  SIGNING_SECRET_FILE,
+  backupFileName,
+  isBackupFileName,
+  KEPT_IN_BACKUPS,
+  LEFT_OUT_OF_BACKUPS,
+  parseLine,
+  rowsLine,
+} from "./format";
+import {
+  BackupSignatureError,
+  RestoreRefusedError,
+  restoreBackup,
+  verifyBackup,
+} from "./restore-backup.server";
+import {
+  type BackupSigningKey,
+  LineSigner,
+  signingKeyForBackup,
+  signingKeysForRestore,
+} from "./signing.server";
 
 const temp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `pinout-${prefix}-`));
+
+/** The operator's key, as BACKUP_SIGNING_SECRET gives it; restore here has it. */
+const keyFrom = (secret: string) =>
+  signingKeyForBackup({ BACKUP_SIGNING_SECRET: secret, DATA_DIR: "/nonexistent" });
+const SIGNING_KEY = keyFrom("unit-test-backup-signing-secret-0123456789");
+const verify = (file: string, identity?: string) =>
+  verifyBackup(file, { identity, signingKeys: [SIGNING_KEY] });
+
+/** A backup's lines, without the trailing newline. */
+const linesOf = (file: string) =>
+  gunzipSync(fs.readFileSync(file)).toString().trimEnd().split("\n");
+
+/** Writes `lines` as a backup signed with `key`: what only the holder of the key can do. */
+function writeSigned(file: string, lines: readonly string[], key: BackupSigningKey): void {
+  const signer = new LineSigner(key);
+  for (const line of lines) signer.add(line);
+  const signature = JSON.stringify({ kind: "signature", mac: signer.digest() });
+  fs.writeFileSync(file, gzipSync([...lines, signature].join("\n") + "\n"));
+}
 
 async function rows<T>(database: Database, statement: string): Promise<T[]> {
   return ((await database.execute(sql.raw(statement))) as unknown as { rows: T[] }).rows;
@@ -106,6 +147,7 @@ describe.each(engines())("backup and restore on $name", (engine) => {
       releases: localStorage(releasesRoot),
       dir,
       recipient,
+      signingKey: SIGNING_KEY,
       keep: 14,
       now,
     });
@@ -124,6 +166,7 @@ describe.each(engines())("backup and restore on $name", (engine) => {
     restoreBackup({
       file,
       identity,
+      signingKeys: [SIGNING_KEY],
       ...target,
       releases: localStorage(path.join(target.dataDir, "releases")),
     });
@@ -156,6 +199,92 @@ describe.each(engines())("backup and restore on $name", (engine) => {
     expect(
       fs.readFileSync(path.join(target.dataDir, "releases", "1.0.0", "Pinout-1.0.0.dmg")),
     ).toEqual(releaseBytes);
+  });
+
+  it("finding 13: a backup holds no session, sign-in link or one-time token, nor Google's tokens", async () => {
+    await source.db.execute(
+      sql.raw(`insert into session (id, expires_at, token, created_at, updated_at, user_id)
+               values ('s1', now() + interval '7 days', 'live-session-token-of-u1', now(), now(), 'u1')`),
+    );
+    await source.db.execute(
+      sql.raw(`insert into verification (id, identifier, value, expires_at)
+               values ('v1', 'reset-password:live-reset-token', 'u1', now() + interval '1 hour')`),
+    );
+    await source.db.execute(
+      sql.raw(`insert into one_time_tokens (token_hash, purpose, user_id, expires_at)
+               values ('${"ab".repeat(32)}', 'desktop_handoff', 'u1', now() + interval '5 minutes')`),
+    );
+    await source.db.execute(
+      sql.raw(`insert into account (id, account_id, provider_id, user_id, access_token, refresh_token, id_token, password, created_at, updated_at)
+               values ('a1', 'g-1', 'google', 'u1', 'live-google-access', 'live-google-refresh', 'live-google-id', null, now(), now()),
+                      ('a2', 'u2', 'credential', 'u2', null, null, null, 'scrypt-hash-of-u2', now(), now())`),
+    );
+    try {
+      const dir = temp("backups");
+      const file = path.join(dir, (await backup(dir)).fileName);
+      const text = gunzipSync(fs.readFileSync(file)).toString();
+      for (const secret of [
+        "live-session-token-of-u1",
+        "live-reset-token",
+        "ab".repeat(32),
+        "live-google-access",
+        "live-google-refresh",
+        "live-google-id",
+      ])
+        expect(text.includes(secret), secret).toBe(false);
+      const tables = text
+        .split("\n")
+        .filter((line) => line.startsWith('{"kind":"rows"'))
+        .map((line) => (parseLine(line) as { table: string }).table);
+      for (const table of Object.keys(LEFT_OUT_OF_BACKUPS)) expect(tables).not.toContain(table);
+
+      // Restored, people sign in again; their passwords and sign-in methods are all there.
+      const target = await emptyTarget();
+      await restoreInto(target, file);
+      const restored = await openDatabase(target);
+      try {
+        expect(await rows(restored.db, "select id from session")).toEqual([]);
+        expect(await rows(restored.db, "select id from verification")).toEqual([]);
+        expect(
+          await rows(
+            restored.db,
+            "select id, access_token, refresh_token, id_token, password from account order by id",
+          ),
+        ).toEqual([
+          { id: "a1", access_token: null, refresh_token: null, id_token: null, password: null },
+          {
+            id: "a2",
+            access_token: null,
+            refresh_token: null,
+            id_token: null,
+            password: "scrypt-hash-of-u2",
+          },
+        ]);
+      } finally {
+        await restored.close();
+      }
+    } finally {
+      for (const table of ["session", "verification", "one_time_tokens", "account"])
+        await source.db.execute(sql.raw(`delete from ${table}`));
+    }
+  });
+
+  it("finding 13: every column that could hold a live bearer secret is left out, blanked, hashed or named", async () => {
+    const columns = await rows<{ table: string; column: string }>(
+      source.db,
+      `select table_name as table, column_name as column from information_schema.columns
+       where table_schema = 'public' and column_name ~ '(token|secret|password|^code$|_codes$)'
+       order by 1, 2`,
+    );
+    const unaccounted = columns.filter(
+      ({ table, column }) =>
+        !(table in LEFT_OUT_OF_BACKUPS) &&
+        !(BLANKED_IN_BACKUPS[table] ?? []).includes(column) &&
+        !(`${table}.${column}` in KEPT_IN_BACKUPS) &&
+        // A hash or an expiry is no bearer secret.
+        !/_hash$|_expires_at$|_at$/.test(column),
+    );
+    expect(unaccounted.map(({ table, column }) => `${table}.${column}`)).toEqual([]);
   });
 
   it("refuses a target that holds data, and leaves it as it was", async () => {
@@ -206,14 +335,14 @@ describe.each(engines())("backup and restore on $name", (engine) => {
     const cut = path.join(dir, "cut.backup.gz");
     fs.writeFileSync(cut, whole.subarray(0, Math.floor(whole.length * 0.8)));
     const target = await emptyTarget();
-    await expect(verifyBackup(cut)).rejects.toThrow();
+    await expect(verify(cut)).rejects.toThrow();
     await expect(restoreInto(target, cut)).rejects.toThrow();
     await expectEmpty(target);
     // A file that decompresses cleanly but stops before its end record (copied in part).
-    const lines = gunzipSync(whole).toString().trimEnd().split("\n");
-    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ kind: "end" });
+    const lines = linesOf(file);
+    expect(JSON.parse(lines.at(-2)!)).toMatchObject({ kind: "end" });
     const endless = path.join(dir, "no-end.backup.gz");
-    fs.writeFileSync(endless, gzipSync(lines.slice(0, -1).join("\n") + "\n"));
+    fs.writeFileSync(endless, gzipSync(lines.slice(0, -2).join("\n") + "\n"));
     await expect(restoreInto(target, endless)).rejects.toThrow(/the backup is incomplete/);
     // A record dropped from the middle: the end record's counts catch it.
     const gap = path.join(dir, "gap.backup.gz");
@@ -221,21 +350,77 @@ describe.each(engines())("backup and restore on $name", (engine) => {
     fs.writeFileSync(gap, gzipSync(lines.filter((_, n) => n !== rowsAt).join("\n") + "\n"));
     await expect(restoreInto(target, gap)).rejects.toThrow(/do not match its own counts/);
     await expectEmpty(target);
-    expect((await verifyBackup(file)).rows).toBeGreaterThan(0);
+    expect((await verify(file)).rows).toBeGreaterThan(0);
   });
 
   it("removes what it had made when a file that reads whole fails to load", async () => {
     const dir = temp("backups");
     const file = path.join(dir, (await backup(dir)).fileName);
-    const lines = gunzipSync(fs.readFileSync(file)).toString().trimEnd().split("\n");
+    const lines = linesOf(file).slice(0, -1);
     const end = JSON.parse(lines.pop()!) as { tables: Record<string, number> };
     end.tables.no_such_table = 1;
     lines.push(rowsLine("no_such_table", ['{"id":1}']), JSON.stringify(end));
     const odd = path.join(dir, "odd.backup.gz");
-    fs.writeFileSync(odd, gzipSync(lines.join("\n") + "\n"));
-    await verifyBackup(odd);
+    // Signed with the site's own key: a file only the site could have made, that fails to load.
+    writeSigned(odd, lines, SIGNING_KEY);
+    await verify(odd);
     const target = await emptyTarget();
     await expect(restoreInto(target, odd)).rejects.toThrow(/a table this database lacks/);
+    await expectEmpty(target);
+  });
+
+  it("finding 14: refuses a backup edited after it was written (a customer made admin), and restores nothing", async () => {
+    const dir = temp("backups");
+    const file = path.join(dir, (await backup(dir)).fileName);
+    const lines = linesOf(file);
+    const userLine = lines.findIndex((line) => line.startsWith('{"kind":"rows","table":"user"'));
+    expect(lines[userLine]).toContain('"role":null');
+    const forged = path.join(dir, "forged.backup.gz");
+    const edited = lines.map((line, n) =>
+      n === userLine ? line.replace('"role":null', '"role":"admin"') : line,
+    );
+    fs.writeFileSync(forged, gzipSync(edited.join("\n") + "\n"));
+    await expect(verify(forged)).rejects.toThrow(BackupSignatureError);
+    await expect(verify(forged)).rejects.toThrow(/signature does not match its contents/);
+    const target = await emptyTarget();
+    await expect(restoreInto(target, forged)).rejects.toThrow(/signature does not match/);
+    await expectEmpty(target);
+  });
+
+  it("finding 14: refuses an unsigned file, one signed with another key, and one from before signing", async () => {
+    const dir = temp("backups");
+    const file = path.join(dir, (await backup(dir)).fileName);
+    const lines = linesOf(file);
+    const unsigned = path.join(dir, "unsigned.backup.gz");
+    fs.writeFileSync(unsigned, gzipSync(lines.slice(0, -1).join("\n") + "\n"));
+    await expect(verify(unsigned)).rejects.toThrow(/the backup is not signed/);
+
+    // Signed by someone else, naming the site's key: the MAC does not match.
+    const other = keyFrom("an-attackers-own-signing-secret-0123456789");
+    const resigned = path.join(dir, "resigned.backup.gz");
+    writeSigned(resigned, lines.slice(0, -1), other);
+    await expect(verify(resigned)).rejects.toThrow(/signature does not match/);
+
+    // Naming their own key: not one this machine has, and the message says which is missing.
+    const header = JSON.parse(lines[0]!) as { signing: { keyId: string } };
+    header.signing.keyId = other.id;
+    const theirs = path.join(dir, "theirs.backup.gz");
+    writeSigned(theirs, [JSON.stringify(header), ...lines.slice(1, -1)], other);
+    await expect(verify(theirs)).rejects.toThrow(
+      `the backup was signed with a key from BACKUP_SIGNING_SECRET (key id ${other.id}) that is not here`,
+    );
+
+    // A file of the format before signing: nothing proves it unaltered.
+    const old = JSON.parse(lines[0]!) as Record<string, unknown>;
+    old.version = 1;
+    delete old.signing;
+    const v1 = path.join(dir, "v1.backup.gz");
+    fs.writeFileSync(v1, gzipSync([JSON.stringify(old), ...lines.slice(1, -1)].join("\n") + "\n"));
+    await expect(verify(v1)).rejects.toThrow(/made before backups were signed/);
+
+    const target = await emptyTarget();
+    for (const refused of [unsigned, resigned, theirs, v1])
+      await expect(restoreInto(target, refused)).rejects.toThrow();
     await expectEmpty(target);
   });
 
@@ -344,5 +529,44 @@ describe("the file format", () => {
         ],
       ),
     ).toThrow(/cycle/);
+  });
+});
+
+describe("the backup signing key", () => {
+  it("finding 14: on the embedded default it is generated into DATA_DIR, a file no backup holds", () => {
+    const dataDir = temp("signing");
+    // The generated auth secret is in every backup: never the signing key's source.
+    fs.writeFileSync(path.join(dataDir, "auth-secret"), "generated-auth-secret");
+    const key = signingKeyForBackup({ DATA_DIR: dataDir });
+    expect(key.source).toBe(`DATA_DIR/${SIGNING_SECRET_FILE}`);
+    expect(fs.statSync(path.join(dataDir, SIGNING_SECRET_FILE)).mode & 0o777).toBe(0o600);
+    expect(DATA_DIR_FILES as readonly string[]).not.toContain(SIGNING_SECRET_FILE);
+    expect(signingKeyForBackup({ DATA_DIR: dataDir }).id).toBe(key.id);
+    // Restore finds it in DATA_DIR, or from BACKUP_SIGNING_SECRET set to its content.
+    expect(signingKeysForRestore({ DATA_DIR: dataDir }).map((k) => k.id)).toEqual([key.id]);
+    const content = fs.readFileSync(path.join(dataDir, SIGNING_SECRET_FILE), "utf8");
+    expect(keyFrom(content).id).toBe(key.id);
+    // Restore never makes one up: a key it generated could not have signed anything.
+    const empty = temp("signing");
+    expect(signingKeysForRestore({ DATA_DIR: empty })).toEqual([]);
+    expect(fs.existsSync(path.join(empty, SIGNING_SECRET_FILE))).toBe(false);
+  });
+
+  it("finding 14: BACKUP_SIGNING_SECRET first, then BETTER_AUTH_SECRET from the environment", () => {
+    const dataDir = temp("signing");
+    const auth = "an-environment-auth-secret-0123456789abcdef";
+    const own = "an-own-backup-signing-secret-0123456789";
+    expect(signingKeyForBackup({ DATA_DIR: dataDir, BETTER_AUTH_SECRET: auth }).source).toBe(
+      "BETTER_AUTH_SECRET",
+    );
+    const key = signingKeyForBackup({
+      DATA_DIR: dataDir,
+      BETTER_AUTH_SECRET: auth,
+      BACKUP_SIGNING_SECRET: own,
+    });
+    expect(key).toMatchObject({ source: "BACKUP_SIGNING_SECRET", id: keyFrom(own).id });
+    expect(fs.existsSync(path.join(dataDir, SIGNING_SECRET_FILE))).toBe(false);
+    // Derived, not the secret itself: the MAC key says nothing about the auth secret.
+    expect(key.key.toString("utf8")).not.toContain(own);
   });
 });

@@ -14,6 +14,7 @@ import { createGzip } from "node:zlib";
 import type { DatabaseHandle } from "../db/client";
 import type { ReleaseStorage } from "../releases/storage/index.server";
 import { writeSnapshot } from "./database.server";
+import { type BackupSigningKey, LineSigner } from "./signing.server";
 import {
   BACKUP_FORMAT,
   BACKUP_VERSION,
@@ -35,6 +36,8 @@ export interface BackupOptions {
   dir: string;
   /** An age public key: the file is encrypted to it. */
   recipient?: string;
+  /** Signs the file (decision 0056): restore refuses it altered, or without this key. */
+  signingKey: BackupSigningKey;
   /** How many finished backups the folder keeps. */
   keep: number;
   now?: Date;
@@ -68,14 +71,21 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
   // The writer failing (disk full, folder gone) must also stop the reader waiting on it.
   const failed = new AbortController();
   written.catch(() => failed.abort());
+  const write = async (text: string) => {
+    options.signal?.throwIfAborted();
+    if (!lines.write(text + "\n")) await once(lines, "drain", failed.signal);
+  };
+  // Every line is signed as written; the signature is the last line, after the end record.
+  const signer = new LineSigner(options.signingKey);
   const sink = {
     async line(text: string) {
-      options.signal?.throwIfAborted();
-      if (!lines.write(text + "\n")) await once(lines, "drain", failed.signal);
+      signer.add(text);
+      await write(text);
     },
   };
   try {
     const summary = await produce(options, sink, now, fileName);
+    await write(JSON.stringify({ kind: "signature", mac: signer.digest() }));
     lines.end();
     await written;
     await flushToDisk(partial);
@@ -136,6 +146,7 @@ async function produce(
       fileName,
       ...(options.runId ? { runId: options.runId } : {}),
       releaseFiles,
+      signing: { source: options.signingKey.source, keyId: options.signingKey.id },
     };
     return sink.line(JSON.stringify(header));
   });

@@ -12,7 +12,8 @@
 import { z } from "zod";
 
 export const BACKUP_FORMAT = "pinout-backup";
-export const BACKUP_VERSION = 1;
+/** 2: signed (decision 0056). A version-1 file cannot be checked, so it is not restored. */
+export const BACKUP_VERSION = 2;
 
 /**
  * The files of DATA_DIR a backup holds besides the database: the secrets the embedded default
@@ -24,6 +25,54 @@ export const DATA_DIR_FILES = [
   "keys-encryption-secret",
   "razorpay-sandbox.json",
 ] as const;
+
+/**
+ * Tables a backup never holds (issue 53, finding 13): live bearer secrets. A session row's token
+ * with the auth secret (itself in the backup on the embedded default) made a working cookie, an
+ * admin's included, from the file alone. After a restore people sign in again; links in flight
+ * (verification, password reset, the desktop hand-offs) are asked for again.
+ */
+export const LEFT_OUT_OF_BACKUPS: Readonly<Record<string, string>> = {
+  session: "browser sessions: each token is a working sign-in",
+  verification: "sign-up, sign-in and password-reset links in flight, valid within the hour",
+  one_time_tokens: "desktop hand-offs and confirmations in flight, valid for minutes",
+};
+
+/**
+ * Columns a backup holds as null: the row must survive (a Google sign-in method), the secret
+ * need not. Better Auth stores Google's OAuth tokens as they came; the next sign-in with Google
+ * writes new ones.
+ */
+export const BLANKED_IN_BACKUPS: Readonly<Record<string, readonly string[]>> = {
+  account: ["access_token", "refresh_token", "id_token"],
+};
+
+/**
+ * Columns whose names say secret that a backup keeps, and why that is safe or needed. A test
+ * (backup.test.ts) fails for any column named like a token, secret, password or code that is in
+ * none of these lists, so a new one cannot slip into backups unnoticed.
+ */
+export const KEPT_IN_BACKUPS: Readonly<Record<string, string>> = {
+  "account.password": "a scrypt hash: people sign in with their passwords after a restore",
+  "two_factor.secret": "encrypted by Better Auth; without it two-factor sign-in stops working",
+  "two_factor.backup_codes": "encrypted by Better Auth, as the secret",
+  "coupons.code": "a code the operator publishes; it signs no one in",
+  "referral_codes.code": "a customer's public share link; it signs no one in",
+};
+
+/**
+ * The secret backups are signed with when nothing else is set (decision 0056), generated into
+ * DATA_DIR. Never one of DATA_DIR_FILES: a backup holding its own signing key proves nothing.
+ */
+export const SIGNING_SECRET_FILE = "backup-signing-secret";
+
+/** Where a backup's signing key comes from (signing.server.ts), named in its header. */
+export const SIGNING_SOURCES = [
+  "BACKUP_SIGNING_SECRET",
+  "BETTER_AUTH_SECRET",
+  `DATA_DIR/${SIGNING_SECRET_FILE}`,
+] as const;
+export type SigningSource = (typeof SIGNING_SOURCES)[number];
 
 /** Release files are written in parts of this many bytes (a line each, base64). */
 export const FILE_PART_BYTES = 192 * 1024;
@@ -44,6 +93,11 @@ export const headerSchema = z.object({
   runId: z.uuid().optional(),
   /** Release files: in this file ("included"), or in S3, whose versioning is their backup. */
   releaseFiles: z.enum(["included", "s3"]),
+  /** The key the last line's MAC is made with: where it comes from, and its id (signing.server). */
+  signing: z.object({
+    source: z.enum(SIGNING_SOURCES),
+    keyId: z.string().regex(/^[0-9a-f]{16}$/),
+  }),
 });
 export type BackupHeader = z.infer<typeof headerSchema>;
 
@@ -76,11 +130,18 @@ const endSchema = z.object({
 });
 export type BackupEnd = z.infer<typeof endSchema>;
 
+/** The last line, after the end record: HMAC-SHA256 of every line before it, newlines included. */
+const signatureSchema = z.object({
+  kind: z.literal("signature"),
+  mac: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
 const lineSchema = z.discriminatedUnion("kind", [
   headerSchema,
   sequenceSchema,
   fileSchema,
   endSchema,
+  signatureSchema,
 ]);
 
 export type BackupLine =
@@ -117,6 +178,11 @@ export function parseLine(text: string): BackupLine {
   } catch {
     throw new BackupFormatError("a record is not JSON (the file is damaged or not a backup)");
   }
+  const record = value as { kind?: unknown; format?: unknown; version?: unknown };
+  if (record.kind === "header" && record.format === BACKUP_FORMAT && record.version === 1)
+    throw new BackupFormatError(
+      "the backup was made before backups were signed (format version 1): nothing proves it is unaltered, so it is not restored; take a new backup with this version",
+    );
   const parsed = lineSchema.safeParse(value);
   if (!parsed.success) throw new BackupFormatError("a record is not one a backup holds");
   return parsed.data;

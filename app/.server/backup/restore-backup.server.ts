@@ -30,14 +30,18 @@ import {
   type BackupLine,
   DATA_DIR_FILES,
   parseLine,
+  type SigningSource,
 } from "./format";
 import { BACKUP_JOB } from "./jobs.server";
 import { compatibleMigrations, migrationsUpTo } from "./migrations.server";
+import { type BackupSigningKey, LineSigner, macMatches } from "./signing.server";
 
 export interface RestoreOptions {
   file: string;
   /** The age private key (AGE-SECRET-KEY-1…) of an encrypted backup. */
   identity?: string;
+  /** The keys a backup may be signed with here (signingKeysForRestore): one must match. */
+  signingKeys: readonly BackupSigningKey[];
   dataDir: string;
   /** PostgreSQL: restore into this (empty) database; unset, into DATA_DIR's embedded one. */
   databaseUrl?: string;
@@ -50,6 +54,11 @@ export interface RestoreSummary {
   tables: number;
   files: number;
   missingFiles: string[];
+}
+
+/** The file is unsigned, altered, or signed with a key this machine does not have. */
+export class BackupSignatureError extends Error {
+  override name = "BackupSignatureError";
 }
 
 /** The target holds data: restore never overwrites. */
@@ -71,18 +80,21 @@ export interface VerifiedBackup {
  * `npm run restore -- --check`, and the first pass of every restore: a damaged, cut-short or
  * wrongly decrypted file is refused before any database is made.
  */
-export async function verifyBackup(file: string, identity?: string): Promise<VerifiedBackup> {
-  const lines = await openLines(file, identity);
+export async function verifyBackup(
+  file: string,
+  options: { identity?: string; signingKeys: readonly BackupSigningKey[] },
+): Promise<VerifiedBackup> {
+  const lines = await openLines(file, options.identity);
   try {
-    const header = await readHeader(lines);
+    const reader = new SignedLines(lines, options.signingKeys);
+    const header = await reader.header();
     await compatibleMigrations(header.migrations);
     const counted: Record<string, number> = {};
     let sequences = 0;
     let files = 0;
     let open: { path: string; hash: ReturnType<typeof createHash> } | undefined;
     for (;;) {
-      const line = await nextLine(lines);
-      if (line.kind === "header") throw new BackupFormatError("the file holds a second header");
+      const line = await reader.next();
       if (line.kind === "rows") counted[line.table] = (counted[line.table] ?? 0) + line.count;
       else if (line.kind === "sequence") sequences += 1;
       else if (line.kind === "file") {
@@ -97,6 +109,7 @@ export async function verifyBackup(file: string, identity?: string): Promise<Ver
         }
       } else {
         checkCounts(line, counted, sequences, files);
+        await reader.signed();
         const rows = Object.values(counted).reduce((sum, count) => sum + count, 0);
         return { header, end: line, rows };
       }
@@ -109,9 +122,11 @@ export async function verifyBackup(file: string, identity?: string): Promise<Ver
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreSummary> {
   await refuseNonEmptyFolder(options.dataDir);
   if (options.databaseUrl) await refuseNonEmptyDatabase(options.databaseUrl);
-  const { header } = await verifyBackup(options.file, options.identity);
+  const { header } = await verifyBackup(options.file, options);
+  // Read again to load: checked again as it loads (the file could change between the passes).
   const lines = await openLines(options.file, options.identity);
-  await readHeader(lines);
+  const reader = new SignedLines(lines, options.signingKeys);
+  await reader.header();
   const schema = await migrationsUpTo(header.migrations);
   const staging = path.join(options.dataDir, `.restore-${randomUUID()}`);
   const created: string[] = [];
@@ -122,7 +137,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
     await migrate(handle, schema.folder);
     await fs.mkdir(staging, { recursive: true, mode: 0o700 });
     created.push(staging);
-    const loaded = await loadLines(handle, lines, staging);
+    const loaded = await loadLines(handle, reader, staging);
     for (const name of loaded.dataFiles) {
       const target = path.join(options.dataDir, name);
       await fs.rename(path.join(staging, "data", name), target);
@@ -160,26 +175,82 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
   }
 }
 
-/** The first line, which must be a header. */
-async function readHeader(lines: AsyncIterator<string>): Promise<BackupHeader> {
-  const first = await lines.next();
-  if (first.done) throw new BackupFormatError("the file is empty");
-  const header = parseLine(first.value);
-  if (header.kind !== "header") throw new BackupFormatError("the file does not start as a backup");
-  return header;
-}
+/**
+ * A backup's lines in order, each added to the MAC as read (decision 0056): the header names the
+ * key, which must be one of this machine's; after the end record, `signed()` reads the last line
+ * and compares. Nothing loaded is committed before that.
+ */
+class SignedLines {
+  private signer: LineSigner | undefined;
+  constructor(
+    private readonly lines: AsyncIterator<string>,
+    private readonly keys: readonly BackupSigningKey[],
+  ) {}
 
-/** The next record; a file that ends before its end record is incomplete. */
-async function nextLine(lines: AsyncIterator<string>): Promise<BackupLine> {
-  for (;;) {
-    const next = await lines.next();
-    if (next.done)
-      throw new BackupFormatError(
-        "the backup is incomplete: it ends before its last record (cut short while written or copied)",
+  /** The first line, which must be a header naming a key this machine has. */
+  async header(): Promise<BackupHeader> {
+    const first = await this.lines.next();
+    if (first.done) throw new BackupFormatError("the file is empty");
+    const header = parseLine(first.value);
+    if (header.kind !== "header")
+      throw new BackupFormatError("the file does not start as a backup");
+    const key = this.keys.find((candidate) => candidate.id === header.signing.keyId);
+    if (!key)
+      throw new BackupSignatureError(
+        `the backup was signed with a key from ${header.signing.source} (key id ${header.signing.keyId}) that is not here${this.keys.length > 0 ? ` (here: ${this.keys.map((k) => `${k.source}, key id ${k.id}`).join("; ")})` : ""}: ${WHERE_KEYS_COME_FROM[header.signing.source]}`,
       );
-    if (next.value !== "") return parseLine(next.value);
+    this.signer = new LineSigner(key);
+    this.signer.add(first.value);
+    return header;
+  }
+
+  /** The next record; a file that ends before its end record is incomplete. */
+  async next(): Promise<Exclude<BackupLine, { kind: "header" | "signature" }>> {
+    for (;;) {
+      const next = await this.lines.next();
+      if (next.done)
+        throw new BackupFormatError(
+          "the backup is incomplete: it ends before its last record (cut short while written or copied)",
+        );
+      this.signer!.add(next.value);
+      if (next.value === "") continue;
+      const line = parseLine(next.value);
+      if (line.kind === "header") throw new BackupFormatError("the file holds a second header");
+      if (line.kind === "signature")
+        throw new BackupFormatError("the file is signed before its end record");
+      return line;
+    }
+  }
+
+  /** After the end record: the signature, matching every line read, and nothing after it. */
+  async signed(): Promise<void> {
+    const computed = this.signer!.digest();
+    const next = await this.lines.next();
+    if (next.done)
+      throw new BackupSignatureError(
+        "the backup is not signed: it ends at its end record, without the signature every backup of this version carries",
+      );
+    const line = parseLine(next.value);
+    if (line.kind !== "signature" || !macMatches(computed, line.mac))
+      throw new BackupSignatureError(
+        "the backup's signature does not match its contents: it was changed after it was written",
+      );
+    for (;;) {
+      const rest = await this.lines.next();
+      if (rest.done) return;
+      if (rest.value !== "")
+        throw new BackupSignatureError("the file goes on after its signature: it was changed");
+    }
   }
 }
+
+/** What the operator sets for restore to have a backup's key (README "Backups"). */
+const WHERE_KEYS_COME_FROM: Record<SigningSource, string> = {
+  BACKUP_SIGNING_SECRET: "set BACKUP_SIGNING_SECRET to the value the site had when it took it",
+  BETTER_AUTH_SECRET: "set BETTER_AUTH_SECRET to the value the site had when it took it",
+  "DATA_DIR/backup-signing-secret":
+    "copy the file backup-signing-secret from the DATA_DIR of the site that took it into this DATA_DIR (or set BACKUP_SIGNING_SECRET to its content)",
+};
 
 /** The end record's counts against what was read. */
 function checkCounts(
@@ -266,7 +337,7 @@ interface Loaded {
 /** Reads every line after the header into the database (one transaction) and `staging`. */
 async function loadLines(
   handle: DatabaseHandle,
-  lines: AsyncIterator<string>,
+  reader: SignedLines,
   staging: string,
 ): Promise<Loaded> {
   return handle.db.transaction(async (tx) => {
@@ -278,8 +349,7 @@ async function loadLines(
     let sequencesSet = 0;
     let open: { target: string; hash: ReturnType<typeof createHash> } | undefined;
     for (;;) {
-      const line = await nextLine(lines);
-      if (line.kind === "header") throw new BackupFormatError("the file holds a second header");
+      const line = await reader.next();
       if (line.kind === "rows") {
         await insertRows(tx, tables, line.table, line.rowsJson);
         counted[line.table] = (counted[line.table] ?? 0) + line.count;
@@ -304,6 +374,8 @@ async function loadLines(
         }
       } else {
         checkCounts(line, counted, sequencesSet, dataFiles.length + releaseKeys.length);
+        // Inside the transaction: a file changed since the first pass commits nothing.
+        await reader.signed();
         const rows = Object.values(counted).reduce((sum, count) => sum + count, 0);
         return { rows, dataFiles, releaseKeys, end: line };
       }

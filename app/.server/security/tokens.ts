@@ -10,10 +10,15 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
+/**
+ * Compares a secret with what a client sent in constant time: their SHA-256 digests, always 32
+ * bytes, so neither where they differ nor the secret's length leaks (a length check before
+ * timingSafeEqual answers early for every wrong length, issue 53).
+ */
 export function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, "utf8");
-  const right = Buffer.from(b, "utf8");
-  return left.length === right.length && timingSafeEqual(left, right);
+  const left = createHash("sha256").update(a, "utf8").digest();
+  const right = createHash("sha256").update(b, "utf8").digest();
+  return timingSafeEqual(left, right);
 }
 
 /** RFC 7636: code_verifier is 43-128 characters of [A-Z a-z 0-9 - . _ ~]. */

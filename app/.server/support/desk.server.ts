@@ -22,7 +22,7 @@ import { AppError } from "../http/errors";
 import { kickJobs } from "../jobs";
 import { queueMail } from "../mail/outbox.server";
 import { ticketClosedMessage, ticketReplyMessage } from "../mail/support-templates";
-import { type ThreadMessage, threadOf, ticketWithLinks } from "./thread.server";
+import { type ThreadPage, threadPage, ticketWithLinks } from "./thread.server";
 import { ticketUrl } from "./urls.server";
 
 export interface DeskRow extends TicketDeadlines {
@@ -122,14 +122,15 @@ export interface DeskTicket extends TicketDeadlines {
   invoiceNumber: string | null;
   deviceName: string | null;
   customer: { id: string; email: string; name: string };
-  messages: ThreadMessage[];
+  /** One page of the thread, internal notes included (`page`: 1, the newest). */
+  thread: ThreadPage;
 }
 
-/** One ticket with its whole thread (internal notes too), for the team; else null. */
+/** One ticket with a page of its thread (internal notes too), for the team; else null. */
 export async function deskTicket(
   session: Session,
   number: number,
-  options: { now?: Date; database?: Database } = {},
+  options: { now?: Date; page?: number; database?: Database } = {},
 ): Promise<DeskTicket | null> {
   assertAdmin(session);
   const database = options.database ?? defaultDb();
@@ -140,12 +141,15 @@ export async function deskTicket(
     .from(users)
     .where(eq(users.id, ticket.userId));
   if (!customer) return null;
-  const messages = await threadOf(database, ticket.id, { withNotes: true });
+  const thread = await threadPage(database, ticket.id, {
+    withNotes: true,
+    page: options.page ?? 1,
+  });
   const { userId: _userId, ...rest } = ticket;
   return {
     ...rest,
     customer,
-    messages,
+    thread,
     ...ticketDeadlines(ticket, options.now ?? new Date()),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * What both sides of the support desk read: a ticket with what it points at, and its thread.
  */
-import { and, eq } from "drizzle-orm";
+import { and, count, desc, eq } from "drizzle-orm";
 import type { Database } from "../db";
 import { desktopDevices, invoices, supportMessages, supportTickets } from "../db/schema";
 
@@ -66,4 +66,55 @@ export async function threadOf(
         : and(eq(supportMessages.ticketId, ticketId), eq(supportMessages.internal, false)),
     )
     .orderBy(supportMessages.createdAt, supportMessages.id);
+}
+
+/**
+ * Messages a ticket's page shows at most (issue 53, finding 9): 300 replies of 4 KB made the
+ * operator's page 2.5 MB. The newest page first; older ones behind a link.
+ */
+export const THREAD_PAGE_SIZE = 50;
+
+export interface ThreadPage {
+  /** This page's messages, oldest first. */
+  messages: ThreadMessage[];
+  /** All the messages the viewer may see, and which page of them this is (1: the newest). */
+  total: number;
+  page: number;
+  pages: number;
+}
+
+/** A ticket page's `?page=`: a whole number from 1, else the newest page. */
+export function threadPageOf(url: string): number {
+  const value = new URL(url).searchParams.get("page") ?? "";
+  return /^[1-9]\d{0,5}$/.test(value) ? Number(value) : 1;
+}
+
+/** One page of a ticket's messages: page 1 the newest THREAD_PAGE_SIZE, page 2 those before. */
+export async function threadPage(
+  database: Database,
+  ticketId: string,
+  { withNotes, page }: { withNotes: boolean; page: number },
+): Promise<ThreadPage> {
+  const where = withNotes
+    ? eq(supportMessages.ticketId, ticketId)
+    : and(eq(supportMessages.ticketId, ticketId), eq(supportMessages.internal, false));
+  const [counted] = await database.select({ total: count() }).from(supportMessages).where(where);
+  const total = counted?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / THREAD_PAGE_SIZE));
+  const current = Math.min(Math.max(1, page), pages);
+  const newestFirst = await database
+    .select({
+      id: supportMessages.id,
+      side: supportMessages.side,
+      authorName: supportMessages.authorName,
+      internal: supportMessages.internal,
+      body: supportMessages.body,
+      createdAt: supportMessages.createdAt,
+    })
+    .from(supportMessages)
+    .where(where)
+    .orderBy(desc(supportMessages.createdAt), desc(supportMessages.id))
+    .limit(THREAD_PAGE_SIZE)
+    .offset((current - 1) * THREAD_PAGE_SIZE);
+  return { messages: newestFirst.reverse(), total, page: current, pages };
 }

@@ -20,11 +20,17 @@ import { kickJobs } from "../jobs";
 import { queueMail } from "../mail/outbox.server";
 import { ticketOpenedMessage } from "../mail/support-templates";
 import { hitRateLimit } from "../security/rate-limit.server";
-import { summaryColumns, type ThreadMessage, threadOf, ticketWithLinks } from "./thread.server";
+import { summaryColumns, type ThreadPage, threadPage, ticketWithLinks } from "./thread.server";
 import { ticketUrl } from "./urls.server";
 
 /** Tickets one customer may open in an hour: enough for anyone, not for a script. */
 export const TICKETS_PER_HOUR = 10;
+
+/**
+ * Replies one customer may add in an hour, over all their tickets (issue 53, finding 9: 300
+ * replies in 3 seconds had no limit): a long conversation, not a script.
+ */
+export const REPLIES_PER_HOUR = 30;
 
 export interface TicketSummary {
   number: number;
@@ -40,7 +46,8 @@ export interface CustomerTicket extends TicketSummary {
   closedAt: Date | null;
   invoiceNumber: string | null;
   deviceName: string | null;
-  messages: ThreadMessage[];
+  /** One page of the thread (`page`: 1, the newest). */
+  thread: ThreadPage;
 }
 
 /** What a customer may point a new ticket at: their invoices and their devices. */
@@ -163,15 +170,15 @@ export async function customerTickets(
 export async function customerTicket(
   userId: string,
   number: number,
-  database: Database = defaultDb(),
+  { page = 1, database = defaultDb() }: { page?: number; database?: Database } = {},
 ): Promise<CustomerTicket | null> {
   const ticket = await ticketWithLinks(
     database,
     and(eq(supportTickets.userId, userId), eq(supportTickets.number, number)),
   );
   if (!ticket) return null;
-  const messages = await threadOf(database, ticket.id, { withNotes: false });
-  return { ...ticket, messages };
+  const thread = await threadPage(database, ticket.id, { withNotes: false, page });
+  return { ...ticket, thread };
 }
 
 /**
@@ -185,6 +192,15 @@ export async function replyAsCustomer(
   database: Database = defaultDb(),
 ): Promise<{ reopened: boolean }> {
   const { user } = session;
+  const limit = await hitRateLimit(`support-reply:${user.id}`, REPLIES_PER_HOUR, 60 * 60, database);
+  if (!limit.allowed) {
+    const minutes = Math.max(1, Math.ceil(limit.retryAfter / 60));
+    throw new AppError(
+      "rate_limited",
+      `You have sent ${REPLIES_PER_HOUR} replies in the last hour. Wait ${minutes} ${minutes === 1 ? "minute" : "minutes"}, or add everything to one reply.`,
+      { retryAfter: limit.retryAfter },
+    );
+  }
   return database.transaction(async (tx) => {
     const [ticket] = await tx
       .select({ id: supportTickets.id, status: supportTickets.status })

@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { formatDateTime } from "~/lib/dates";
 
 export interface ThreadEntry {
@@ -51,5 +52,49 @@ export function Thread({
         );
       })}
     </ol>
+  );
+}
+
+/**
+ * Where a paged thread is (the server sends one page: thread.server's THREAD_PAGE_SIZE), with
+ * links to the older and newer pages. Nothing when the whole thread fits on one page.
+ */
+export function ThreadPager({
+  path,
+  page,
+  pages,
+  total,
+  pageSize,
+}: {
+  path: string;
+  page: number;
+  pages: number;
+  total: number;
+  pageSize: number;
+}) {
+  if (pages <= 1) return null;
+  const newest = total - (page - 1) * pageSize;
+  const oldest = Math.max(1, newest - pageSize + 1);
+  return (
+    <nav
+      aria-label="Older and newer messages"
+      className="flex flex-wrap items-baseline gap-x-4 gap-y-1 text-sm text-slate-300"
+    >
+      <p>
+        {page === 1
+          ? `Showing the newest ${newest - oldest + 1} of ${total} messages.`
+          : `Showing messages ${oldest} to ${newest} of ${total}.`}
+      </p>
+      {page < pages ? (
+        <Link to={`${path}?page=${page + 1}`} className="link">
+          Older messages
+        </Link>
+      ) : null}
+      {page > 1 ? (
+        <Link to={page === 2 ? path : `${path}?page=${page - 1}`} className="link">
+          Newer messages
+        </Link>
+      ) : null}
+    </nav>
   );
 }

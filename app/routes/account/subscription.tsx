@@ -11,6 +11,7 @@ import {
   undoCancellation,
   withdrawSwitch,
 } from "~/.server/billing/manage.server";
+import { pauseResumeRefusal } from "~/.server/billing/pause-limit.server";
 import { renewalOf } from "~/.server/billing/renewal.server";
 import { refundKey } from "~/.server/billing/refunds.server";
 import { requestSelfRefund, selfRefundOffer } from "~/.server/billing/self-refund.server";
@@ -144,6 +145,11 @@ export async function action(args: Route.ActionArgs) {
           ? `Cancelled. You keep Pro until ${formatDate(row.currentEnd.toISOString())}; nothing more will be charged.`
           : "Cancelled. Nothing more will be charged.",
       );
+    }
+    if (input.intent === "pause" || input.intent === "resume") {
+      // Each press asks Razorpay: counted per account before it does.
+      const refusal = await pauseResumeRefusal(user.id);
+      if (refusal) return refuse(input.intent, refusal, 429);
     }
     if (input.intent === "pause") {
       const row = await pauseSubscription(user.id);

@@ -2,12 +2,13 @@ import { data, Link, redirect, useNavigation, useSearchParams } from "react-rout
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
 import { formAction } from "~/.server/forms/action.server";
+import { THREAD_PAGE_SIZE, threadPageOf } from "~/.server/support/thread.server";
 import { customerTicket, replyAsCustomer } from "~/.server/support/tickets.server";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { Section } from "~/components/Section";
 import { MessageForm } from "~/components/support/MessageForm";
-import { Thread } from "~/components/support/Thread";
+import { Thread, ThreadPager } from "~/components/support/Thread";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import {
@@ -30,11 +31,14 @@ function numberOf(param: string | undefined): number | null {
   return param && /^\d{1,9}$/.test(param) ? Number(param) : null;
 }
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
   const number = numberOf(params.number);
   // Someone else's ticket is as unknown as one that does not exist.
-  const ticket = number === null ? null : await customerTicket(user.id, number);
+  const ticket =
+    number === null
+      ? null
+      : await customerTicket(user.id, number, { page: threadPageOf(request.url) });
   if (!ticket) throw data({ message: "You have no ticket with this number." }, { status: 404 });
   return {
     ticket: {
@@ -47,10 +51,16 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       invoiceNumber: ticket.invoiceNumber,
       deviceName: ticket.deviceName,
     },
-    messages: ticket.messages.map((message) => ({
+    messages: ticket.thread.messages.map((message) => ({
       ...message,
       createdAt: message.createdAt.toISOString(),
     })),
+    pager: {
+      page: ticket.thread.page,
+      pages: ticket.thread.pages,
+      total: ticket.thread.total,
+      pageSize: THREAD_PAGE_SIZE,
+    },
   };
 }
 
@@ -82,7 +92,7 @@ function notice(params: URLSearchParams, number: number): string | null {
 export default function TicketPage({ loaderData, actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const busy = useNavigation().state !== "idle";
-  const { ticket, messages } = loaderData;
+  const { ticket, messages, pager } = loaderData;
   const closed = ticket.status === "closed";
   const sent = notice(params, ticket.number);
   return (
@@ -118,6 +128,7 @@ export default function TicketPage({ loaderData, actionData }: Route.ComponentPr
         </dl>
       </PageHeader>
       {sent ? <FormMessage tone="success" message={sent} /> : null}
+      <ThreadPager path={`/account/support/${ticket.number}`} {...pager} />
       <Thread messages={messages} viewer="customer" />
       <Section id="reply-heading" title={closed ? "Not solved? Reply to open it again" : "Reply"}>
         <MessageForm
@@ -126,7 +137,7 @@ export default function TicketPage({ loaderData, actionData }: Route.ComponentPr
           submitLabel={closed ? "Reply and reopen" : "Send reply"}
           answer={actionData ?? null}
           busy={busy}
-          sentCount={messages.length}
+          sentCount={pager.total}
         />
       </Section>
     </div>

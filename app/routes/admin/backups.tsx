@@ -28,6 +28,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     intervalHours: overview.intervalHours,
     keep: overview.keep,
     encrypted: overview.encrypted,
+    signing: overview.signing,
     health: healthOf(overview, now),
     runs: overview.runs.map((run) => ({
       id: run.id,
@@ -74,7 +75,7 @@ const STATE_LABELS = {
 };
 
 export default function AdminBackupsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { dir, offsite, intervalHours, keep, encrypted, health, runs, files } = loaderData;
+  const { dir, offsite, intervalHours, keep, encrypted, signing, health, runs, files } = loaderData;
   return (
     <AdminPage>
       <PageHeader
@@ -113,6 +114,12 @@ export default function AdminBackupsPage({ loaderData, actionData }: Route.Compo
             {encrypted
               ? "encrypted to the age key in BACKUP_AGE_RECIPIENT"
               : "not encrypted: each file holds every secret (set BACKUP_AGE_RECIPIENT)"}
+          </dd>
+          <dt className="text-slate-400">Signed</dt>
+          <dd className="text-slate-200">
+            {signing === "DATA_DIR/backup-signing-secret"
+              ? "with DATA_DIR/backup-signing-secret, which no backup holds: keep a copy off this machine, restoring needs it (or set BACKUP_SIGNING_SECRET)"
+              : `with a key derived from ${signing}: restoring needs its value`}
           </dd>
         </dl>
         {dir ? (

@@ -11,12 +11,13 @@ import {
   reopenTicket,
   replyAsTeam,
 } from "~/.server/support/desk.server";
+import { THREAD_PAGE_SIZE, threadPageOf } from "~/.server/support/thread.server";
 import { answerFor } from "~/components/account/form-answer";
 import { AdminPage, AdminSection } from "~/components/admin/AdminUi";
 import { FormMessage, SelectField } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { MessageForm } from "~/components/support/MessageForm";
-import { Thread } from "~/components/support/Thread";
+import { Thread, ThreadPager } from "~/components/support/Thread";
 import { formatDateTime } from "~/lib/dates";
 import { customerPageById } from "~/lib/admin-paths";
 import { pageMeta } from "~/lib/meta";
@@ -40,12 +41,12 @@ function numberOf(param: string | undefined): number | null {
 
 const NOT_FOUND = { message: "There is no ticket with this number." };
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const session = requireAdmin(context);
   const number = numberOf(params.number);
   const now = new Date();
   const [ticket, assignees] = await Promise.all([
-    number === null ? null : deskTicket(session, number, { now }),
+    number === null ? null : deskTicket(session, number, { now, page: threadPageOf(request.url) }),
     deskAssignees(),
   ]);
   if (!ticket) throw data(NOT_FOUND, { status: 404 });
@@ -68,10 +69,16 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       deviceName: ticket.deviceName,
       customer: ticket.customer,
     },
-    messages: ticket.messages.map((message) => ({
+    messages: ticket.thread.messages.map((message) => ({
       ...message,
       createdAt: message.createdAt.toISOString(),
     })),
+    pager: {
+      page: ticket.thread.page,
+      pages: ticket.thread.pages,
+      total: ticket.thread.total,
+      pageSize: THREAD_PAGE_SIZE,
+    },
     assignees,
   };
 }
@@ -129,7 +136,7 @@ export async function action(args: Route.ActionArgs) {
 
 export default function AdminTicketPage({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state !== "idle";
-  const { ticket, messages, assignees } = loaderData;
+  const { ticket, messages, pager, assignees } = loaderData;
   const reply = answerFor(actionData, "reply");
   const note = answerFor(actionData, "note");
   const state = answerFor(actionData, "assign", "close", "reopen");
@@ -222,6 +229,7 @@ export default function AdminTicketPage({ loaderData, actionData }: Route.Compon
           </Form>
         </div>
       </AdminSection>
+      <ThreadPager path={`/admin/support/${ticket.number}`} {...pager} />
       <Thread messages={messages} viewer="team" />
       <AdminSection id="reply-heading" title="Reply to the customer">
         <MessageForm
@@ -231,7 +239,7 @@ export default function AdminTicketPage({ loaderData, actionData }: Route.Compon
           submitLabel="Send reply"
           answer={reply}
           busy={busy}
-          sentCount={messages.length}
+          sentCount={pager.total}
         />
       </AdminSection>
       <AdminSection id="note-heading" title="Internal note">
@@ -242,7 +250,7 @@ export default function AdminTicketPage({ loaderData, actionData }: Route.Compon
           submitLabel="Add note"
           answer={note}
           busy={busy}
-          sentCount={messages.length}
+          sentCount={pager.total}
           primary={false}
         />
       </AdminSection>
