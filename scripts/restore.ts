@@ -8,7 +8,7 @@
  * checksum and the file's own counts, and that this version can restore it; it writes nothing,
  * and says why a file is refused.
  *
- * A backup is signed (decision 0056) with BACKUP_SIGNING_SECRET, else BETTER_AUTH_SECRET, else
+ * A backup is signed (decision 0057) with BACKUP_SIGNING_SECRET, else BETTER_AUTH_SECRET, else
  * DATA_DIR/backup-signing-secret: one of them, as the site that took it had it, must be here.
  *
  * Restores a backup (npm run backup, /admin/backups, the schedule) into this environment's empty

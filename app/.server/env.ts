@@ -285,7 +285,7 @@ export const envSchema = z.object({
       .optional(),
   ),
   /**
-   * Signs backups (decision 0056): restore refuses a file it did not sign. Unset: derived from
+   * Signs backups (decision 0057): restore refuses a file it did not sign. Unset: derived from
    * BETTER_AUTH_SECRET when that is set, else generated into DATA_DIR/backup-signing-secret,
    * which no backup holds: keep a copy off this machine to restore elsewhere.
    */

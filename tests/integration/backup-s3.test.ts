@@ -129,7 +129,7 @@ describe("backups copied to an S3-compatible bucket", () => {
 
   it("restores from the bucket with npm run restore -- s3://…", async () => {
     const newest = (await inBucket()).at(-1)!;
-    // The secret the site signed its backups with (decision 0056): the test servers' own.
+    // The secret the site signed its backups with (decision 0057): the test servers' own.
     const target = {
       DATA_DIR: tempDataDir(),
       BETTER_AUTH_SECRET: "integration-test-secret-0123456789abcdef",

@@ -119,7 +119,7 @@ export interface BackupOverview {
   intervalHours: number;
   keep: number;
   encrypted: boolean;
-  /** Where the signing key comes from: what restoring needs besides the file (decision 0056). */
+  /** Where the signing key comes from: what restoring needs besides the file (decision 0057). */
   signing: SigningSource;
   lastSuccess: BackupRun | null;
   runs: (BackupRun & { state: BackupRunState })[];

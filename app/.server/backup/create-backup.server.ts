@@ -36,7 +36,7 @@ export interface BackupOptions {
   dir: string;
   /** An age public key: the file is encrypted to it. */
   recipient?: string;
-  /** Signs the file (decision 0056): restore refuses it altered, or without this key. */
+  /** Signs the file (decision 0057): restore refuses it altered, or without this key. */
   signingKey: BackupSigningKey;
   /** How many finished backups the folder keeps. */
   keep: number;

@@ -12,7 +12,7 @@
 import { z } from "zod";
 
 export const BACKUP_FORMAT = "pinout-backup";
-/** 2: signed (decision 0056). A version-1 file cannot be checked, so it is not restored. */
+/** 2: signed (decision 0057). A version-1 file cannot be checked, so it is not restored. */
 export const BACKUP_VERSION = 2;
 
 /**
@@ -61,7 +61,7 @@ export const KEPT_IN_BACKUPS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The secret backups are signed with when nothing else is set (decision 0056), generated into
+ * The secret backups are signed with when nothing else is set (decision 0057), generated into
  * DATA_DIR. Never one of DATA_DIR_FILES: a backup holding its own signing key proves nothing.
  */
 export const SIGNING_SECRET_FILE = "backup-signing-secret";

@@ -176,7 +176,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
 }
 
 /**
- * A backup's lines in order, each added to the MAC as read (decision 0056): the header names the
+ * A backup's lines in order, each added to the MAC as read (decision 0057): the header names the
  * key, which must be one of this machine's; after the end record, `signed()` reads the last line
  * and compares. Nothing loaded is committed before that.
  */

@@ -1,5 +1,5 @@
 /**
- * Backups are signed (issue 53, finding 14; decision 0056): an HMAC-SHA256 over every line of the
+ * Backups are signed (issue 53, finding 14; decision 0057): an HMAC-SHA256 over every line of the
  * file, with a key the file itself does not hold, so an edited backup (a role changed to admin)
  * or one made elsewhere is refused by restore. The key is derived from the first of:
  *
