@@ -237,6 +237,20 @@ describe.each(engines())("the seat rule on $name", (engine) => {
     expect((await planOf(access3)).plan).toBe("free");
     expect(await pageText(server, "/account", cookie3)).toContain("Plan Free");
     expect(await pageText(server, "/account", people[0]!.cookie!)).toContain("Plan Pro");
+    // Issue 54, in part: the seat says whose Pro it is, and no Pro or trial is offered to it.
+    const page = await pageText(server, "/account/subscription", people[0]!.cookie!);
+    expect(page).toContain(
+      "From a seat of Kosi Labs Private Limited's subscription: the team's owner or billing manager manages it.",
+    );
+    expect(page).not.toContain("Upgrade to Pro");
+    expect(page).not.toContain("Or try Pro free");
+    const trial = await postForm(server, "/account/subscription", people[0]!.cookie!, {
+      intent: "start-trial",
+    });
+    expect(trial.status).toBe(409);
+    expect(await said(trial)).toContain(
+      "You have Pro already (from a team's seat, or given by us)",
+    );
     for (const person of people) expect((await planOf(person.access!)).team).toBeDefined();
   });
 

@@ -1,6 +1,6 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { findPlan, freePlan, type Plan } from "~/lib/plans";
-import { type Database, db as defaultDb } from "../db";
+import { db as defaultDb, type Executor } from "../db";
 import {
   entitlementGrants,
   GRANTS_NOTHING_END_REASONS,
@@ -295,7 +295,7 @@ function subscriptionSource(team: typeof organizations | null) {
  */
 export async function entitlementFor(
   userId: string,
-  options: { database?: Database; now?: Date } = {},
+  options: { database?: Executor; now?: Date } = {},
 ): Promise<Entitlement> {
   const database = options.database ?? defaultDb();
   const now = options.now ?? new Date();

@@ -20,6 +20,7 @@ import {
   type TRIAL_SOURCES,
 } from "../db/schema";
 import { env } from "../env";
+import { entitlementFor } from "../billing/entitlement.server";
 import { mailboxKey } from "../security/person-keys.server";
 import { queueTrialEnd } from "./end.server";
 import { queueTrialMails } from "./mails.server";
@@ -38,7 +39,8 @@ export type TrialRefusal =
   | "had-trial"
   | "mailbox-had-trial"
   | "machine-had-trial"
-  | "had-subscription";
+  | "had-subscription"
+  | "holds-pro";
 
 export const TRIAL_REFUSALS: Record<TrialRefusal, string> = {
   "trials-off": "Free trials are not offered at the moment.",
@@ -48,6 +50,8 @@ export const TRIAL_REFUSALS: Record<TrialRefusal, string> = {
   "machine-had-trial":
     "A computer signed in to this account has already had a free trial, on another account.",
   "had-subscription": "Free trials are for people new to Pro: this account has had Pro before.",
+  "holds-pro":
+    "You have Pro already (from a team's seat, or given by us): a free trial is for people on Free.",
 };
 
 export type TrialState =
@@ -75,6 +79,10 @@ export async function trialState(
     .where(eq(subscriptions.userId, user.id))
     .limit(1);
   if (subscription) return { kind: "refused", reason: "had-subscription", trial: null };
+  // Pro from elsewhere (a team's seat, a grant): a trial would add nothing but a second claim on
+  // the one trial per person (issue 54: nobody holding Pro is offered one).
+  if ((await entitlementFor(user.id, { database, now })).plan !== "free")
+    return { kind: "refused", reason: "holds-pro", trial: null };
   const [sameMailbox] = await database
     .select({ id: trials.id })
     .from(trials)

@@ -19,6 +19,7 @@ import { SignOutButton } from "~/components/SignOutButton";
 import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
 import { findPlan } from "~/lib/plans";
+import { proSourceText } from "~/lib/pro-source";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/overview";
 
@@ -54,6 +55,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     onboarding: onboardingProgressOf(state.onboarding, now),
     plan: {
       name: plan?.name ?? entitlement.plan,
+      source: proSourceText(entitlement),
       deviceLimit: entitlement.device_limit,
       devicesInUse: state.activeDevices,
     },
@@ -97,6 +99,11 @@ export default function AccountOverview({ loaderData }: Route.ComponentProps) {
         <div className="rounded-xl border border-slate-800 bg-slate-900 p-5">
           <dt className="text-sm text-slate-400">Plan</dt>
           <dd className="mt-1 text-lg font-semibold text-white">{plan.name}</dd>
+          {plan.source ? (
+            <dd className="mt-1 text-sm text-slate-300" data-testid="pro-source">
+              {plan.source}
+            </dd>
+          ) : null}
           <dd className="mt-1 text-sm text-slate-400">
             Desktop devices in use: {plan.devicesInUse} of {plan.deviceLimit}.{" "}
             <Link to="/pricing" className="link">

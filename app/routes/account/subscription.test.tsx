@@ -2,6 +2,7 @@
 // The subscription page's states in a DOM (decision 0040): Free, active Pro, cancelled but
 // running, failing and halted payments, a scheduled switch, and the action's messages. The
 // loader is stubbed with data built the way the real loader and billingOverview() build it.
+import { proSourceText } from "~/lib/pro-source";
 import { vi } from "vitest";
 
 // Testing Library renders through React's `act`, which only React's development build has; the
@@ -54,6 +55,8 @@ interface State {
   refund?: "offer" | "review";
   /** Where the person stands with the free trial (the loader's `trial`). */
   trial?: LoaderData["trial"];
+  /** Holds a seat of this team's running subscription. */
+  seat?: { id: string; name: string };
 }
 
 /** The loader's answer for a stored state, built as the loader and billingOverview() build it. */
@@ -64,6 +67,7 @@ function loaderData({
   notice = null,
   refund,
   trial = null,
+  seat,
 }: State): LoaderData {
   const entitlement = decideEntitlement(
     {
@@ -79,6 +83,20 @@ function loaderData({
           ]
         : [],
       grants: [],
+      seats: seat
+        ? [
+            {
+              planId: "pro-monthly",
+              status: "active",
+              currentEnd: new Date(PERIOD_END),
+              chargeAt: new Date(PERIOD_END),
+              endReason: null,
+              team: seat,
+              seats: 3,
+              seatRank: 1,
+            },
+          ]
+        : [],
     },
     NOW,
   );
@@ -169,6 +187,8 @@ function loaderData({
     testMode: false,
     notice,
     trial,
+    holdsPro: entitlement.plan !== "free",
+    proFrom: { text: proSourceText(entitlement), teamId: entitlement.team?.id ?? null },
   };
 }
 
@@ -206,6 +226,20 @@ const region = (name: string) => within(screen.getByRole("region", { name }));
 const href = (name: string) => screen.getByRole("link", { name }).getAttribute("href");
 
 describe("/account/subscription", () => {
+  it("a team's seat: says whose Pro it is, and offers neither Pro nor a trial (issue 54)", async () => {
+    await renderPage({
+      seat: { id: "org_k", name: "Kaveri Robotics" },
+      trial: { kind: "eligible", days: 14 },
+    });
+    expect(detail("Plan")).toBe("Pro (monthly)");
+    expect(screen.getByTestId("pro-source").textContent).toContain(
+      "From a seat of Kaveri Robotics's subscription: the team's owner or billing manager manages it.",
+    );
+    expect(href("See the team")).toBe("/account/team/org_k");
+    expect(screen.queryByRole("region", { name: "Upgrade to Pro" })).toBeNull();
+    expect(screen.queryByTestId("start-trial")).toBeNull();
+  });
+
   it("Free: the free plan, and the way to Pro", async () => {
     await renderPage({});
     screen.getByText("Your plan, what it includes and what happens next.");

@@ -35,6 +35,7 @@ import { findPlan, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
 import { trialCountdown, trialDaysLeft, trialEndedWords } from "~/lib/trials";
 import { newTicketUrl } from "~/lib/support";
+import { proSourceText } from "~/lib/pro-source";
 import type { Route } from "./+types/subscription";
 
 export const meta: Route.MetaFunction = () =>
@@ -94,6 +95,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     devicesInUse,
     overview,
     renewal,
+    // Nobody holding Pro (a team's seat, a grant, a paused plan's paid time) is offered Pro or a
+    // trial; a seat says whose it is.
+    holdsPro: entitlement.plan !== "free",
+    proFrom: { text: proSourceText(entitlement), teamId: entitlement.team?.id ?? null },
     switchOption: target
       ? {
           id: target.id,
@@ -201,8 +206,19 @@ function Detail({ term, children }: { term: string; children: React.ReactNode })
 }
 
 export default function SubscriptionPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { plan, devicesInUse, overview, renewal, refund, switchOption, testMode, notice, trial } =
-    loaderData;
+  const {
+    plan,
+    devicesInUse,
+    overview,
+    renewal,
+    refund,
+    switchOption,
+    testMode,
+    notice,
+    trial,
+    holdsPro,
+    proFrom,
+  } = loaderData;
   const sub = overview.subscription;
   const switchTo = overview.switchTo;
   const busy = useNavigation().state !== "idle";
@@ -255,6 +271,14 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
           <Detail term="Device limit">{devices(plan.deviceLimit)}</Detail>
           <Detail term="Devices in use">{`${devicesInUse} of ${plan.deviceLimit}`}</Detail>
         </dl>
+        {proFrom.text && proFrom.teamId ? (
+          <p className="mt-4 text-slate-200" data-testid="pro-source">
+            {proFrom.text}{" "}
+            <Link to={`/account/team/${proFrom.teamId}`} className="link">
+              See the team
+            </Link>
+          </p>
+        ) : null}
         <h3 className="mt-6 text-sm font-medium text-slate-300">Included</h3>
         <ul className="mt-2 list-inside list-disc text-slate-200">
           {plan.features.map((feature) => (
@@ -452,7 +476,7 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
         </Card>
       ) : null}
 
-      {!running ? (
+      {!running && !holdsPro ? (
         <Card id="upgrade" title={sub?.status === "halted" ? "Restart Pro" : "Upgrade to Pro"}>
           <p className="mt-3 text-slate-300">
             Logic-analyser views, firmware flashing and three devices. GST invoice with every
