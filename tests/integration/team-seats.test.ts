@@ -509,6 +509,15 @@ describe.each(engines())("team seats on $name", (engine) => {
     ).toContainEqual(
       expect.stringMatching(/^Plan change scheduled: Pro \(monthly\), 5 seats from /),
     );
+    // The first charge it names is the 5 seats' (issue 54: it said one seat's ₹699).
+    const scheduled = readOutbox(server.dataDir).find(
+      (mail) =>
+        mail.to.includes("nila@kaveri-labs.example") &&
+        mail.subject.startsWith("Plan change scheduled"),
+    );
+    expect(scheduled?.text.replace(/\s+/g, " ")).toContain(
+      "The first charge of ₹3,495 is made then",
+    );
 
     // The period ends: the new subscription's first charge is for 5 seats.
     const api = `${server.url}/_sandbox/razorpay`;

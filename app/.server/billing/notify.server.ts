@@ -238,7 +238,7 @@ export async function sendBillingMail(
           from: old ? labelOf(old) : "your current plan",
           to_plan: labelOf(subscription),
           startsAt: subscription.startAt,
-          amountPaise: plan.pricePaise,
+          amountPaise: await nextChargePaise(subscription, database),
           accountUrl,
         }),
       );
