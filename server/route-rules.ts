@@ -259,7 +259,12 @@ export function routeRules(build: ServerBuild): RouteRules {
 }
 
 /** The route id a request path is answered by (for /metrics): a data request counts as its page. */
+const MANIFEST_PATH = "/__manifest";
+
 export function routeIdOf(rules: RouteRules, pathname: string): string {
+  // React Router's route discovery (routeDiscovery's default manifestPath): a series of its own,
+  // not the 404 page's, which no route of ours would otherwise match.
+  if (pathname === MANIFEST_PATH) return "__manifest";
   const routed = pathname === "/_root.data" ? "/" : pathname.replace(/\.data$/, "");
   return rules.leafFor(routed)?.id ?? "unmatched";
 }

@@ -88,6 +88,10 @@ describe.each(engines())("/metrics on $name", (engine) => {
     for (let i = 0; i < 3; i++) expect((await fetch(`${server.url}/pricing`)).status).toBe(200);
     // A made-up address is one series, not one per address.
     expect((await fetch(`${server.url}/no/such/${Date.now()}`)).status).toBe(404);
+    // React Router's route discovery (a link the browser may follow): its own series, not a 404
+    // page's (issue 54).
+    const discovery = await fetch(`${server.url}/__manifest?p=%2Fpricing&version=x`);
+    expect(discovery.status).toBeLessThan(400);
 
     // A job: the verification mail of a sign-up, sent by the mail lane.
     const signUp = await postJson(server, "/api/auth/sign-up/email", {
@@ -133,6 +137,11 @@ describe.each(engines())("/metrics on $name", (engine) => {
     expect(
       value(after, "pinout_http_requests_total", unmatched) -
         value(before, "pinout_http_requests_total", unmatched),
+    ).toBe(1);
+    const manifest = { route: "__manifest", method: "GET", status: String(discovery.status) };
+    expect(
+      value(after, "pinout_http_requests_total", manifest) -
+        value(before, "pinout_http_requests_total", manifest),
     ).toBe(1);
     const pricingLatency = 'route="routes/pricing",method="GET"';
     expect(
