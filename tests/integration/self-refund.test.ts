@@ -79,6 +79,8 @@ describe.each(engines())("the customer's own refund on $name", (engine) => {
       (mail) => mail.to.includes(email) && mail.subject.startsWith("Refund of ₹699"),
     );
     expect(mails).toHaveLength(1);
+    // A person's documents are in their own account.
+    expect(mails[0]!.text.replace(/\s+/g, " ")).toContain("always in your account under Invoices.");
     const refundId = made.items[0]!.id;
     expect(mails[0]!.text).toContain(`our refund reference is ${refundId}`);
     const arn = /bank reference \(ARN\) (\d{23})/.exec(mails[0]!.text)?.[1];

@@ -144,6 +144,14 @@ describe.each(engines())("team seats on $name", (engine) => {
         .filter((mail) => mail.to.includes("meera@kaveri.example"))
         .map((mail) => mail.subject),
     ).toContain("Payment received: ₹2,097 for Pinout Pro (monthly), 3 seats");
+    // Its invoice is on the team's page, not in the owner's own Invoices (issue 54).
+    const receipt = readOutbox(server.dataDir).find(
+      (mail) =>
+        mail.to.includes("meera@kaveri.example") && mail.subject.startsWith("Payment received"),
+    );
+    expect(receipt?.text.replace(/\s+/g, " ")).toContain(
+      "always on the team's page, under Invoices.",
+    );
     // The buyer's own plan is untouched: a team's subscription is nobody's own.
     expect(await pageText(server, "/account", owner)).toContain("Plan Free");
 

@@ -147,6 +147,10 @@ export async function sendBillingMail(
     ? `${base}/account/team/${subscription.teamId}`
     : `${base}/account/subscription`;
   const fixUrl = subscription.teamId ? `${accountUrl}#seats` : `${base}/fix-subscription`;
+  // A team's documents are on its page, not in the owner's own Invoices (issue 54).
+  const documents = subscription.teamId
+    ? { where: "on the team's page, under Invoices", url: `${accountUrl}#invoices` }
+    : { where: "in your account under Invoices", url: `${base}/invoices` };
 
   switch (job.template) {
     case "payment-received": {
@@ -173,6 +177,7 @@ export async function sendBillingMail(
               }
             : null,
           accountUrl,
+          documentsWhere: documents.where,
         }),
       );
     }
@@ -287,7 +292,9 @@ export async function sendBillingMail(
                 pdf: await invoicePdf(note, database),
               }
             : null,
-          accountUrl: `${base}/invoices`,
+          accountUrl: documents.url,
+          documentsWhere: documents.where,
+          team: subscription.teamId !== null,
         }),
       );
     }

@@ -20,6 +20,8 @@ export function paymentReceivedMessage(
     /** The GST tax invoice of this payment: linked, and attached as a PDF. */
     invoice: { number: string; url: string; pdf: Buffer } | null;
     accountUrl: string;
+    /** Where its documents are kept: the account's Invoices, or a team's page (`documentsPlace`). */
+    documentsWhere: string;
   },
 ): MailMessage {
   const message = renderTo(input, {
@@ -30,8 +32,8 @@ export function paymentReceivedMessage(
         ? `Your next charge is on ${formatDate(input.nextChargeAt.toISOString())}.`
         : "Thank you for your subscription.",
       input.invoice
-        ? `Your GST tax invoice ${input.invoice.number} is attached, and always in your account under Invoices.`
-        : "Your GST tax invoice is in your account under Invoices.",
+        ? `Your GST tax invoice ${input.invoice.number} is attached, and always ${input.documentsWhere}.`
+        : `Your GST tax invoice is ${input.documentsWhere}.`,
     ],
     action: input.invoice
       ? { label: `Download invoice ${input.invoice.number}`, url: input.invoice.url }
@@ -215,6 +217,9 @@ export function refundedMessage(
     /** The GST credit note of this refund: linked, and attached as a PDF. */
     creditNote: { number: string; url: string; pdf: Buffer } | null;
     accountUrl: string;
+    documentsWhere: string;
+    /** A team's seats, not the person's own plan. */
+    team: boolean;
   },
 ): MailMessage {
   const message = renderTo(input, {
@@ -223,15 +228,17 @@ export function refundedMessage(
       `We refunded ${formatInr(input.amountPaise)} of your payment ${input.paymentId} for ${input.plan}. Banks usually show it within 5 to 7 working days.`,
       input.arn
         ? `To trace it with your bank, quote the bank reference (ARN) ${input.arn}; our refund reference is ${input.refundId}.`
-        : `Our refund reference is ${input.refundId}; your account's Invoices page shows the bank reference (ARN) once Razorpay has it.`,
+        : `Our refund reference is ${input.refundId}; the bank reference (ARN) is shown ${input.documentsWhere} once Razorpay has it.`,
       ...(input.ended
         ? [
-            `With this refund your ${input.plan} subscription has ended and your account is on the Free plan (one device). Nothing more will be charged.`,
+            input.team
+              ? `With this refund the team's ${input.plan} subscription has ended and its seats give no Pro. Nothing more will be charged.`
+              : `With this refund your ${input.plan} subscription has ended and your account is on the Free plan (one device). Nothing more will be charged.`,
           ]
         : []),
       input.creditNote
-        ? `The GST credit note ${input.creditNote.number} is attached, and always in your account under Invoices.`
-        : "The GST credit note is in your account under Invoices.",
+        ? `The GST credit note ${input.creditNote.number} is attached, and always ${input.documentsWhere}.`
+        : `The GST credit note is ${input.documentsWhere}.`,
     ],
     action: input.creditNote
       ? { label: `Download credit note ${input.creditNote.number}`, url: input.creditNote.url }
