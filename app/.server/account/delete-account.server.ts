@@ -9,7 +9,7 @@ import type { Session } from "../auth/session";
 import { db } from "../db";
 import { env } from "../env";
 import { done, refuse, refuseField } from "../forms/action.server";
-import { kickJobs } from "../jobs";
+import { kickJobs } from "../jobs/kick";
 import { logger } from "../logger";
 import { burnOneTimeToken, issueOneTimeToken } from "../security/one-time-tokens.server";
 import { hashToken, randomToken } from "../security/tokens";

@@ -5,7 +5,7 @@
  */
 import { db } from "../db";
 import { revokeAllDevices } from "../desktop/devices.server";
-import { kickJobs } from "../jobs";
+import { kickJobs } from "../jobs/kick";
 import { queueAccountMail } from "./security-mail.server";
 
 /**

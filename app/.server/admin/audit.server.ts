@@ -2,7 +2,7 @@
  * The audit log of the operator's actions: who did what to whom, why, and the state before and
  * after. Written in the same transaction as the change it records where there is one.
  */
-import type { Session } from "../auth/session";
+import type { Session } from "../auth/session-shape";
 import { auditLog } from "../db/schema";
 import type { Executor } from "../db";
 

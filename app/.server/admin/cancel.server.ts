@@ -24,7 +24,7 @@ import {
   subscriptionsOf,
 } from "../billing/subscriptions.server";
 import { AppError } from "../http/errors";
-import { kickJobs } from "../jobs";
+import { kickJobs } from "../jobs/kick";
 import { audit } from "./audit.server";
 
 export type CancelWhen = "now" | "period-end";

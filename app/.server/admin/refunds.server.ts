@@ -14,7 +14,7 @@ import { currentPeriodLeft } from "../billing/refunded-period.server";
 import { MAY_CHARGE_STATUSES } from "../billing/subscriptions.server";
 import { creditNoteFor } from "../invoices/engine.server";
 import { invoiceForPayment } from "../invoices/issue.server";
-import { kickJobs } from "../jobs";
+import { kickJobs } from "../jobs/kick";
 import { dedupeKeyTaken } from "../jobs/queue.server";
 import { AppError } from "../http/errors";
 

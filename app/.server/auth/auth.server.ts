@@ -11,7 +11,7 @@ import { accountDeletedMessage, resetPasswordMessage, verifyEmailMessage } from 
 import { eraseUserData } from "../account/erase.server";
 import { afterPasswordChange } from "../account/password-changed.server";
 import { queueAccountMail } from "../account/security-mail.server";
-import { kickJobs } from "../jobs";
+import { kickJobs } from "../jobs/kick";
 import { hashToken } from "../security/tokens";
 import { cancelEverythingFor } from "../billing/manage.server";
 import { bearer } from "better-auth/plugins";

@@ -1,10 +1,8 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { createAuthMiddleware } from "better-auth/api";
 import { db } from "../db";
-import { kickJobs } from "../jobs";
-import { enqueue } from "../jobs/define";
-import { sealSecret } from "../security/key-vault.server";
-import { passwordResetJob, requestBody, RESET_ANSWER } from "./password-reset.server";
+import { kickJobs } from "../jobs/kick";
+import { queuePasswordReset, requestBody, RESET_ANSWER } from "./password-reset-request";
 
 /**
  * Over HTTP (the form's action and any client), a well-formed request is queued and answered at
@@ -24,9 +22,7 @@ export function passwordResetQueued() {
             const parsed = requestBody.safeParse(ctx.body);
             if (!parsed.success) return;
             const email = parsed.data.email.toLowerCase();
-            await enqueue(db(), passwordResetJob, {
-              sealed: sealSecret(JSON.stringify({ email })),
-            });
+            await queuePasswordReset(db(), email);
             kickJobs();
             return ctx.json(RESET_ANSWER);
           }),

@@ -10,19 +10,13 @@ import { z } from "zod";
 import { defineJob } from "../jobs/define";
 import { PermanentJobError } from "../jobs/worker.server";
 import { openSecret } from "../security/key-vault.server";
-
-export const PASSWORD_RESET_JOB = "auth.password-reset";
-
-/** Where the link in the mail leads: the sign-in page's "new password" view. */
-export const RESET_PAGE = "/auth?view=reset";
-
-/** Better Auth's own answer, word for word, for both kinds of address. */
-export const RESET_ANSWER = {
-  status: true,
-  message: "If this email exists in our system, check your email for the reset link",
-} as const;
-
-export const requestBody = z.object({ email: z.email().max(320) });
+import { auth } from "./auth.server";
+import {
+  PASSWORD_RESET_ATTEMPTS,
+  PASSWORD_RESET_JOB,
+  RESET_PAGE,
+  requestBody,
+} from "./password-reset-request";
 
 /** The job: Better Auth makes the token and queues the mail, if the address has an account. */
 export async function requestPasswordReset(sealed: unknown): Promise<void> {
@@ -33,9 +27,6 @@ export async function requestPasswordReset(sealed: unknown): Promise<void> {
     // Sealed under another key (KEYS_ENCRYPTION_SECRET changed) or damaged: retrying cannot help.
     throw new PermanentJobError("password reset request cannot be opened");
   }
-  // Imported when the job runs: auth.server lists this module's plugin, so a static import
-  // would make the two modules import each other.
-  const { auth } = await import("./auth.server");
   await auth().api.requestPasswordReset({ body: { email, redirectTo: RESET_PAGE } });
 }
 
@@ -44,7 +35,7 @@ export const passwordResetJob = defineJob({
   lane: "mail",
   payload: z.object({ sealed: z.unknown().refine((value) => value !== undefined) }),
   timeoutMs: 30_000,
-  maxAttempts: 8,
+  maxAttempts: PASSWORD_RESET_ATTEMPTS,
   async handler({ sealed }) {
     await requestPasswordReset(sealed);
   },

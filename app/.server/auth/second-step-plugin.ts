@@ -2,7 +2,7 @@ import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { db } from "../db";
 import { queueAccountMail } from "../account/security-mail.server";
-import { kickJobs } from "../jobs";
+import { kickJobs } from "../jobs/kick";
 
 /** The second step of a sign-in: a code from the authenticator app, or a backup code. */
 export const SECOND_STEP_PATHS: ReadonlySet<string> = new Set([

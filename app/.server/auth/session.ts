@@ -6,21 +6,11 @@ import { AppError } from "../http/errors";
 import { auth } from "./auth.server";
 
 import { type Role, roleOf } from "./role";
+import type { Session } from "./session-shape";
 
 export { type Role, roleOf };
 
-export interface SessionUser {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  emailVerified: boolean;
-}
-
-export interface Session {
-  id: string;
-  user: SessionUser;
-}
+export type { Session, SessionUser } from "./session-shape";
 
 /**
  * The session of a request, or null when nobody is signed in. Every guard, loader and API asks

@@ -15,7 +15,7 @@ import { payments, refunds, selfRefunds, subscriptions, user as users } from "..
 import { mailboxKey } from "../security/person-keys.server";
 import { AppError } from "../http/errors";
 import { dedupeKeyTaken } from "../jobs/queue.server";
-import { kickJobs } from "../jobs";
+import { kickJobs } from "../jobs/kick";
 import { taxOfCharge } from "../invoices/preview.server";
 import { paymentMethodOf } from "./payments.server";
 import { pendingRefundPaise, queueRefund, refundableLeft } from "./refunds.server";

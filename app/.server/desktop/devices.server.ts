@@ -10,7 +10,7 @@ import {
   user as users,
 } from "../db/schema";
 import { logger } from "../logger";
-import { kickJobs } from "../jobs";
+import { kickJobs } from "../jobs/kick";
 import { queueMail } from "../mail/outbox.server";
 import { newDesktopSignInMessage } from "../mail/templates";
 import { machineKey } from "../security/person-keys.server";

@@ -8,6 +8,7 @@ import { scheduleRollup } from "../analytics/rollup.server";
 import { schedulePrune } from "./maintenance.server";
 import { jobDefinitions } from "./registry.server";
 import { startWorker, type Worker } from "./worker.server";
+import { setJobKick } from "./kick";
 
 let worker: Worker | undefined;
 
@@ -19,6 +20,8 @@ export function startJobWorker(log: Logger): void {
     leaseSeconds: env().JOBS_LEASE_SECONDS,
     log,
   });
+  const started = worker;
+  setJobKick(() => started.kick());
   // Starts (or re-joins) the hourly prune chain; the dedupe key keeps it to one job per hour.
   schedulePrune(db()).catch((error: unknown) =>
     log.warn({ err: error }, "could not schedule the hourly prune"),
@@ -37,13 +40,9 @@ export function startJobWorker(log: Logger): void {
   );
 }
 
-/** Work was just enqueued here: run it now rather than at the next poll. */
-export function kickJobs(): void {
-  worker?.kick();
-}
-
 export async function stopJobWorker(): Promise<void> {
   const running = worker;
   worker = undefined;
+  setJobKick(undefined);
   await running?.stop();
 }

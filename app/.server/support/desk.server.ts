@@ -19,7 +19,7 @@ import { type Database, db as defaultDb, type Executor } from "../db";
 import { supportMessages, supportTickets, user as users } from "../db/schema";
 import { env } from "../env";
 import { AppError } from "../http/errors";
-import { kickJobs } from "../jobs";
+import { kickJobs } from "../jobs/kick";
 import { queueMail } from "../mail/outbox.server";
 import { ticketClosedMessage, ticketReplyMessage } from "../mail/support-templates";
 import { type ThreadPage, threadPage, ticketWithLinks } from "./thread.server";

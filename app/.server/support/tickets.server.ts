@@ -16,7 +16,7 @@ import type { Session } from "../auth/session";
 import { type Database, db as defaultDb } from "../db";
 import { desktopDevices, invoices, supportMessages, supportTickets } from "../db/schema";
 import { AppError } from "../http/errors";
-import { kickJobs } from "../jobs";
+import { kickJobs } from "../jobs/kick";
 import { queueMail } from "../mail/outbox.server";
 import { ticketOpenedMessage } from "../mail/support-templates";
 import { hitRateLimit } from "../security/rate-limit.server";

@@ -25,7 +25,7 @@ import { AppError } from "../http/errors";
 import { queueMail } from "../mail/outbox.server";
 import { teamInvitationMessage } from "../mail/team-templates";
 import { env } from "../env";
-import { kickJobs } from "../jobs";
+import { kickJobs } from "../jobs/kick";
 import { TEAM_ROLE_LABELS, TEAM_ROLES, type TeamRole } from "./roles";
 import { holdsSeat, memberDeviceCount } from "./member-columns";
 import { assertSeatForInvitation, giveSeat, releaseSeat, withSeatLease } from "./seats.server";

@@ -6,7 +6,7 @@ import { requireAdmin } from "~/.server/auth/session";
 import { db } from "~/.server/db";
 import { env } from "~/.server/env";
 import { done, formAction, refuse } from "~/.server/forms/action.server";
-import { kickJobs } from "~/.server/jobs";
+import { kickJobs } from "~/.server/jobs/kick";
 import { AdminPage, AdminSection, AdminTable, TD, TD_NUM } from "~/components/admin/AdminUi";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";

@@ -5,7 +5,7 @@ import { LANES } from "~/.server/jobs/define";
 import { queueOverview, settleDeadJob, STALE_QUEUE_MINUTES } from "~/.server/admin/jobs.server";
 import { requireAdmin } from "~/.server/auth/session";
 import { done, formAction, refuse } from "~/.server/forms/action.server";
-import { kickJobs } from "~/.server/jobs";
+import { kickJobs } from "~/.server/jobs/kick";
 import { AdminPage, AdminSection, Stat, TD, AdminTable } from "~/components/admin/AdminUi";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { paymentsConfig } from "~/.server/billing/provider.server";
 import { receiveWebhook } from "~/.server/billing/webhooks.server";
-import { kickJobs } from "~/.server/jobs";
+import { kickJobs } from "~/.server/jobs/kick";
 import { requestContext } from "~/.server/request-context";
 import type { RouteHandle } from "~/lib/route-handle";
 import type { Route } from "./+types/webhooks-razorpay";

@@ -3,7 +3,7 @@ import { data } from "react-router";
 import { site } from "~/config/site";
 import type { Platform } from "~/lib/platform";
 import { CLIENT_IP_HEADER } from "../../auth/client-ip";
-import type { FastBody, FastRequest, FastResponse } from "../../http/fast-answers.server";
+import type { FastBody, FastRequest, FastResponse } from "../../http/fast-answer-shapes";
 import { env } from "../../env";
 import type { ReleaseChannel } from "../../db/schema";
 import { renderReleaseNotes } from "../notes.server";
