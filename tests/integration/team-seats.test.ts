@@ -19,22 +19,20 @@ import {
   signInDevice,
   textOf,
 } from "../support/billing";
-import { gstinFor, invitationLink as invitationLinkOf, said } from "../support/teams";
+import {
+  company,
+  gstinFor,
+  invitationLink as invitationLinkOf,
+  newTeam as newTeamOf,
+  said,
+  startSeats as startSeatsOf,
+} from "../support/teams";
 import { seatsText } from "~/lib/seats";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import type { RunningTestServer } from "../support/server";
 
 const PASSWORD = "seats-test-password-1";
-const company = (name: string, stateCode: string, city: string) => ({
-  name,
-  addressLine1: "14 Industrial Layout",
-  addressLine2: "",
-  city,
-  postalCode: stateCode === "29" ? "560058" : "411001",
-  stateCode,
-  gstin: gstinFor(stateCode),
-});
 
 interface Me {
   entitlement: { plan: string; team?: { id: string; name: string } };
@@ -57,29 +55,11 @@ describe.each(engines())("team seats on $name", (engine) => {
   const signUp = (email: string) =>
     signUpVerified(server, { name: email.split("@")[0]!, email, password: PASSWORD });
   const invitationLink = (email: string) => invitationLinkOf(server, email);
-  const newTeam = async (cookie: string, details: ReturnType<typeof company>) => {
-    const created = await postForm(server, "/account/team", cookie, {
-      intent: "create-team",
-      ...details,
-    });
-    expect(created.status).toBe(302);
-    const path = created.headers.get("location")!.replace(/\?.*$/, "");
-    return { path, id: path.split("/").at(-1)! };
-  };
+  const newTeam = (cookie: string, details: ReturnType<typeof company>) =>
+    newTeamOf(server, cookie, details);
   /** Starts the team's checkout as its page does; the Razorpay subscription id. */
-  const startSeats = async (cookie: string, path: string, cycle: string, seats: number) => {
-    const response = await postForm(server, `${path}/seats.data`, cookie, {
-      intent: "start",
-      cycle,
-      seats: String(seats),
-    });
-    const body = await response.text();
-    return {
-      status: response.status,
-      subscriptionId: /sub_[A-Za-z0-9]{14}/.exec(body)?.[0] ?? null,
-      body,
-    };
-  };
+  const startSeats = (cookie: string, path: string, cycle: string, seats: number) =>
+    startSeatsOf(server, cookie, path, seats, cycle);
   const buySeats = async (cookie: string, path: string, seats: number, method: "card" | "upi") => {
     const started = await startSeats(cookie, path, "monthly", seats);
     expect(started.status, started.body).toBe(200);

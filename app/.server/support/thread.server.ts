@@ -44,6 +44,23 @@ export async function ticketWithLinks(database: Database, where: ReturnType<type
   return row ?? null;
 }
 
+/** What a thread shows of a message. */
+const messageColumns = {
+  id: supportMessages.id,
+  side: supportMessages.side,
+  authorName: supportMessages.authorName,
+  internal: supportMessages.internal,
+  body: supportMessages.body,
+  createdAt: supportMessages.createdAt,
+};
+
+/** A ticket's messages the viewer sees: the team's notes only when asked for. */
+function visibleMessages(ticketId: string, withNotes: boolean) {
+  return withNotes
+    ? eq(supportMessages.ticketId, ticketId)
+    : and(eq(supportMessages.ticketId, ticketId), eq(supportMessages.internal, false));
+}
+
 /** A ticket's messages, oldest first; the team's notes only when asked for. */
 export async function threadOf(
   database: Database,
@@ -51,20 +68,9 @@ export async function threadOf(
   { withNotes }: { withNotes: boolean },
 ): Promise<ThreadMessage[]> {
   return database
-    .select({
-      id: supportMessages.id,
-      side: supportMessages.side,
-      authorName: supportMessages.authorName,
-      internal: supportMessages.internal,
-      body: supportMessages.body,
-      createdAt: supportMessages.createdAt,
-    })
+    .select(messageColumns)
     .from(supportMessages)
-    .where(
-      withNotes
-        ? eq(supportMessages.ticketId, ticketId)
-        : and(eq(supportMessages.ticketId, ticketId), eq(supportMessages.internal, false)),
-    )
+    .where(visibleMessages(ticketId, withNotes))
     .orderBy(supportMessages.createdAt, supportMessages.id);
 }
 
@@ -95,22 +101,13 @@ export async function threadPage(
   ticketId: string,
   { withNotes, page }: { withNotes: boolean; page: number },
 ): Promise<ThreadPage> {
-  const where = withNotes
-    ? eq(supportMessages.ticketId, ticketId)
-    : and(eq(supportMessages.ticketId, ticketId), eq(supportMessages.internal, false));
+  const where = visibleMessages(ticketId, withNotes);
   const [counted] = await database.select({ total: count() }).from(supportMessages).where(where);
   const total = counted?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / THREAD_PAGE_SIZE));
   const current = Math.min(Math.max(1, page), pages);
   const newestFirst = await database
-    .select({
-      id: supportMessages.id,
-      side: supportMessages.side,
-      authorName: supportMessages.authorName,
-      internal: supportMessages.internal,
-      body: supportMessages.body,
-      createdAt: supportMessages.createdAt,
-    })
+    .select(messageColumns)
     .from(supportMessages)
     .where(where)
     .orderBy(desc(supportMessages.createdAt), desc(supportMessages.id))

@@ -8,7 +8,7 @@ import { findPlan } from "~/lib/plans";
 import { teamMonthlyPaise } from "~/lib/seats";
 import { holdsSeat, memberDeviceCount } from "./member-columns";
 import { paidSeatsAt } from "../billing/entitlement.server";
-import { upfrontPaidUntilOf } from "./seats.server";
+import { upfrontPaidUntilColumn } from "./seats.server";
 import { db as defaultDb, type Executor } from "../db";
 import {
   invoiceColumns,
@@ -113,21 +113,13 @@ async function seatsBoughtByTeam(
       chargeAt: subscriptions.chargeAt,
       endReason: subscriptions.endReason,
       cancelAtCycleEnd: subscriptions.cancelAtCycleEnd,
-      id: subscriptions.id,
+      upfrontPaidUntil: upfrontPaidUntilColumn(),
     })
     .from(subscriptions)
     .where(teamIds ? inArray(subscriptions.teamId, [...teamIds]) : isNotNull(subscriptions.teamId));
-  const upfront = await upfrontPaidUntilOf(
-    database,
-    rows.map((row) => row.id),
-  );
-  const byTeam = new Map<string, ((typeof rows)[number] & { upfrontPaidUntil: Date | null })[]>();
+  const byTeam = new Map<string, typeof rows>();
   for (const row of rows)
-    if (row.teamId)
-      byTeam.set(row.teamId, [
-        ...(byTeam.get(row.teamId) ?? []),
-        { ...row, upfrontPaidUntil: upfront.get(row.id) ?? null },
-      ]);
+    if (row.teamId) byTeam.set(row.teamId, [...(byTeam.get(row.teamId) ?? []), row]);
   return new Map([...byTeam].map(([teamId, subs]) => [teamId, paidSeatsAt(subs, now)]));
 }
 

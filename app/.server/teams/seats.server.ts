@@ -5,7 +5,7 @@
  * (on every instance), so two accepts or invitations at once never hand out more seats than were
  * bought.
  */
-import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, inArray, sql } from "drizzle-orm";
 import { type Database, db as defaultDb, type Executor } from "../db";
 import {
   invitation as invitations,
@@ -63,26 +63,13 @@ export function givingSeats<
 }
 
 /**
- * Until when each of these subscriptions' upfront amounts (seats added mid-cycle) was paid for,
- * by subscription id: the entitlement's `upfrontPaidUntil`, read for the team pages.
+ * The column of a `subscriptions` select: until when its upfront amount (seats added mid-cycle)
+ * was paid for, by the entitlement's own SQL, so the team's pages and a member's Pro read one rule.
  */
-export async function upfrontPaidUntilOf(
-  executor: Executor,
-  subscriptionIds: readonly string[],
-): Promise<Map<string, Date>> {
-  if (subscriptionIds.length === 0) return new Map();
-  // The entitlement's own SQL, so the team's page and a member's Pro read one rule.
-  const rows = await executor
-    .select({
-      id: subscriptions.id,
-      until: sql<Date | string | null>`${sql.raw(upfrontPaidUntilSql('"subscriptions"'))}`,
-    })
-    .from(subscriptions)
-    .where(inArray(subscriptions.id, [...subscriptionIds]));
-  return new Map(
-    rows.flatMap((row) => (row.until === null ? [] : [[row.id, new Date(row.until)] as const])),
+export const upfrontPaidUntilColumn = () =>
+  sql<Date | string | null>`${sql.raw(upfrontPaidUntilSql('"subscriptions"'))}`.mapWith(
+    (value: Date | string | null) => (value === null ? null : new Date(value)),
   );
-}
 
 /** The team's seats at `now`: those of its subscription that gives Pro now, if any. */
 export async function teamSeatsOf(
@@ -90,16 +77,11 @@ export async function teamSeatsOf(
   executor: Executor = defaultDb(),
   now = new Date(),
 ): Promise<TeamSeats> {
-  const stored = await executor
-    .select()
+  const rows = await executor
+    .select({ ...getTableColumns(subscriptions), upfrontPaidUntil: upfrontPaidUntilColumn() })
     .from(subscriptions)
     .where(eq(subscriptions.teamId, organizationId))
     .orderBy(desc(subscriptions.createdAt));
-  const upfront = await upfrontPaidUntilOf(
-    executor,
-    stored.map((row) => row.id),
-  );
-  const rows = stored.map((row) => ({ ...row, upfrontPaidUntil: upfront.get(row.id) ?? null }));
   const giving = givingSeats(rows, now);
   const subscription = giving[0] ?? null;
   const next =
