@@ -349,16 +349,22 @@ export async function inviteToTeam(
     organizationId: string;
     email: string;
     role: Exclude<TeamRole, "owner">;
-    /** The inviter's own role: only an owner gives the billing role (finding 4). */
-    inviterRole: TeamRole;
+    /** The signed-in inviter: their role in the team is read here, not taken from the caller. */
     inviterId: string;
     resend?: boolean;
   },
   database: Executor = defaultDb(),
 ): Promise<{ id: string; email: string }> {
   // The plugin lets a billing manager invite billing managers; the page offers that role to
-  // owners only, and so does the server. Sending an owner's invitation again keeps its role.
-  if (input.role === "billing" && input.inviterRole !== "owner" && !input.resend)
+  // owners only, and so does the server (finding 4), from the inviter's stored role. Sending an
+  // owner's invitation again keeps its role.
+  const [inviting] = await database
+    .select({ role: members.role })
+    .from(members)
+    .where(
+      and(eq(members.organizationId, input.organizationId), eq(members.userId, input.inviterId)),
+    );
+  if (input.role === "billing" && inviting?.role !== "owner" && !input.resend)
     throw new AppError(
       "forbidden",
       REFUSALS.YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE ?? "",

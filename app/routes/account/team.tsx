@@ -148,7 +148,6 @@ export async function action(args: Route.ActionArgs) {
           organizationId: team.id,
           email: input.email,
           role: input.role,
-          inviterRole: team.myRole,
           inviterId: session.user.id,
         });
         return done("invite", `Invitation sent to ${invited.email}. It works for a week.`);
@@ -160,7 +159,6 @@ export async function action(args: Route.ActionArgs) {
           organizationId: team.id,
           email: invite.email,
           role: invite.role === "owner" ? "member" : invite.role,
-          inviterRole: team.myRole,
           inviterId: session.user.id,
           resend: true,
         });
