@@ -1,9 +1,8 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { accountState } from "~/.server/account/account-state.server";
 import { requireSession } from "~/.server/auth/session";
-import { decideEntitlement } from "~/.server/billing/entitlement.server";
 import {
   cancelAtPeriodEnd,
   pauseSubscription,
@@ -12,16 +11,16 @@ import {
   withdrawSwitch,
 } from "~/.server/billing/manage.server";
 import { pauseResumeRefusal } from "~/.server/billing/pause-limit.server";
-import { renewalOf } from "~/.server/billing/renewal.server";
 import { refundKey } from "~/.server/billing/refunds.server";
-import { requestSelfRefund, selfRefundOffer } from "~/.server/billing/self-refund.server";
-import { REFUND_WINDOW_DAYS } from "~/lib/refund-window";
-import { paymentsConfig } from "~/.server/billing/provider.server";
+import { requestSelfRefund } from "~/.server/billing/self-refund.server";
 import { done, formAction, refuse } from "~/.server/forms/action.server";
-import { startTrial, TRIAL_REFUSALS, trialState } from "~/.server/trials/trials.server";
+import { startTrial, TRIAL_REFUSALS } from "~/.server/trials/trials.server";
 import { analyticsIdOf } from "~/.server/analytics/visitor-id.server";
 import { readConsent } from "~/lib/analytics/consent";
-import { SelfRefund } from "~/components/billing/SelfRefund";
+import { Detail } from "~/components/account/Detail";
+import { SubscriptionCard } from "~/components/account/SubscriptionCard";
+import { UpgradeCard } from "~/components/account/UpgradeCard";
+import { subscriptionPage } from "~/.server/billing/subscription-page.server";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
@@ -29,13 +28,11 @@ import { Card } from "~/components/Section";
 import { track } from "~/lib/analytics/client";
 import { planEvents } from "~/lib/analytics/plan-events";
 import { formatDate } from "~/lib/dates";
-import { gstSplitText } from "~/lib/gst-split";
 import { formatInr } from "~/lib/money";
-import { findPlan, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
+import { planLabel } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
-import { trialCountdown, trialDaysLeft, trialEndedWords } from "~/lib/trials";
+import { trialDaysLeft } from "~/lib/trials";
 import { newTicketUrl } from "~/lib/support";
-import { proSourceText } from "~/lib/pro-source";
 import type { Route } from "./+types/subscription";
 
 export const meta: Route.MetaFunction = () =>
@@ -43,72 +40,7 @@ export const meta: Route.MetaFunction = () =>
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
-  const state = await accountState(context);
-  const now = new Date();
-  const entitlement = decideEntitlement(state, now);
-  const { overview, renewal } = await renewalOf(user.id, entitlement, { now });
-  const devicesInUse = state.activeDevices;
-  const sub = overview.subscription;
-  const current = sub ? findPlan(sub.planId) : undefined;
-  const target = current ? switchTarget(current) : undefined;
-  // The plan the customer is on today: a scheduled switch's plan gives the same Pro, but it is
-  // not the current plan until its day (issue 34).
-  const onSubscription =
-    sub && current && entitlement.plan !== "free" && ["active", "pending"].includes(sub.status);
-  const url = new URL(request.url);
-  const offer = sub?.status === "active" ? await selfRefundOffer(user.id, { now }) : null;
-  const trial = await trialState(user, { now });
-  // Pro from the trial itself (not from a subscription bought meanwhile).
-  const onTrial = trial.kind === "running" && !onSubscription;
-  return {
-    trial:
-      trial.kind === "running"
-        ? {
-            kind: "running" as const,
-            countdown: trialCountdown(trial.trial.endsAt, now),
-            endsAt: trial.trial.endsAt.toISOString(),
-          }
-        : trial.kind === "eligible"
-          ? { kind: "eligible" as const, days: trial.days }
-          : trial.reason === "had-trial" || trial.reason === "mailbox-had-trial"
-            ? {
-                kind: "refused" as const,
-                message:
-                  trial.reason === "had-trial" && trial.trial
-                    ? trialEndedWords(trial.trial.endsAt, trial.trial.endReason)
-                    : TRIAL_REFUSALS[trial.reason],
-              }
-            : null,
-    refund: {
-      offer,
-      /** The confirmation step: what the refund does, and the one button that does it. */
-      review: offer !== null && url.searchParams.get("refund") === "review",
-      windowDays: REFUND_WINDOW_DAYS,
-    },
-    plan: {
-      id: onSubscription ? current.id : entitlement.plan,
-      name: onTrial ? "Pro (free trial)" : planLabel(onSubscription ? current : entitlement.plan),
-      features: entitlement.features,
-      deviceLimit: entitlement.device_limit,
-      until: entitlement.expires_at,
-    },
-    devicesInUse,
-    overview,
-    renewal,
-    // Nobody holding Pro (a team's seat, a grant, a paused plan's paid time) is offered Pro or a
-    // trial; a seat says whose it is.
-    holdsPro: entitlement.plan !== "free",
-    proFrom: { text: proSourceText(entitlement), teamId: entitlement.team?.id ?? null },
-    switchOption: target
-      ? {
-          id: target.id,
-          label: planLabel(target),
-          price: planPriceLabel(target),
-        }
-      : null,
-    testMode: paymentsConfig().testMode,
-    notice: url.searchParams.get("notice"),
-  };
+  return subscriptionPage(user, await accountState(context), request.url);
 }
 
 const schema = z.discriminatedUnion("intent", [
@@ -196,29 +128,9 @@ export async function action(args: Route.ActionArgs) {
   });
 }
 
-function Detail({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <dt className="text-sm text-slate-300">{term}</dt>
-      <dd className="mt-1 font-semibold text-white">{children}</dd>
-    </div>
-  );
-}
-
 export default function SubscriptionPage({ loaderData, actionData }: Route.ComponentProps) {
-  const {
-    plan,
-    devicesInUse,
-    overview,
-    renewal,
-    refund,
-    switchOption,
-    testMode,
-    notice,
-    trial,
-    holdsPro,
-    proFrom,
-  } = loaderData;
+  const { plan, devicesInUse, overview, renewal, testMode, notice, trial, holdsPro, proFrom } =
+    loaderData;
   const sub = overview.subscription;
   const switchTo = overview.switchTo;
   const busy = useNavigation().state !== "idle";
@@ -294,221 +206,10 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
         </p>
       </Card>
 
-      {sub ? (
-        <Card id="billing-heading" title={sub.plan}>
-          {renewal ? (
-            <p className="mt-3 text-lg text-slate-100" data-testid="renewal-sentence">
-              {renewal.sentence}
-            </p>
-          ) : null}
-          <dl className="mt-4 grid gap-4 sm:grid-cols-2">
-            <Detail term="Status">
-              <span data-testid="subscription-status">
-                {sub.activating ? "Payment received, activating…" : sub.statusText}
-              </span>
-            </Detail>
-            {renewal?.next ? (
-              <Detail term="Next charge">
-                <span data-testid="next-charge" className="block">
-                  {switchTo
-                    ? `${formatInr(renewal.next.amountPaise)} on ${formatDate(renewal.next.at)}, for ${renewal.next.plan}`
-                    : `${formatInr(renewal.next.amountPaise)} on ${formatDate(renewal.next.at)}`}
-                </span>
-                <span
-                  data-testid="next-charge-gst"
-                  className="mt-1 block text-sm font-normal text-slate-300"
-                >
-                  {`${gstSplitText(renewal.next.tax)}, as your invoice will show it`}
-                </span>
-              </Detail>
-            ) : sub.cancelAtCycleEnd && sub.currentEnd ? (
-              <Detail term="Pro until">
-                <span data-testid="ends-on">{formatDate(sub.currentEnd)}</span>
-              </Detail>
-            ) : null}
-            {sub.coupon ? (
-              <Detail term="Coupon">
-                <span data-testid="subscription-coupon">{sub.coupon}</span>
-              </Detail>
-            ) : null}
-            <Detail term="Payment method">
-              <span data-testid="payment-method">
-                {sub.paymentMethod ??
-                  "Not known yet: it appears once Razorpay confirms the first payment."}
-              </span>
-            </Detail>
-          </dl>
-          {renewal?.ifChargeFails ? (
-            <p className="mt-4 text-sm text-slate-300" data-testid="if-charge-fails">
-              {renewal.ifChargeFails}
-            </p>
-          ) : null}
-
-          <div className="mt-6 flex flex-wrap items-start gap-3">
-            {renewal?.fix ? (
-              <Link to={renewal.fix.to} className="btn-primary">
-                {renewal.fix.label}
-              </Link>
-            ) : null}
-            <Link to="/billing" className="btn-secondary">
-              Billing details and payment method
-            </Link>
-            <Link to="/invoices" className="btn-secondary">
-              Invoices
-            </Link>
-          </div>
-
-          {running &&
-          !sub.cancelAtCycleEnd &&
-          switchOption &&
-          !overview.switchTo &&
-          sub.status === "active" ? (
-            <div className="mt-8 border-t border-slate-800 pt-6">
-              <h3 className="font-semibold text-white">{`Switch to ${switchOption.label}`}</h3>
-              <p className="mt-1 text-sm text-slate-300">
-                {`${switchOption.price}. Starts when this period ends${sub.currentEnd ? ` (${formatDate(sub.currentEnd)})` : ""}; you are not charged twice for the same days.`}
-              </p>
-              <Link
-                to={`/checkout?plan=${switchOption.id}&switch=1`}
-                className="btn-secondary mt-3"
-                onClick={() =>
-                  track(
-                    "subscription_upgrade",
-                    planEvents.subscriptionUpgrade(sub.planId, switchOption.id),
-                  )
-                }
-              >
-                {`Switch to ${switchOption.label}`}
-              </Link>
-            </div>
-          ) : null}
-
-          {running && switchTo ? (
-            <div className="mt-8 border-t border-slate-800 pt-6" data-testid="scheduled-switch">
-              <h3 className="font-semibold text-white">{`Your switch to ${switchTo.plan}`}</h3>
-              <p className="mt-1 text-sm text-slate-300">
-                {`${sub.plan} runs until ${switchTo.startsAt ? formatDate(switchTo.startsAt) : "the end of this period"}; then ${switchTo.plan} starts at ${formatInr(switchTo.pricePaise)}. Nothing to do to keep it; you can still change your mind until then.`}
-              </p>
-              <div className="mt-3 flex flex-wrap gap-3">
-                <Form method="post">
-                  <input type="hidden" name="intent" value="withdraw-switch" />
-                  <button type="submit" className="btn-secondary" disabled={busy}>
-                    {`Stay on ${sub.plan}`}
-                  </button>
-                </Form>
-              </div>
-            </div>
-          ) : null}
-
-          {sub.status === "active" ? <SelfRefund refund={refund} busy={busy} /> : null}
-
-          {sub.status === "paused" && !sub.pausedInUpiApp ? (
-            <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
-              <h3 className="font-semibold text-white">Resume</h3>
-              <p className="mt-1 text-sm text-slate-300">
-                The next charge is at the end of the period already paid, or at once if it has
-                ended.
-              </p>
-              <input type="hidden" name="intent" value="resume" />
-              <button type="submit" className="btn-primary mt-3" disabled={busy}>
-                Resume subscription
-              </button>
-            </Form>
-          ) : null}
-
-          {sub.status === "active" && !sub.cancelAtCycleEnd && !switchTo ? (
-            <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
-              <h3 className="font-semibold text-white">Pause instead of cancelling?</h3>
-              <p className="mt-1 text-sm text-slate-300">
-                {`Nothing is charged while it is paused. You keep Pro until ${sub.currentEnd ? formatDate(sub.currentEnd) : "the end of the period already paid"}, then the account is on Free until you resume, here, whenever you like.`}
-              </p>
-              <input type="hidden" name="intent" value="pause" />
-              <button type="submit" className="btn-secondary mt-3" disabled={busy}>
-                Pause subscription
-              </button>
-            </Form>
-          ) : null}
-
-          {(running || sub.status === "paused") && (!sub.cancelAtCycleEnd || switchTo) ? (
-            <Form
-              method="post"
-              className="mt-8 border-t border-slate-800 pt-6"
-              onSubmit={() =>
-                track("subscription_cancel", planEvents.subscriptionCancel(sub.planId))
-              }
-            >
-              <h3 className="font-semibold text-white">Cancel subscription</h3>
-              <p className="mt-1 text-sm text-slate-300">
-                {sub.status === "paused"
-                  ? "Cancelling ends the paused subscription for good: it can no longer be resumed. You keep Pro until the end of the period you paid for."
-                  : switchTo
-                    ? `You keep Pro until the end of the period you paid for; the switch to ${switchTo.plan} is withdrawn and nothing more is charged. You can undo it until then.`
-                    : "You keep Pro until the end of the period you paid for; nothing more is charged. You can undo it until then."}
-              </p>
-              <label
-                htmlFor="cancel-reason"
-                className="mt-3 block text-sm font-medium text-slate-200"
-              >
-                Why are you leaving? (optional)
-              </label>
-              <textarea
-                id="cancel-reason"
-                name="reason"
-                rows={2}
-                maxLength={500}
-                className="mt-1 block w-full max-w-lg rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100 focus:border-green-400 focus:outline-none"
-              />
-              <input type="hidden" name="intent" value="cancel" />
-              <button type="submit" className="btn-secondary mt-3" disabled={busy}>
-                {sub.status === "paused" ? "Cancel subscription" : "Cancel at end of period"}
-              </button>
-            </Form>
-          ) : null}
-
-          {sub.cancelAtCycleEnd && running && !switchTo ? (
-            <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
-              <input type="hidden" name="intent" value="undo-cancel" />
-              <button type="submit" className="btn-primary" disabled={busy}>
-                Keep my subscription
-              </button>
-            </Form>
-          ) : null}
-        </Card>
-      ) : null}
+      <SubscriptionCard page={loaderData} busy={busy} />
 
       {!running && !holdsPro ? (
-        <Card id="upgrade" title={sub?.status === "halted" ? "Restart Pro" : "Upgrade to Pro"}>
-          <p className="mt-3 text-slate-300">
-            Logic-analyser views, firmware flashing and three devices. GST invoice with every
-            payment.
-          </p>
-          {trial?.kind === "eligible" ? (
-            <Form method="post" className="mt-4" data-testid="start-trial">
-              <p className="text-slate-200">
-                {`Or try Pro free for ${trial.days} days: no card, nothing charged, and Free again afterwards unless you choose a plan.`}
-              </p>
-              <input type="hidden" name="intent" value="start-trial" />
-              <button type="submit" className="btn-primary mt-3" disabled={busy}>
-                {`Start the ${trial.days}-day free trial`}
-              </button>
-            </Form>
-          ) : trial?.kind === "refused" ? (
-            <p className="mt-3 text-sm text-slate-300" data-testid="trial-refused">
-              {trial.message}
-            </p>
-          ) : null}
-          <div className="mt-4 flex flex-wrap gap-3">
-            <Link to="/checkout?plan=pro-monthly" className="btn-primary">
-              Pro monthly
-            </Link>
-            <Link to="/checkout?plan=pro-yearly" className="btn-secondary">
-              Pro yearly
-            </Link>
-            <Link to="/pricing" className="link self-center">
-              Compare plans
-            </Link>
-          </div>
-        </Card>
+        <UpgradeCard trial={trial} halted={sub?.status === "halted"} busy={busy} />
       ) : null}
       <p className="text-sm text-slate-300">
         A question about your subscription, or a refund?{" "}

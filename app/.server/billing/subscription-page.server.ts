@@ -1,0 +1,85 @@
+/**
+ * What /account/subscription shows, read once for its loader (the route stays thin): the plan and
+ * where it comes from, the subscription's overview and renewal, the trial, the refund on offer,
+ * the switch on offer. Its type is what the page's sections take.
+ */
+import type { AccountState } from "../account/account-state.server";
+import type { SessionUser } from "../auth/session-shape";
+import { findPlan, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
+import { proSourceText } from "~/lib/pro-source";
+import { REFUND_WINDOW_DAYS } from "~/lib/refund-window";
+import { trialCountdown, trialEndedWords } from "~/lib/trials";
+import { TRIAL_REFUSALS, trialState } from "../trials/trials.server";
+import { decideEntitlement } from "./entitlement.server";
+import { paymentsConfig } from "./provider.server";
+import { renewalOf } from "./renewal.server";
+import { selfRefundOffer } from "./self-refund.server";
+export async function subscriptionPage(user: SessionUser, state: AccountState, requestUrl: string) {
+  const now = new Date();
+  const entitlement = decideEntitlement(state, now);
+  const { overview, renewal } = await renewalOf(user.id, entitlement, { now });
+  const devicesInUse = state.activeDevices;
+  const sub = overview.subscription;
+  const current = sub ? findPlan(sub.planId) : undefined;
+  const target = current ? switchTarget(current) : undefined;
+  // The plan the customer is on today: a scheduled switch's plan gives the same Pro, but it is
+  // not the current plan until its day (issue 34).
+  const onSubscription =
+    sub && current && entitlement.plan !== "free" && ["active", "pending"].includes(sub.status);
+  const url = new URL(requestUrl);
+  const offer = sub?.status === "active" ? await selfRefundOffer(user.id, { now }) : null;
+  const trial = await trialState(user, { now });
+  // Pro from the trial itself (not from a subscription bought meanwhile).
+  const onTrial = trial.kind === "running" && !onSubscription;
+  return {
+    trial:
+      trial.kind === "running"
+        ? {
+            kind: "running" as const,
+            countdown: trialCountdown(trial.trial.endsAt, now),
+            endsAt: trial.trial.endsAt.toISOString(),
+          }
+        : trial.kind === "eligible"
+          ? { kind: "eligible" as const, days: trial.days }
+          : trial.reason === "had-trial" || trial.reason === "mailbox-had-trial"
+            ? {
+                kind: "refused" as const,
+                message:
+                  trial.reason === "had-trial" && trial.trial
+                    ? trialEndedWords(trial.trial.endsAt, trial.trial.endReason)
+                    : TRIAL_REFUSALS[trial.reason],
+              }
+            : null,
+    refund: {
+      offer,
+      /** The confirmation step: what the refund does, and the one button that does it. */
+      review: offer !== null && url.searchParams.get("refund") === "review",
+      windowDays: REFUND_WINDOW_DAYS,
+    },
+    plan: {
+      id: onSubscription ? current.id : entitlement.plan,
+      name: onTrial ? "Pro (free trial)" : planLabel(onSubscription ? current : entitlement.plan),
+      features: entitlement.features,
+      deviceLimit: entitlement.device_limit,
+      until: entitlement.expires_at,
+    },
+    devicesInUse,
+    overview,
+    renewal,
+    // Nobody holding Pro (a team's seat, a grant, a paused plan's paid time) is offered Pro or a
+    // trial; a seat says whose it is.
+    holdsPro: entitlement.plan !== "free",
+    proFrom: { text: proSourceText(entitlement), teamId: entitlement.team?.id ?? null },
+    switchOption: target
+      ? {
+          id: target.id,
+          label: planLabel(target),
+          price: planPriceLabel(target),
+        }
+      : null,
+    testMode: paymentsConfig().testMode,
+    notice: url.searchParams.get("notice"),
+  };
+}
+
+export type SubscriptionPage = Awaited<ReturnType<typeof subscriptionPage>>;

@@ -1,0 +1,203 @@
+/**
+ * /account/subscription's card of the subscription itself: its renewal, status, next charge and
+ * payment method, and the commands its state allows (switch, refund, pause, resume, cancel, keep).
+ */
+import { Form, Link } from "react-router";
+import type { SubscriptionPage } from "~/.server/billing/subscription-page.server";
+import { SelfRefund } from "~/components/billing/SelfRefund";
+import { Card } from "~/components/Section";
+import { track } from "~/lib/analytics/client";
+import { planEvents } from "~/lib/analytics/plan-events";
+import { formatDate } from "~/lib/dates";
+import { gstSplitText } from "~/lib/gst-split";
+import { formatInr } from "~/lib/money";
+import { Detail } from "./Detail";
+
+export function SubscriptionCard({
+  page,
+  busy,
+}: {
+  page: Pick<SubscriptionPage, "overview" | "renewal" | "refund" | "switchOption">;
+  busy: boolean;
+}) {
+  const { overview, renewal, refund, switchOption } = page;
+  const sub = overview.subscription;
+  const switchTo = overview.switchTo;
+  if (!sub) return null;
+  const running = ["active", "pending", "authenticated"].includes(sub.status);
+  return (
+    <Card id="billing-heading" title={sub.plan}>
+      {renewal ? (
+        <p className="mt-3 text-lg text-slate-100" data-testid="renewal-sentence">
+          {renewal.sentence}
+        </p>
+      ) : null}
+      <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+        <Detail term="Status">
+          <span data-testid="subscription-status">
+            {sub.activating ? "Payment received, activating…" : sub.statusText}
+          </span>
+        </Detail>
+        {renewal?.next ? (
+          <Detail term="Next charge">
+            <span data-testid="next-charge" className="block">
+              {switchTo
+                ? `${formatInr(renewal.next.amountPaise)} on ${formatDate(renewal.next.at)}, for ${renewal.next.plan}`
+                : `${formatInr(renewal.next.amountPaise)} on ${formatDate(renewal.next.at)}`}
+            </span>
+            <span
+              data-testid="next-charge-gst"
+              className="mt-1 block text-sm font-normal text-slate-300"
+            >
+              {`${gstSplitText(renewal.next.tax)}, as your invoice will show it`}
+            </span>
+          </Detail>
+        ) : sub.cancelAtCycleEnd && sub.currentEnd ? (
+          <Detail term="Pro until">
+            <span data-testid="ends-on">{formatDate(sub.currentEnd)}</span>
+          </Detail>
+        ) : null}
+        {sub.coupon ? (
+          <Detail term="Coupon">
+            <span data-testid="subscription-coupon">{sub.coupon}</span>
+          </Detail>
+        ) : null}
+        <Detail term="Payment method">
+          <span data-testid="payment-method">
+            {sub.paymentMethod ??
+              "Not known yet: it appears once Razorpay confirms the first payment."}
+          </span>
+        </Detail>
+      </dl>
+      {renewal?.ifChargeFails ? (
+        <p className="mt-4 text-sm text-slate-300" data-testid="if-charge-fails">
+          {renewal.ifChargeFails}
+        </p>
+      ) : null}
+
+      <div className="mt-6 flex flex-wrap items-start gap-3">
+        {renewal?.fix ? (
+          <Link to={renewal.fix.to} className="btn-primary">
+            {renewal.fix.label}
+          </Link>
+        ) : null}
+        <Link to="/billing" className="btn-secondary">
+          Billing details and payment method
+        </Link>
+        <Link to="/invoices" className="btn-secondary">
+          Invoices
+        </Link>
+      </div>
+
+      {running &&
+      !sub.cancelAtCycleEnd &&
+      switchOption &&
+      !overview.switchTo &&
+      sub.status === "active" ? (
+        <div className="mt-8 border-t border-slate-800 pt-6">
+          <h3 className="font-semibold text-white">{`Switch to ${switchOption.label}`}</h3>
+          <p className="mt-1 text-sm text-slate-300">
+            {`${switchOption.price}. Starts when this period ends${sub.currentEnd ? ` (${formatDate(sub.currentEnd)})` : ""}; you are not charged twice for the same days.`}
+          </p>
+          <Link
+            to={`/checkout?plan=${switchOption.id}&switch=1`}
+            className="btn-secondary mt-3"
+            onClick={() =>
+              track(
+                "subscription_upgrade",
+                planEvents.subscriptionUpgrade(sub.planId, switchOption.id),
+              )
+            }
+          >
+            {`Switch to ${switchOption.label}`}
+          </Link>
+        </div>
+      ) : null}
+
+      {running && switchTo ? (
+        <div className="mt-8 border-t border-slate-800 pt-6" data-testid="scheduled-switch">
+          <h3 className="font-semibold text-white">{`Your switch to ${switchTo.plan}`}</h3>
+          <p className="mt-1 text-sm text-slate-300">
+            {`${sub.plan} runs until ${switchTo.startsAt ? formatDate(switchTo.startsAt) : "the end of this period"}; then ${switchTo.plan} starts at ${formatInr(switchTo.pricePaise)}. Nothing to do to keep it; you can still change your mind until then.`}
+          </p>
+          <div className="mt-3 flex flex-wrap gap-3">
+            <Form method="post">
+              <input type="hidden" name="intent" value="withdraw-switch" />
+              <button type="submit" className="btn-secondary" disabled={busy}>
+                {`Stay on ${sub.plan}`}
+              </button>
+            </Form>
+          </div>
+        </div>
+      ) : null}
+
+      {sub.status === "active" ? <SelfRefund refund={refund} busy={busy} /> : null}
+
+      {sub.status === "paused" && !sub.pausedInUpiApp ? (
+        <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
+          <h3 className="font-semibold text-white">Resume</h3>
+          <p className="mt-1 text-sm text-slate-300">
+            The next charge is at the end of the period already paid, or at once if it has ended.
+          </p>
+          <input type="hidden" name="intent" value="resume" />
+          <button type="submit" className="btn-primary mt-3" disabled={busy}>
+            Resume subscription
+          </button>
+        </Form>
+      ) : null}
+
+      {sub.status === "active" && !sub.cancelAtCycleEnd && !switchTo ? (
+        <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
+          <h3 className="font-semibold text-white">Pause instead of cancelling?</h3>
+          <p className="mt-1 text-sm text-slate-300">
+            {`Nothing is charged while it is paused. You keep Pro until ${sub.currentEnd ? formatDate(sub.currentEnd) : "the end of the period already paid"}, then the account is on Free until you resume, here, whenever you like.`}
+          </p>
+          <input type="hidden" name="intent" value="pause" />
+          <button type="submit" className="btn-secondary mt-3" disabled={busy}>
+            Pause subscription
+          </button>
+        </Form>
+      ) : null}
+
+      {(running || sub.status === "paused") && (!sub.cancelAtCycleEnd || switchTo) ? (
+        <Form
+          method="post"
+          className="mt-8 border-t border-slate-800 pt-6"
+          onSubmit={() => track("subscription_cancel", planEvents.subscriptionCancel(sub.planId))}
+        >
+          <h3 className="font-semibold text-white">Cancel subscription</h3>
+          <p className="mt-1 text-sm text-slate-300">
+            {sub.status === "paused"
+              ? "Cancelling ends the paused subscription for good: it can no longer be resumed. You keep Pro until the end of the period you paid for."
+              : switchTo
+                ? `You keep Pro until the end of the period you paid for; the switch to ${switchTo.plan} is withdrawn and nothing more is charged. You can undo it until then.`
+                : "You keep Pro until the end of the period you paid for; nothing more is charged. You can undo it until then."}
+          </p>
+          <label htmlFor="cancel-reason" className="mt-3 block text-sm font-medium text-slate-200">
+            Why are you leaving? (optional)
+          </label>
+          <textarea
+            id="cancel-reason"
+            name="reason"
+            rows={2}
+            maxLength={500}
+            className="mt-1 block w-full max-w-lg rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100 focus:border-green-400 focus:outline-none"
+          />
+          <input type="hidden" name="intent" value="cancel" />
+          <button type="submit" className="btn-secondary mt-3" disabled={busy}>
+            {sub.status === "paused" ? "Cancel subscription" : "Cancel at end of period"}
+          </button>
+        </Form>
+      ) : null}
+
+      {sub.cancelAtCycleEnd && running && !switchTo ? (
+        <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
+          <input type="hidden" name="intent" value="undo-cancel" />
+          <button type="submit" className="btn-primary" disabled={busy}>
+            Keep my subscription
+          </button>
+        </Form>
+      ) : null}
+    </Card>
+  );
+}
