@@ -1,4 +1,4 @@
-import { data, Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
+import { data, Form, useActionData, useNavigation, useSearchParams } from "react-router";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
 import { done, formAction } from "~/.server/forms/action.server";
@@ -13,20 +13,18 @@ import {
   withdrawInvitation,
 } from "~/.server/teams/teams.server";
 import { AppError } from "~/.server/http/errors";
-import { nextChargePaise } from "~/.server/billing/charge-amount.server";
 import { cancelAtPeriodEnd, undoCancellation } from "~/.server/billing/manage.server";
-import { invoicesOfTeam } from "~/.server/invoices/queries.server";
-import { giveSeat, releaseSeat, teamSeatsOf, withSeatLease } from "~/.server/teams/seats.server";
-import { findPlan, planLabel } from "~/lib/plans";
-import { formatInr } from "~/lib/money";
-import { seatsText } from "~/lib/seats";
+import { giveSeat, releaseSeat, withSeatLease } from "~/.server/teams/seats.server";
 import { billingDefaults, BillingDetailsFields } from "~/components/billing/BillingDetailsFields";
 import { EmailField, FormMessage, SelectField, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { Section } from "~/components/Section";
+import { SeatsSummary } from "~/components/account/SeatsSummary";
+import { TeamInvoices } from "~/components/account/TeamInvoices";
+import { WaitingInvitations } from "~/components/account/WaitingInvitations";
+import { teamPage } from "~/.server/teams/team-page.server";
 import { billingDetailsSchema } from "~/lib/billing-details";
 import { formatDate } from "~/lib/dates";
-import { stateByCode } from "~/lib/gst";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/team";
 
@@ -43,77 +41,7 @@ async function teamOr404(userId: string, id: string) {
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { user } = requireSession(context);
   const team = await teamOr404(user.id, params.id);
-  const manages = team.myRole !== "member";
-  const seats = await teamSeatsOf(team.id);
-  const subscription = seats.subscription;
-  return {
-    me: user.id,
-    seats: {
-      bought: seats.bought,
-      held: seats.holders.length,
-      invited: seats.invited,
-      free: seats.free,
-      holders: seats.holders,
-      mine: seats.holders.includes(user.id),
-      // Stopped after a failed renewal: Razorpay's page takes the missed charge and restarts it.
-      haltedFixUrl: manages && seats.halted ? (seats.halted.shortUrl ?? "") : null,
-      halted: seats.halted !== null,
-      // A change of seats scheduled for the end of this period (point 3).
-      next:
-        seats.next && seats.next.seats !== seats.bought
-          ? {
-              seats: seats.next.seats,
-              from: (seats.next.chargeAt ?? seats.next.startAt)?.toISOString() ?? null,
-              chargePaise: manages ? await nextChargePaise(seats.next) : null,
-              per: findPlan(seats.next.planId)?.billingCycle === "yearly" ? "year" : "month",
-            }
-          : null,
-      subscription: subscription
-        ? {
-            plan: planLabel(subscription.planId),
-            status: subscription.status,
-            renews:
-              ["active", "authenticated"].includes(subscription.status) &&
-              !subscription.cancelAtCycleEnd,
-            // Cancelled by the team (not ending because a change of seats replaces it).
-            cancelled: subscription.cancelAtCycleEnd && seats.next === null,
-            // Razorpay's page to authorise again with another method, after a failed charge.
-            fixUrl:
-              manages && ["pending", "halted"].includes(subscription.status)
-                ? subscription.shortUrl
-                : null,
-            currentEnd: subscription.currentEnd?.toISOString() ?? null,
-            chargeAt: subscription.chargeAt?.toISOString() ?? null,
-            // What the next charge comes to: the one function every page asks.
-            nextChargePaise: manages ? await nextChargePaise(subscription) : null,
-          }
-        : null,
-    },
-    // The team's tax invoices: for its owner and billing managers only (point 5).
-    invoices: manages
-      ? (await invoicesOfTeam(team.id)).map((row) => ({
-          id: row.id,
-          number: row.number,
-          kind: row.kind,
-          issuedAt: row.issuedAt.toISOString(),
-          totalPaise: row.totalPaise,
-        }))
-      : null,
-    team: {
-      ...team,
-      myRoleLabel: TEAM_ROLE_LABELS[team.myRole],
-      members: team.members.map((person) => ({
-        ...person,
-        roleLabel: TEAM_ROLE_LABELS[person.role],
-      })),
-      invitations: team.invitations.map((invite) => ({
-        ...invite,
-        roleLabel: TEAM_ROLE_LABELS[invite.role],
-      })),
-      stateName: team.profile ? (stateByCode(team.profile.stateCode)?.name ?? "") : "",
-    },
-    defaults: billingDefaults(team.profile, team.name),
-  };
+  return { ...(await teamPage(user, team)), defaults: billingDefaults(team.profile, team.name) };
 }
 
 const schema = z.union([
@@ -369,62 +297,11 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
             </div>
           </Form>
           {answer("invitations")}
-          {team.invitations.length > 0 ? (
-            <>
-              <h3 className="mt-6 font-medium text-white">Waiting for an answer</h3>
-              <ul className="mt-2 divide-y divide-slate-800">
-                {team.invitations.map((invite) => (
-                  <li key={invite.id} className="flex flex-wrap items-center gap-3 py-3">
-                    <span className="min-w-0 flex-1 break-all text-slate-200">{invite.email}</span>
-                    <span className="text-sm text-slate-300">
-                      {`${invite.roleLabel}, until ${formatDate(invite.expiresAt)}`}
-                    </span>
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="resend" />
-                      <input type="hidden" name="invitationId" value={invite.id} />
-                      <button type="submit" className="btn-secondary" disabled={busy}>
-                        Resend<span className="sr-only">{` to ${invite.email}`}</span>
-                      </button>
-                    </Form>
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="withdraw" />
-                      <input type="hidden" name="invitationId" value={invite.id} />
-                      <button type="submit" className="btn-secondary" disabled={busy}>
-                        Withdraw
-                        <span className="sr-only">{` the invitation to ${invite.email}`}</span>
-                      </button>
-                    </Form>
-                  </li>
-                ))}
-              </ul>
-            </>
-          ) : null}
+          <WaitingInvitations invitations={team.invitations} busy={busy} />
         </Section>
       ) : null}
 
-      {invoices ? (
-        <Section id="invoices" title="Invoices">
-          {invoices.length === 0 ? (
-            <p className="text-slate-300">
-              No invoices yet: each payment for the team's seats gets a GST tax invoice here.
-            </p>
-          ) : (
-            <ul className="divide-y divide-slate-800">
-              {invoices.map((row) => (
-                <li key={row.id} className="flex flex-wrap items-center gap-3 py-2">
-                  <span className="min-w-0 flex-1 text-slate-200">
-                    {`${row.kind === "invoice" ? "Tax invoice" : "Credit note"} ${row.number}, ${formatDate(row.issuedAt)}`}
-                  </span>
-                  <span className="text-slate-200">{formatInr(row.totalPaise)}</span>
-                  <a className="link" href={`/invoices/${row.id}.pdf`}>
-                    PDF<span className="sr-only">{` of ${row.number}`}</span>
-                  </a>
-                </li>
-              ))}
-            </ul>
-          )}
-        </Section>
-      ) : null}
+      {invoices ? <TeamInvoices invoices={invoices} /> : null}
 
       {manages ? (
         <Section id="billing-details" title="Billing details">
@@ -450,111 +327,6 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
           </p>
         </Section>
       )}
-    </div>
-  );
-}
-
-type SeatsData = Route.ComponentProps["loaderData"]["seats"];
-
-/** The team's seats in words: how many, who holds them, what renews when and for how much. */
-function SeatsSummary({
-  seats,
-  manages,
-  teamId,
-  busy,
-}: {
-  seats: SeatsData;
-  manages: boolean;
-  teamId: string;
-  busy: boolean;
-}) {
-  const { subscription } = seats;
-  if (!subscription)
-    return (
-      <div className="text-slate-300" data-testid="team-seats">
-        {seats.halted ? (
-          <p>
-            The team's subscription stopped after its renewal could not be charged, so its seats
-            give no Pro now. Pay the missed charge with another method to restart it, or buy seats
-            again.
-          </p>
-        ) : (
-          <p>
-            The team has no Pro seats yet. Its members use their own plan (Free, or Pro they pay for
-            themselves) until it buys seats.
-          </p>
-        )}
-        {seats.haltedFixUrl ? (
-          <p className="mt-3">
-            <a className="btn-primary" href={seats.haltedFixUrl}>
-              Pay the missed charge
-            </a>
-          </p>
-        ) : null}
-        {manages ? (
-          <p className="mt-3">
-            <Link className="btn-primary" to={`/account/team/${teamId}/seats`}>
-              Buy seats
-            </Link>
-          </p>
-        ) : null}
-      </div>
-    );
-  const nextDate = subscription.chargeAt ?? subscription.currentEnd;
-  return (
-    <div className="text-slate-300" data-testid="team-seats">
-      <p className="text-white">
-        {`${seatsText(seats.bought)} of ${subscription.plan}: ${seats.held} held, ${seats.invited} kept for invitations, ${seats.free} free.`}
-      </p>
-      {seats.next && seats.next.from ? (
-        <p className="mt-2 text-white" data-testid="team-seats-next">
-          {`From ${formatDate(seats.next.from)}: ${seatsText(seats.next.seats)}${seats.next.chargePaise !== null ? `, ${formatInr(seats.next.chargePaise)} a ${seats.next.per}` : ""}. Until then the team keeps ${seatsText(seats.bought)}.`}
-        </p>
-      ) : null}
-      <p className="mt-2">
-        {seats.mine
-          ? "You hold one of the seats: Pro on the site and in the desktop app."
-          : "You do not hold a seat."}
-      </p>
-      {manages ? (
-        <p className="mt-2">
-          {subscription.renews && nextDate && subscription.nextChargePaise !== null
-            ? `Renews on ${formatDate(nextDate)}: ${formatInr(subscription.nextChargePaise)}, GST included, invoiced to the team.`
-            : subscription.status === "pending"
-              ? "The last charge failed: Razorpay tries again over the next days. Seats keep Pro meanwhile."
-              : nextDate && !seats.next
-                ? `Ends on ${formatDate(nextDate)}; seats give Pro until then.`
-                : null}
-        </p>
-      ) : null}
-      {manages && subscription.fixUrl ? (
-        <p className="mt-3">
-          <a className="btn-primary" href={subscription.fixUrl}>
-            Update the payment method
-          </a>
-        </p>
-      ) : null}
-      {manages && !seats.next && subscription.status === "active" && !subscription.cancelled ? (
-        <div className="mt-3 flex flex-wrap gap-3">
-          <Link className="btn-secondary" to={`/account/team/${teamId}/seats`}>
-            Change the number of seats
-          </Link>
-          <Form method="post">
-            <input type="hidden" name="intent" value="cancel-seats" />
-            <button type="submit" className="btn-secondary" disabled={busy}>
-              Cancel at the end of the period
-            </button>
-          </Form>
-        </div>
-      ) : null}
-      {manages && subscription.cancelled ? (
-        <Form method="post" className="mt-3">
-          <input type="hidden" name="intent" value="keep-seats" />
-          <button type="submit" className="btn-primary" disabled={busy}>
-            Keep the subscription
-          </button>
-        </Form>
-      ) : null}
     </div>
   );
 }

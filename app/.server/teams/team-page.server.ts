@@ -1,0 +1,88 @@
+/**
+ * What a team's page (/account/team/:id) shows, read once for its loader: its seats in words
+ * (bought, held, waiting, the subscription's renewal and next charge, a scheduled change), its
+ * invoices for those who manage it, and its people and invitations with their roles' labels.
+ */
+import type { SessionUser } from "../auth/session-shape";
+import { nextChargePaise } from "../billing/charge-amount.server";
+import { invoicesOfTeam } from "../invoices/queries.server";
+import { findPlan, planLabel } from "~/lib/plans";
+import { stateByCode } from "~/lib/gst";
+import { TEAM_ROLE_LABELS } from "./roles";
+import { teamSeatsOf } from "./seats.server";
+import type { TeamView } from "./teams.server";
+
+export async function teamPage(user: Pick<SessionUser, "id">, team: TeamView) {
+  const manages = team.myRole !== "member";
+  const seats = await teamSeatsOf(team.id);
+  const subscription = seats.subscription;
+  return {
+    me: user.id,
+    seats: {
+      bought: seats.bought,
+      held: seats.holders.length,
+      invited: seats.invited,
+      free: seats.free,
+      holders: seats.holders,
+      mine: seats.holders.includes(user.id),
+      // Stopped after a failed renewal: Razorpay's page takes the missed charge and restarts it.
+      haltedFixUrl: manages && seats.halted ? (seats.halted.shortUrl ?? "") : null,
+      halted: seats.halted !== null,
+      // A change of seats scheduled for the end of this period (point 3).
+      next:
+        seats.next && seats.next.seats !== seats.bought
+          ? {
+              seats: seats.next.seats,
+              from: (seats.next.chargeAt ?? seats.next.startAt)?.toISOString() ?? null,
+              chargePaise: manages ? await nextChargePaise(seats.next) : null,
+              per: findPlan(seats.next.planId)?.billingCycle === "yearly" ? "year" : "month",
+            }
+          : null,
+      subscription: subscription
+        ? {
+            plan: planLabel(subscription.planId),
+            status: subscription.status,
+            renews:
+              ["active", "authenticated"].includes(subscription.status) &&
+              !subscription.cancelAtCycleEnd,
+            // Cancelled by the team (not ending because a change of seats replaces it).
+            cancelled: subscription.cancelAtCycleEnd && seats.next === null,
+            // Razorpay's page to authorise again with another method, after a failed charge.
+            fixUrl:
+              manages && ["pending", "halted"].includes(subscription.status)
+                ? subscription.shortUrl
+                : null,
+            currentEnd: subscription.currentEnd?.toISOString() ?? null,
+            chargeAt: subscription.chargeAt?.toISOString() ?? null,
+            // What the next charge comes to: the one function every page asks.
+            nextChargePaise: manages ? await nextChargePaise(subscription) : null,
+          }
+        : null,
+    },
+    // The team's tax invoices: for its owner and billing managers only (point 5).
+    invoices: manages
+      ? (await invoicesOfTeam(team.id)).map((row) => ({
+          id: row.id,
+          number: row.number,
+          kind: row.kind,
+          issuedAt: row.issuedAt.toISOString(),
+          totalPaise: row.totalPaise,
+        }))
+      : null,
+    team: {
+      ...team,
+      myRoleLabel: TEAM_ROLE_LABELS[team.myRole],
+      members: team.members.map((person) => ({
+        ...person,
+        roleLabel: TEAM_ROLE_LABELS[person.role],
+      })),
+      invitations: team.invitations.map((invite) => ({
+        ...invite,
+        roleLabel: TEAM_ROLE_LABELS[invite.role],
+      })),
+      stateName: team.profile ? (stateByCode(team.profile.stateCode)?.name ?? "") : "",
+    },
+  };
+}
+
+export type TeamPage = Awaited<ReturnType<typeof teamPage>>;
