@@ -70,7 +70,7 @@ interface StateRow {
   grants: { planId: string; startsMs: number; endsMs: number }[];
   seats: {
     planId: string;
-    status: string;
+    status: SubscriptionRow["status"];
     currentEndMs: number | null;
     chargeAtMs: number | null;
     endReason: string | null;

@@ -1,5 +1,6 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { findPlan, freePlan, type Plan } from "~/lib/plans";
+import { STATUS_RULES, type SubscriptionStatus } from "~/lib/subscription-state";
 import { db as defaultDb, type Executor } from "../db";
 import {
   entitlementGrants,
@@ -39,7 +40,7 @@ export interface Entitlement {
 export interface EntitlementSources {
   subscriptions: readonly {
     planId: string;
-    status: string;
+    status: SubscriptionStatus;
     currentEnd: Date | null;
     chargeAt: Date | null;
     endReason: string | null;
@@ -110,23 +111,22 @@ function periodEntitledUntil(
     subscription.currentEnd <= now
   )
     return null;
-  switch (subscription.status) {
+  // What the status grants is the state table's (app/lib/subscription-state.ts): a new status
+  // does not compile until it says, so none silently grants nothing.
+  const grant = STATUS_RULES[subscription.status].grants;
+  switch (grant) {
     // Paid, or authorised and waiting for its first charge (a scheduled switch), or in the
     // grace of Razorpay's retries after a failed charge: Pro until the provider halts it.
-    case "active":
-    case "authenticated":
-    case "pending":
+    case "to-next-charge":
       return subscription.currentEnd ?? subscription.chargeAt ?? "open";
     // Cancelled or completed (by the customer, a switch, at Razorpay), or paused (issue 34: a
     // pause stops charges, not the time already paid): Pro for the rest of the period that was
     // paid for, then Free until it resumes.
-    case "cancelled":
-    case "completed":
-    case "paused":
+    case "paid-period":
       return subscription.currentEnd && subscription.currentEnd > now
         ? subscription.currentEnd
         : null;
-    default:
+    case "nothing":
       return null;
   }
 }
@@ -177,9 +177,6 @@ function entitlementOf(
   };
 }
 
-/** Statuses in which a subscription renews by itself (Razorpay charges the next period). */
-const RENEWING: ReadonlySet<string> = new Set(["active", "authenticated", "pending"]);
-
 /**
  * What a user may use, decided from their subscriptions and grants at `now`: the best plan any of
  * them gives (most devices, then the latest end), else Free.
@@ -211,9 +208,10 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
       candidates.push({
         plan,
         until,
-        renews: RENEWING.has(subscription.status),
+        renews: STATUS_RULES[subscription.status].renews,
         // Authorised, never charged: it gives Pro until its first charge, and no further.
-        unpaid: subscription.status === "authenticated" && (subscription.paidCount ?? 0) === 0,
+        unpaid:
+          STATUS_RULES[subscription.status].awaitsFirstCharge && (subscription.paidCount ?? 0) === 0,
         team: subscription.team ?? null,
       });
   }
@@ -271,7 +269,7 @@ function subscriptionSource(team: typeof organizations | null) {
   return {
     grant: sql<boolean>`false`,
     planId: subscriptions.planId,
-    status: sql<string>`${subscriptions.status}`,
+    status: sql<SubscriptionStatus | "">`${subscriptions.status}`,
     first: subscriptions.currentEnd,
     second: subscriptions.chargeAt,
     endReason: sql<string | null>`${subscriptions.endReason}`,
@@ -327,7 +325,7 @@ export async function entitlementFor(
         .select({
           grant: sql<boolean>`true`,
           planId: entitlementGrants.planId,
-          status: sql<string>`''`,
+          status: sql<SubscriptionStatus | "">`''`,
           first: entitlementGrants.startsAt,
           second: entitlementGrants.endsAt,
           endReason: sql<string | null>`null`,
@@ -343,7 +341,8 @@ export async function entitlementFor(
         .where(and(eq(entitlementGrants.userId, userId), gt(entitlementGrants.endsAt, now))),
     );
   const subs = rows
-    .filter((row) => !row.grant)
+    // A grant's row carries no status (''); every other row is a subscription's.
+    .flatMap((row) => (row.grant || row.status === "" ? [] : [{ ...row, status: row.status }]))
     .map(
       ({
         planId,

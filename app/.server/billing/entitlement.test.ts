@@ -2,12 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "~/lib/subscription-state";
 import { decideEntitlement } from "./entitlement.server";
 
 const now = new Date("2026-11-23T10:00:00Z");
 const later = (days: number) => new Date(now.getTime() + days * 86_400_000);
 const sub = (
-  status: string,
+  status: SubscriptionStatus,
   currentEnd: Date | null,
   planId = "pro-monthly",
   endReason: string | null = null,
@@ -50,7 +51,7 @@ describe("decideEntitlement", () => {
   // Issue 53, finding 1: only the first `paid` seats of a team give Pro, oldest given first.
   it("finding 1: a team's seat gives Pro only while it is among the seats paid for now", () => {
     const team = { id: "org_2", name: "Tunga" };
-    const seatAt = (seatRank: number, rows: { seats: number; status: string; end: Date }[]) =>
+    const seatAt = (seatRank: number, rows: { seats: number; status: SubscriptionStatus; end: Date }[]) =>
       decideEntitlement(
         {
           subscriptions: [],
@@ -64,11 +65,11 @@ describe("decideEntitlement", () => {
         },
         now,
       ).plan;
-    const one = { seats: 1, status: "active", end: later(20) };
+    const one = { seats: 1, status: "active" as const, end: later(20) };
     expect(seatAt(1, [one])).toBe("pro-monthly");
     expect(seatAt(2, [one])).toBe("free");
     // A change to 5 overlapping the 1 paid seat until the cycle ends: 5 paid now.
-    const five = { seats: 5, status: "authenticated", end: later(20) };
+    const five = { seats: 5, status: "authenticated" as const, end: later(20) };
     expect(seatAt(5, [one, five])).toBe("pro-monthly");
     expect(seatAt(6, [one, five])).toBe("free");
     // Dropped, its upfront amount paid: still 5 until that cycle ends, then 1.
@@ -120,7 +121,7 @@ describe("decideEntitlement", () => {
     ).toBeUndefined();
   });
 
-  it.each(["active", "authenticated", "pending"])("is Pro while %s", (status) => {
+  it.each(["active", "authenticated", "pending"] as const)("is Pro while %s", (status) => {
     const result = decideEntitlement({ subscriptions: [sub(status, later(20))], grants: [] }, now);
     expect(result).toMatchObject({
       plan: "pro-monthly",
@@ -148,7 +149,7 @@ describe("decideEntitlement", () => {
     expect(decideEntitlement(halted, now).plan).toBe("free");
   });
 
-  it.each(["halted", "created", "expired"])("is Free while %s", (status) => {
+  it.each(["halted", "created", "expired"] as const)("is Free while %s", (status) => {
     expect(
       decideEntitlement({ subscriptions: [sub(status, later(20))], grants: [] }, now).plan,
     ).toBe("free");
@@ -186,7 +187,7 @@ describe("decideEntitlement", () => {
   it.each(["duplicate", "refunded", "halted"])(
     "gives nothing for a subscription that ended as %s, in any status and period",
     (endReason) => {
-      for (const status of ["active", "authenticated", "pending", "cancelled", "completed"]) {
+      for (const status of ["active", "authenticated", "pending", "cancelled", "completed"] as const) {
         const unpaid = sub(status, later(365), "pro-yearly", endReason);
         expect(decideEntitlement({ subscriptions: [unpaid], grants: [] }, now).plan).toBe("free");
         // Beside a paid monthly subscription, the monthly one decides, with its own end.
@@ -238,16 +239,7 @@ describe("decideEntitlement", () => {
   });
 
   it("never gives less than the best source alone", () => {
-    const statuses = [
-      "created",
-      "authenticated",
-      "active",
-      "pending",
-      "halted",
-      "cancelled",
-      "completed",
-      "expired",
-    ];
+    const statuses = SUBSCRIPTION_STATUSES;
     const source = fc.record({
       planId: fc.constantFrom("pro-monthly", "pro-yearly", "free", "unknown"),
       status: fc.constantFrom(...statuses),

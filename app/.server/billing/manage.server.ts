@@ -4,6 +4,8 @@
  * subscriptions, so a switch is a new subscription starting when the current period ends, and the
  * current one is cancelled at its cycle end once the new one is authorised.
  */
+import { allows, STATE_RULES, STATUS_RULES } from "~/lib/subscription-state";
+import { stateOfRow } from "./subscription-state.server";
 import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
 import { eq, inArray, sql } from "drizzle-orm";
 import { type PaidPlanId, planById } from "~/lib/plans";
@@ -33,7 +35,7 @@ type Options = BillingOptions;
 async function manageable(buyer: Buyer, database: Database) {
   const rows = await subscriptionsOfBuyer(buyer, database);
   const current = primarySubscription(rows);
-  if (!current || !["active", "pending", "authenticated", "paused"].includes(current.status))
+  if (!current || !STATUS_RULES[current.status].manageable)
     throw new AppError("conflict", "There is no running subscription to change.");
   return { rows, current };
 }
@@ -50,8 +52,9 @@ export async function pauseSubscription(
   const database = options.database ?? defaultDb();
   const client = options.client ?? razorpay();
   const { rows, current } = await manageable(userId, database);
-  if (current.status === "paused") return current;
-  if (current.status !== "active" || current.cancelAtCycleEnd)
+  const state = stateOfRow(current);
+  if (state === "paused" || state === "paused-in-upi-app") return current;
+  if (!allows(state, "pause"))
     throw new AppError(
       "conflict",
       "Only a subscription that is paid up and not set to end can be paused.",
@@ -81,15 +84,16 @@ export async function resumeSubscription(
   const database = options.database ?? defaultDb();
   const client = options.client ?? razorpay();
   const current = primarySubscription(await subscriptionsOf(userId, database));
-  if (!current || current.status !== "paused") {
-    if (current && current.status === "active") return current;
+  const state = current ? stateOfRow(current) : null;
+  if (!current || !state || !allows(state, "resume")) {
+    if (current && state === "active") return current;
+    if (state === "paused-in-upi-app")
+      throw new AppError(
+        "conflict",
+        "You paused this subscription in your UPI app, and only you can resume it there: open the app's AutoPay mandates and resume it.",
+      );
     throw new AppError("conflict", "There is no paused subscription to resume.");
   }
-  if (current.pausedBy === "customer")
-    throw new AppError(
-      "conflict",
-      "You paused this subscription in your UPI app, and only you can resume it there: open the app's AutoPay mandates and resume it.",
-    );
   const readAt = new Date();
   const entity = await client.resumeSubscription(current.providerSubscriptionId);
   return database.transaction(async (tx) => {
@@ -157,19 +161,19 @@ export async function cancelAtPeriodEnd(
   // A paused one charges nothing more either way; it ends now, and Pro runs to the paid end.
   const entity = await cancelAtRazorpay(database, client, current, {
     reason: "customer",
-    atCycleEnd: current.status !== "authenticated" && current.status !== "paused",
+    atCycleEnd: STATE_RULES[stateOfRow(current)].cancel?.at === "period-end",
   });
   const applied = await database.transaction(async (tx) => {
     const row = await applyProviderSubscription(tx, entity, readAt);
     if (!row) throw new Error("cancelled subscription is not ours");
     await tx
       .update(subscriptions)
-      .set({ cancelAtCycleEnd: entity.status !== "cancelled", cancelReason: reason })
+      .set({ cancelAtCycleEnd: !STATUS_RULES[entity.status].final, cancelReason: reason })
       .where(eq(subscriptions.id, row.id));
     await markEnding(tx, row.id, "customer");
     // Keyed by the moment: cancelling again after an undo is a new change, mailed again.
     await queueBillingMail(tx, "cancelled", row.id, `requested:${readAt.getTime()}`);
-    return { ...row, cancelAtCycleEnd: entity.status !== "cancelled", cancelReason: reason };
+    return { ...row, cancelAtCycleEnd: !STATUS_RULES[entity.status].final, cancelReason: reason };
   });
   // A switch waiting to start is dropped with it: cancelling means no more charges at all.
   await dropScheduledSwitch(rows, current, database, client);
@@ -257,10 +261,11 @@ export async function startPlanSwitch(
   if (current.planId === target) throw new AppError("conflict", "You are already on that plan.");
   if (scheduledSwitch(rows, current))
     throw new AppError("conflict", "A plan change is already scheduled.");
-  if (current.status !== "active" || !current.currentEnd)
-    throw new AppError("conflict", "Plans can be switched once the current period is paid.");
-  if (current.cancelAtCycleEnd)
+  const state = stateOfRow(current);
+  if (state === "ending")
     throw new AppError("conflict", "Undo the cancellation first, then switch plans.");
+  if (!allows(state, "switch") || !current.currentEnd)
+    throw new AppError("conflict", "Plans can be switched once the current period is paid.");
   planById(target);
   const next = await startCheckout(user, target, { ...options, replaces: current });
   return { current, next };

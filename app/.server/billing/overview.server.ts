@@ -6,6 +6,8 @@ import { findPlan, planLabel } from "~/lib/plans";
 import type { AccountSubscription } from "../account/account-state.server";
 import { type Database, db as defaultDb } from "../db";
 import type { SubscriptionRow } from "../db/schema";
+import { STATE_RULES, STATUS, STATUS_RULES, type SubscriptionState } from "~/lib/subscription-state";
+import { stateOfRow } from "./subscription-state.server";
 import { paymentMethodOf, paymentsOfSubscription } from "./payments.server";
 import {
   primarySubscription,
@@ -21,6 +23,8 @@ export interface SubscriptionSummary {
   planId: string;
   plan: string;
   status: SubscriptionRow["status"];
+  /** The state a person sees (app/lib/subscription-state.ts): its words and commands. */
+  state: SubscriptionState;
   statusText: string;
   /** ISO dates; null when not applicable. */
   currentEnd: string | null;
@@ -62,31 +66,33 @@ export function statusText(
     const switchText = switchStatusText(row);
     if (switchText) return switchText;
   }
-  if (row.cancelAtCycleEnd && (row.status === "active" || row.status === "pending")) {
-    if (switchTo)
-      return `Switching to ${switchTo.plan} on ${switchTo.startsAt ? formatDate(switchTo.startsAt) : "the end of the paid period"}`;
-    if (row.cancelReason === SWITCHED_PLAN) return "Switching plans at the end of the paid period";
-    return "Cancelled: ends at the end of the paid period";
-  }
-  switch (row.status) {
-    case "created":
-      return "Waiting for payment";
-    case "authenticated":
-      return "Authorised: the first charge is still to come";
+  const state = stateOfRow(row, { switchFollows: !!switchTo && row.cancelAtCycleEnd });
+  switch (state) {
+    case "switching":
+      return switchTo
+        ? `Switching to ${switchTo.plan} on ${switchTo.startsAt ? formatDate(switchTo.startsAt) : "the end of the paid period"}`
+        : STATE_RULES.switching.customer;
+    case "ending":
+      return row.cancelReason === SWITCHED_PLAN
+        ? STATE_RULES.switching.customer
+        : STATE_RULES.ending.customer;
+    // The words of a checkout are the same before and after the browser's confirmation here; the
+    // card says "activating" from the summary's own flag.
+    case "activating":
+      return STATE_RULES["checkout-open"].customer;
+    case "ended":
+    case "ended-without-pro":
+      return row.status === STATUS.completed ? "Completed" : cancelledText(row.endReason);
+    case "checkout-open":
+    case "authorised":
+    case "switch-scheduled":
     case "active":
-      return "Active";
-    case "pending":
-      return "Payment failed: Razorpay is retrying";
+    case "retrying":
     case "halted":
-      return "Stopped after failed payments";
-    case "cancelled":
-      return cancelledText(row.endReason);
-    case "completed":
-      return "Completed";
-    case "expired":
-      return "Expired before it was paid";
     case "paused":
-      return "Paused";
+    case "paused-in-upi-app":
+    case "expired":
+      return STATE_RULES[state].customer;
   }
 }
 
@@ -98,10 +104,13 @@ export function statusText(
 function switchStatusText(
   row: Pick<SubscriptionRow, "status" | "endReason" | "cancelAtCycleEnd">,
 ): string | null {
-  if (row.status === "authenticated") return "Switch scheduled: starts when the current plan ends";
-  if (row.status === "cancelled" && row.endReason === "abandoned")
-    return "Switch withdrawn before it started: nothing was charged";
-  if (row.status === "active" && !row.cancelAtCycleEnd) return "Active: switched from another plan";
+  const state = stateOfRow(row);
+  if (state === "authorised") return STATE_RULES["switch-scheduled"].customer;
+  if (state === "ended-without-pro" || state === "ended")
+    return row.endReason === "abandoned"
+      ? "Switch withdrawn before it started: nothing was charged"
+      : null;
+  if (state === "active") return "Active: switched from another plan";
   return null;
 }
 
@@ -136,7 +145,7 @@ function cancelledText(reason: SubscriptionRow["endReason"]): string {
 }
 
 function bannerOf(status: SubscriptionRow["status"] | undefined): Banner {
-  return status === "pending" ? "pending" : status === "halted" ? "halted" : null;
+  return status ? STATUS_RULES[status].dunning : null;
 }
 
 /** Only the dunning banner, for every account page, from the state the page read anyway. */
@@ -151,17 +160,18 @@ export async function billingOverview(
   const rows = await subscriptionsOf(userId, database);
   const current =
     primarySubscription(rows) ??
-    rows.find((row) => row.checkoutVerifiedAt && row.status === "created") ??
+    rows.find((row) => row.checkoutVerifiedAt && stateOfRow(row) === "activating") ??
     null;
   if (!current) return { subscription: null, switchTo: null, banner: null };
   const plan = findPlan(current.planId);
   const paid = (await paymentsOfSubscription(current.id, database)).find(
     (payment) => payment.status === "captured" || payment.status === "refunded",
   );
-  const charging =
-    ["active", "pending", "authenticated"].includes(current.status) && !current.cancelAtCycleEnd;
   const next = scheduledSwitch(rows, current);
   const nextPlan = next ? findPlan(next.planId) : undefined;
+  const state = stateOfRow(current, { switchFollows: next !== null });
+  // A charge is coming (on a date, or on Razorpay's retry schedule): not when the plan ends.
+  const charging = STATUS_RULES[current.status].renews && !current.cancelAtCycleEnd;
   const switchTo =
     next && nextPlan
       ? {
@@ -177,6 +187,7 @@ export async function billingOverview(
       planId: current.planId,
       plan: planLabel(current.planId),
       status: current.status,
+      state,
       statusText: statusText(current, switchTo),
       currentEnd: iso(current.currentEnd),
       nextChargeAt: charging ? iso(current.chargeAt ?? current.currentEnd) : null,
@@ -185,12 +196,11 @@ export async function billingOverview(
       paymentMethod: paid ? paymentMethodOf(paid).customerLabel : null,
       cancelAtCycleEnd: current.cancelAtCycleEnd,
       manageUrl: current.shortUrl,
-      activating: current.status === "created" && current.checkoutVerifiedAt !== null,
-      pausedAt: current.status === "paused" ? iso(current.pausedAt) : null,
-      pausedInUpiApp: current.status === "paused" && current.pausedBy === "customer",
+      activating: state === "activating",
+      pausedAt: state === "paused" || state === "paused-in-upi-app" ? iso(current.pausedAt) : null,
+      pausedInUpiApp: state === "paused-in-upi-app",
     },
     switchTo,
-    banner:
-      current.status === "pending" ? "pending" : current.status === "halted" ? "halted" : null,
+    banner: STATUS_RULES[current.status].dunning,
   };
 }

@@ -7,6 +7,7 @@
 import { formatDate } from "~/lib/dates";
 import type { GstSplit } from "~/lib/gst-split";
 import { formatInr } from "~/lib/money";
+import { STATE_RULES, STATUS, STATUS_RULES } from "~/lib/subscription-state";
 import { type Database, db as defaultDb } from "../db";
 import { taxOfCharge } from "../invoices/preview.server";
 import { type BillingOverview, billingOverview } from "./overview.server";
@@ -54,9 +55,11 @@ export function describeRenewal(
   const sub = overview.subscription;
   if (!sub) return null;
   const { switchTo } = overview;
-  const running = ["active", "pending", "authenticated"].includes(sub.status);
+  const rules = STATE_RULES[sub.state];
+  // Runs and charges on (a failed charge in Razorpay's retries included).
+  const running = STATUS_RULES[sub.status].renews;
   // A failed charge is being retried on Razorpay's schedule: there is no next date to promise.
-  const charging = running && sub.status !== "pending";
+  const charging = rules.nextCharge;
   const next: NextCharge | null =
     charging && switchTo && switchTo.startsAt && options.tax
       ? {
@@ -89,24 +92,36 @@ export function describeRenewal(
       ...base,
       sentence: `${sub.plan} until ${day(switchTo.startsAt)}; then ${switchTo.plan} starts, and ${formatInr(switchTo.pricePaise)} is charged that day.`,
     };
-  switch (sub.status) {
+  const keepsPro =
+    options.onPro && options.proUntil && new Date(options.proUntil) > options.now
+      ? options.proUntil
+      : null;
+  switch (sub.state) {
     case "active":
+    case "switching":
       return {
         ...base,
-        sentence: sub.cancelAtCycleEnd
-          ? `${sub.plan} is cancelled: you keep Pro until ${day(sub.currentEnd)}, then your account moves to Free. Nothing more will be charged.`
-          : next
-            ? `${sub.plan} renews on ${formatDate(next.at)} for ${formatInr(next.amountPaise)}.`
-            : `${sub.plan} is active.`,
+        sentence: next
+          ? `${sub.plan} renews on ${formatDate(next.at)} for ${formatInr(next.amountPaise)}.`
+          : `${sub.plan} is active.`,
       };
-    case "authenticated":
+    case "ending":
+      return {
+        ...base,
+        sentence:
+          sub.status === STATUS.pending
+            ? `The last charge for ${sub.plan} failed, and it is cancelled: you keep Pro until ${day(sub.currentEnd)} at most, then your account moves to Free. Nothing more will be charged.`
+            : `${sub.plan} is cancelled: you keep Pro until ${day(sub.currentEnd)}, then your account moves to Free. Nothing more will be charged.`,
+      };
+    case "authorised":
+    case "switch-scheduled":
       return {
         ...base,
         sentence: next
           ? `${sub.plan} is authorised: the first charge, ${formatInr(next.amountPaise)}, is on ${formatDate(next.at)}.`
           : `${sub.plan} is authorised: the first charge is still to come.`,
       };
-    case "pending":
+    case "retrying":
       return {
         ...base,
         sentence: `The last charge for ${sub.plan} failed. Razorpay is retrying it and Pro stays on meanwhile; if every retry fails, the subscription stops and your account moves to Free.`,
@@ -118,25 +133,30 @@ export function describeRenewal(
         sentence: `${sub.plan} stopped after failed payments, so your account is on Free. Paying the missed charge restarts it; you do not need to buy again.`,
         fix: { label: "Fix payment", to: "/fix-subscription" },
       };
-    case "paused": {
+    case "paused":
+    case "paused-in-upi-app": {
       const since = sub.pausedAt ? ` on ${formatDate(sub.pausedAt)}` : "";
-      const pro =
-        options.onPro && options.proUntil && new Date(options.proUntil) > options.now
-          ? `You keep Pro until ${formatDate(options.proUntil)}, the end of the period already paid; then your account is on Free until it resumes.`
-          : "Your account is on Free until it resumes.";
+      const pro = keepsPro
+        ? `You keep Pro until ${formatDate(keepsPro)}, the end of the period already paid; then your account is on Free until it resumes.`
+        : "Your account is on Free until it resumes.";
       return {
         ...base,
-        sentence: sub.pausedInUpiApp
-          ? `You paused ${sub.plan} in your UPI app${since}, so nothing is charged. ${pro} Only you can resume it, in that app's AutoPay mandates.`
-          : `${sub.plan} ${sub.pausedAt ? "was" : "is"} paused${since}, so nothing is charged. ${pro}`,
+        sentence:
+          sub.state === "paused-in-upi-app"
+            ? `You paused ${sub.plan} in your UPI app${since}, so nothing is charged. ${pro} Only you can resume it, in that app's AutoPay mandates.`
+            : `${sub.plan} ${sub.pausedAt ? "was" : "is"} paused${since}, so nothing is charged. ${pro}`,
       };
     }
-    default: {
-      // Ended: cancelled, completed, refunded. Pro may run to the end of the paid period.
-      const keeps =
-        options.onPro && options.proUntil && new Date(options.proUntil) > options.now
-          ? ` You keep Pro until ${formatDate(options.proUntil)}; nothing more will be charged.`
-          : " Your account is on Free; nothing more will be charged.";
+    // A checkout not paid (the activating one is answered above), or one that ended: cancelled,
+    // completed, refunded. Pro may run to the end of the paid period.
+    case "checkout-open":
+    case "activating":
+    case "ended":
+    case "ended-without-pro":
+    case "expired": {
+      const keeps = keepsPro
+        ? ` You keep Pro until ${formatDate(keepsPro)}; nothing more will be charged.`
+        : " Your account is on Free; nothing more will be charged.";
       return { ...base, sentence: `${sub.plan}: ${sub.statusText}.${keeps}` };
     }
   }

@@ -7,6 +7,8 @@
  * and the account moves to Free (refunded-period.server.ts), with one mail and a credit note.
  * Anything else (a renewal, a duplicate charge, a case the law covers) goes to the support desk.
  */
+import { allows } from "~/lib/subscription-state";
+import { stateOfRow } from "./subscription-state.server";
 import { randomUUID } from "node:crypto";
 import { REFUND_WINDOW_DAYS } from "~/lib/refund-window";
 import { and, asc, eq, inArray, or } from "drizzle-orm";
@@ -54,7 +56,8 @@ export async function selfRefundOffer(
   const database = options.database ?? defaultDb();
   const now = options.now ?? new Date();
   const current = primarySubscription(await subscriptionsOf(userId, database));
-  if (!current || current.status !== "active" || current.replacesSubscriptionId) return null;
+  if (!current || !allows(stateOfRow(current), "refund") || current.replacesSubscriptionId)
+    return null;
   const paid = await database
     .select()
     .from(payments)

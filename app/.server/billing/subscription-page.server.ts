@@ -7,6 +7,7 @@ import type { AccountState } from "../account/account-state.server";
 import type { SessionUser } from "../auth/session-shape";
 import { findPlan, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
 import { proSourceText } from "~/lib/pro-source";
+import { allows, STATUS_RULES } from "~/lib/subscription-state";
 import { REFUND_WINDOW_DAYS } from "~/lib/refund-window";
 import { trialCountdown, trialEndedWords } from "~/lib/trials";
 import { TRIAL_REFUSALS, trialState } from "../trials/trials.server";
@@ -25,9 +26,9 @@ export async function subscriptionPage(user: SessionUser, state: AccountState, r
   // The plan the customer is on today: a scheduled switch's plan gives the same Pro, but it is
   // not the current plan until its day (issue 34).
   const onSubscription =
-    sub && current && entitlement.plan !== "free" && ["active", "pending"].includes(sub.status);
+    sub && current && entitlement.plan !== "free" && STATUS_RULES[sub.status].paying;
   const url = new URL(requestUrl);
-  const offer = sub?.status === "active" ? await selfRefundOffer(user.id, { now }) : null;
+  const offer = sub && allows(sub.state, "refund") ? await selfRefundOffer(user.id, { now }) : null;
   const trial = await trialState(user, { now });
   // Pro from the trial itself (not from a subscription bought meanwhile).
   const onTrial = trial.kind === "running" && !onSubscription;

@@ -16,28 +16,21 @@ import {
 } from "../db/schema";
 import { planIdForProviderPlan } from "./plans.server";
 import type { RazorpaySubscription, SubscriptionStatus } from "./razorpay/types";
+import { STATUS, STATUS_RULES, statusesWhere } from "~/lib/subscription-state";
 
 const toDate = (seconds: number | null | undefined) =>
   seconds === null || seconds === undefined ? null : new Date(seconds * 1000);
 
-/** Statuses in which a subscription still runs (and may charge). */
-export const LIVE_STATUSES: readonly SubscriptionStatus[] = [
-  "authenticated",
-  "active",
-  "pending",
-  "halted",
-  // Charges nothing while paused, but resumes (by us, or the customer in their UPI app).
-  "paused",
-];
+/** Statuses in which a subscription still runs (and may charge, or resume). */
+export const LIVE_STATUSES: readonly SubscriptionStatus[] = statusesWhere((rules) => rules.runs);
 
 /**
  * Statuses in which Razorpay may still charge a subscription: what must be cancelled there when
  * it has to end at once (an account deleted, a refunded period).
  */
-export const MAY_CHARGE_STATUSES: readonly string[] = [
-  "created",
-  ...LIVE_STATUSES,
-] satisfies readonly SubscriptionStatus[];
+export const MAY_CHARGE_STATUSES: readonly SubscriptionStatus[] = statusesWhere(
+  (rules) => rules.mayCharge,
+);
 
 /**
  * Applies a subscription as Razorpay reported it at `readAt`. Unknown subscriptions are adopted
@@ -68,8 +61,8 @@ export async function applyProviderSubscription(
     authAttempts: entity.auth_attempts ?? 0,
     shortUrl: entity.short_url ?? null,
     hasScheduledChanges: entity.has_scheduled_changes ?? false,
-    pausedAt: entity.status === "paused" ? toDate(entity.paused_at ?? null) : null,
-    pausedBy: entity.status === "paused" ? (entity.pause_initiated_by ?? null) : null,
+    pausedAt: entity.status === STATUS.paused ? toDate(entity.paused_at ?? null) : null,
+    pausedBy: entity.status === STATUS.paused ? (entity.pause_initiated_by ?? null) : null,
     syncedAt: readAt,
     ...(planId ? { planId } : {}),
     // A cancellation we asked for shows at Razorpay only as "a change is scheduled".
@@ -209,7 +202,7 @@ export function primarySubscription<
   if (live[0]) return live[0];
   const anyLive = rows.find((row) => LIVE_STATUSES.includes(row.status));
   if (anyLive) return anyLive;
-  return rows.find((row) => row.status !== "created" && row.status !== "expired") ?? null;
+  return rows.find((row) => STATUS_RULES[row.status].started) ?? null;
 }
 
 /** Why a subscription is set to end with its period when a switch replaces it. */
@@ -225,7 +218,7 @@ export function scheduledSwitch(
     rows.find(
       (row) =>
         row.replacesSubscriptionId === current.id &&
-        (row.status === "authenticated" || row.status === "active"),
+        STATUS_RULES[row.status].goodStanding,
     ) ?? null
   );
 }

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import type { SubscriptionStatus } from "~/lib/subscription-state";
 import {
   decideEntitlement,
   type Entitlement,
@@ -57,7 +58,8 @@ interface MeRow {
   /** A grant's reason ("trial" for a free trial's); null for a subscription. */
   reason: string | null;
   plan_id: string | null;
-  status: string | null;
+  /** A subscription's status (the column's own type); null for a grant. */
+  status: SubscriptionStatus | null;
   end_reason: string | null;
   cancel_at_cycle_end: boolean | null;
   paid_count: number | null;
@@ -126,10 +128,10 @@ function entitlementOf(rows: MeRow[], now: Date): Entitlement {
   const grants = [];
   for (const row of rows) {
     if (row.is_grant === null || row.plan_id === null) continue;
-    if (!row.is_grant) {
+    if (!row.is_grant && row.status !== null) {
       subscriptions.push({
         planId: row.plan_id,
-        status: row.status ?? "",
+        status: row.status,
         currentEnd: dateOf(row.first_ms),
         chargeAt: dateOf(row.second_ms),
         endReason: row.end_reason,
@@ -140,7 +142,7 @@ function entitlementOf(rows: MeRow[], now: Date): Entitlement {
         upfrontPaidUntil: dateOf(row.upfront_paid_until_ms),
         team: row.team_id ? { id: row.team_id, name: row.team_name ?? "" } : null,
       });
-    } else if (row.first_ms !== null && row.second_ms !== null) {
+    } else if (row.is_grant && row.first_ms !== null && row.second_ms !== null) {
       grants.push({
         planId: row.plan_id,
         startsAt: new Date(row.first_ms),

@@ -11,6 +11,7 @@ import { planEvents } from "~/lib/analytics/plan-events";
 import { formatDate } from "~/lib/dates";
 import { gstSplitText } from "~/lib/gst-split";
 import { formatInr } from "~/lib/money";
+import { allows, STATE_RULES, type SubscriptionCommand } from "~/lib/subscription-state";
 import { Detail } from "./Detail";
 
 export function SubscriptionCard({
@@ -24,7 +25,8 @@ export function SubscriptionCard({
   const sub = overview.subscription;
   const switchTo = overview.switchTo;
   if (!sub) return null;
-  const running = ["active", "pending", "authenticated"].includes(sub.status);
+  const rules = STATE_RULES[sub.state];
+  const can = (command: SubscriptionCommand) => allows(sub.state, command);
   return (
     <Card id="billing-heading" title={sub.plan}>
       {renewal ? (
@@ -89,11 +91,7 @@ export function SubscriptionCard({
         </Link>
       </div>
 
-      {running &&
-      !sub.cancelAtCycleEnd &&
-      switchOption &&
-      !overview.switchTo &&
-      sub.status === "active" ? (
+      {can("switch") && switchOption && !switchTo ? (
         <div className="mt-8 border-t border-slate-800 pt-6">
           <h3 className="font-semibold text-white">{`Switch to ${switchOption.label}`}</h3>
           <p className="mt-1 text-sm text-slate-300">
@@ -114,7 +112,7 @@ export function SubscriptionCard({
         </div>
       ) : null}
 
-      {running && switchTo ? (
+      {can("withdraw-switch") && switchTo ? (
         <div className="mt-8 border-t border-slate-800 pt-6" data-testid="scheduled-switch">
           <h3 className="font-semibold text-white">{`Your switch to ${switchTo.plan}`}</h3>
           <p className="mt-1 text-sm text-slate-300">
@@ -131,9 +129,9 @@ export function SubscriptionCard({
         </div>
       ) : null}
 
-      {sub.status === "active" ? <SelfRefund refund={refund} busy={busy} /> : null}
+      {can("refund") ? <SelfRefund refund={refund} busy={busy} /> : null}
 
-      {sub.status === "paused" && !sub.pausedInUpiApp ? (
+      {can("resume") ? (
         <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
           <h3 className="font-semibold text-white">Resume</h3>
           <p className="mt-1 text-sm text-slate-300">
@@ -146,7 +144,7 @@ export function SubscriptionCard({
         </Form>
       ) : null}
 
-      {sub.status === "active" && !sub.cancelAtCycleEnd && !switchTo ? (
+      {can("pause") && !switchTo ? (
         <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
           <h3 className="font-semibold text-white">Pause instead of cancelling?</h3>
           <p className="mt-1 text-sm text-slate-300">
@@ -159,7 +157,7 @@ export function SubscriptionCard({
         </Form>
       ) : null}
 
-      {(running || sub.status === "paused") && (!sub.cancelAtCycleEnd || switchTo) ? (
+      {can("cancel") && rules.cancel ? (
         <Form
           method="post"
           className="mt-8 border-t border-slate-800 pt-6"
@@ -167,11 +165,9 @@ export function SubscriptionCard({
         >
           <h3 className="font-semibold text-white">Cancel subscription</h3>
           <p className="mt-1 text-sm text-slate-300">
-            {sub.status === "paused"
-              ? "Cancelling ends the paused subscription for good: it can no longer be resumed. You keep Pro until the end of the period you paid for."
-              : switchTo
-                ? `You keep Pro until the end of the period you paid for; the switch to ${switchTo.plan} is withdrawn and nothing more is charged. You can undo it until then.`
-                : "You keep Pro until the end of the period you paid for; nothing more is charged. You can undo it until then."}
+            {switchTo
+              ? `You keep Pro until the end of the period you paid for; the switch to ${switchTo.plan} is withdrawn and nothing more is charged. You can undo it until then.`
+              : rules.cancel.words}
           </p>
           <label htmlFor="cancel-reason" className="mt-3 block text-sm font-medium text-slate-200">
             Why are you leaving? (optional)
@@ -185,12 +181,12 @@ export function SubscriptionCard({
           />
           <input type="hidden" name="intent" value="cancel" />
           <button type="submit" className="btn-secondary mt-3" disabled={busy}>
-            {sub.status === "paused" ? "Cancel subscription" : "Cancel at end of period"}
+            {rules.cancel.button}
           </button>
         </Form>
       ) : null}
 
-      {sub.cancelAtCycleEnd && running && !switchTo ? (
+      {can("undo-cancel") && !switchTo ? (
         <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
           <input type="hidden" name="intent" value="undo-cancel" />
           <button type="submit" className="btn-primary" disabled={busy}>

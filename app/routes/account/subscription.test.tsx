@@ -20,6 +20,7 @@ import { decideEntitlement } from "~/.server/billing/entitlement.server";
 import { statusText, type SubscriptionSummary } from "~/.server/billing/overview.server";
 import { describeRenewal, IF_CHARGE_FAILS } from "~/.server/billing/renewal.server";
 import { SWITCHED_PLAN } from "~/.server/billing/subscriptions.server";
+import { stateOfRow } from "~/.server/billing/subscription-state.server";
 import type { SubscriptionRow } from "~/.server/db/schema";
 import { splitGstInclusive } from "~/.server/invoices/engine.server";
 import { done, refuse } from "~/.server/forms/action.server";
@@ -125,6 +126,10 @@ function loaderData({
           planId: sub.planId,
           plan: planLabel(current),
           status: sub.status,
+          state: stateOfRow(
+            { ...row, pausedBy: sub.pausedInUpiApp ? "customer" : null },
+            { switchFollows: switchTo !== null },
+          ),
           statusText: statusText(row, switchTo),
           currentEnd: PERIOD_END,
           nextChargeAt: charging ? PERIOD_END : null,

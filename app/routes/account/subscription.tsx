@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { STATUS_RULES } from "~/lib/subscription-state";
 import { Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { accountState } from "~/.server/account/account-state.server";
@@ -143,10 +144,10 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
     reported.current = actionData;
     track("trial_start", planEvents.trialStart("pro-monthly", trialDaysLeft(trial.endsAt)));
   }, [actionData, trial]);
-  const running = sub && ["active", "pending", "authenticated"].includes(sub.status);
+  const running = sub !== null && STATUS_RULES[sub.status].renews;
   // A plan bought during the trial to start at its end (issue 36, point 4): authorised, waiting.
   const startsAfterTrial =
-    trial?.kind === "running" && sub?.status === "authenticated" && !switchTo && !!renewal?.next;
+    trial?.kind === "running" && sub?.state === "authorised" && !switchTo && !!renewal?.next;
 
   return (
     <div className="space-y-6">
@@ -209,7 +210,7 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
       <SubscriptionCard page={loaderData} busy={busy} />
 
       {!running && !holdsPro ? (
-        <UpgradeCard trial={trial} halted={sub?.status === "halted"} busy={busy} />
+        <UpgradeCard trial={trial} halted={sub?.state === "halted"} busy={busy} />
       ) : null}
       <p className="text-sm text-slate-300">
         A question about your subscription, or a refund?{" "}

@@ -53,6 +53,7 @@ const proMonthly: SubscriptionSummary = {
   planId: "pro-monthly",
   plan: "Pro (monthly)",
   status: "active",
+  state: "active",
   statusText: "Active",
   currentEnd: "2027-03-12T00:00:00.000Z",
   nextChargeAt: "2027-03-12T00:00:00.000Z",

@@ -4,6 +4,8 @@
  * times Unix seconds, exactly as Razorpay sends them.
  */
 import { z } from "zod";
+// Defined once, with what each means, in the state module (issue 54).
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "../../../lib/subscription-state";
 
 const unixSeconds = z.number().int().nonnegative();
 const paise = z.number().int().nonnegative();
@@ -16,18 +18,7 @@ export const notesSchema = z
       : Object.fromEntries(Object.entries(notes).map(([key, value]) => [key, String(value)])),
   );
 
-export const SUBSCRIPTION_STATUSES = [
-  "created",
-  "authenticated",
-  "active",
-  "pending",
-  "halted",
-  "cancelled",
-  "completed",
-  "expired",
-  "paused",
-] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+export { SUBSCRIPTION_STATUSES, type SubscriptionStatus };
 
 export const planSchema = z.looseObject({
   id: z.string().startsWith("plan_"),

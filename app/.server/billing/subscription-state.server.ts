@@ -1,0 +1,34 @@
+/**
+ * The one adapter from a stored subscription to its state (app/lib/subscription-state.ts): the
+ * facts the state reads that only the server knows (an end reason that gave no Pro, a checkout
+ * confirmed in the browser, a switch that follows).
+ */
+import { stateOf, type SubscriptionState } from "~/lib/subscription-state";
+import { GRANTS_NOTHING_END_REASONS, type SubscriptionRow } from "../db/schema";
+
+const GRANTS_NOTHING: ReadonlySet<string> = new Set(GRANTS_NOTHING_END_REASONS);
+
+/** Whether an end reason means the subscription gave no Pro (refunded, a duplicate, …). */
+export const endGaveNoPro = (endReason: string | null | undefined): boolean =>
+  !!endReason && GRANTS_NOTHING.has(endReason);
+
+export function stateOfRow(
+  row: Pick<SubscriptionRow, "status" | "cancelAtCycleEnd"> &
+    Partial<
+      Pick<
+        SubscriptionRow,
+        "endReason" | "replacesSubscriptionId" | "checkoutVerifiedAt" | "pausedBy"
+      >
+    >,
+  options: { switchFollows?: boolean } = {},
+): SubscriptionState {
+  return stateOf({
+    status: row.status,
+    cancelAtCycleEnd: row.cancelAtCycleEnd,
+    checkoutVerified: !!row.checkoutVerifiedAt,
+    replacesAnother: !!row.replacesSubscriptionId,
+    switchFollows: options.switchFollows ?? false,
+    pausedInUpiApp: row.pausedBy === "customer",
+    endedWithoutPro: endGaveNoPro(row.endReason),
+  });
+}
