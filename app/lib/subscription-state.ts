@@ -45,10 +45,14 @@ export interface StatusRules {
   renews: boolean;
   /** Still runs (may charge again, or resume): one such subscription per buyer. */
   runs: boolean;
+  /** Its mandate is in use: Razorpay charges it by a date, or retries a failed charge. */
+  charges: boolean;
   /** Razorpay may still charge it: what must be cancelled there when it has to end at once. */
   mayCharge: boolean;
   /** Paid, and charging on (the last charge may be in Razorpay's retries): counted in MRR. */
   paying: boolean;
+  /** Its current period is paid and its last charge went through (Razorpay's "active"). */
+  paidUp: boolean;
   /** Authorised or paid, no charge failing: a switch that has started or will. */
   goodStanding: boolean;
   /** Authorised, its first charge still to come: it has paid for nothing yet. */
@@ -67,8 +71,10 @@ export const STATUS_RULES = {
     grants: "nothing",
     renews: false,
     runs: false,
+    charges: false,
     mayCharge: true,
     paying: false,
+    paidUp: false,
     goodStanding: false,
     awaitsFirstCharge: false,
     manageable: false,
@@ -80,8 +86,10 @@ export const STATUS_RULES = {
     grants: "to-next-charge",
     renews: true,
     runs: true,
+    charges: true,
     mayCharge: true,
     paying: false,
+    paidUp: false,
     goodStanding: true,
     awaitsFirstCharge: true,
     manageable: true,
@@ -93,8 +101,10 @@ export const STATUS_RULES = {
     grants: "to-next-charge",
     renews: true,
     runs: true,
+    charges: true,
     mayCharge: true,
     paying: true,
+    paidUp: true,
     goodStanding: true,
     awaitsFirstCharge: false,
     manageable: true,
@@ -106,8 +116,10 @@ export const STATUS_RULES = {
     grants: "to-next-charge",
     renews: true,
     runs: true,
+    charges: true,
     mayCharge: true,
     paying: true,
+    paidUp: false,
     goodStanding: false,
     awaitsFirstCharge: false,
     manageable: true,
@@ -119,8 +131,10 @@ export const STATUS_RULES = {
     grants: "nothing",
     renews: false,
     runs: true,
+    charges: true,
     mayCharge: true,
     paying: false,
+    paidUp: false,
     goodStanding: false,
     awaitsFirstCharge: false,
     manageable: false,
@@ -132,8 +146,10 @@ export const STATUS_RULES = {
     grants: "paid-period",
     renews: false,
     runs: false,
+    charges: false,
     mayCharge: false,
     paying: false,
+    paidUp: false,
     goodStanding: false,
     awaitsFirstCharge: false,
     manageable: false,
@@ -145,8 +161,10 @@ export const STATUS_RULES = {
     grants: "paid-period",
     renews: false,
     runs: false,
+    charges: false,
     mayCharge: false,
     paying: false,
+    paidUp: false,
     goodStanding: false,
     awaitsFirstCharge: false,
     manageable: false,
@@ -158,8 +176,10 @@ export const STATUS_RULES = {
     grants: "nothing",
     renews: false,
     runs: false,
+    charges: false,
     mayCharge: false,
     paying: false,
+    paidUp: false,
     goodStanding: false,
     awaitsFirstCharge: false,
     manageable: false,
@@ -173,8 +193,10 @@ export const STATUS_RULES = {
     grants: "paid-period",
     renews: false,
     runs: true,
+    charges: false,
     mayCharge: true,
     paying: false,
+    paidUp: false,
     goodStanding: false,
     awaitsFirstCharge: false,
     manageable: true,
@@ -187,6 +209,10 @@ export const STATUS_RULES = {
 export function statusesWhere(test: (rules: StatusRules) => boolean): SubscriptionStatus[] {
   return SUBSCRIPTION_STATUSES.filter((status) => test(STATUS_RULES[status]));
 }
+
+/** A checkout not paid yet (and not expired): Razorpay's "created". */
+export const checkoutOpen = (status: SubscriptionStatus): boolean =>
+  !STATUS_RULES[status].started && !STATUS_RULES[status].final;
 
 /** One status's rule, for a row read from the database or Razorpay. */
 export const statusRules = (status: SubscriptionStatus): StatusRules => STATUS_RULES[status];

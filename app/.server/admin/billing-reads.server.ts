@@ -2,6 +2,7 @@
  * What the operator reads about billing: the dashboard's numbers, the subscription list (paged,
  * filtered) and one customer's billing history. Nothing here writes.
  */
+import { statusesWhere } from "~/lib/subscription-state";
 import { and, count, desc, eq, gte, ilike, inArray, or, type SQL } from "drizzle-orm";
 import { istMonth, istMonthRange } from "~/lib/india-time";
 import { findPlan, isPaidPlanId, monthlyValuePaise, type PaidPlanId } from "~/lib/plans";
@@ -44,7 +45,12 @@ export async function billingStats(
       })
       .from(subscriptions)
       .leftJoin(providerPlans, eq(providerPlans.providerPlanId, subscriptions.providerPlanId))
-      .where(inArray(subscriptions.status, ["active", "pending"])),
+      .where(
+        inArray(
+          subscriptions.status,
+          statusesWhere((rules) => rules.paying),
+        ),
+      ),
     database
       .select({ value: count() })
       .from(payments)

@@ -5,6 +5,8 @@
  * the customer's mail are stored in one transaction. Refunds stay a separate, confirmed action
  * (a full refund of the current period ends the subscription by itself, billing/refunded-period).
  */
+import { STATUS_RULES } from "~/lib/subscription-state";
+import { stateOfRow } from "../billing/subscription-state.server";
 import { cancelAtRazorpay } from "../billing/cancel-at-razorpay.server";
 import { eq } from "drizzle-orm";
 import { formatDate } from "~/lib/dates";
@@ -46,14 +48,14 @@ export async function adminCancelSubscription(
       "conflict",
       "This subscription has ended already: there is nothing to cancel.",
     );
-  if (row.replacesSubscriptionId && row.status === "authenticated")
+  if (stateOfRow(row) === "switch-scheduled")
     throw new AppError(
       "conflict",
       "This is a plan switch that has not started: cancel the subscription it replaces, and the switch goes with it.",
     );
   // Authorised and never charged (an unpaid start): nothing was paid, so it
   // can only end now.
-  const atPeriodEnd = input.when === "period-end" && row.status !== "authenticated";
+  const atPeriodEnd = input.when === "period-end" && !STATUS_RULES[row.status].awaitsFirstCharge;
   if (atPeriodEnd && row.cancelAtCycleEnd)
     throw new AppError(
       "conflict",
@@ -65,7 +67,7 @@ export async function adminCancelSubscription(
     reason: atPeriodEnd ? "operator" : "operator-ended",
     atCycleEnd: atPeriodEnd,
   });
-  const endsNow = entity.status === "cancelled";
+  const endsNow = STATUS_RULES[entity.status].final;
   await database.transaction(async (tx) => {
     const applied = await applyProviderSubscription(tx, entity, readAt);
     if (!applied) throw new Error("cancelled subscription is not ours");
@@ -109,7 +111,7 @@ export function unusedPart(
   row: Pick<SubscriptionRow, "planId" | "currentStart" | "currentEnd" | "status">,
   at: Date,
 ): { paise: number; days: number; ofDays: number } | null {
-  if (row.status !== "active" && row.status !== "pending") return null;
+  if (!STATUS_RULES[row.status].paying) return null;
   if (!row.currentStart || !row.currentEnd || !isPaidPlanId(row.planId)) return null;
   const ofDays = Math.round((row.currentEnd.getTime() - row.currentStart.getTime()) / DAY_MS);
   const days = Math.floor((row.currentEnd.getTime() - at.getTime()) / DAY_MS);

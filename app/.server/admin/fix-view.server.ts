@@ -4,6 +4,7 @@
  * record, payments, documents, grants, events, audit, devices, support tickets, and all of it
  * with the mails sent and key analytics events on one timeline.
  */
+import { STATUS_RULES } from "~/lib/subscription-state";
 import { z } from "zod";
 import { compareWithProvider } from "../billing/compare.server";
 import { statusText } from "../billing/overview.server";
@@ -93,7 +94,7 @@ async function customerView(customer: Customer, kinds: readonly TimelineKind[]) 
     kinds,
   );
   const running = billing.subscriptions
-    .filter((row) => row.status !== "created" && row.status !== "expired")
+    .filter((row) => STATUS_RULES[row.status].started)
     .slice(0, 3);
   const comparisons = await Promise.all(running.map((row) => compareWithProvider(row)));
   return {

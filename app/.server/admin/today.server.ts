@@ -3,7 +3,8 @@
  * linked to its customer. Subscriptions in dunning with their next retry, payments that failed
  * today (India day), tickets waiting for the team (oldest first), open refund requests, dead jobs.
  */
-import { and, asc, count, eq, gte, isNotNull, ne, sql } from "drizzle-orm";
+import { statusesWhere } from "~/lib/subscription-state";
+import { and, asc, count, eq, gte, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { istDay, istDayStart } from "~/lib/india-time";
 import { planLabel } from "~/lib/plans";
 import { ticketDeadlines } from "~/lib/support";
@@ -51,7 +52,12 @@ export async function todayQueue(
         })
         .from(subscriptions)
         .leftJoin(users, eq(users.id, subscriptions.userId))
-        .where(eq(subscriptions.status, "pending"))
+        .where(
+          inArray(
+            subscriptions.status,
+            statusesWhere((rules) => rules.dunning === "pending"),
+          ),
+        )
         .orderBy(sql`${subscriptions.chargeAt} asc nulls last`)
         .limit(ROWS),
       database

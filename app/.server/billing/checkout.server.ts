@@ -3,6 +3,7 @@
  * checkout handler's signature, which only says "payment received, activating…". The
  * subscription becomes Pro when Razorpay confirms it (webhook or resync).
  */
+import { checkoutOpen, STATUS_RULES } from "~/lib/subscription-state";
 import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
 import { createHmac } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
@@ -128,7 +129,7 @@ async function startCheckoutNow(
 
   if (!replaces) {
     const live = await liveSubscriptionsOf(user.id, database);
-    if (live.some((row) => row.status !== "halted"))
+    if (live.some((row) => STATUS_RULES[row.status].manageable))
       throw new AppError(
         "conflict",
         "You already have a subscription. Manage it on Account → Subscription.",
@@ -142,7 +143,7 @@ async function startCheckoutNow(
     // moment (now, or the trial's end): a checkout opened for "now" is never paid as one for
     // "after the trial", nor the other way round.
     const reusable =
-      fresh.status === "created" &&
+      checkoutOpen(fresh.status) &&
       open.planId === planId &&
       open.replacesSubscriptionId === (replaces?.id ?? null) &&
       open.couponId === (coupon?.id ?? null) &&
@@ -160,7 +161,7 @@ async function startCheckoutNow(
       coupon = null;
       couponNotice = `${held.message} Your checkout is now at the full price, ${planPriceLabel(plan)}.`;
     }
-    if (fresh.status === "created") {
+    if (checkoutOpen(fresh.status)) {
       const cancelledAt = new Date();
       try {
         await applyProviderSubscription(
@@ -178,7 +179,7 @@ async function startCheckoutNow(
     } else {
       await applyProviderSubscription(database, fresh, readAt);
       // Paid meanwhile (its webhook not in yet): this person has a subscription now.
-      if (!replaces && ["authenticated", "active", "pending"].includes(fresh.status))
+      if (!replaces && STATUS_RULES[fresh.status].renews)
         throw new AppError(
           "conflict",
           "You already have a subscription. Manage it on Account → Subscription.",

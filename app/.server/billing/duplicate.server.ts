@@ -4,6 +4,7 @@
  * authorised it is cancelled at once, what it charged is refunded (a money-lane refund with a key
  * per payment), and the customer gets one mail saying so.
  */
+import { STATUS, STATUS_RULES } from "~/lib/subscription-state";
 import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
 import { and, eq, ne } from "drizzle-orm";
 import { z } from "zod";
@@ -20,8 +21,8 @@ import { applyProviderSubscription, markEnding } from "./subscriptions.server";
 
 export const CANCEL_DUPLICATE_JOB = "billing.cancel-duplicate";
 
-/** States in which a subscription charges, or will. */
-const CHARGING = ["authenticated", "active", "pending"] as const;
+/** A subscription that charges, or will. */
+const charging = (row: Pick<SubscriptionRow, "status">) => STATUS_RULES[row.status].renews;
 
 type Candidate = Pick<
   SubscriptionRow,
@@ -31,13 +32,13 @@ type Candidate = Pick<
 /** The older subscription that `row` duplicates, if any (a switch is not a duplicate). */
 export function duplicated(row: Candidate, others: readonly Candidate[]): Candidate | null {
   if (!row.userId || row.replacesSubscriptionId) return null;
-  if (!(CHARGING as readonly string[]).includes(row.status)) return null;
+  if (!charging(row)) return null;
   return (
     others.find(
       (other) =>
         other.id !== row.id &&
         other.replacesSubscriptionId !== row.id &&
-        (CHARGING as readonly string[]).includes(other.status) &&
+        charging(other) &&
         other.createdAt < row.createdAt,
     ) ?? null
   );
@@ -49,7 +50,7 @@ export async function guardAgainstDuplicate(
   row: SubscriptionRow,
 ): Promise<void> {
   if (!row.userId || row.replacesSubscriptionId) return;
-  if (!(CHARGING as readonly string[]).includes(row.status)) return;
+  if (!charging(row)) return;
   const others = await executor
     .select({
       id: subscriptions.id,
@@ -89,11 +90,11 @@ export async function cancelDuplicate(
   // Checked again with today's data: the older one may have ended since this was queued.
   const fresh = await client.fetchSubscription(row.providerSubscriptionId);
   if (!duplicated({ ...row, status: fresh.status as SubscriptionRow["status"] }, others)) {
-    if (fresh.status !== "cancelled") return { refunded: [] };
+    if (fresh.status !== STATUS.cancelled) return { refunded: [] };
   }
   const readAt = new Date();
   const cancelled =
-    fresh.status === "cancelled"
+    fresh.status === STATUS.cancelled
       ? fresh
       : await cancelAtRazorpay(database, client, row, { reason: "duplicate", atCycleEnd: false });
   await database.transaction(async (tx) => {

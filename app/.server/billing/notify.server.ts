@@ -3,6 +3,8 @@
  * (deduplicated, so a replayed event mails nobody twice), rendered and sent by the worker with
  * the data as it is then.
  */
+import { statusesWhere, type SubscriptionStatus } from "~/lib/subscription-state";
+import { stateOfRow } from "./subscription-state.server";
 import { nextChargePaise } from "./charge-amount.server";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
@@ -309,7 +311,10 @@ export async function sendBillingMail(
         .where(
           and(
             eq(subscriptions.userId, subscription.userId ?? ""),
-            inArray(subscriptions.status, ["active", "pending", "authenticated"]),
+            inArray(
+              subscriptions.status,
+              statusesWhere((rules) => rules.renews),
+            ),
           ),
         );
       return send(
@@ -328,12 +333,7 @@ export async function sendBillingMail(
     case "renewal-reminder": {
       // Only if the renewal it announces is still going to happen on that day.
       const due = subscription.chargeAt?.toISOString();
-      if (
-        subscription.status !== "active" ||
-        subscription.cancelAtCycleEnd ||
-        due !== job.chargeAt ||
-        !subscription.chargeAt
-      )
+      if (stateOfRow(subscription) !== "active" || due !== job.chargeAt || !subscription.chargeAt)
         return;
       return send(
         renewalReminderMessage({
@@ -374,14 +374,13 @@ export async function scheduleRenewalReminder(
   subscription: {
     id: string;
     planId: string;
-    status: string;
+    status: SubscriptionStatus;
     chargeAt: Date | null;
     cancelAtCycleEnd: boolean;
   },
   now: Date = new Date(),
 ): Promise<void> {
-  if (subscription.status !== "active" || subscription.cancelAtCycleEnd || !subscription.chargeAt)
-    return;
+  if (stateOfRow(subscription) !== "active" || !subscription.chargeAt) return;
   if (!isPaidPlanId(subscription.planId)) return;
   const days = renewalNoticeDays(planById(subscription.planId));
   if (days === null) return;

@@ -12,6 +12,7 @@
  * would have paid for nothing. So a "created" one younger than a day is also read again (with its
  * payments), at growing intervals: see `checkoutsToAsk`.
  */
+import { checkoutOpen, statusesWhere, SUBSCRIPTION_STATUSES } from "~/lib/subscription-state";
 import { and, gt, inArray, lt, or, sql } from "drizzle-orm";
 import { subscriptions } from "../db/schema";
 import { enqueue } from "../jobs/define";
@@ -31,12 +32,19 @@ export async function queueStaleResyncs(executor: Executor, now = new Date()): P
     .from(subscriptions)
     .where(
       and(
-        inArray(subscriptions.status, ["authenticated", "active", "pending", "halted"]),
+        // Razorpay charges it by a date, or it waits on a failed charge.
+        inArray(
+          subscriptions.status,
+          statusesWhere((rules) => rules.charges),
+        ),
         lt(subscriptions.syncedAt, dayAgo),
         or(
           lt(sql`coalesce(${subscriptions.chargeAt}, ${subscriptions.currentEnd})`, dayAgo),
           // Halted waits on the customer, not on a date: read it again once a day.
-          inArray(subscriptions.status, ["halted"]),
+          inArray(
+            subscriptions.status,
+            statusesWhere((rules) => rules.dunning === "halted"),
+          ),
         ),
       ),
     )
@@ -93,7 +101,7 @@ async function checkoutsToAsk(executor: Executor, now: Date) {
     .from(subscriptions)
     .where(
       and(
-        inArray(subscriptions.status, ["created"]),
+        inArray(subscriptions.status, SUBSCRIPTION_STATUSES.filter(checkoutOpen)),
         gt(subscriptions.createdAt, new Date(now.getTime() - DAY)),
         lt(subscriptions.syncedAt, new Date(now.getTime() - CHECKOUT_QUIET_MS)),
         sql`${subscriptions.syncedAt} - ${subscriptions.createdAt}

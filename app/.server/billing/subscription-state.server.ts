@@ -3,7 +3,8 @@
  * facts the state reads that only the server knows (an end reason that gave no Pro, a checkout
  * confirmed in the browser, a switch that follows).
  */
-import { stateOf, type SubscriptionState } from "~/lib/subscription-state";
+import { sql, type SQL } from "drizzle-orm";
+import { stateOf, type SubscriptionState, type SubscriptionStatus } from "~/lib/subscription-state";
 import { GRANTS_NOTHING_END_REASONS, type SubscriptionRow } from "../db/schema";
 
 const GRANTS_NOTHING: ReadonlySet<string> = new Set(GRANTS_NOTHING_END_REASONS);
@@ -31,4 +32,12 @@ export function stateOfRow(
     pausedInUpiApp: row.pausedBy === "customer",
     endedWithoutPro: endGaveNoPro(row.endReason),
   });
+}
+
+/** `(…)` of statuses for raw SQL (`s.status in ${statusList(…)}`), as bound parameters. */
+export function statusList(statuses: readonly SubscriptionStatus[]): SQL {
+  return sql`(${sql.join(
+    statuses.map((status) => sql`${status}`),
+    sql`, `,
+  )})`;
 }

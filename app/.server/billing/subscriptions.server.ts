@@ -71,7 +71,7 @@ export async function applyProviderSubscription(
   // Cancelled: the reason we asked for it by (if we did) becomes its end reason, unless one is
   // recorded already (cancel-at-razorpay.server.ts).
   const endedFields =
-    entity.status === "cancelled"
+    entity.status === STATUS.cancelled
       ? {
           endReason: sql`coalesce(${subscriptions.endReason}, ${subscriptions.pendingEndReason})`,
         }
@@ -216,9 +216,7 @@ export function scheduledSwitch(
   if (!current) return null;
   return (
     rows.find(
-      (row) =>
-        row.replacesSubscriptionId === current.id &&
-        STATUS_RULES[row.status].goodStanding,
+      (row) => row.replacesSubscriptionId === current.id && STATUS_RULES[row.status].goodStanding,
     ) ?? null
   );
 }
@@ -235,5 +233,5 @@ export async function openCheckoutsOf(
   userId: string,
   database: Database = defaultDb(),
 ): Promise<SubscriptionRow[]> {
-  return userSubscriptions(userId, database, eq(subscriptions.status, "created"));
+  return userSubscriptions(userId, database, eq(subscriptions.status, STATUS.created));
 }

@@ -5,8 +5,9 @@
  * Razorpay, so both are jobs. Apart from the subscriber's commands (manage.server.ts) so that the
  * arrows run one way: commands and webhooks → sync → these follow-ups.
  */
+import { STATUS_RULES, statusesWhere } from "~/lib/subscription-state";
 import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { type Database, db as defaultDb, type Executor } from "../db";
 import { subscriptions, type SubscriptionRow } from "../db/schema";
@@ -42,7 +43,7 @@ export async function afterSubscriptionSynced(
   executor: Executor,
   row: SubscriptionRow,
 ): Promise<void> {
-  if (row.replacesSubscriptionId && (row.status === "authenticated" || row.status === "active")) {
+  if (row.replacesSubscriptionId && STATUS_RULES[row.status].goodStanding) {
     await enqueue(
       executor,
       finishSwitchJob,
@@ -54,7 +55,7 @@ export async function afterSubscriptionSynced(
   // old payment page would charge a second time.
   // The same for a team's seats bought again (issue 37).
   const buyer = buyerOf(row);
-  if (row.status === "active" && buyer && !row.replacesSubscriptionId) {
+  if (STATUS_RULES[row.status].paidUp && buyer && !row.replacesSubscriptionId) {
     const halted = await executor
       .select({ id: subscriptions.id })
       .from(subscriptions)
@@ -63,7 +64,10 @@ export async function afterSubscriptionSynced(
           typeof buyer === "string"
             ? eq(subscriptions.userId, buyer)
             : eq(subscriptions.teamId, buyer.teamId),
-          eq(subscriptions.status, "halted"),
+          inArray(
+            subscriptions.status,
+            statusesWhere((rules) => rules.dunning === "halted"),
+          ),
         ),
       );
     if (halted.some((other) => other.id !== row.id))
@@ -95,13 +99,13 @@ export async function finishSwitch(
   const [next] = await database.select().from(subscriptions).where(eq(subscriptions.id, id));
   if (!next?.replacesSubscriptionId) throw new PermanentJobError(`no switch ${id}`);
   // Withdrawn (or cancelled outright) before this job ran: the current plan stays as it is.
-  if (next.status !== "authenticated" && next.status !== "active") return;
+  if (!STATUS_RULES[next.status].goodStanding) return;
   const [old] = await database
     .select()
     .from(subscriptions)
     .where(eq(subscriptions.id, next.replacesSubscriptionId));
   if (!old) throw new PermanentJobError(`replaced subscription of ${id} is gone`);
-  if (!old.cancelAtCycleEnd && ["active", "pending"].includes(old.status)) {
+  if (!old.cancelAtCycleEnd && STATUS_RULES[old.status].paying) {
     const readAt = new Date();
     const entity = await cancelAtRazorpay(database, client, old, {
       reason: "switched",
@@ -111,7 +115,7 @@ export async function finishSwitch(
       await applyProviderSubscription(tx, entity, readAt);
       await tx
         .update(subscriptions)
-        .set({ cancelAtCycleEnd: entity.status !== "cancelled", cancelReason: SWITCHED_PLAN })
+        .set({ cancelAtCycleEnd: !STATUS_RULES[entity.status].final, cancelReason: SWITCHED_PLAN })
         .where(eq(subscriptions.id, old.id));
       await markEnding(tx, old.id, "switched");
     });
@@ -130,7 +134,7 @@ export async function retireHalted(
   const buyer = active ? buyerOf(active) : null;
   if (!active || !buyer) throw new PermanentJobError(`no subscription ${id}`);
   const halted = (await subscriptionsOfBuyer(buyer, database)).filter(
-    (row) => row.status === "halted" && row.id !== active.id,
+    (row) => STATUS_RULES[row.status].dunning === "halted" && row.id !== active.id,
   );
   let cancelled = 0;
   for (const row of halted) {
@@ -139,7 +143,7 @@ export async function retireHalted(
     // halted there is cancelled, else what it says is recorded (issue 32, "also close").
     const fetchedAt = new Date();
     const current = await client.fetchSubscription(row.providerSubscriptionId);
-    if (current.status !== "halted") {
+    if (STATUS_RULES[current.status].dunning !== "halted") {
       await applyProviderSubscription(database, current, fetchedAt);
       continue;
     }

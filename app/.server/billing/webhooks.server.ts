@@ -6,6 +6,7 @@
  * fetches the subscription from Razorpay instead of trusting the event's snapshot, so events
  * arriving late or out of order cannot move a subscription back to an older state.
  */
+import { STATUS, STATUS_RULES } from "~/lib/subscription-state";
 import { createHash, createHmac } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
@@ -289,7 +290,8 @@ async function queueMailFor(
       });
     return;
   }
-  if (current.status === "pending") {
+  const dunning = STATUS_RULES[current.status].dunning;
+  if (dunning === "pending") {
     const attempt = `${current.charge_at ?? 0}:${current.auth_attempts ?? 0}`;
     await queueBillingMail(tx, "payment-failed", subscription.id, `failed:${attempt}`);
     const customer = await subscriptionCustomer(tx, subscription.id);
@@ -300,10 +302,10 @@ async function queueMailFor(
         summary: `A renewal of ${customer.email} failed (${current.id}, ${countOf(current.auth_attempts ?? 1, "failed attempt")}); Razorpay retries it.`,
         path: customer.path,
       });
-  } else if (current.status === "paused") {
+  } else if (current.status === STATUS.paused) {
     // Paused here or in the customer's UPI app: one mail per pause, keyed as the site's is.
     await queueBillingMail(tx, "paused", subscription.id, `paused:${current.paused_at ?? 0}`);
-  } else if (current.status === "halted") {
+  } else if (dunning === "halted") {
     await queueBillingMail(tx, "halted", subscription.id, `halted:${current.paid_count}`);
     const customer = await subscriptionCustomer(tx, subscription.id);
     if (customer)

@@ -2,6 +2,7 @@
  * Whether a code gives a discount on a plan to this person, and what the price then is: the one
  * check pricing, checkout and the reservation share. Each refusal says which rule it is.
  */
+import { statusesWhere } from "~/lib/subscription-state";
 import { and, count, eq, inArray, or, sql } from "drizzle-orm";
 import {
   type CouponTerms,
@@ -145,7 +146,10 @@ async function hasBought(database: Executor, userId: string): Promise<boolean> {
         eq(subscriptions.userId, userId),
         or(
           sql`${subscriptions.paidCount} > 0`,
-          inArray(subscriptions.status, ["authenticated", "active", "pending", "halted", "paused"]),
+          inArray(
+            subscriptions.status,
+            statusesWhere((rules) => rules.runs),
+          ),
         ),
       ),
     )

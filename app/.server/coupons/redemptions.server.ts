@@ -6,10 +6,15 @@
  * cannot pay for the last use at once, but checkouts nobody pays do not use a coupon up. A
  * buyer's own holds never count against them: their retry reuses that checkout with its offer.
  */
+import { checkoutOpen, statusesWhere, SUBSCRIPTION_STATUSES } from "~/lib/subscription-state";
+import { statusList } from "../billing/subscription-state.server";
 import { sql, type SQL } from "drizzle-orm";
 
 /** How long a checkout not yet paid holds its use of a coupon (renewed when a retry reuses it). */
 export const HOLD_MS = 30 * 60 * 1000;
+
+const OPEN_CHECKOUT = statusList(SUBSCRIPTION_STATUSES.filter(checkoutOpen));
+const ENDED = statusList(statusesWhere((rules) => rules.final));
 
 /**
  * The redemption's subscription was paid or authorised. Raw SQL with qualified names, because
@@ -19,8 +24,8 @@ export function redemptionUsed(): SQL {
   return sql`exists (
     select 1 from "subscriptions" s
     where s.id = "coupon_redemptions"."subscription_id"
-      and s.status <> 'created'
-      and not (s.status in ('cancelled', 'expired') and s.paid_count = 0)
+      and s.status not in ${OPEN_CHECKOUT}
+      and not (s.status in ${ENDED} and s.paid_count = 0)
   )`;
 }
 
@@ -34,7 +39,7 @@ export function redemptionHeld(now: Date, exceptUserId: string | null = null): S
       "coupon_redemptions"."subscription_id" is null
       or exists (
         select 1 from "subscriptions" s
-        where s.id = "coupon_redemptions"."subscription_id" and s.status = 'created'
+        where s.id = "coupon_redemptions"."subscription_id" and s.status in ${OPEN_CHECKOUT}
       )
     )
   )`;

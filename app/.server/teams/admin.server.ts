@@ -3,6 +3,7 @@
  * how many people it has, how many invitations wait, its seats (held of bought) and what it was
  * invoiced; searched by name or GSTIN. And the seats in the cockpit: sold, held, MRR from teams.
  */
+import { statusesWhere } from "~/lib/subscription-state";
 import { and, asc, desc, eq, ilike, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { findPlan } from "~/lib/plans";
 import { teamMonthlyPaise } from "~/lib/seats";
@@ -169,7 +170,10 @@ export async function teamSeatTotals(
     .where(
       and(
         isNotNull(subscriptions.teamId),
-        inArray(subscriptions.status, ["active", "pending"]),
+        inArray(
+          subscriptions.status,
+          statusesWhere((rules) => rules.paying),
+        ),
         eq(subscriptions.cancelAtCycleEnd, false),
       ),
     );

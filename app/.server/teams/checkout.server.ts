@@ -6,6 +6,7 @@
  * amount for seats added. Reused while unpaid for the same order, never two open at once; it
  * gives seats when Razorpay confirms it (webhook or resync, as every subscription).
  */
+import { checkoutOpen, STATUS_RULES } from "~/lib/subscription-state";
 import { eq } from "drizzle-orm";
 import { type BillingCycle, site } from "~/config/site";
 import { findPlan } from "~/lib/plans";
@@ -17,11 +18,7 @@ import { TOTAL_COUNT } from "../billing/checkout.server";
 import { providerPlanFor } from "../billing/plans.server";
 import { razorpay } from "../billing/provider.server";
 import { RazorpayError, type RazorpayClient } from "../billing/razorpay/client";
-import {
-  applyProviderSubscription,
-  LIVE_STATUSES,
-  markEnding,
-} from "../billing/subscriptions.server";
+import { applyProviderSubscription, markEnding } from "../billing/subscriptions.server";
 import { AppError } from "../http/errors";
 import { LeaseBusyError, withLease } from "../security/lease.server";
 import { teamSeatsOf } from "./seats.server";
@@ -73,7 +70,7 @@ async function startNow(
     .select()
     .from(subscriptions)
     .where(eq(subscriptions.teamId, organizationId));
-  const live = rows.filter((row) => LIVE_STATUSES.includes(row.status) && row.status !== "halted");
+  const live = rows.filter((row) => STATUS_RULES[row.status].manageable);
   const change =
     live.length > 0 ? await plannedChange(organizationId, rows, order, database) : null;
   const cycle = change?.current ? cycleOf(change.current) : order.cycle;
@@ -87,7 +84,7 @@ async function startNow(
   const replaces = change?.current ?? null;
   const topupPaise = change?.topup?.amountPaise ?? null;
 
-  for (const open of rows.filter((row) => row.status === "created")) {
+  for (const open of rows.filter((row) => checkoutOpen(row.status))) {
     const readAt = new Date();
     const fresh = await client.fetchSubscription(open.providerSubscriptionId);
     const [openTopup] = await database
@@ -97,16 +94,16 @@ async function startNow(
     // The same order: seats, plan, what it replaces and what it charges up front (a day later,
     // fewer days are left, and Razorpay's upfront amount is fixed when it is created).
     if (
-      fresh.status === "created" &&
+      checkoutOpen(fresh.status) &&
       open.providerPlanId === providerPlanId &&
       (fresh.quantity ?? 1) === order.seats &&
       open.replacesSubscriptionId === (replaces?.id ?? null) &&
       (openTopup?.amountPaise ?? null) === topupPaise
     )
       return (await applyProviderSubscription(database, fresh, readAt)) ?? open;
-    if (fresh.status !== "created") {
+    if (!checkoutOpen(fresh.status)) {
       await applyProviderSubscription(database, fresh, readAt);
-      if (["authenticated", "active", "pending"].includes(fresh.status))
+      if (STATUS_RULES[fresh.status].renews)
         throw new AppError("conflict", "The team's seats were just paid for: reload this page.");
       continue;
     }
@@ -190,7 +187,8 @@ async function plannedChange(
   now = new Date(),
 ): Promise<{ current: SubscriptionRow; topup: SeatTopup | null }> {
   const current = rows.find(
-    (row) => row.status === "active" && row.currentStart && row.currentEnd && row.currentEnd > now,
+    (row) =>
+      STATUS_RULES[row.status].paidUp && row.currentStart && row.currentEnd && row.currentEnd > now,
   );
   if (!current || !current.currentStart || !current.currentEnd)
     throw new AppError(
@@ -198,8 +196,7 @@ async function plannedChange(
       "The number of seats can be changed once the current period is paid. Write to us if this lasts.",
     );
   const scheduled = rows.find(
-    (row) =>
-      row.replacesSubscriptionId === current.id && ["authenticated", "active"].includes(row.status),
+    (row) => row.replacesSubscriptionId === current.id && STATUS_RULES[row.status].goodStanding,
   );
   if (scheduled)
     throw new AppError(

@@ -1,4 +1,5 @@
 /** The invitations waiting for an address, for the person signed in with it. */
+import { INVITATION_WAITING } from "./invitation-status";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { db as defaultDb, type Executor } from "../db";
 import { invitation as invitations, organization as organizations } from "../db/schema";
@@ -15,7 +16,7 @@ export async function pendingInvitationsFor(
     .where(
       and(
         sql`lower(${invitations.email}) = ${email.toLowerCase()}`,
-        eq(invitations.status, "pending"),
+        eq(invitations.status, INVITATION_WAITING),
         gt(invitations.expiresAt, now),
       ),
     )

@@ -5,6 +5,9 @@
  * (on every instance), so two accepts or invitations at once never hand out more seats than were
  * bought.
  */
+import { INVITATION_WAITING } from "./invitation-status";
+import { checkoutOpen } from "~/lib/subscription-state";
+import { stateOfRow } from "../billing/subscription-state.server";
 import { and, asc, desc, eq, getTableColumns, gt, inArray, sql } from "drizzle-orm";
 import { type Database, db as defaultDb, type Executor } from "../db";
 import {
@@ -87,10 +90,7 @@ export async function teamSeatsOf(
   const next =
     giving.find(
       (row) =>
-        row.replacesSubscriptionId !== null &&
-        row.status === "authenticated" &&
-        row.chargeAt !== null &&
-        row.chargeAt > now,
+        stateOfRow(row) === "switch-scheduled" && row.chargeAt !== null && row.chargeAt > now,
     ) ?? null;
   const held = await executor
     .select({ userId: teamSeats.userId, assignedAt: teamSeats.assignedAt })
@@ -112,7 +112,7 @@ export async function teamSeatsOf(
     .where(
       and(
         eq(invitations.organizationId, organizationId),
-        eq(invitations.status, "pending"),
+        eq(invitations.status, INVITATION_WAITING),
         gt(invitations.expiresAt, now),
       ),
     );
@@ -121,7 +121,7 @@ export async function teamSeatsOf(
   // given meanwhile would be lost at the cycle's end (issue 53, finding 1b).
   const ordered = rows.find(
     (row) =>
-      row.status === "created" &&
+      checkoutOpen(row.status) &&
       row.replacesSubscriptionId !== null &&
       row.replacesSubscriptionId === subscription?.id,
   );
@@ -131,7 +131,7 @@ export async function teamSeatsOf(
   return {
     subscription,
     next,
-    halted: subscription ? null : (rows.find((row) => row.status === "halted") ?? null),
+    halted: subscription ? null : (rows.find((row) => stateOfRow(row) === "halted") ?? null),
     bought,
     holders,
     invited,
@@ -182,7 +182,7 @@ export async function assertSeatForInvitation(
       and(
         eq(invitations.organizationId, organizationId),
         eq(invitations.email, email),
-        eq(invitations.status, "pending"),
+        eq(invitations.status, INVITATION_WAITING),
         gt(invitations.expiresAt, new Date()),
       ),
     );

@@ -3,6 +3,8 @@
  * (bought, held, waiting, the subscription's renewal and next charge, a scheduled change), its
  * invoices for those who manage it, and its people and invitations with their roles' labels.
  */
+import { STATUS_RULES } from "~/lib/subscription-state";
+import { stateOfRow } from "../billing/subscription-state.server";
 import type { SessionUser } from "../auth/session-shape";
 import { nextChargePaise } from "../billing/charge-amount.server";
 import { invoicesOfTeam } from "../invoices/queries.server";
@@ -42,14 +44,14 @@ export async function teamPage(user: Pick<SessionUser, "id">, team: TeamView) {
         ? {
             plan: planLabel(subscription.planId),
             status: subscription.status,
+            state: stateOfRow(subscription),
             renews:
-              ["active", "authenticated"].includes(subscription.status) &&
-              !subscription.cancelAtCycleEnd,
+              STATUS_RULES[subscription.status].goodStanding && !subscription.cancelAtCycleEnd,
             // Cancelled by the team (not ending because a change of seats replaces it).
             cancelled: subscription.cancelAtCycleEnd && seats.next === null,
             // Razorpay's page to authorise again with another method, after a failed charge.
             fixUrl:
-              manages && ["pending", "halted"].includes(subscription.status)
+              manages && STATUS_RULES[subscription.status].dunning !== null
                 ? subscription.shortUrl
                 : null,
             currentEnd: subscription.currentEnd?.toISOString() ?? null,

@@ -6,6 +6,7 @@
  * it was sent to, once, before it expires, the last owner unable to leave. Every refusal becomes
  * an AppError with words for the page.
  */
+import { INVITATION_WAITING } from "./invitation-status";
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { type BillingDetails } from "~/lib/billing-details";
@@ -229,7 +230,7 @@ export async function teamViewFor(
           .where(
             and(
               eq(invitations.organizationId, organizationId),
-              eq(invitations.status, "pending"),
+              eq(invitations.status, INVITATION_WAITING),
               gt(invitations.expiresAt, now),
             ),
           )
@@ -444,7 +445,7 @@ export async function invitationById(
     team: row.team,
     organizationId: row.organizationId,
     role: isTeamRole(row.role) ? row.role : "member",
-    valid: row.status === "pending" && row.expiresAt > now,
+    valid: row.status === INVITATION_WAITING && row.expiresAt > now,
   };
 }
 

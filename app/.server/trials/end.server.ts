@@ -4,6 +4,7 @@
  * event (its days, extensions included, and whether a plan was bought). The job is queued with
  * the trial and again for a new end when it is extended; one for an end that moved does nothing.
  */
+import { statusesWhere } from "~/lib/subscription-state";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { parseEvent } from "~/lib/analytics/catalogue";
@@ -49,7 +50,10 @@ async function convertedSince(executor: Executor, userId: string, since: Date): 
     .where(
       and(
         eq(subscriptions.userId, userId),
-        inArray(subscriptions.status, ["authenticated", "active", "pending"]),
+        inArray(
+          subscriptions.status,
+          statusesWhere((rules) => rules.renews),
+        ),
       ),
     )
     .limit(1);

@@ -5,6 +5,7 @@
  * still true: the trial was not moved (an extension queues its own), and the person has not
  * bought Pro meanwhile.
  */
+import { statusesWhere } from "~/lib/subscription-state";
 import { nextChargePaise } from "../billing/charge-amount.server";
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
@@ -67,7 +68,7 @@ const payloadSchema = z.object({
  * "created" (a checkout opened and never paid is not a purchase), and not "authenticated": a plan
  * set to start when the trial ends (issue 36, point 4), whose reminders say what will be charged.
  */
-const BOUGHT = ["active", "pending"] as const;
+const BOUGHT = statusesWhere((rules) => rules.paying);
 
 export async function sendTrialMail(
   job: z.output<typeof payloadSchema>,
@@ -97,7 +98,13 @@ export async function sendTrialMail(
     })
     .from(subscriptions)
     .where(
-      and(eq(subscriptions.userId, row.trial.userId!), eq(subscriptions.status, "authenticated")),
+      and(
+        eq(subscriptions.userId, row.trial.userId!),
+        inArray(
+          subscriptions.status,
+          statusesWhere((rules) => rules.awaitsFirstCharge),
+        ),
+      ),
     )
     .limit(1);
   if (scheduled) {

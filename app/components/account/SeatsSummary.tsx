@@ -1,4 +1,5 @@
 /** A team's Pro seats on its page, in words (the team's page; its seats page buys or changes them). */
+import { allows } from "~/lib/subscription-state";
 import { Form, Link } from "react-router";
 import type { TeamPage } from "~/.server/teams/team-page.server";
 import { formatDate } from "~/lib/dates";
@@ -71,7 +72,7 @@ export function SeatsSummary({
         <p className="mt-2">
           {subscription.renews && nextDate && subscription.nextChargePaise !== null
             ? `Renews on ${formatDate(nextDate)}: ${formatInr(subscription.nextChargePaise)}, GST included, invoiced to the team.`
-            : subscription.status === "pending"
+            : subscription.state === "retrying"
               ? "The last charge failed: Razorpay tries again over the next days. Seats keep Pro meanwhile."
               : nextDate && !seats.next
                 ? `Ends on ${formatDate(nextDate)}; seats give Pro until then.`
@@ -85,7 +86,7 @@ export function SeatsSummary({
           </a>
         </p>
       ) : null}
-      {manages && !seats.next && subscription.status === "active" && !subscription.cancelled ? (
+      {manages && !seats.next && allows(subscription.state, "change-seats") ? (
         <div className="mt-3 flex flex-wrap gap-3">
           <Link className="btn-secondary" to={`/account/team/${teamId}/seats`}>
             Change the number of seats

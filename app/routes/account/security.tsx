@@ -1,4 +1,5 @@
 import { useNavigation } from "react-router";
+import { STATUS_RULES } from "~/lib/subscription-state";
 import { z } from "zod";
 import { isTwoFactorEnabled } from "~/.server/account/account.server";
 import {
@@ -72,7 +73,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     deleteToken: deleteToken && deleteToken.length <= 200 ? deleteToken : null,
     // A plan being paid for: deleting the account cancels it at once (cancelEverythingFor).
     paidPlan:
-      sub && ["active", "pending", "authenticated", "paused"].includes(sub.status)
+      sub && STATUS_RULES[sub.status].manageable
         ? { name: planLabel(sub.planId), paidUntil: sub.currentEnd?.toISOString() ?? null }
         : null,
   };

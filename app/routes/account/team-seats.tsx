@@ -1,4 +1,5 @@
 import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
+import { STATUS_RULES } from "~/lib/subscription-state";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
 import { verifyCheckout } from "~/.server/billing/checkout.server";
@@ -53,7 +54,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const seats = await teamSeatsOf(team.id);
   // With seats, this page changes their number (point 3): from the running subscription's cycle.
   const current = seats.subscription;
-  if (current && (seats.next || current.status !== "active" || !current.currentEnd))
+  if (current && (seats.next || !STATUS_RULES[current.status].paidUp || !current.currentEnd))
     throw redirect(`/account/team/${team.id}#seats`);
   const currentCycle = current ? (findPlan(current.planId)?.billingCycle ?? "monthly") : null;
   const url = new URL(request.url);

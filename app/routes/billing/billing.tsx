@@ -1,4 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
+import { STATUS_RULES } from "~/lib/subscription-state";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
 import { billingProfileOf, saveBillingProfile } from "~/.server/billing/billing-profile.server";
@@ -96,8 +97,7 @@ export default function BillingPage({ loaderData, actionData }: Route.ComponentP
               Razorpay keeps your card or UPI mandate; we never see the card number. To use another
               card or UPI ID, authorise it on Razorpay’s page for your subscription.
             </p>
-            {sub.manageUrl &&
-            ["active", "pending", "halted", "authenticated"].includes(sub.status) ? (
+            {sub.manageUrl && STATUS_RULES[sub.status].charges ? (
               <a href={sub.manageUrl} className="btn-secondary mt-4" rel="noopener">
                 Change payment method
               </a>

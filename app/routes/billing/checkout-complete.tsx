@@ -1,4 +1,6 @@
 import { useEffect, useState } from "react";
+import { STATUS_RULES } from "~/lib/subscription-state";
+import { stateOfRow } from "~/.server/billing/subscription-state.server";
 import { data, Link, useRevalidator } from "react-router";
 import { requireSession } from "~/.server/auth/session";
 import { paymentsOfSubscription } from "~/.server/billing/payments.server";
@@ -30,9 +32,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const firstPayment = (await paymentsOfSubscription(subscription.id)).find(
     (payment) => payment.status === "captured",
   );
-  const ready = ["active", "authenticated"].includes(subscription.status);
+  const ready = STATUS_RULES[subscription.status].goodStanding;
   return {
     ready,
+    // Authorised to start later (a plan bought during a trial, issue 36): nothing is paid yet.
+    startsLater: stateOfRow(subscription) === "authorised",
     status: subscription.status,
     switch: subscription.replacesSubscriptionId !== null,
     plan: {
@@ -87,13 +91,15 @@ export default function CheckoutComplete({ loaderData }: Route.ComponentProps) {
           lead={
             loaderData.switch
               ? `${plan.label} starts on ${nextChargeAt ? formatDate(nextChargeAt) : "the end of your current period"}.`
-              : `Your ${plan.label} subscription is active.`
+              : loaderData.startsLater
+                ? `Your ${plan.label} subscription is authorised: it starts on ${nextChargeAt ? formatDate(nextChargeAt) : "the day your trial ends"}, with its first charge of ${formatInr(nextChargePaise)}. Nothing is charged before, and your trial runs until then.`
+                : `Your ${plan.label} subscription is active.`
           }
         />
         {amountPaise !== null ? (
           <p className="text-slate-200">{`We received ${formatInr(amountPaise)} (payment ${paymentId}). A receipt is on its way by email.`}</p>
         ) : null}
-        {nextChargeAt && !loaderData.switch ? (
+        {nextChargeAt && !loaderData.switch && !loaderData.startsLater ? (
           <p className="mt-2 text-slate-300">{`Next charge: ${formatInr(nextChargePaise)} on ${formatDate(nextChargeAt)}.`}</p>
         ) : null}
         <div className="mt-8 flex flex-wrap gap-3">

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { STATUS_RULES } from "~/lib/subscription-state";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { billingProfileOf, saveBillingProfile } from "~/.server/billing/billing-profile.server";
@@ -52,7 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const planId = isPaidPlanId(requested) ? requested : "pro-monthly";
   const switching = url.searchParams.get("switch") === "1";
   const live = await liveSubscriptionsOf(user.id);
-  if (!switching && live.some((row) => row.status !== "halted"))
+  if (!switching && live.some((row) => STATUS_RULES[row.status].manageable))
     throw redirect("/account/subscription?notice=already-subscribed");
   const plan = planById(planId);
   const payments = paymentsConfig();

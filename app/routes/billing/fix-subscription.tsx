@@ -1,4 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
+import { STATUS_RULES } from "~/lib/subscription-state";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
 import {
@@ -75,43 +76,41 @@ function storyOf(
   fix: boolean;
 } {
   const amount = sub.nextChargePaise !== null ? ` of ${formatInr(sub.nextChargePaise)}` : "";
-  switch (sub.status) {
-    case "pending":
-      return {
-        title: "Your last payment failed",
-        happened: `Razorpay could not take the ${sub.plan} charge${amount} from ${sub.paymentMethod ?? "your payment method"}. It is retrying over the next few days, and Pro stays on meanwhile.`,
-        next: "We email you after a failed try. If every retry fails, the subscription stops and your account moves to Free. Authorising a working card or UPI ID now takes the charge at once and ends this.",
-        fix: true,
-      };
-    case "halted":
-      return {
-        title: "Payments stopped after failed retries",
-        happened: `Razorpay stopped trying to charge ${sub.plan}${sub.paymentMethod ? ` to ${sub.paymentMethod}` : ""}, so your account is on Free.`,
-        next: "Authorise a working card or UPI ID: the missed charge is taken at once and Pro is back straight away, without buying again.",
-        fix: true,
-      };
-    case "created":
-      return sub.activating
-        ? {
-            title: "Your payment is being confirmed",
-            happened: `Your payment for ${sub.plan} went through; Razorpay has not confirmed it to us yet.`,
-            next: "This usually takes under a minute, and Pro starts as soon as it does. Nothing to do.",
-            fix: false,
-          }
-        : {
-            title: "Nothing was paid yet",
-            happened: `The ${sub.plan} checkout was started but not paid.`,
-            next: "Nothing was charged. Buy again from the pricing page when you are ready.",
-            fix: false,
-          };
-    default:
-      return {
-        title: "Nothing to fix",
-        happened: `${sub.plan}: ${sub.statusText}.`,
-        next: "Payments are up to date. Your subscription page says what renews when.",
-        fix: false,
-      };
-  }
+  const dunning = STATUS_RULES[sub.status].dunning;
+  if (dunning === "pending")
+    return {
+      title: "Your last payment failed",
+      happened: `Razorpay could not take the ${sub.plan} charge${amount} from ${sub.paymentMethod ?? "your payment method"}. It is retrying over the next few days, and Pro stays on meanwhile.`,
+      next: "We email you after a failed try. If every retry fails, the subscription stops and your account moves to Free. Authorising a working card or UPI ID now takes the charge at once and ends this.",
+      fix: true,
+    };
+  if (dunning === "halted")
+    return {
+      title: "Payments stopped after failed retries",
+      happened: `Razorpay stopped trying to charge ${sub.plan}${sub.paymentMethod ? ` to ${sub.paymentMethod}` : ""}, so your account is on Free.`,
+      next: "Authorise a working card or UPI ID: the missed charge is taken at once and Pro is back straight away, without buying again.",
+      fix: true,
+    };
+  if (sub.state === "activating")
+    return {
+      title: "Your payment is being confirmed",
+      happened: `Your payment for ${sub.plan} went through; Razorpay has not confirmed it to us yet.`,
+      next: "This usually takes under a minute, and Pro starts as soon as it does. Nothing to do.",
+      fix: false,
+    };
+  if (sub.state === "checkout-open")
+    return {
+      title: "Nothing was paid yet",
+      happened: `The ${sub.plan} checkout was started but not paid.`,
+      next: "Nothing was charged. Buy again from the pricing page when you are ready.",
+      fix: false,
+    };
+  return {
+    title: "Nothing to fix",
+    happened: `${sub.plan}: ${sub.statusText}.`,
+    next: "Payments are up to date. Your subscription page says what renews when.",
+    fix: false,
+  };
 }
 
 export default function FixSubscriptionPage({ loaderData, actionData }: Route.ComponentProps) {

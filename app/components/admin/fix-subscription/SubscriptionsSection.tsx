@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { STATUS_RULES, type SubscriptionStatus } from "~/lib/subscription-state";
 import type { FixBilling, FixSubscriptionView } from "~/.server/admin/fix-view.server";
 import { AdminSection, HiddenFields } from "~/components/admin/AdminUi";
 import { ComparisonTable } from "~/components/billing/ComparisonTable";
@@ -6,9 +7,9 @@ import { Field } from "~/components/forms";
 import { formatDate } from "~/lib/dates";
 import type { SectionProps } from "./shared";
 
-const CHARGEABLE = ["active", "pending", "halted", "authenticated"];
+const chargeable = (status: SubscriptionStatus) => STATUS_RULES[status].charges;
 /** What Razorpay may still charge, so what the operator can cancel (MAY_CHARGE_STATUSES). */
-const CANCELLABLE = ["created", ...CHARGEABLE];
+const cancellable = (status: SubscriptionStatus) => STATUS_RULES[status].mayCharge;
 
 export function SubscriptionsSection({
   subscriptions,
@@ -58,7 +59,7 @@ export function SubscriptionsSection({
                   <ComparisonTable comparison={comparison} />
                 </div>
               ) : null}
-              {CANCELLABLE.includes(sub.rawStatus) ? (
+              {cancellable(sub.rawStatus) ? (
                 <CancelForm
                   subscriptionId={sub.id}
                   customerId={customerId}
@@ -68,7 +69,7 @@ export function SubscriptionsSection({
               ) : null}
               <div className="mt-3 flex flex-wrap gap-2">
                 {act("resync", "Resync from provider")}
-                {sandbox && CHARGEABLE.includes(sub.rawStatus) ? (
+                {sandbox && chargeable(sub.rawStatus) ? (
                   <>
                     {act("sandbox-charge", "Charge now")}
                     {act("sandbox-fail", "Charge now and fail it")}
