@@ -3,10 +3,10 @@
  * where it comes from, the subscription's overview and renewal, the trial, the refund on offer,
  * the switch on offer. Its type is what the page's sections take.
  */
+import { planShownFor } from "./plan-shown.server";
 import type { AccountState } from "../account/account-state.server";
 import type { SessionUser } from "../auth/session-shape";
 import { findPlan, planLabel, planPriceLabel, switchTarget } from "~/lib/plans";
-import { proSourceText } from "~/lib/pro-source";
 import { allows, STATUS_RULES } from "~/lib/subscription-state";
 import { REFUND_WINDOW_DAYS } from "~/lib/refund-window";
 import { trialCountdown, trialEndedWords } from "~/lib/trials";
@@ -30,8 +30,12 @@ export async function subscriptionPage(user: SessionUser, state: AccountState, r
   const url = new URL(requestUrl);
   const offer = sub && allows(sub.state, "refund") ? await selfRefundOffer(user.id, { now }) : null;
   const trial = await trialState(user, { now });
-  // Pro from the trial itself (not from a subscription bought meanwhile).
-  const onTrial = trial.kind === "running" && !onSubscription;
+  const shown = planShownFor({
+    entitlement,
+    overview,
+    trialEndsAt: trial.kind === "running" ? trial.trial.endsAt : null,
+    now,
+  });
   return {
     trial:
       trial.kind === "running"
@@ -59,7 +63,7 @@ export async function subscriptionPage(user: SessionUser, state: AccountState, r
     },
     plan: {
       id: onSubscription ? current.id : entitlement.plan,
-      name: onTrial ? "Pro (free trial)" : planLabel(onSubscription ? current : entitlement.plan),
+      name: shown.name,
       features: entitlement.features,
       deviceLimit: entitlement.device_limit,
       until: entitlement.expires_at,
@@ -70,7 +74,7 @@ export async function subscriptionPage(user: SessionUser, state: AccountState, r
     // Nobody holding Pro (a team's seat, a grant, a paused plan's paid time) is offered Pro or a
     // trial; a seat says whose it is.
     holdsPro: entitlement.plan !== "free",
-    proFrom: { text: proSourceText(entitlement), teamId: entitlement.team?.id ?? null },
+    proFrom: { text: shown.text, teamId: shown.teamId, kind: shown.kind },
     switchOption: target
       ? {
           id: target.id,

@@ -1,4 +1,6 @@
 import { Link, type ShouldRevalidateFunctionArgs } from "react-router";
+import { planShownFor } from "~/.server/billing/plan-shown.server";
+import { trialOf } from "~/.server/trials/trials.server";
 import { z } from "zod";
 import { accountState } from "~/.server/account/account-state.server";
 import {
@@ -18,8 +20,6 @@ import { PageHeader } from "~/components/PageHeader";
 import { SignOutButton } from "~/components/SignOutButton";
 import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
-import { findPlan } from "~/lib/plans";
-import { proSourceText } from "~/lib/pro-source";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/overview";
 
@@ -31,14 +31,21 @@ export async function loader({ context }: Route.LoaderArgs) {
   const state = await accountState(context);
   const now = new Date();
   const entitlement = decideEntitlement(state, now);
-  const plan = findPlan(entitlement.plan);
-  const [{ renewal }, invoice, reported, referral, referred] = await Promise.all([
+  const [{ overview, renewal }, invoice, reported, referral, referred, trial] = await Promise.all([
     renewalOf(user.id, entitlement, { now }),
     latestInvoiceOf(user.id),
     reportedOnboardingSteps(user.id),
     referralOverviewOf(user.id),
     referredNoteOf(user.id),
+    // Only a person with Pro and none of their own might be on a trial: no read otherwise.
+    entitlement.plan !== "free" && !entitlement.team ? trialOf(user.id) : null,
   ]);
+  const shown = planShownFor({
+    entitlement,
+    overview,
+    trialEndsAt: trial?.endsAt ?? null,
+    now,
+  });
   return {
     referral,
     referred,
@@ -54,8 +61,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     user: { id: user.id, name: user.name, email: user.email, role: user.role },
     onboarding: onboardingProgressOf(state.onboarding, now),
     plan: {
-      name: plan?.name ?? entitlement.plan,
-      source: proSourceText(entitlement),
+      name: shown.name,
+      source: shown.text,
       deviceLimit: entitlement.device_limit,
       devicesInUse: state.activeDevices,
     },

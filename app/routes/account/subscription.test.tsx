@@ -193,7 +193,11 @@ function loaderData({
     notice,
     trial,
     holdsPro: entitlement.plan !== "free",
-    proFrom: { text: proSourceText(entitlement), teamId: entitlement.team?.id ?? null },
+    proFrom: {
+      text: proSourceText(entitlement),
+      teamId: entitlement.team?.id ?? null,
+      kind: entitlement.team ? ("team" as const) : ("subscription" as const),
+    },
   };
 }
 

@@ -184,12 +184,17 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
           <Detail term="Device limit">{devices(plan.deviceLimit)}</Detail>
           <Detail term="Devices in use">{`${devicesInUse} of ${plan.deviceLimit}`}</Detail>
         </dl>
-        {proFrom.text && proFrom.teamId ? (
+        {proFrom.text && proFrom.kind !== "trial" ? (
           <p className="mt-4 text-slate-200" data-testid="pro-source">
-            {proFrom.text}{" "}
-            <Link to={`/account/team/${proFrom.teamId}`} className="link">
-              See the team
-            </Link>
+            {proFrom.text}
+            {proFrom.teamId ? (
+              <>
+                {" "}
+                <Link to={`/account/team/${proFrom.teamId}`} className="link">
+                  See the team
+                </Link>
+              </>
+            ) : null}
           </p>
         ) : null}
         <h3 className="mt-6 text-sm font-medium text-slate-300">Included</h3>
