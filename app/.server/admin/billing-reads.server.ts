@@ -2,6 +2,7 @@
  * What the operator reads about billing: the dashboard's numbers, the subscription list (paged,
  * filtered) and one customer's billing history. Nothing here writes.
  */
+import { recurs } from "../billing/subscription-state.server";
 import { statusesWhere } from "~/lib/subscription-state";
 import { and, count, desc, eq, gte, ilike, inArray, or, type SQL } from "drizzle-orm";
 import { istMonth, istMonthRange } from "~/lib/india-time";
@@ -38,7 +39,9 @@ export async function billingStats(
     database
       .select({
         planId: subscriptions.planId,
-        cancelling: subscriptions.cancelAtCycleEnd,
+        status: subscriptions.status,
+        cancelAtCycleEnd: subscriptions.cancelAtCycleEnd,
+        cancelReason: subscriptions.cancelReason,
         teamId: subscriptions.teamId,
         seats: subscriptions.seats,
         unitPaise: providerPlans.amountPaise,
@@ -64,8 +67,9 @@ export async function billingStats(
   let mrr = 0;
   for (const row of paying) {
     const plan = findPlan(row.planId);
-    // A subscription cancelled at period end brings no more recurring revenue.
-    if (!plan || row.cancelling) continue;
+    // A subscription cancelled at period end brings no more recurring revenue; one a switch or
+    // a change of seats replaces does, until the new one starts.
+    if (!plan || !recurs(row)) continue;
     // A team's: its seats at the seat's price (issue 37, point 6).
     mrr +=
       row.teamId && row.unitPaise !== null && plan.billingCycle

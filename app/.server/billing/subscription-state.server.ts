@@ -4,8 +4,14 @@
  * confirmed in the browser, a switch that follows).
  */
 import { sql, type SQL } from "drizzle-orm";
-import { stateOf, type SubscriptionState, type SubscriptionStatus } from "~/lib/subscription-state";
+import {
+  stateOf,
+  STATUS_RULES,
+  type SubscriptionState,
+  type SubscriptionStatus,
+} from "~/lib/subscription-state";
 import { GRANTS_NOTHING_END_REASONS, type SubscriptionRow } from "../db/schema";
+import { SWITCHED_PLAN } from "./subscriptions.server";
 
 const GRANTS_NOTHING: ReadonlySet<string> = new Set(GRANTS_NOTHING_END_REASONS);
 
@@ -40,4 +46,17 @@ export function statusList(statuses: readonly SubscriptionStatus[]): SQL {
     statuses.map((status) => sql`${status}`),
     sql`, `,
   )})`;
+}
+
+/**
+ * Whether a subscription brings recurring revenue (MRR): paying, and not ending for good. One
+ * that ends because a switch or a change of seats replaces it goes on earning until the new one
+ * starts (issue 54: a team that added seats dropped out of both MRR figures).
+ */
+export function recurs(
+  row: Pick<SubscriptionRow, "status" | "cancelAtCycleEnd" | "cancelReason">,
+): boolean {
+  return (
+    STATUS_RULES[row.status].paying && (!row.cancelAtCycleEnd || row.cancelReason === SWITCHED_PLAN)
+  );
 }

@@ -3,6 +3,7 @@
  * how many people it has, how many invitations wait, its seats (held of bought) and what it was
  * invoiced; searched by name or GSTIN. And the seats in the cockpit: sold, held, MRR from teams.
  */
+import { recurs } from "../billing/subscription-state.server";
 import { statusesWhere } from "~/lib/subscription-state";
 import { and, asc, desc, eq, ilike, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { findPlan } from "~/lib/plans";
@@ -159,8 +160,11 @@ export async function teamSeatTotals(
               bought.map(([teamId]) => teamId),
             ),
           );
-  const paying = await database
+  const rows = await database
     .select({
+      status: subscriptions.status,
+      cancelAtCycleEnd: subscriptions.cancelAtCycleEnd,
+      cancelReason: subscriptions.cancelReason,
       planId: subscriptions.planId,
       seats: subscriptions.seats,
       unitPaise: providerPlans.amountPaise,
@@ -174,9 +178,9 @@ export async function teamSeatTotals(
           subscriptions.status,
           statusesWhere((rules) => rules.paying),
         ),
-        eq(subscriptions.cancelAtCycleEnd, false),
       ),
     );
+  const paying = rows.filter(recurs);
   return {
     teams: bought.length,
     seatsSold: bought.reduce((sum, [, seats]) => sum + seats, 0),

@@ -11,7 +11,12 @@ import { planEvents } from "~/lib/analytics/plan-events";
 import { formatDate } from "~/lib/dates";
 import { gstSplitText } from "~/lib/gst-split";
 import { formatInr } from "~/lib/money";
-import { allows, STATE_RULES, type SubscriptionCommand } from "~/lib/subscription-state";
+import {
+  allows,
+  STATE_RULES,
+  STATUS_RULES,
+  type SubscriptionCommand,
+} from "~/lib/subscription-state";
 import { Detail } from "./Detail";
 
 export function SubscriptionCard({
@@ -67,7 +72,9 @@ export function SubscriptionCard({
         <Detail term="Payment method">
           <span data-testid="payment-method">
             {sub.paymentMethod ??
-              "Not known yet: it appears once Razorpay confirms the first payment."}
+              (rules.from.some((status) => STATUS_RULES[status].awaitsFirstCharge)
+                ? "Authorised at checkout; it shows here after the first charge."
+                : "Not known yet: it appears once Razorpay confirms the first payment.")}
           </span>
         </Detail>
       </dl>

@@ -105,7 +105,9 @@ export default function AccountOverview({ loaderData }: Route.ComponentProps) {
         </div>
         <div className="rounded-xl border border-slate-800 bg-slate-900 p-5">
           <dt className="text-sm text-slate-400">Plan</dt>
-          <dd className="mt-1 text-lg font-semibold text-white">{plan.name}</dd>
+          <dd className="mt-1 text-lg font-semibold text-white" data-testid="current-plan">
+            {plan.name}
+          </dd>
           {plan.source ? (
             <dd className="mt-1 text-sm text-slate-300" data-testid="pro-source">
               {plan.source}

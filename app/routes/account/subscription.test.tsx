@@ -196,7 +196,16 @@ function loaderData({
     proFrom: {
       text: proSourceText(entitlement),
       teamId: entitlement.team?.id ?? null,
-      kind: entitlement.team ? ("team" as const) : ("subscription" as const),
+      kind:
+        entitlement.plan === "free"
+          ? ("free" as const)
+          : entitlement.team
+            ? ("team" as const)
+            : onSubscription
+              ? ("subscription" as const)
+              : trial?.kind === "running"
+                ? ("trial" as const)
+                : ("grant" as const),
     },
   };
 }

@@ -163,7 +163,9 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
         <FormMessage tone={actionData.ok ? "success" : "error"} message={actionData.message} />
       ) : null}
 
-      {trial?.kind === "running" && (!running || startsAfterTrial) ? (
+      {trial?.kind === "running" &&
+      proFrom.kind !== "subscription" &&
+      (!running || startsAfterTrial) ? (
         <Card id="trial" title="Your free Pro trial">
           <p className="mt-3 text-lg text-slate-100" data-testid="trial-countdown">
             {trial.countdown}
