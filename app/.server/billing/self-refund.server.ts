@@ -28,6 +28,9 @@ import type { GstSplit } from "~/lib/gst-split";
 
 const WINDOW_MS = REFUND_WINDOW_DAYS * 86_400_000;
 
+/** Why a subscription's first payment cannot be refunded from the account page. */
+export type SelfRefundRefusal = "refunded" | "renewed" | "past-window" | "had-one";
+
 export interface SelfRefundOffer {
   paymentId: string;
   plan: string;
@@ -49,10 +52,10 @@ export interface SelfRefundOffer {
  * window, and neither this account nor its mailbox has had one before (finding 3: once per
  * customer; a second account on the same mailbox is the same customer).
  */
-export async function selfRefundOffer(
+export async function selfRefundStanding(
   userId: string,
   options: { database?: Database; now?: Date } = {},
-): Promise<SelfRefundOffer | null> {
+): Promise<SelfRefundOffer | { refused: SelfRefundRefusal } | null> {
   const database = options.database ?? defaultDb();
   const now = options.now ?? new Date();
   const current = primarySubscription(await subscriptionsOf(userId, database));
@@ -69,11 +72,14 @@ export async function selfRefundOffer(
     )
     .orderBy(asc(payments.paidAt));
   const [first] = paid;
-  if (!first || paid.length !== 1 || first.status !== "captured") return null;
-  if (first.amountRefundedPaise > 0) return null;
-  if (now.getTime() - first.paidAt.getTime() > WINDOW_MS) return null;
-  if (await refundUnderWay(database, first.providerPaymentId)) return null;
-  if (await hadSelfRefund(database, userId)) return null;
+  if (!first) return null;
+  // Why not, in the order a customer would ask: a refund made already is the reason, even on
+  // the day of paying (issue 54: it was called "past the window").
+  if (first.status !== "captured" || first.amountRefundedPaise > 0) return { refused: "refunded" };
+  if (await refundUnderWay(database, first.providerPaymentId)) return { refused: "refunded" };
+  if (paid.length !== 1) return { refused: "renewed" };
+  if (now.getTime() - first.paidAt.getTime() > WINDOW_MS) return { refused: "past-window" };
+  if (await hadSelfRefund(database, userId)) return { refused: "had-one" };
   return {
     paymentId: first.providerPaymentId,
     plan: planLabel(current.planId),
@@ -84,6 +90,15 @@ export async function selfRefundOffer(
     until: new Date(first.paidAt.getTime() + WINDOW_MS).toISOString(),
     key: `rf_${randomUUID()}`,
   };
+}
+
+/** The refund on offer now, or null (why not: `selfRefundStanding`). */
+export async function selfRefundOffer(
+  userId: string,
+  options: { database?: Database; now?: Date } = {},
+): Promise<SelfRefundOffer | null> {
+  const standing = await selfRefundStanding(userId, options);
+  return standing && "paymentId" in standing ? standing : null;
 }
 
 /** Whether this account, or another on its mailbox, has had its own refund before. */

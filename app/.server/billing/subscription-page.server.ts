@@ -14,7 +14,7 @@ import { TRIAL_REFUSALS, trialState } from "../trials/trials.server";
 import { decideEntitlement } from "./entitlement.server";
 import { paymentsConfig } from "./provider.server";
 import { renewalOf } from "./renewal.server";
-import { selfRefundOffer } from "./self-refund.server";
+import { selfRefundStanding } from "./self-refund.server";
 export async function subscriptionPage(user: SessionUser, state: AccountState, requestUrl: string) {
   const now = new Date();
   const entitlement = decideEntitlement(state, now);
@@ -28,7 +28,9 @@ export async function subscriptionPage(user: SessionUser, state: AccountState, r
   const onSubscription =
     sub && current && entitlement.plan !== "free" && STATUS_RULES[sub.status].paying;
   const url = new URL(requestUrl);
-  const offer = sub && allows(sub.state, "refund") ? await selfRefundOffer(user.id, { now }) : null;
+  const standing =
+    sub && allows(sub.state, "refund") ? await selfRefundStanding(user.id, { now }) : null;
+  const offer = standing && "paymentId" in standing ? standing : null;
   const trial = await trialState(user, { now });
   const shown = planShownFor({
     entitlement,
@@ -57,6 +59,8 @@ export async function subscriptionPage(user: SessionUser, state: AccountState, r
             : null,
     refund: {
       offer,
+      /** Why there is none, when the subscription could have had one. */
+      refused: standing && "refused" in standing ? standing.refused : null,
       /** The confirmation step: what the refund does, and the one button that does it. */
       review: offer !== null && url.searchParams.get("refund") === "review",
       windowDays: REFUND_WINDOW_DAYS,

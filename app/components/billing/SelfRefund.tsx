@@ -1,14 +1,30 @@
 import { Form, Link } from "react-router";
 import { formatDate } from "~/lib/dates";
-import type { SelfRefundOffer } from "~/.server/billing/self-refund.server";
+import type { SelfRefundOffer, SelfRefundRefusal } from "~/.server/billing/self-refund.server";
 import { gstSplitText } from "~/lib/gst-split";
 import { formatInr } from "~/lib/money";
 import { newTicketUrl } from "~/lib/support";
 
 export interface SelfRefundView {
   offer: SelfRefundOffer | null;
+  /** Why there is no offer (null: the words of the policy itself). */
+  refused?: SelfRefundRefusal | null;
   review: boolean;
   windowDays: number;
+}
+
+/** Why this subscription's first payment is not refunded from here, in the customer's words. */
+function refusalWords(reason: SelfRefundRefusal, days: number): string {
+  switch (reason) {
+    case "refunded":
+      return "This payment has been refunded already, in full or in part, so the rest cannot be refunded from here.";
+    case "renewed":
+      return `The ${days}-day refund covers a new subscription's first payment; this subscription has been renewed since.`;
+    case "past-window":
+      return `The ${days}-day refund covers a new subscription's first payment, asked for within ${days} days of paying; this subscription is past it.`;
+    case "had-one":
+      return `The ${days}-day refund is once per customer, and this account (or another on its email address) has had it already.`;
+  }
 }
 
 /**
@@ -24,7 +40,7 @@ export function SelfRefund({ refund, busy }: { refund: SelfRefundView; busy: boo
         className="mt-8 border-t border-slate-800 pt-6 text-sm text-slate-300"
         data-testid="refund-policy"
       >
-        {`The ${refund.windowDays}-day refund covers a new subscription's first payment, asked for within ${refund.windowDays} days of paying; this subscription is past it. Charged twice or wrongly? `}
+        {`${refusalWords(refund.refused ?? "past-window", refund.windowDays)} Charged twice or wrongly? `}
         <Link
           to={newTicketUrl({ category: "billing", subject: "A refund of a wrong charge" })}
           className="link"

@@ -20,6 +20,7 @@ import { decideEntitlement } from "~/.server/billing/entitlement.server";
 import { statusText, type SubscriptionSummary } from "~/.server/billing/overview.server";
 import { describeRenewal, IF_CHARGE_FAILS } from "~/.server/billing/renewal.server";
 import { SWITCHED_PLAN } from "~/.server/billing/subscriptions.server";
+import type { SelfRefundRefusal } from "~/.server/billing/self-refund.server";
 import { stateOfRow } from "~/.server/billing/subscription-state.server";
 import type { SubscriptionRow } from "~/.server/db/schema";
 import { splitGstInclusive } from "~/.server/invoices/engine.server";
@@ -54,6 +55,8 @@ interface State {
   notice?: string | null;
   /** The first payment is inside the refund window; `review`: the confirmation step is open. */
   refund?: "offer" | "review";
+  /** Why there is no refund on offer (the loader's `refund.refused`). */
+  refused?: SelfRefundRefusal;
   /** Where the person stands with the free trial (the loader's `trial`). */
   trial?: LoaderData["trial"];
   /** Holds a seat of this team's running subscription. */
@@ -67,6 +70,7 @@ function loaderData({
   devicesInUse = 1,
   notice = null,
   refund,
+  refused,
   trial = null,
   seat,
 }: State): LoaderData {
@@ -167,6 +171,7 @@ function loaderData({
               key: "rf_0123456789abcdef",
             }
           : null,
+      refused: refused ?? null,
       review: refund === "review",
       windowDays: 7,
     },
@@ -577,6 +582,15 @@ describe("/account/subscription", () => {
       "The 7-day refund covers a new subscription's first payment, asked for within 7 days of paying; this subscription is past it. Charged twice or wrongly? Open a support ticket and we refund it in full. Refund policy",
     );
     expect(href("Refund policy")).toBe("/legal/refund");
+  });
+
+  it("a payment refunded already (an operator's partial refund, the same day): says so, not the window (issue 54)", async () => {
+    await renderPage({ sub: { planId: "pro-monthly", status: "active" }, refused: "refunded" });
+    expect(screen.queryByTestId("self-refund")).toBeNull();
+    expect(screen.getByTestId("refund-policy").textContent).toMatch(
+      /^This payment has been refunded already, in full or in part, so the rest cannot be refunded from here\. Charged twice/,
+    );
+    expect(screen.getByTestId("refund-policy").textContent).not.toMatch(/past it/);
   });
 
   it("active Pro offers a pause before the cancel, in one step", async () => {
