@@ -10,10 +10,10 @@
  * reader makes of one stored state.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getWithCookies, postForm, signUpVerified } from "../support/auth";
+import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
 import { signInDevice, textOf } from "../support/billing";
 import { engines } from "../support/engines";
-import { type RunningTestServer, startServerOn } from "../support/server";
+import type { RunningTestServer } from "../support/server";
 
 const PASSWORD = "plan-card-states-password-1";
 
@@ -306,9 +306,12 @@ function byTestId(html: string, id: string): string | null {
 
 describe.each(engines())("every state × buyer on the account pages and /me, on $name", (engine) => {
   let server: RunningTestServer;
+  let admin = "";
 
   beforeAll(async () => {
-    server = await startServerOn(engine, { env: { AUTH_RATE_LIMIT: "1000" } });
+    ({ server, admin } = await startWithAdmin(engine, PASSWORD, {
+      env: { AUTH_RATE_LIMIT: "1000" },
+    }));
   });
   afterAll(async () => {
     await server?.stop();
@@ -344,6 +347,12 @@ describe.each(engines())("every state × buyer on the account pages and /me, on 
         for (const offer of OFFERS) expect(pageWords, offer).not.toContain(offer);
       for (const words of each.says ?? []) expect(pageWords).toMatch(words);
       for (const words of each.never ?? []) expect(pageWords).not.toMatch(words);
+
+      // The operator's customer page names the same plan (a trial as a trial).
+      const operator = await (
+        await getWithCookies(server, `/admin/customers/${ctx.userId}`, admin)
+      ).text();
+      expect(byTestId(operator, "customer-plan")).toBe(each.plan);
 
       // The desktop app is told the same plan, and whose it is.
       const token = await signInDevice(server, cookie, `Laptop ${index}`);

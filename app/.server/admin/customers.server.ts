@@ -1,4 +1,8 @@
 import { type Entitlement, entitlementFor } from "../billing/entitlement.server";
+import type { PlanShown } from "~/lib/pro-source";
+import { billingOverview } from "../billing/overview.server";
+import { planShownFor } from "../billing/plan-shown.server";
+import { trialOf } from "../trials/trials.server";
 import { type Database, db as defaultDb } from "../db";
 import { listDevices, revokeDevice } from "../desktop/devices.server";
 import { roleOf, type Role } from "../auth/session";
@@ -22,6 +26,8 @@ export interface Customer {
   banned: boolean;
   createdAt: string;
   entitlement: Entitlement;
+  /** The plan and where it comes from, as the customer's own pages say it (issue 54). */
+  plan: PlanShown;
   devices: CustomerDevice[];
 }
 
@@ -36,10 +42,14 @@ export async function findCustomer(
   const user =
     "email" in by ? await findUserByEmail(by.email, database) : await findUserById(by.id, database);
   if (!user) return null;
-  const [entitlement, devices] = await Promise.all([
-    entitlementFor(user.id, { database }),
+  const now = new Date();
+  const [entitlement, devices, overview, trial] = await Promise.all([
+    entitlementFor(user.id, { database, now }),
     listDevices(user.id, database),
+    billingOverview(user.id, database),
+    trialOf(user.id, database),
   ]);
+  const plan = planShownFor({ entitlement, overview, trialEndsAt: trial?.endsAt ?? null, now });
   return {
     id: user.id,
     name: user.name,
@@ -49,6 +59,7 @@ export async function findCustomer(
     banned: user.banned ?? false,
     createdAt: user.createdAt.toISOString(),
     entitlement,
+    plan,
     devices: devices.map((device) => ({
       id: device.id,
       name: device.name,

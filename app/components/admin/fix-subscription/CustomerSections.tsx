@@ -2,7 +2,6 @@ import { Form } from "react-router";
 import type { FixCustomer } from "~/.server/admin/fix-view.server";
 import { AdminSection, HiddenFields } from "~/components/admin/AdminUi";
 import { formatDate, formatDateTime } from "~/lib/dates";
-import { planLabel } from "~/lib/plans";
 import { isPlatform, PLATFORMS } from "~/lib/platform";
 
 function Detail({ term, children }: { term: string; children: React.ReactNode }) {
@@ -23,7 +22,14 @@ export function CustomerSection({ customer }: { customer: FixCustomer }) {
         <Detail term="Verified">{customer.emailVerified ? "yes" : "no"}</Detail>
         <Detail term="Role">{customer.role}</Detail>
         <Detail term="Signed up">{formatDate(customer.createdAt)}</Detail>
-        <Detail term="Plan now">{planLabel(customer.entitlement.plan)}</Detail>
+        <Detail term="Plan now">
+          <span data-testid="customer-plan">{customer.plan.name}</span>
+          {customer.plan.kind === "team" ? (
+            <span className="mt-1 block text-sm font-normal text-slate-300">
+              {customer.plan.text}
+            </span>
+          ) : null}
+        </Detail>
         <Detail term="Plan until">
           {customer.entitlement.expires_at ? formatDate(customer.entitlement.expires_at) : "no end"}
         </Detail>
