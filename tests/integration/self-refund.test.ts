@@ -5,6 +5,7 @@
  * its reference and the bank's. Outside the window there is no button and the request is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatDate } from "~/lib/dates";
 import { getWithCookies, postForm, signUpVerified } from "../support/auth";
 import { decodeJwt } from "jose";
 import { buyThroughSandbox, pageText, sandboxApi, signInDevice, textOf } from "../support/billing";
@@ -213,5 +214,41 @@ describe.each(engines())("the customer's own refund on $name", (engine) => {
     await buyThroughSandbox(server, other);
     await server.jobsSettled();
     expect(await subscriptionPage(other)).not.toContain("refund=review");
+  });
+
+  it("during a trial: the refund and its mail say the trial goes on giving Pro, not Free (issue 54)", async () => {
+    const email = "trial-then-refund@example.com";
+    const cookie = await signUpVerified(server, { name: "Ishaan", email, password: PASSWORD });
+    const started = await postForm(server, "/account/subscription", cookie, {
+      intent: "start-trial",
+    });
+    expect(started.status).toBeLessThan(400);
+    const [trial] = await server.sql(
+      `select t.ends_at from trials t join "user" u on u.id = t.user_id where u.email = '${email}'`,
+    );
+    const trialEnd = new Date(String(trial!.ends_at));
+    await buyThroughSandbox(server, cookie);
+    await server.jobsSettled();
+
+    const review = await subscriptionPage(cookie, "?refund=review");
+    const day = formatDate(trialEnd);
+    expect(textOf(review)).toContain(
+      `Pro (monthly) ends now; your free trial goes on giving Pro until ${day}, then your account moves to Free unless you choose a plan.`,
+    );
+    const refunded = await postForm(server, "/account/subscription", cookie, {
+      intent: "request-refund",
+      ...confirmation(review),
+    });
+    expect(refunded.status).toBeLessThan(400);
+    await server.jobsSettled();
+
+    const mail = readOutbox(server.dataDir).find(
+      (each) => each.to.includes(email) && /refund/i.test(each.subject),
+    );
+    const words = mail?.text.replace(/\s+/g, " ") ?? "";
+    expect(words).toContain("Your account keeps Pro from your free trial until");
+    expect(words).not.toContain("your account is on the Free plan");
+    // And the site agrees: Pro from the trial.
+    expect(await pageText(server, "/account", cookie)).toContain("Plan Pro (free trial)");
   });
 });

@@ -3,6 +3,8 @@
  * (deduplicated, so a replayed event mails nobody twice), rendered and sent by the worker with
  * the data as it is then.
  */
+import { entitlementFor } from "./entitlement.server";
+import { trialOf } from "../trials/trials.server";
 import { statusesWhere, type SubscriptionStatus } from "~/lib/subscription-state";
 import { stateOfRow } from "./subscription-state.server";
 import { nextChargePaise } from "./charge-amount.server";
@@ -27,6 +29,7 @@ import { env } from "../env";
 import { defineJob, enqueue } from "../jobs/define";
 import { PermanentJobError } from "../jobs/worker.server";
 import {
+  type ProKept,
   cancellationMessage,
   resumedMessage,
   paymentFailedMessage,
@@ -202,6 +205,10 @@ export async function sendBillingMail(
           endsAt: subscription.currentEnd,
           accountUrl,
           endedNow: subscription.endReason === "operator-ended",
+          keeps:
+            subscription.endReason === "operator-ended"
+              ? await proKeptBy(subscription.userId, database)
+              : null,
         }),
       );
     case "paused":
@@ -297,6 +304,10 @@ export async function sendBillingMail(
           accountUrl: documents.url,
           documentsWhere: documents.where,
           team: subscription.teamId !== null,
+          keeps:
+            subscription.endReason === "refunded"
+              ? await proKeptBy(subscription.userId, database)
+              : null,
         }),
       );
     }
@@ -409,3 +420,20 @@ export const billingMailJob = defineJob({
     await sendBillingMail(payload, defaultDb(), { idempotencyKey });
   },
 });
+
+/**
+ * Pro a person keeps when one of their subscriptions ends at once (a full refund, an operator's
+ * "cancel now"): from a trial, a grant or a team's seat, read when the mail is sent. Null for a
+ * team's subscription (nobody's own) and for an account left on Free.
+ */
+async function proKeptBy(userId: string | null, database: Database): Promise<ProKept | null> {
+  if (!userId) return null;
+  const now = new Date();
+  const entitlement = await entitlementFor(userId, { database, now });
+  if (entitlement.plan === "free") return null;
+  const until = entitlement.expires_at ? new Date(entitlement.expires_at) : null;
+  if (entitlement.team) return { from: `a seat of ${entitlement.team.name}'s subscription`, until };
+  const trial = await trialOf(userId, database);
+  if (trial && trial.endsAt > now) return { from: "your free trial", until };
+  return { from: "another plan on your account (a grant from us)", until };
+}

@@ -7,6 +7,7 @@
  * and the account moves to Free (refunded-period.server.ts), with one mail and a credit note.
  * Anything else (a renewal, a duplicate charge, a case the law covers) goes to the support desk.
  */
+import { trialOf } from "../trials/trials.server";
 import { allows } from "~/lib/subscription-state";
 import { stateOfRow } from "./subscription-state.server";
 import { randomUUID } from "node:crypto";
@@ -44,6 +45,8 @@ export interface SelfRefundOffer {
   until: string;
   /** This confirmation's request key: submitted twice, it refunds once. */
   key: string;
+  /** A free trial that goes on giving Pro after the refund (ISO end), or null: Free then. */
+  trialUntil: string | null;
 }
 
 /**
@@ -89,6 +92,7 @@ export async function selfRefundStanding(
     paidAt: first.paidAt.toISOString(),
     until: new Date(first.paidAt.getTime() + WINDOW_MS).toISOString(),
     key: `rf_${randomUUID()}`,
+    trialUntil: await runningTrialEnd(database, userId, now),
   };
 }
 
@@ -99,6 +103,12 @@ export async function selfRefundOffer(
 ): Promise<SelfRefundOffer | null> {
   const standing = await selfRefundStanding(userId, options);
   return standing && "paymentId" in standing ? standing : null;
+}
+
+/** The end of the person's free trial while it runs (ISO), else null. */
+async function runningTrialEnd(database: Database, userId: string, now: Date) {
+  const trial = await trialOf(userId, database);
+  return trial && trial.endsAt > now ? trial.endsAt.toISOString() : null;
 }
 
 /** Whether this account, or another on its mailbox, has had its own refund before. */

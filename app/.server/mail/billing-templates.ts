@@ -78,6 +78,21 @@ export function subscriptionHaltedMessage(
   });
 }
 
+/**
+ * Pro an account keeps after its subscription ended (issue 54: the mails said "Free" while the
+ * site kept Pro until a trial's end): where from, and until when.
+ */
+export interface ProKept {
+  /** "your free trial", "a seat of Kaveri Robotics's subscription", "a grant on your account". */
+  from: string;
+  until: Date | null;
+}
+
+const keptWords = (keeps: ProKept) =>
+  keeps.until
+    ? `Your account keeps Pro from ${keeps.from} until ${formatDate(keeps.until.toISOString())}, then moves to Free unless you choose a plan.`
+    : `Your account keeps Pro from ${keeps.from}.`;
+
 export function cancellationMessage(
   input: Recipient & {
     plan: string;
@@ -85,6 +100,8 @@ export function cancellationMessage(
     accountUrl: string;
     /** Cancelled by us with immediate effect (an operator's "cancel now"): Pro has ended. */
     endedNow?: boolean;
+    /** Pro the account keeps from elsewhere (a trial, a grant, a team's seat), if any. */
+    keeps?: ProKept | null;
   },
 ): MailMessage {
   const until = input.endsAt ? formatDate(input.endsAt.toISOString()) : null;
@@ -92,7 +109,9 @@ export function cancellationMessage(
     return renderTo(input, {
       subject: `Your ${site.product.name} subscription has ended`,
       paragraphs: [
-        `We have cancelled your ${input.plan} subscription with immediate effect: your account is on Free from now, and nothing more will be charged.`,
+        input.keeps
+          ? `We have cancelled your ${input.plan} subscription with immediate effect, and nothing more will be charged. ${keptWords(input.keeps)}`
+          : `We have cancelled your ${input.plan} subscription with immediate effect: your account is on Free from now, and nothing more will be charged.`,
         `If you did not expect this, write to ${site.company.supportEmail} and we will look into it.`,
       ],
       action: { label: "View your subscription", url: input.accountUrl },
@@ -220,6 +239,8 @@ export function refundedMessage(
     documentsWhere: string;
     /** A team's seats, not the person's own plan. */
     team: boolean;
+    /** Pro the account keeps from elsewhere (a trial, a grant, a team's seat), if any. */
+    keeps?: ProKept | null;
   },
 ): MailMessage {
   const message = renderTo(input, {
@@ -233,7 +254,9 @@ export function refundedMessage(
         ? [
             input.team
               ? `With this refund the team's ${input.plan} subscription has ended and its seats give no Pro. Nothing more will be charged.`
-              : `With this refund your ${input.plan} subscription has ended and your account is on the Free plan (one device). Nothing more will be charged.`,
+              : input.keeps
+                ? `With this refund your ${input.plan} subscription has ended, and nothing more will be charged. ${keptWords(input.keeps)}`
+                : `With this refund your ${input.plan} subscription has ended and your account is on the Free plan (one device). Nothing more will be charged.`,
           ]
         : []),
       input.creditNote

@@ -78,7 +78,11 @@ export function SelfRefund({ refund, busy }: { refund: SelfRefundView; busy: boo
           >
             <li>{`${formatInr(offer.amountPaise)} goes back to ${offer.method}; banks usually show it within 5 to 7 working days.`}</li>
             <li>{`A GST credit note reverses the invoice: ${gstSplitText(offer.tax)} (${formatInr(tax)} of GST).`}</li>
-            <li>{`${offer.plan} ends now and your account moves to Free (one device). Nothing more is charged.`}</li>
+            <li>
+              {offer.trialUntil
+                ? `${offer.plan} ends now; your free trial goes on giving Pro until ${formatDate(offer.trialUntil)}, then your account moves to Free unless you choose a plan. Nothing more is charged.`
+                : `${offer.plan} ends now and your account moves to Free (one device). Nothing more is charged.`}
+            </li>
           </ul>
           <input type="hidden" name="intent" value="request-refund" />
           <input type="hidden" name="paymentId" value={offer.paymentId} />

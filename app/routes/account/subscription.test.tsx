@@ -169,6 +169,7 @@ function loaderData({
               paidAt: "2027-02-12T06:30:00.000Z",
               until: "2027-02-19T06:30:00.000Z",
               key: "rf_0123456789abcdef",
+              trialUntil: null,
             }
           : null,
       refused: refused ?? null,
