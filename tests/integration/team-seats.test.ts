@@ -506,6 +506,22 @@ describe.each(engines())("team seats on $name", (engine) => {
     expect(scheduled?.text.replace(/\s+/g, " ")).toContain(
       "The first charge of ₹3,495 is made then",
     );
+    // The upfront amount's receipt was mailed, naming the seats it paid for (issue 54).
+    expect(
+      readOutbox(server.dataDir)
+        .filter((mail) => mail.to.includes("nila@kaveri-labs.example"))
+        .map((mail) => mail.subject),
+    ).toContain(
+      "Payment received: ₹1,398 for Pinout Pro (monthly), 2 seats added for the rest of the period",
+    );
+    // The team's page says a change is scheduled, what renews, and still offers cancelling.
+    const scheduledPage = await pageText(server, team.path, owner);
+    expect(scheduledPage).toMatch(
+      /Seats were added this period and are paid until \d{1,2} [A-Z][a-z]{2} \d{4}; from then the team's subscription renews for 5 seats\./,
+    );
+    expect(scheduledPage).toContain("₹3,495, GST included, invoiced to the team.");
+    expect(scheduledPage).toContain("Cancel at the end of the period");
+    expect(scheduledPage).not.toContain("Change the number of seats");
 
     // The period ends: the new subscription's first charge is for 5 seats.
     const api = `${server.url}/_sandbox/razorpay`;

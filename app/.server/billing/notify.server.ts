@@ -3,6 +3,7 @@
  * (deduplicated, so a replayed event mails nobody twice), rendered and sent by the worker with
  * the data as it is then.
  */
+import { seatTopupPaidBy } from "../teams/topups.server";
 import { entitlementFor } from "./entitlement.server";
 import { trialOf } from "../trials/trials.server";
 import { statusesWhere, type SubscriptionStatus } from "~/lib/subscription-state";
@@ -167,10 +168,16 @@ export async function sendBillingMail(
         : [];
       if (!payment) throw new Error(`payment ${job.paymentId} is not recorded yet`);
       const invoice = await invoiceForPayment(database, payment.providerPaymentId);
+      // Seats added mid-cycle: the upfront amount pays for those seats for the rest of the period.
+      const topup = subscription.teamId
+        ? await seatTopupPaidBy(database, subscription.id, payment.amountPaise)
+        : null;
       return send(
         paymentReceivedMessage({
           ...to,
-          plan: labelOf(subscription),
+          plan: topup
+            ? `${planLabel(subscription.planId)}, ${seatsText(topup.seatsAdded)} added for the rest of the period`
+            : labelOf(subscription),
           amountPaise: payment.amountPaise,
           paymentId: payment.providerPaymentId,
           nextChargeAt: subscription.chargeAt,

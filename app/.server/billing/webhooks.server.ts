@@ -207,6 +207,13 @@ export async function processWebhookEvent(
           : null,
       });
       await creditRefundsOf(tx, paymentEntity.id);
+      // The seats' upfront amount is a payment like a renewal: its receipt and invoice are
+      // mailed (issue 54: it was charged without a word). The key is the charge's own, so a
+      // `subscription.charged` for the same payment mails nothing more.
+      if (topup && newPayment)
+        await queueBillingMail(tx, "payment-received", owner.id, `payment:${paymentEntity.id}`, {
+          paymentId: paymentEntity.id,
+        });
       // Someone referred paying for the first time: their referrer's reward waits for the window.
       if (newPayment && owner.userId)
         await noteReferredPayment(tx, owner.userId, {

@@ -44,7 +44,14 @@ export async function teamPage(user: Pick<SessionUser, "id">, team: TeamView) {
         ? {
             plan: planLabel(subscription.planId),
             status: subscription.status,
-            state: stateOfRow(subscription),
+            // A change of seats waits for the cycle's end (seats added and paid for now, or fewer
+            // from then): the team's subscription is switching, as a person's plan switch is.
+            state: seats.next ? ("switching" as const) : stateOfRow(subscription),
+            // Seats added this period: the new subscription gives them now and renews from then.
+            addedUntil:
+              seats.next && seats.next.id === subscription.id
+                ? (subscription.chargeAt?.toISOString() ?? null)
+                : null,
             renews:
               STATUS_RULES[subscription.status].goodStanding && !subscription.cancelAtCycleEnd,
             // Cancelled by the team (not ending because a change of seats replaces it).

@@ -79,6 +79,11 @@ export function SeatsSummary({
                 : null}
         </p>
       ) : null}
+      {manages && subscription.addedUntil ? (
+        <p className="mt-2 text-white" data-testid="team-seats-added">
+          {`Seats were added this period and are paid until ${formatDate(subscription.addedUntil)}; from then the team's subscription renews for ${seatsText(seats.bought)}. Another change of seats can be made from that day.`}
+        </p>
+      ) : null}
       {manages && subscription.fixUrl ? (
         <p className="mt-3">
           <a className="btn-primary" href={subscription.fixUrl}>
@@ -86,11 +91,13 @@ export function SeatsSummary({
           </a>
         </p>
       ) : null}
-      {manages && !seats.next && allows(subscription.state, "change-seats") ? (
+      {manages && allows(subscription.state, "cancel") ? (
         <div className="mt-3 flex flex-wrap gap-3">
-          <Link className="btn-secondary" to={`/account/team/${teamId}/seats`}>
-            Change the number of seats
-          </Link>
+          {allows(subscription.state, "change-seats") ? (
+            <Link className="btn-secondary" to={`/account/team/${teamId}/seats`}>
+              Change the number of seats
+            </Link>
+          ) : null}
           <Form method="post">
             <input type="hidden" name="intent" value="cancel-seats" />
             <button type="submit" className="btn-secondary" disabled={busy}>
