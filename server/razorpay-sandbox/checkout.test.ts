@@ -123,6 +123,22 @@ describe("checkout.js", () => {
     expect(sub.json).toMatchObject({ status: "active", payment_method: "upi" });
   });
 
+  it("says an upfront amount is charged today, not that only the mandate is authorised (issue 54)", async () => {
+    const { subId } = await planAndSubscription(h, {
+      start_at: 1_900_000_000,
+      quantity: 5,
+      addons: [{ item: { name: "2 seats more", amount: 139_800, currency: "INR" } }],
+    });
+    const { document, Razorpay } = load(`${h.base}/checkout.js`);
+    new Razorpay({ key: KEY_ID, subscription_id: subId, name: "Pinout" }).open();
+    await waitFor(() => button(document, "Success"));
+    const dialog = document.find((e) => e.getAttribute("role") === "dialog");
+    expect(dialog?.textContent).toMatch(
+      /Today you are charged ₹1,398\.00 \(the upfront amount\), then ₹3,495\.00 on .*2030\./,
+    );
+    expect(dialog?.textContent).not.toContain("only authorise the mandate");
+  });
+
   it("closes on Escape with ondismiss, traps Tab, and reports a wrong key", async () => {
     const { subId } = await planAndSubscription(h, { start_at: 1_900_000_000 });
     const { document, Razorpay } = load(`${h.base}/checkout.js`);

@@ -81,6 +81,8 @@ export function checkoutRouter(options: { keyId: string; keySecret: string; stor
           quantity: sub.quantity,
           start_at: sub.start_at,
           start_in_future: sub.start_at !== null && sub.start_at > now,
+          // The upfront amount (`addons`) the authentication charges today, in paise.
+          upfront: (record.upfront ?? []).reduce((sum, item) => sum + item.amount, 0),
           // What checkout shows of a linked offer: its name and text, and the first charge with it.
           offer: offer
             ? {

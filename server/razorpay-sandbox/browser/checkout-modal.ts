@@ -24,6 +24,8 @@ interface SubscriptionInfo {
   quantity: number;
   start_at: number | null;
   start_in_future: boolean;
+  /** The upfront amount charged today at authentication (paise; 0 without one). */
+  upfront: number;
   /** A linked offer: its text, the method it needs and the first charge with it. */
   offer: {
     name: string;
@@ -255,7 +257,10 @@ export class SandboxCheckout {
     const firstText = offer ? money.format(offer.amount / 100) : amountText;
     if (info.start_in_future && info.start_at) {
       const when = dates.format(new Date(info.start_at * 1000));
-      const note = `You will be charged ${firstText} on ${when}; today we only authorise the mandate.`;
+      const note =
+        info.upfront > 0
+          ? `Today you are charged ${money.format(info.upfront / 100)} (the upfront amount), then ${firstText} on ${when}.`
+          : `You will be charged ${firstText} on ${when}; today we only authorise the mandate.`;
       body.appendChild(el("p", "rzp-sbx-note", note));
     }
     const fieldset = el("fieldset", "rzp-sbx-methods");
