@@ -102,9 +102,7 @@ describe("a table without every column", () => {
         errors.some((at) => at <= line && at >= line - 2),
         `line ${line + 1}`,
       ).toBe(true);
-    expect(errors.every((at) => expected.some((line) => at <= line && at >= line - 2))).toBe(
-      true,
-    );
+    expect(errors.every((at) => expected.some((line) => at <= line && at >= line - 2))).toBe(true);
   }, 60_000);
 });
 

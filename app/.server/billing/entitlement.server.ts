@@ -211,7 +211,8 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
         renews: STATUS_RULES[subscription.status].renews,
         // Authorised, never charged: it gives Pro until its first charge, and no further.
         unpaid:
-          STATUS_RULES[subscription.status].awaitsFirstCharge && (subscription.paidCount ?? 0) === 0,
+          STATUS_RULES[subscription.status].awaitsFirstCharge &&
+          (subscription.paidCount ?? 0) === 0,
         team: subscription.team ?? null,
       });
   }

@@ -51,7 +51,10 @@ describe("decideEntitlement", () => {
   // Issue 53, finding 1: only the first `paid` seats of a team give Pro, oldest given first.
   it("finding 1: a team's seat gives Pro only while it is among the seats paid for now", () => {
     const team = { id: "org_2", name: "Tunga" };
-    const seatAt = (seatRank: number, rows: { seats: number; status: SubscriptionStatus; end: Date }[]) =>
+    const seatAt = (
+      seatRank: number,
+      rows: { seats: number; status: SubscriptionStatus; end: Date }[],
+    ) =>
       decideEntitlement(
         {
           subscriptions: [],
@@ -187,7 +190,13 @@ describe("decideEntitlement", () => {
   it.each(["duplicate", "refunded", "halted"])(
     "gives nothing for a subscription that ended as %s, in any status and period",
     (endReason) => {
-      for (const status of ["active", "authenticated", "pending", "cancelled", "completed"] as const) {
+      for (const status of [
+        "active",
+        "authenticated",
+        "pending",
+        "cancelled",
+        "completed",
+      ] as const) {
         const unpaid = sub(status, later(365), "pro-yearly", endReason);
         expect(decideEntitlement({ subscriptions: [unpaid], grants: [] }, now).plan).toBe("free");
         // Beside a paid monthly subscription, the monthly one decides, with its own end.

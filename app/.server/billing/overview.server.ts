@@ -6,7 +6,12 @@ import { findPlan, planLabel } from "~/lib/plans";
 import type { AccountSubscription } from "../account/account-state.server";
 import { type Database, db as defaultDb } from "../db";
 import type { SubscriptionRow } from "../db/schema";
-import { STATE_RULES, STATUS, STATUS_RULES, type SubscriptionState } from "~/lib/subscription-state";
+import {
+  STATE_RULES,
+  STATUS,
+  STATUS_RULES,
+  type SubscriptionState,
+} from "~/lib/subscription-state";
 import { stateOfRow } from "./subscription-state.server";
 import { paymentMethodOf, paymentsOfSubscription } from "./payments.server";
 import {
