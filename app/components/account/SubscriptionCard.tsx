@@ -3,6 +3,7 @@
  * payment method, and the commands its state allows (switch, refund, pause, resume, cancel, keep).
  */
 import { Form, Link } from "react-router";
+import { usePendingForms } from "~/components/use-form-pending";
 import type { SubscriptionPage } from "~/.server/billing/subscription-page.server";
 import { SelfRefund } from "~/components/billing/SelfRefund";
 import { Card } from "~/components/Section";
@@ -15,11 +16,10 @@ import { Detail } from "./Detail";
 
 export function SubscriptionCard({
   page,
-  busy,
 }: {
   page: Pick<SubscriptionPage, "overview" | "renewal" | "refund" | "switchOption">;
-  busy: boolean;
 }) {
+  const pending = usePendingForms();
   const { overview, renewal, refund, switchOption } = page;
   const sub = overview.subscription;
   const switchTo = overview.switchTo;
@@ -123,7 +123,11 @@ export function SubscriptionCard({
           <div className="mt-3 flex flex-wrap gap-3">
             <Form method="post">
               <input type="hidden" name="intent" value="withdraw-switch" />
-              <button type="submit" className="btn-secondary" disabled={busy}>
+              <button
+                type="submit"
+                className="btn-secondary"
+                disabled={pending({ intent: "withdraw-switch" })}
+              >
                 {`Stay on ${sub.plan}`}
               </button>
             </Form>
@@ -131,7 +135,7 @@ export function SubscriptionCard({
         </div>
       ) : null}
 
-      {sub.status === "active" ? <SelfRefund refund={refund} busy={busy} /> : null}
+      {sub.status === "active" ? <SelfRefund refund={refund} /> : null}
 
       {sub.status === "paused" && !sub.pausedInUpiApp ? (
         <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
@@ -140,7 +144,11 @@ export function SubscriptionCard({
             The next charge is at the end of the period already paid, or at once if it has ended.
           </p>
           <input type="hidden" name="intent" value="resume" />
-          <button type="submit" className="btn-primary mt-3" disabled={busy}>
+          <button
+            type="submit"
+            className="btn-primary mt-3"
+            disabled={pending({ intent: "resume" })}
+          >
             Resume subscription
           </button>
         </Form>
@@ -153,7 +161,11 @@ export function SubscriptionCard({
             {`Nothing is charged while it is paused. You keep Pro until ${sub.currentEnd ? formatDate(sub.currentEnd) : "the end of the period already paid"}, then the account is on Free until you resume, here, whenever you like.`}
           </p>
           <input type="hidden" name="intent" value="pause" />
-          <button type="submit" className="btn-secondary mt-3" disabled={busy}>
+          <button
+            type="submit"
+            className="btn-secondary mt-3"
+            disabled={pending({ intent: "pause" })}
+          >
             Pause subscription
           </button>
         </Form>
@@ -184,7 +196,11 @@ export function SubscriptionCard({
             className="mt-1 block w-full max-w-lg rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100 focus:border-green-400 focus:outline-none"
           />
           <input type="hidden" name="intent" value="cancel" />
-          <button type="submit" className="btn-secondary mt-3" disabled={busy}>
+          <button
+            type="submit"
+            className="btn-secondary mt-3"
+            disabled={pending({ intent: "cancel" })}
+          >
             {sub.status === "paused" ? "Cancel subscription" : "Cancel at end of period"}
           </button>
         </Form>
@@ -193,7 +209,11 @@ export function SubscriptionCard({
       {sub.cancelAtCycleEnd && running && !switchTo ? (
         <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
           <input type="hidden" name="intent" value="undo-cancel" />
-          <button type="submit" className="btn-primary" disabled={busy}>
+          <button
+            type="submit"
+            className="btn-primary"
+            disabled={pending({ intent: "undo-cancel" })}
+          >
             Keep my subscription
           </button>
         </Form>

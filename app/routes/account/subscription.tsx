@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Link, useNavigation } from "react-router";
+import { Link } from "react-router";
 import { z } from "zod";
 import { accountState } from "~/.server/account/account-state.server";
 import { requireSession } from "~/.server/auth/session";
@@ -133,7 +133,6 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
     loaderData;
   const sub = overview.subscription;
   const switchTo = overview.switchTo;
-  const busy = useNavigation().state !== "idle";
   const devices = (count: number) => `${count} ${count === 1 ? "device" : "devices"}`;
   // Sent once per start the action confirmed (not on a refusal), with analytics consent only.
   const reported = useRef<unknown>(null);
@@ -206,10 +205,10 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
         </p>
       </Card>
 
-      <SubscriptionCard page={loaderData} busy={busy} />
+      <SubscriptionCard page={loaderData} />
 
       {!running && !holdsPro ? (
-        <UpgradeCard trial={trial} halted={sub?.status === "halted"} busy={busy} />
+        <UpgradeCard trial={trial} halted={sub?.status === "halted"} />
       ) : null}
       <p className="text-sm text-slate-300">
         A question about your subscription, or a refund?{" "}

@@ -1,4 +1,5 @@
-import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
+import { data, Form, Link, redirect, useSubmit } from "react-router";
+import { useFormPending } from "~/components/use-form-pending";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
 import { verifyCheckout } from "~/.server/billing/checkout.server";
@@ -165,9 +166,11 @@ export async function action(args: Route.ActionArgs) {
 export default function TeamSeatsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { team, profile, problem, order, quote, gst, tiers, checkout, prefill, change } =
     loaderData;
-  const navigation = useNavigation();
   const submit = useSubmit();
-  const busy = navigation.state !== "idle";
+  const paying = useFormPending({ intent: "start" });
+  const confirming = useFormPending({ intent: "verify" });
+  // The order form (GET) redraws the quote the payment form sends: wait for it.
+  const quoting = useFormPending({ method: "get" });
   const open = actionData && "open" in actionData ? actionData.open : null;
   const refusal = actionData && !actionData.ok ? actionData.message : null;
   const errors = actionData && "errors" in actionData ? (actionData.errors ?? {}) : {};
@@ -297,7 +300,7 @@ export default function TeamSeatsPage({ loaderData, actionData }: Route.Componen
       <CheckoutProgress
         phase={phase}
         problem={payProblem}
-        confirming={busy && navigation.formData?.get("intent") === "verify"}
+        confirming={confirming}
         refusal={refusal}
         open={open}
         onRetry={(details) => void pay(details)}
@@ -309,7 +312,8 @@ export default function TeamSeatsPage({ loaderData, actionData }: Route.Componen
           <input type="hidden" name="cycle" value={quote.cycle} />
           <input type="hidden" name="seats" value={quote.seats} />
           <SubmitButton
-            pending={busy || phase === "opening"}
+            pending={paying || phase === "opening"}
+            waiting={quoting}
             label={
               !change
                 ? `Continue to payment: ${formatInr(quote.totalPaise)}`

@@ -1,4 +1,4 @@
-import { data, Form, useActionData, useNavigation, useSearchParams } from "react-router";
+import { data, Form, useActionData, useSearchParams } from "react-router";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
 import { done, formAction } from "~/.server/forms/action.server";
@@ -19,7 +19,9 @@ import { billingDefaults, BillingDetailsFields } from "~/components/billing/Bill
 import { EmailField, FormMessage, SelectField, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { Section } from "~/components/Section";
+import { usePendingForms } from "~/components/use-form-pending";
 import { SeatsSummary } from "~/components/account/SeatsSummary";
+import { TeamMembers } from "~/components/account/TeamMembers";
 import { TeamInvoices } from "~/components/account/TeamInvoices";
 import { WaitingInvitations } from "~/components/account/WaitingInvitations";
 import { teamPage } from "~/.server/teams/team-page.server";
@@ -157,8 +159,7 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
   const { team, me, defaults, seats, invoices } = loaderData;
   const [params] = useSearchParams();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
+  const pending = usePendingForms();
   const manages = team.myRole !== "member";
   const isOwner = team.myRole === "owner";
   // A refusal shows at the top (the form it came from may not be on this person's page); a
@@ -203,75 +204,21 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
 
       <Section id="seats" title="Pro seats">
         {answer("seats")}
-        <SeatsSummary seats={seats} manages={manages} teamId={team.id} busy={busy} />
+        <SeatsSummary seats={seats} manages={manages} teamId={team.id} />
       </Section>
 
       <Section id="members" title="People">
         {answer("members")}
-        <ul className="divide-y divide-slate-800">
-          {team.members.map((person) => (
-            <li key={person.id} className="flex flex-wrap items-center gap-3 py-3">
-              <span className="min-w-0 flex-1 text-slate-200">
-                <span className="block font-medium text-white">{person.name}</span>
-                <span className="block break-all text-sm text-slate-300">{person.email}</span>
-              </span>
-              <span className="text-sm text-slate-300">
-                {`${person.roleLabel}${seats.holders.includes(person.userId) ? ", Pro seat" : ""}, since ${formatDate(person.joinedAt)}${
-                  person.devices === null
-                    ? ""
-                    : `; ${person.devices === 1 ? "1 device" : `${person.devices} devices`} signed in`
-                }`}
-              </span>
-              {manages && seats.bought > 0 ? (
-                <Form method="post">
-                  <input
-                    type="hidden"
-                    name="intent"
-                    value={seats.holders.includes(person.userId) ? "take-seat" : "give-seat"}
-                  />
-                  <input type="hidden" name="memberId" value={person.id} />
-                  <button type="submit" className="btn-secondary" disabled={busy}>
-                    {seats.holders.includes(person.userId) ? "Take the seat back" : "Give a seat"}
-                    <span className="sr-only">{` (${person.email})`}</span>
-                  </button>
-                </Form>
-              ) : null}
-              {isOwner && person.userId !== me ? (
-                <span className="flex flex-wrap gap-2">
-                  <Form method="post" className="flex items-end gap-2">
-                    <input type="hidden" name="intent" value="role" />
-                    <input type="hidden" name="memberId" value={person.id} />
-                    <label className="text-sm text-slate-300">
-                      <span className="sr-only">{`Role of ${person.email}`}</span>
-                      <select
-                        name="role"
-                        defaultValue={person.role}
-                        className="rounded-lg border border-slate-700 bg-slate-950 px-2 py-1 text-slate-100"
-                      >
-                        <option value="member">Member</option>
-                        <option value="billing">Billing manager</option>
-                        <option value="owner">Owner</option>
-                      </select>
-                    </label>
-                    <button type="submit" className="btn-secondary" disabled={busy}>
-                      Change role<span className="sr-only">{` of ${person.email}`}</span>
-                    </button>
-                  </Form>
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="remove" />
-                    <input type="hidden" name="memberId" value={person.id} />
-                    <button type="submit" className="btn-secondary" disabled={busy}>
-                      Remove<span className="sr-only">{` ${person.email}`}</span>
-                    </button>
-                  </Form>
-                </span>
-              ) : null}
-            </li>
-          ))}
-        </ul>
+        <TeamMembers
+          members={team.members}
+          seats={seats}
+          manages={manages}
+          isOwner={isOwner}
+          me={me}
+        />
         <Form method="post" className="mt-4">
           <input type="hidden" name="intent" value="leave" />
-          <button type="submit" className="btn-secondary" disabled={busy}>
+          <button type="submit" className="btn-secondary" disabled={pending({ intent: "leave" })}>
             Leave the team
           </button>
         </Form>
@@ -293,11 +240,15 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
               {isOwner ? <option value="billing">Billing manager</option> : null}
             </SelectField>
             <div className="sm:col-span-2">
-              <SubmitButton pending={busy} label="Send the invitation" pendingLabel="Sending…" />
+              <SubmitButton
+                pending={pending({ intent: "invite" })}
+                label="Send the invitation"
+                pendingLabel="Sending…"
+              />
             </div>
           </Form>
           {answer("invitations")}
-          <WaitingInvitations invitations={team.invitations} busy={busy} />
+          <WaitingInvitations invitations={team.invitations} />
         </Section>
       ) : null}
 
@@ -313,7 +264,7 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
             <input type="hidden" name="intent" value="profile" />
             <BillingDetailsFields defaults={defaults} errors={errorsOf("profile")} />
             <SubmitButton
-              pending={busy}
+              pending={pending({ intent: "profile" })}
               label="Save billing details"
               pendingLabel="Saving…"
               className="btn-primary mt-4"

@@ -1,4 +1,4 @@
-import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
+import { Form, Link, redirect, useActionData } from "react-router";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
 import { formAction } from "~/.server/forms/action.server";
@@ -8,6 +8,7 @@ import { billingDefaults, BillingDetailsFields } from "~/components/billing/Bill
 import { FormMessage, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { Section } from "~/components/Section";
+import { useFormPending } from "~/components/use-form-pending";
 import { billingDetailsSchema } from "~/lib/billing-details";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
@@ -43,7 +44,7 @@ export async function action(args: Route.ActionArgs) {
 export default function TeamsPage({ loaderData }: Route.ComponentProps) {
   const { teams, invitations, defaults } = loaderData;
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
+  const creating = useFormPending({ intent: "create-team" });
   const errors = result && "errors" in result ? (result.errors ?? {}) : {};
   return (
     <div>
@@ -91,7 +92,7 @@ export default function TeamsPage({ loaderData }: Route.ComponentProps) {
           <input type="hidden" name="intent" value="create-team" />
           <BillingDetailsFields defaults={defaults} errors={errors} />
           <SubmitButton
-            pending={navigation.state !== "idle"}
+            pending={creating}
             label="Create the team"
             pendingLabel="Creating…"
             className="btn-primary mt-4"

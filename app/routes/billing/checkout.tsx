@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
+import { useFormPending } from "~/components/use-form-pending";
 import { z } from "zod";
 import { billingProfileOf, saveBillingProfile } from "~/.server/billing/billing-profile.server";
 import { type CheckoutRow, startCheckout, verifyCheckout } from "~/.server/billing/checkout.server";
@@ -191,8 +192,10 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const [start, setStart] = useState<"after-trial" | "now">("after-trial");
   const afterTrial = trialEndsAt !== null && start === "after-trial";
   const trialEnd = trialEndsAt ? formatDate(trialEndsAt) : "";
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
+  const paying = useFormPending({ intent: "start" });
+  const confirming = useFormPending({ intent: "verify" });
+  // The coupon form (GET) redraws the price the payment form sends: wait for it.
+  const applying = useFormPending({ method: "get" });
   const open = actionData && "open" in actionData ? actionData.open : null;
   const errors = actionData && "errors" in actionData ? (actionData.errors ?? {}) : {};
   // A refusal, or why an opened checkout is not at the price the page showed.
@@ -314,7 +317,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
       <CheckoutProgress
         phase={phase}
         problem={problem}
-        confirming={busy && navigation.formData?.get("intent") === "verify"}
+        confirming={confirming}
         refusal={refusal}
         open={open}
         onRetry={(details) => void pay(details)}
@@ -375,7 +378,8 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         ) : null}
         <BillingDetailsFields defaults={defaults} errors={errors} />
         <SubmitButton
-          pending={busy || phase === "opening"}
+          pending={paying || phase === "opening"}
+          waiting={applying}
           label={
             switching
               ? `Authorise ${plan.label}`
