@@ -69,7 +69,7 @@ export default [
         route("security/export", "routes/account/export.ts"),
         route("subscription", "routes/account/subscription.tsx"),
         route("team", "routes/account/teams.tsx"),
-        route("team/:id", "routes/account/team.tsx"),
+        route("team/:id", "routes/account/team-detail.tsx"),
         route("team/:id/seats", "routes/account/team-seats.tsx"),
         route("support", "routes/account/support.tsx"),
         route("support/:number", "routes/account/support-ticket.tsx"),

@@ -28,7 +28,7 @@ import { teamPage } from "~/.server/teams/team-page.server";
 import { billingDetailsSchema } from "~/lib/billing-details";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
-import type { Route } from "./+types/team";
+import type { Route } from "./+types/team-detail";
 
 export const meta: Route.MetaFunction = ({ data: page }) =>
   pageMeta(page ? page.team.name : "Team", "The team's people, invitations and billing details.");
