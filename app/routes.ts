@@ -68,7 +68,7 @@ export default [
         route("security", "routes/account/security.tsx"),
         route("security/export", "routes/account/export.ts"),
         route("subscription", "routes/account/subscription.tsx"),
-        route("team", "routes/account/teams.tsx"),
+        route("team", "routes/account/team.tsx"),
         route("team/:id", "routes/account/team-detail.tsx"),
         route("team/:id/seats", "routes/account/team-seats.tsx"),
         route("support", "routes/account/support.tsx"),

@@ -13,7 +13,7 @@ import { billingDetailsSchema } from "~/lib/billing-details";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { TEAM_ROLE_LABELS } from "~/.server/teams/roles";
-import type { Route } from "./+types/teams";
+import type { Route } from "./+types/team";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Teams", "Your company's team: its billing details, its people and their roles.");
