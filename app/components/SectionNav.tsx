@@ -10,7 +10,8 @@ export interface NavSection {
 /**
  * The section menu of the account and admin areas: a column on wide screens; on phones one row
  * that scrolls sideways, never wraps or clips a label, fades at the edge to show there is more,
- * and keeps the current section in view.
+ * and keeps the current section in view. A section whose page is on its way is marked `pending`
+ * (React Router's own class for it, which a NavLink given a className function no longer adds).
  */
 export function SectionNav({
   label,
@@ -41,8 +42,8 @@ export function SectionNav({
             <NavLink
               to={section.to}
               end={section.end}
-              className={({ isActive }) =>
-                `${item} ${isActive ? "bg-slate-800 text-green-400" : "text-slate-300 hover:bg-slate-800"}`
+              className={({ isActive, isPending }) =>
+                `${item} ${isActive ? "bg-slate-800 text-green-400" : "text-slate-300 hover:bg-slate-800"}${isPending ? " pending cursor-progress" : ""}`
               }
             >
               {section.label}

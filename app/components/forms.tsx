@@ -194,23 +194,26 @@ export function ScriptForm({ children, ...form }: FormHTMLAttributes<HTMLFormEle
 }
 
 /**
- * The form's submit button: disabled with a "…ing" label while the request runs, and in a
- * `ScriptForm` until the page's scripts run.
+ * The form's submit button: disabled with a "…ing" label while the request runs (`pending`, from
+ * `useFormPending`: this form's own submission), and in a `ScriptForm` until the page's scripts
+ * run. `waiting` disables it without those words, while what it would send is being redrawn.
  */
 export function SubmitButton({
   pending,
+  waiting = false,
   label,
   pendingLabel,
   className = "btn-primary w-full",
 }: {
   pending: boolean;
+  waiting?: boolean;
   label: string;
   pendingLabel: string;
   className?: string;
 }) {
   const needsScript = useContext(ScriptOnly);
   const hydrated = useHydrated();
-  const disabled = pending || (needsScript && !hydrated);
+  const disabled = pending || waiting || (needsScript && !hydrated);
   return (
     <button type="submit" className={className} disabled={disabled} aria-disabled={disabled}>
       {pending ? pendingLabel : label}

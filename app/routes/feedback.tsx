@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { Form, redirect, useNavigation, useSearchParams } from "react-router";
+import { Form, redirect, useSearchParams } from "react-router";
+import { useFormPending } from "~/components/use-form-pending";
 import { getSession } from "~/.server/auth/session";
 import { env } from "~/.server/env";
 import { formAction } from "~/.server/forms/action.server";
@@ -78,8 +79,7 @@ export async function action(args: Route.ActionArgs) {
 export default function FeedbackPage({ loaderData, actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const sent = params.get("sent") === "1";
-  const navigation = useNavigation();
-  const submitting = navigation.state === "submitting";
+  const submitting = useFormPending();
   const started = useRef(false);
   // Checked in the browser first (the same schema), so an empty form answers at once; the
   // server checks again.

@@ -1,36 +1,26 @@
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { Link, useSearchParams } from "react-router";
-import { JsonLd } from "~/components/JsonLd";
-import { comparison, pricingFaq } from "~/config/pricing";
+import { pricingPage } from "~/.server/billing/pricing-page.server";
+import { CouponPrice } from "~/components/billing/CouponPrice";
+import { PlanComparison } from "~/components/pricing/PlanComparison";
+import { PricingFaq } from "~/components/pricing/PricingFaq";
+import { PricingJsonLd } from "~/components/pricing/PricingJsonLd";
+import { useCurrentPlan } from "~/components/pricing/use-current-plan";
 import { type BillingCycle, type Plan, site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
 import { planEvents } from "~/lib/analytics/plan-events";
-import { useAuth } from "~/lib/auth-state";
-import { http } from "~/lib/http";
-import { pageMeta } from "~/lib/meta";
-import { formatInr, rupeesDecimal } from "~/lib/money";
-import { freePlan as configuredFreePlan, paidPlanFor, planLabel } from "~/lib/plans";
-import type { Route } from "./+types/pricing";
-import { env } from "~/.server/env";
-import { couponView } from "~/.server/coupons/pricing-view.server";
-import { CouponPrice } from "~/components/billing/CouponPrice";
 import { publicPageHeaders } from "~/lib/cache-control";
-import { ScrollBox } from "~/components/ScrollBox";
+import { pageMeta } from "~/lib/meta";
+import { formatInr } from "~/lib/money";
+import { freePlan as configuredFreePlan, paidPlanFor } from "~/lib/plans";
+import type { Route } from "./+types/pricing";
 
 /** The same for every visitor: cached and shared (app/lib/cache-control.ts). */
 export const headers = publicPageHeaders;
 
-/**
- * The free trial's length (TRIAL_DAYS; 0: none offered), the same for every visitor; with
- * `?coupon=CODE`, the coupon's prices or why it does not apply (its own rules only: whether this
- * person may use it is checked at checkout), the same for every visitor of that address.
- */
+/** The trial's length and a coupon's prices (pricing-page.server.ts): nothing about the visitor. */
 export async function loader({ request }: Route.LoaderArgs) {
-  const code = new URL(request.url).searchParams.get("coupon")?.slice(0, 64).trim() ?? "";
-  return {
-    trialDays: env().TRIAL_DAYS,
-    coupon: code ? await couponView(code, null) : null,
-  };
+  return pricingPage(request.url);
 }
 
 export const meta: Route.MetaFunction = () =>
@@ -50,82 +40,6 @@ function cycleOf(value: string | null): BillingCycle {
 function yearlySavingPercent(): number {
   const monthlyYear = planFor("monthly").pricePaise * 12;
   return Math.round(((monthlyYear - planFor("yearly").pricePaise) / monthlyYear) * 100);
-}
-
-function structuredData(siteUrl: string) {
-  return [
-    {
-      "@context": "https://schema.org",
-      "@type": "SoftwareApplication",
-      name: site.product.name,
-      description: site.product.description,
-      applicationCategory: "DeveloperApplication",
-      operatingSystem: "macOS, Windows",
-      url: `${siteUrl}/pricing`,
-      offers: site.plans.map((plan) => ({
-        "@type": "Offer",
-        name: planLabel(plan),
-        price: rupeesDecimal(plan.pricePaise),
-        priceCurrency: site.pricing.currency,
-        ...(plan.billingCycle
-          ? {
-              priceSpecification: {
-                "@type": "UnitPriceSpecification",
-                price: rupeesDecimal(plan.pricePaise),
-                priceCurrency: site.pricing.currency,
-                valueAddedTaxIncluded: site.pricing.pricesIncludeGst,
-                billingDuration: plan.billingCycle === "yearly" ? "P1Y" : "P1M",
-              },
-            }
-          : {}),
-      })),
-    },
-    {
-      "@context": "https://schema.org",
-      "@type": "FAQPage",
-      mainEntity: pricingFaq.map((faq) => ({
-        "@type": "Question",
-        name: faq.question,
-        acceptedAnswer: { "@type": "Answer", text: faq.answer },
-      })),
-    },
-  ];
-}
-
-function Check({ value }: { value: string | boolean }) {
-  if (typeof value === "string") return <span>{value}</span>;
-  return value ? (
-    <span className="text-green-400">
-      <span aria-hidden="true">✓</span>
-      <span className="sr-only">Included</span>
-    </span>
-  ) : (
-    <span className="text-slate-400">
-      <span aria-hidden="true">—</span>
-      <span className="sr-only">Not included</span>
-    </span>
-  );
-}
-
-/**
- * The signed-in visitor's plan id (null when anonymous or not known yet). The page's HTML is the
- * same for everyone; this is asked for after hydration, only when someone is signed in.
- */
-function useCurrentPlan(): string | null {
-  const { state } = useAuth();
-  const [plan, setPlan] = useState<string | null>(null);
-  useEffect(() => {
-    if (state.status !== "signed-in") return;
-    const controller = new AbortController();
-    http("/api/plan", { signal: controller.signal })
-      .then((response) =>
-        response.ok ? (response.json() as Promise<{ plan: string | null }>) : null,
-      )
-      .then((body) => setPlan(body?.plan ?? null))
-      .catch(() => {});
-    return () => controller.abort();
-  }, [state.status]);
-  return state.status === "signed-in" ? plan : null;
 }
 
 function CurrentPlanBadge() {
@@ -169,7 +83,7 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
-      {siteUrl ? <JsonLd data={structuredData(siteUrl)} /> : null}
+      {siteUrl ? <PricingJsonLd siteUrl={siteUrl} /> : null}
       <div className="text-center">
         <h1 className="text-4xl font-bold tracking-tight text-white sm:text-5xl">
           Simple pricing in rupees
@@ -302,86 +216,9 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
         </section>
       </div>
 
-      <section aria-labelledby="compare" className="mx-auto mt-20 max-w-4xl">
-        <h2 id="compare" className="text-2xl font-bold text-white">
-          Compare plans
-        </h2>
-        <ScrollBox
-          label="Table comparing the plans"
-          className="mt-6 rounded-xl border border-slate-800"
-        >
-          <table className="w-full text-left text-sm">
-            <thead className="bg-slate-900 text-slate-200">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Feature
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  {freePlan.name}
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  {pro.name}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-800 text-slate-300">
-              {comparison.map((row) => (
-                <tr key={row.feature}>
-                  <th scope="row" className="px-4 py-3 font-normal text-slate-200">
-                    {row.feature}
-                  </th>
-                  <td className="px-4 py-3">
-                    <Check value={row.free} />
-                  </td>
-                  <td className="px-4 py-3">
-                    <Check value={row.pro} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollBox>
-      </section>
+      <PlanComparison free={freePlan.name} pro={pro.name} />
 
-      <section aria-labelledby="faq" className="mx-auto mt-20 max-w-3xl">
-        <h2 id="faq" className="text-2xl font-bold text-white">
-          Questions
-        </h2>
-        <div className="mt-6 divide-y divide-slate-800 rounded-xl border border-slate-800">
-          {pricingFaq.map((faq) => (
-            <details
-              key={faq.question}
-              className="group px-5 py-4"
-              onToggle={(event) => {
-                if (event.currentTarget.open)
-                  track("faq_click", { question: faq.question, section: "pricing" });
-              }}
-            >
-              <summary className="cursor-pointer list-none font-medium text-white marker:hidden">
-                <span
-                  className="mr-2 inline-block text-green-400 transition-transform group-open:rotate-90"
-                  aria-hidden="true"
-                >
-                  ›
-                </span>
-                {faq.question}
-              </summary>
-              <p className="mt-3 text-slate-300">{faq.answer}</p>
-            </details>
-          ))}
-        </div>
-        <p className="mt-6 text-sm text-slate-400">
-          More questions? Write to{" "}
-          <a className="link" href={`mailto:${site.company.supportEmail}`}>
-            {site.company.supportEmail}
-          </a>
-          . Read the{" "}
-          <Link className="link" to="/legal/refund">
-            refund and cancellation policy
-          </Link>
-          .
-        </p>
-      </section>
+      <PricingFaq />
     </div>
   );
 }

@@ -106,3 +106,60 @@ test("create a team, buy seats, invite a colleague who accepts in their own brow
   await expect(other.getByText(/not found/i).first()).toBeVisible();
   await context.close();
 });
+
+/**
+ * Following a link on a team's page leaves its forms as they were (issue 54, point 5): no button
+ * says "Sending…" or "Saving…", nor waits, while the next page loads. The next page's data is held
+ * until the check is done, so the page stays in that moment; the section menu's "Teams", marked
+ * pending for a page under /account/team, shows that the page has drawn the navigation under way.
+ */
+test("a link followed on a team's page sets no form pending while the next page loads", async ({
+  page,
+}) => {
+  await signUpAndVerify(page, { name: "Meena", email: uniqueEmail("links"), password: PASSWORD });
+  await page.setViewportSize(DESKTOP);
+  await page.goto("/account/team");
+  await waitForHydration(page);
+  await page.getByLabel("Name or company name").fill("Godavari Instruments LLP");
+  await page.getByLabel("Address", { exact: true }).fill("7 Benz Circle");
+  await page.getByLabel("City").fill("Vijayawada");
+  await page.getByLabel("PIN code").fill("520010");
+  await page.getByLabel("State or union territory").selectOption({ label: "Andhra Pradesh" });
+  await page.getByRole("button", { name: "Create the team" }).click();
+  const heading = page.getByRole("heading", { name: "Godavari Instruments LLP" });
+  await expect(heading).toBeVisible();
+  const pendingWords = page.getByRole("button", { name: /…/ });
+  const waiting = page.locator("form button:disabled");
+  await expect(page.getByRole("button", { name: "Send the invitation" })).toBeEnabled();
+  expect(await pendingWords.count()).toBe(0);
+  expect(await waiting.count()).toBe(0);
+
+  // The seats page's data waits until the check below is done.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let requested = () => {};
+  const held = new Promise<void>((resolve) => (requested = resolve));
+  await page.route(/\/account\/team\/[^/?]+\/seats\.data(\?|$)/, async (route) => {
+    requested();
+    await released;
+    await route.continue();
+  });
+  const teams = page.getByRole("navigation", { name: "Account" }).getByRole("link", {
+    name: "Teams",
+  });
+  await expect(teams).not.toHaveClass(/(^|\s)pending(\s|$)/);
+  await page.getByRole("link", { name: "Buy seats" }).click();
+  await held;
+  await expect(teams).toHaveClass(/(^|\s)pending(\s|$)/);
+  // Drawn in the same render as the menu's mark, and nothing changes until the data comes.
+  await expect(heading).toBeVisible();
+  expect(await pendingWords.allTextContents()).toEqual([]);
+  expect(await waiting.count()).toBe(0);
+  await expect(page.getByRole("button", { name: "Send the invitation" })).toBeEnabled();
+  await expect(page.getByRole("button", { name: "Save billing details" })).toBeEnabled();
+  await expectNoAxeViolations(page);
+
+  release();
+  await expect(page.getByRole("heading", { name: /Pro seats for Godavari/ })).toBeVisible();
+  await expect(teams).not.toHaveClass(/(^|\s)pending(\s|$)/);
+});

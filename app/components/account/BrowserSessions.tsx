@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { usePendingForms } from "~/components/use-form-pending";
 import { Section } from "~/components/Section";
 import { formatDate } from "~/lib/dates";
 import { describeBrowser } from "./describe-browser";
@@ -17,12 +18,11 @@ export interface BrowserSessionRow {
 export function BrowserSessions({
   browsers,
   answer,
-  busy,
 }: {
   browsers: BrowserSessionRow[];
   answer: FormAnswer | null;
-  busy: boolean;
 }) {
+  const pending = usePendingForms();
   return (
     <Section id="browsers" title="Browser sessions">
       <AnswerMessage answer={answer} />
@@ -44,7 +44,14 @@ export function BrowserSessions({
               <Form method="post">
                 <input type="hidden" name="intent" value="revoke-session" />
                 <input type="hidden" name="sessionId" value={browser.id} />
-                <button type="submit" className="btn-secondary" disabled={busy}>
+                <button
+                  type="submit"
+                  className="btn-secondary"
+                  disabled={pending({
+                    intent: "revoke-session",
+                    fields: { sessionId: browser.id },
+                  })}
+                >
                   Sign out
                 </button>
               </Form>
@@ -55,7 +62,11 @@ export function BrowserSessions({
       {browsers.length > 1 ? (
         <Form method="post" className="mt-4">
           <input type="hidden" name="intent" value="revoke-other-sessions" />
-          <button type="submit" className="btn-secondary" disabled={busy}>
+          <button
+            type="submit"
+            className="btn-secondary"
+            disabled={pending({ intent: "revoke-other-sessions" })}
+          >
             Sign out everywhere else
           </button>
         </Form>

@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { useFormPending } from "~/components/use-form-pending";
 import { PasswordField } from "~/components/forms";
 import { Section } from "~/components/Section";
 import { AnswerMessage } from "./AnswerMessage";
@@ -8,12 +9,11 @@ import type { FormAnswer } from "./form-answer";
 export function ChangePasswordForm({
   hasPassword,
   answer,
-  busy,
 }: {
   hasPassword: boolean;
   answer: FormAnswer | null;
-  busy: boolean;
 }) {
+  const changing = useFormPending({ intent: "change-password" });
   const errors = answer?.errors ?? {};
   return (
     <Section id="password" title="Change password">
@@ -33,7 +33,7 @@ export function ChangePasswordForm({
             hint="At least 8 characters. Your other browsers and desktop devices will be signed out."
             errors={errors.newPassword}
           />
-          <button type="submit" className="btn-primary" disabled={busy}>
+          <button type="submit" className="btn-primary" disabled={changing}>
             Change password
           </button>
         </Form>

@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { usePendingForms } from "~/components/use-form-pending";
 import { formatDate } from "~/lib/dates";
 import { PasswordField } from "~/components/forms";
 import { Section } from "~/components/Section";
@@ -18,7 +19,6 @@ export function DeleteAccountForm({
   confirmToken,
   paidPlan,
   answer,
-  busy,
 }: {
   hasPassword: boolean;
   email: string;
@@ -26,8 +26,8 @@ export function DeleteAccountForm({
   /** A subscription that could still charge: deleting cancels it at once (issue 34, point 7). */
   paidPlan: { name: string; paidUntil: string | null } | null;
   answer: FormAnswer | null;
-  busy: boolean;
 }) {
+  const pending = usePendingForms();
   const errors = answer?.errors ?? {};
   return (
     <Section id="delete" title="Delete account">
@@ -66,7 +66,7 @@ export function DeleteAccountForm({
           <input type="hidden" name="intent" value="confirm-delete" />
           <input type="hidden" name="token" value={confirmToken} />
           <p className="text-slate-300">{`You opened the link we sent to ${email}.`}</p>
-          <button type="submit" className={DANGER} disabled={busy}>
+          <button type="submit" className={DANGER} disabled={pending({ intent: "confirm-delete" })}>
             Delete my account now
           </button>
         </Form>
@@ -78,7 +78,7 @@ export function DeleteAccountForm({
           ) : (
             <p className="text-slate-300">{`We will send a link to ${email} to confirm.`}</p>
           )}
-          <button type="submit" className={DANGER} disabled={busy}>
+          <button type="submit" className={DANGER} disabled={pending({ intent: "delete-account" })}>
             {hasPassword ? "Delete my account" : "Email me the link"}
           </button>
         </Form>

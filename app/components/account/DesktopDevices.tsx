@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { usePendingForms } from "~/components/use-form-pending";
 import { Section } from "~/components/Section";
 import { formatDate } from "~/lib/dates";
 import { AnswerMessage } from "./AnswerMessage";
@@ -16,12 +17,11 @@ export interface DesktopDeviceRow {
 export function DesktopDevices({
   devices,
   answer,
-  busy,
 }: {
   devices: DesktopDeviceRow[];
   answer: FormAnswer | null;
-  busy: boolean;
 }) {
+  const pending = usePendingForms();
   return (
     <Section id="devices" title="Desktop devices">
       <AnswerMessage answer={answer} />
@@ -45,7 +45,7 @@ export function DesktopDevices({
                 <button
                   type="submit"
                   className="btn-secondary"
-                  disabled={busy}
+                  disabled={pending({ intent: "revoke-device", fields: { deviceId: device.id } })}
                   aria-label={`Sign out ${device.name}`}
                 >
                   Sign out

@@ -1,6 +1,7 @@
 /** A team's Pro seats on its page, in words (the team's page; its seats page buys or changes them). */
 import { allows } from "~/lib/subscription-state";
 import { Form, Link } from "react-router";
+import { usePendingForms } from "~/components/use-form-pending";
 import type { TeamPage } from "~/.server/teams/team-page.server";
 import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
@@ -13,13 +14,12 @@ export function SeatsSummary({
   seats,
   manages,
   teamId,
-  busy,
 }: {
   seats: SeatsData;
   manages: boolean;
   teamId: string;
-  busy: boolean;
 }) {
+  const pending = usePendingForms();
   const { subscription } = seats;
   if (!subscription)
     return (
@@ -100,7 +100,11 @@ export function SeatsSummary({
           ) : null}
           <Form method="post">
             <input type="hidden" name="intent" value="cancel-seats" />
-            <button type="submit" className="btn-secondary" disabled={busy}>
+            <button
+              type="submit"
+              className="btn-secondary"
+              disabled={pending({ intent: "cancel-seats" })}
+            >
               Cancel at the end of the period
             </button>
           </Form>
@@ -109,7 +113,11 @@ export function SeatsSummary({
       {manages && subscription.cancelled ? (
         <Form method="post" className="mt-3">
           <input type="hidden" name="intent" value="keep-seats" />
-          <button type="submit" className="btn-primary" disabled={busy}>
+          <button
+            type="submit"
+            className="btn-primary"
+            disabled={pending({ intent: "keep-seats" })}
+          >
             Keep the subscription
           </button>
         </Form>

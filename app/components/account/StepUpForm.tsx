@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { useFormPending } from "~/components/use-form-pending";
 import { Field, FormMessage, PasswordField, SubmitButton } from "~/components/forms";
 import { Section } from "~/components/Section";
 import { AnswerMessage } from "./AnswerMessage";
@@ -11,15 +12,8 @@ export type StepUpState =
  * "Confirm it's you": shown in a browser that the desktop app signed in, which never entered a
  * password. Sensitive actions wait for it (docs/decisions/0018).
  */
-export function StepUpForm({
-  state,
-  answer,
-  busy,
-}: {
-  state: StepUpState;
-  answer: FormAnswer | null;
-  busy: boolean;
-}) {
+export function StepUpForm({ state, answer }: { state: StepUpState; answer: FormAnswer | null }) {
+  const checking = useFormPending({ intent: "step-up" });
   if (!state.required)
     return answer?.ok ? <FormMessage tone="success" message={answer.message} /> : null;
   const errors = answer?.errors ?? {};
@@ -46,7 +40,7 @@ export function StepUpForm({
             />
           ) : null}
           <SubmitButton
-            pending={busy}
+            pending={checking}
             label="Confirm"
             pendingLabel="Checking…"
             className="btn-primary"

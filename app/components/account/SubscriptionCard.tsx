@@ -3,6 +3,7 @@
  * payment method, and the commands its state allows (switch, refund, pause, resume, cancel, keep).
  */
 import { Form, Link } from "react-router";
+import { usePendingForms } from "~/components/use-form-pending";
 import type { SubscriptionPage } from "~/.server/billing/subscription-page.server";
 import { SelfRefund } from "~/components/billing/SelfRefund";
 import { Card } from "~/components/Section";
@@ -21,11 +22,10 @@ import { Detail } from "./Detail";
 
 export function SubscriptionCard({
   page,
-  busy,
 }: {
   page: Pick<SubscriptionPage, "overview" | "renewal" | "refund" | "switchOption">;
-  busy: boolean;
 }) {
+  const pending = usePendingForms();
   const { overview, renewal, refund, switchOption } = page;
   const sub = overview.subscription;
   const switchTo = overview.switchTo;
@@ -128,7 +128,11 @@ export function SubscriptionCard({
           <div className="mt-3 flex flex-wrap gap-3">
             <Form method="post">
               <input type="hidden" name="intent" value="withdraw-switch" />
-              <button type="submit" className="btn-secondary" disabled={busy}>
+              <button
+                type="submit"
+                className="btn-secondary"
+                disabled={pending({ intent: "withdraw-switch" })}
+              >
                 {`Stay on ${sub.plan}`}
               </button>
             </Form>
@@ -136,7 +140,7 @@ export function SubscriptionCard({
         </div>
       ) : null}
 
-      {can("refund") ? <SelfRefund refund={refund} busy={busy} /> : null}
+      {can("refund") ? <SelfRefund refund={refund} /> : null}
 
       {can("resume") ? (
         <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
@@ -145,7 +149,11 @@ export function SubscriptionCard({
             The next charge is at the end of the period already paid, or at once if it has ended.
           </p>
           <input type="hidden" name="intent" value="resume" />
-          <button type="submit" className="btn-primary mt-3" disabled={busy}>
+          <button
+            type="submit"
+            className="btn-primary mt-3"
+            disabled={pending({ intent: "resume" })}
+          >
             Resume subscription
           </button>
         </Form>
@@ -158,7 +166,11 @@ export function SubscriptionCard({
             {`Nothing is charged while it is paused. You keep Pro until ${sub.currentEnd ? formatDate(sub.currentEnd) : "the end of the period already paid"}, then the account is on Free until you resume, here, whenever you like.`}
           </p>
           <input type="hidden" name="intent" value="pause" />
-          <button type="submit" className="btn-secondary mt-3" disabled={busy}>
+          <button
+            type="submit"
+            className="btn-secondary mt-3"
+            disabled={pending({ intent: "pause" })}
+          >
             Pause subscription
           </button>
         </Form>
@@ -187,7 +199,11 @@ export function SubscriptionCard({
             className="mt-1 block w-full max-w-lg rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100 focus:border-green-400 focus:outline-none"
           />
           <input type="hidden" name="intent" value="cancel" />
-          <button type="submit" className="btn-secondary mt-3" disabled={busy}>
+          <button
+            type="submit"
+            className="btn-secondary mt-3"
+            disabled={pending({ intent: "cancel" })}
+          >
             {rules.cancel.button}
           </button>
         </Form>
@@ -196,7 +212,11 @@ export function SubscriptionCard({
       {can("undo-cancel") && !switchTo ? (
         <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
           <input type="hidden" name="intent" value="undo-cancel" />
-          <button type="submit" className="btn-primary" disabled={busy}>
+          <button
+            type="submit"
+            className="btn-primary"
+            disabled={pending({ intent: "undo-cancel" })}
+          >
             Keep my subscription
           </button>
         </Form>

@@ -3,18 +3,18 @@
  * plans, and the free trial when it is open to them, or why it is not.
  */
 import { Form, Link } from "react-router";
+import { useFormPending } from "~/components/use-form-pending";
 import type { SubscriptionPage } from "~/.server/billing/subscription-page.server";
 import { Card } from "~/components/Section";
 
 export function UpgradeCard({
   trial,
   halted,
-  busy,
 }: {
   trial: SubscriptionPage["trial"];
   halted: boolean;
-  busy: boolean;
 }) {
+  const starting = useFormPending({ intent: "start-trial" });
   return (
     <Card id="upgrade" title={halted ? "Restart Pro" : "Upgrade to Pro"}>
       <p className="mt-3 text-slate-300">
@@ -26,7 +26,7 @@ export function UpgradeCard({
             {`Or try Pro free for ${trial.days} days: no card, nothing charged, and Free again afterwards unless you choose a plan.`}
           </p>
           <input type="hidden" name="intent" value="start-trial" />
-          <button type="submit" className="btn-primary mt-3" disabled={busy}>
+          <button type="submit" className="btn-primary mt-3" disabled={starting}>
             {`Start the ${trial.days}-day free trial`}
           </button>
         </Form>

@@ -1,15 +1,15 @@
 /** A team's invitations waiting for an answer, each with "Resend" and "Withdraw". */
 import { Form } from "react-router";
+import { usePendingForms } from "~/components/use-form-pending";
 import type { TeamPage } from "~/.server/teams/team-page.server";
 import { formatDate } from "~/lib/dates";
 
 export function WaitingInvitations({
   invitations,
-  busy,
 }: {
   invitations: TeamPage["team"]["invitations"];
-  busy: boolean;
 }) {
+  const pending = usePendingForms();
   if (invitations.length === 0) return null;
   return (
     <>
@@ -24,14 +24,22 @@ export function WaitingInvitations({
             <Form method="post">
               <input type="hidden" name="intent" value="resend" />
               <input type="hidden" name="invitationId" value={invite.id} />
-              <button type="submit" className="btn-secondary" disabled={busy}>
+              <button
+                type="submit"
+                className="btn-secondary"
+                disabled={pending({ intent: "resend", fields: { invitationId: invite.id } })}
+              >
                 Resend<span className="sr-only">{` to ${invite.email}`}</span>
               </button>
             </Form>
             <Form method="post">
               <input type="hidden" name="intent" value="withdraw" />
               <input type="hidden" name="invitationId" value={invite.id} />
-              <button type="submit" className="btn-secondary" disabled={busy}>
+              <button
+                type="submit"
+                className="btn-secondary"
+                disabled={pending({ intent: "withdraw", fields: { invitationId: invite.id } })}
+              >
                 Withdraw
                 <span className="sr-only">{` the invitation to ${invite.email}`}</span>
               </button>

@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from "react";
-import { useActionData, useNavigation } from "react-router";
+import { useActionData } from "react-router";
 import type { z } from "zod";
 import { type AuthFormResult, type FieldErrors, fieldErrors } from "~/lib/auth-forms";
+import { useFormPending } from "~/components/use-form-pending";
 
 /**
  * For one form of the sign-in page: the page action's answer when it was to this form's intents,
@@ -11,9 +12,8 @@ import { type AuthFormResult, type FieldErrors, fieldErrors } from "~/lib/auth-f
  */
 export function useAuthAction(...intents: string[]) {
   const result = useActionData<AuthFormResult>();
-  const navigation = useNavigation();
   const [checked, setChecked] = useState<FieldErrors | null>(null);
-  const sent = navigation.formData?.get("intent");
+  const pending = useFormPending({ intent: intents });
   const mine = result && intents.includes(result.intent) ? result : undefined;
 
   const check = (schema: z.ZodType) => (event: FormEvent<HTMLFormElement>) => {
@@ -29,7 +29,7 @@ export function useAuthAction(...intents: string[]) {
   return {
     result: mine,
     errors: checked ?? mine?.errors ?? {},
-    pending: navigation.state !== "idle" && typeof sent === "string" && intents.includes(sent),
+    pending,
     check,
   };
 }

@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { useFormPending } from "~/components/use-form-pending";
 import { formatDate } from "~/lib/dates";
 import type { SelfRefundOffer, SelfRefundRefusal } from "~/.server/billing/self-refund.server";
 import { gstSplitText } from "~/lib/gst-split";
@@ -32,7 +33,8 @@ function refusalWords(reason: SelfRefundRefusal, days: number): string {
  * one button that does it. Both are plain links and forms, so it works without JavaScript.
  * Outside the policy there is no button, and the words say why and where to go instead.
  */
-export function SelfRefund({ refund, busy }: { refund: SelfRefundView; busy: boolean }) {
+export function SelfRefund({ refund }: { refund: SelfRefundView }) {
+  const refunding = useFormPending({ intent: "request-refund" });
   const { offer } = refund;
   if (!offer)
     return (
@@ -88,7 +90,7 @@ export function SelfRefund({ refund, busy }: { refund: SelfRefundView; busy: boo
           <input type="hidden" name="paymentId" value={offer.paymentId} />
           <input type="hidden" name="key" value={offer.key} />
           <div className="mt-3 flex flex-wrap gap-3">
-            <button type="submit" className="btn-primary" disabled={busy}>
+            <button type="submit" className="btn-primary" disabled={refunding}>
               {`Refund ${formatInr(offer.amountPaise)} and end Pro now`}
             </button>
             <Link to="/account/subscription" className="btn-secondary">

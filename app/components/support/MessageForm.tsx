@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { useFormPending } from "~/components/use-form-pending";
 import type { FormAnswer } from "~/components/account/form-answer";
 import { FormMessage, TextAreaField } from "~/components/forms";
 
@@ -13,7 +14,6 @@ export function MessageForm({
   hint,
   submitLabel,
   answer,
-  busy,
   sentCount,
   primary = true,
 }: {
@@ -23,11 +23,11 @@ export function MessageForm({
   submitLabel: string;
   /** This form's answer (answerFor), if it was the one sent. */
   answer: FormAnswer | null;
-  busy: boolean;
   /** Changes when a message was added: the field starts empty again. */
   sentCount: number;
   primary?: boolean;
 }) {
+  const sending = useFormPending({ intent });
   return (
     <>
       {answer?.message ? (
@@ -48,8 +48,12 @@ export function MessageForm({
           defaultValue={answer && !answer.ok ? (answer.values?.message ?? "") : ""}
           errors={answer?.errors?.message}
         />
-        <button type="submit" className={primary ? "btn-primary" : "btn-secondary"} disabled={busy}>
-          {busy ? "Sending…" : submitLabel}
+        <button
+          type="submit"
+          className={primary ? "btn-primary" : "btn-secondary"}
+          disabled={sending}
+        >
+          {sending ? "Sending…" : submitLabel}
         </button>
       </Form>
     </>

@@ -1,4 +1,5 @@
-import { Form, useNavigation, useSearchParams } from "react-router";
+import { Form, useSearchParams } from "react-router";
+import { usePendingForms } from "~/components/use-form-pending";
 import { z } from "zod";
 import { updateName } from "~/.server/account/account.server";
 import { changeEmailSchema, requestEmailChange } from "~/.server/account/change-email.server";
@@ -80,7 +81,7 @@ function emailChangeNotice(params: URLSearchParams, email: string) {
 
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
-  const busy = useNavigation().state !== "idle";
+  const pending = usePendingForms();
   const name = answerFor(actionData, "update-name");
   const email = answerFor(actionData, "change-email");
   const notice = emailChangeNotice(params, loaderData.email);
@@ -88,7 +89,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
     <div className="space-y-6">
       <PageHeader title="Profile" lead="How we address you, and where we write to you." />
       {notice ? <FormMessage tone={notice.tone} message={notice.message} /> : null}
-      <StepUpForm state={loaderData.stepUp} answer={answerFor(actionData, "step-up")} busy={busy} />
+      <StepUpForm state={loaderData.stepUp} answer={answerFor(actionData, "step-up")} />
       <Section id="name-heading" title="Name">
         {name?.message ? (
           <FormMessage tone={name.ok ? "success" : "error"} message={name.message} />
@@ -103,7 +104,11 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
             required
             errors={name?.errors?.name}
           />
-          <button type="submit" className="btn-primary" disabled={busy}>
+          <button
+            type="submit"
+            className="btn-primary"
+            disabled={pending({ intent: "update-name" })}
+          >
             Save name
           </button>
         </Form>
@@ -128,7 +133,11 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
               You sign in with Google: this works within 10 minutes of signing in.
             </p>
           )}
-          <button type="submit" className="btn-secondary" disabled={busy}>
+          <button
+            type="submit"
+            className="btn-secondary"
+            disabled={pending({ intent: "change-email" })}
+          >
             Send confirmation link
           </button>
         </Form>

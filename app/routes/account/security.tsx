@@ -1,4 +1,3 @@
-import { useNavigation } from "react-router";
 import { STATUS_RULES } from "~/lib/subscription-state";
 import { z } from "zod";
 import { isTwoFactorEnabled } from "~/.server/account/account.server";
@@ -112,7 +111,6 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function SecurityPage({ loaderData, actionData }: Route.ComponentProps) {
-  const busy = useNavigation().state !== "idle";
   const answer = (...intents: string[]) => answerFor(actionData, ...intents);
 
   return (
@@ -121,18 +119,13 @@ export default function SecurityPage({ loaderData, actionData }: Route.Component
         title="Security"
         lead="Your password, where you are signed in, your data and your account."
       />
-      <StepUpForm state={loaderData.stepUp} answer={answer("step-up")} busy={busy} />
-      <DesktopDevices devices={loaderData.devices} answer={answer("revoke-device")} busy={busy} />
+      <StepUpForm state={loaderData.stepUp} answer={answer("step-up")} />
+      <DesktopDevices devices={loaderData.devices} answer={answer("revoke-device")} />
       <BrowserSessions
         browsers={loaderData.browsers}
         answer={answer("revoke-session", "revoke-other-sessions")}
-        busy={busy}
       />
-      <ChangePasswordForm
-        hasPassword={loaderData.hasPassword}
-        answer={answer("change-password")}
-        busy={busy}
-      />
+      <ChangePasswordForm hasPassword={loaderData.hasPassword} answer={answer("change-password")} />
       <Section id="two-factor" title="Two-factor authentication">
         <TwoFactorSettings enabled={loaderData.twoFactorEnabled} />
       </Section>
@@ -148,7 +141,6 @@ export default function SecurityPage({ loaderData, actionData }: Route.Component
         confirmToken={loaderData.deleteToken}
         paidPlan={loaderData.paidPlan}
         answer={answer("delete-account", "confirm-delete")}
-        busy={busy}
       />
     </div>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { STATUS_RULES } from "~/lib/subscription-state";
-import { Link, useNavigation } from "react-router";
+import { Link } from "react-router";
 import { z } from "zod";
 import { accountState } from "~/.server/account/account-state.server";
 import { requireSession } from "~/.server/auth/session";
@@ -134,7 +134,6 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
     loaderData;
   const sub = overview.subscription;
   const switchTo = overview.switchTo;
-  const busy = useNavigation().state !== "idle";
   const devices = (count: number) => `${count} ${count === 1 ? "device" : "devices"}`;
   // Sent once per start the action confirmed (not on a refusal), with analytics consent only.
   const reported = useRef<unknown>(null);
@@ -214,10 +213,10 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
         </p>
       </Card>
 
-      <SubscriptionCard page={loaderData} busy={busy} />
+      <SubscriptionCard page={loaderData} />
 
       {!running && !holdsPro ? (
-        <UpgradeCard trial={trial} halted={sub?.state === "halted"} busy={busy} />
+        <UpgradeCard trial={trial} halted={sub?.state === "halted"} />
       ) : null}
       <p className="text-sm text-slate-300">
         A question about your subscription, or a refund?{" "}

@@ -1,4 +1,4 @@
-import { data, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { data, Link, redirect, useSearchParams } from "react-router";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
 import { formAction } from "~/.server/forms/action.server";
@@ -91,7 +91,6 @@ function notice(params: URLSearchParams, number: number): string | null {
 
 export default function TicketPage({ loaderData, actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
-  const busy = useNavigation().state !== "idle";
   const { ticket, messages, pager } = loaderData;
   const closed = ticket.status === "closed";
   const sent = notice(params, ticket.number);
@@ -136,7 +135,6 @@ export default function TicketPage({ loaderData, actionData }: Route.ComponentPr
           label="Your reply"
           submitLabel={closed ? "Reply and reopen" : "Send reply"}
           answer={actionData ?? null}
-          busy={busy}
           sentCount={pager.total}
         />
       </Section>

@@ -1,4 +1,5 @@
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect } from "react-router";
+import { useFormPending } from "~/components/use-form-pending";
 import { requireSession } from "~/.server/auth/session";
 import { formAction } from "~/.server/forms/action.server";
 import { customerTickets, openTicket, ticketChoices } from "~/.server/support/tickets.server";
@@ -77,7 +78,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function SupportPage({ loaderData, actionData }: Route.ComponentProps) {
-  const busy = useNavigation().state !== "idle";
+  const sending = useFormPending({ intent: "open" });
   const { tickets, invoices, devices } = loaderData;
   const values = actionData?.values ?? loaderData.prefill;
   const errors = actionData?.errors ?? {};
@@ -181,8 +182,8 @@ export default function SupportPage({ loaderData, actionData }: Route.ComponentP
               ))}
             </SelectField>
           ) : null}
-          <button type="submit" className="btn-primary" disabled={busy}>
-            {busy ? "Sending…" : "Send request"}
+          <button type="submit" className="btn-primary" disabled={sending}>
+            {sending ? "Sending…" : "Send request"}
           </button>
         </Form>
         <p className="mt-6 text-sm text-slate-400">

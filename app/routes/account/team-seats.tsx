@@ -1,4 +1,5 @@
-import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
+import { data, Form, Link, redirect, useSubmit } from "react-router";
+import { useFormPending } from "~/components/use-form-pending";
 import { STATUS_RULES } from "~/lib/subscription-state";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
@@ -166,9 +167,11 @@ export async function action(args: Route.ActionArgs) {
 export default function TeamSeatsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { team, profile, problem, order, quote, gst, tiers, checkout, prefill, change } =
     loaderData;
-  const navigation = useNavigation();
   const submit = useSubmit();
-  const busy = navigation.state !== "idle";
+  const paying = useFormPending({ intent: "start" });
+  const confirming = useFormPending({ intent: "verify" });
+  // The order form (GET) redraws the quote the payment form sends: wait for it.
+  const quoting = useFormPending({ method: "get" });
   const open = actionData && "open" in actionData ? actionData.open : null;
   const refusal = actionData && !actionData.ok ? actionData.message : null;
   const errors = actionData && "errors" in actionData ? (actionData.errors ?? {}) : {};
@@ -298,7 +301,7 @@ export default function TeamSeatsPage({ loaderData, actionData }: Route.Componen
       <CheckoutProgress
         phase={phase}
         problem={payProblem}
-        confirming={busy && navigation.formData?.get("intent") === "verify"}
+        confirming={confirming}
         refusal={refusal}
         open={open}
         onRetry={(details) => void pay(details)}
@@ -310,7 +313,8 @@ export default function TeamSeatsPage({ loaderData, actionData }: Route.Componen
           <input type="hidden" name="cycle" value={quote.cycle} />
           <input type="hidden" name="seats" value={quote.seats} />
           <SubmitButton
-            pending={busy || phase === "opening"}
+            pending={paying || phase === "opening"}
+            waiting={quoting}
             label={
               !change
                 ? `Continue to payment: ${formatInr(quote.totalPaise)}`

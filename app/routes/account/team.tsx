@@ -1,332 +1,104 @@
-import { data, Form, useActionData, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, redirect, useActionData } from "react-router";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
-import { done, formAction } from "~/.server/forms/action.server";
-import { TEAM_ROLE_LABELS } from "~/.server/teams/roles";
-import {
-  changeTeamRole,
-  inviteToTeam,
-  leaveTeam,
-  removeFromTeam,
-  saveTeamProfile,
-  teamViewFor,
-  withdrawInvitation,
-} from "~/.server/teams/teams.server";
-import { AppError } from "~/.server/http/errors";
-import { cancelAtPeriodEnd, undoCancellation } from "~/.server/billing/manage.server";
-import { giveSeat, releaseSeat, withSeatLease } from "~/.server/teams/seats.server";
+import { formAction } from "~/.server/forms/action.server";
+import { createTeam, teamsOf } from "~/.server/teams/teams.server";
+import { pendingInvitationsFor } from "~/.server/teams/invitations.server";
 import { billingDefaults, BillingDetailsFields } from "~/components/billing/BillingDetailsFields";
-import { EmailField, FormMessage, SelectField, SubmitButton } from "~/components/forms";
+import { FormMessage, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { Section } from "~/components/Section";
-import { SeatsSummary } from "~/components/account/SeatsSummary";
-import { TeamInvoices } from "~/components/account/TeamInvoices";
-import { WaitingInvitations } from "~/components/account/WaitingInvitations";
-import { teamPage } from "~/.server/teams/team-page.server";
+import { useFormPending } from "~/components/use-form-pending";
 import { billingDetailsSchema } from "~/lib/billing-details";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
+import { TEAM_ROLE_LABELS } from "~/.server/teams/roles";
 import type { Route } from "./+types/team";
 
-export const meta: Route.MetaFunction = ({ data: page }) =>
-  pageMeta(page ? page.team.name : "Team", "The team's people, invitations and billing details.");
+export const meta: Route.MetaFunction = () =>
+  pageMeta("Teams", "Your company's team: its billing details, its people and their roles.");
 
-/** The team, for its members only: anyone else gets 404, as for a team that does not exist. */
-async function teamOr404(userId: string, id: string) {
-  const team = await teamViewFor(userId, id);
-  if (!team) throw data("Not found", { status: 404 });
-  return team;
-}
-
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
-  const team = await teamOr404(user.id, params.id);
-  return { ...(await teamPage(user, team)), defaults: billingDefaults(team.profile, team.name) };
+  const [teams, invitations] = await Promise.all([
+    teamsOf(user.id),
+    pendingInvitationsFor(user.email),
+  ]);
+  return {
+    teams: teams.map((team) => ({ ...team, roleLabel: TEAM_ROLE_LABELS[team.role] })),
+    invitations: invitations.map((row) => ({ ...row, expiresAt: row.expiresAt.toISOString() })),
+    defaults: billingDefaults(null, ""),
+  };
 }
 
-const schema = z.union([
-  z.object({
-    intent: z.literal("invite"),
-    email: z.email({ error: "Enter an email address." }).trim().toLowerCase(),
-    role: z.enum(["member", "billing"], { error: "Choose a role." }),
-  }),
-  z.object({ intent: z.literal("resend"), invitationId: z.string().min(1).max(100) }),
-  z.object({ intent: z.literal("withdraw"), invitationId: z.string().min(1).max(100) }),
-  z.object({ intent: z.literal("remove"), memberId: z.string().min(1).max(100) }),
-  z.object({
-    intent: z.literal("role"),
-    memberId: z.string().min(1).max(100),
-    role: z.enum(["owner", "billing", "member"]),
-  }),
-  z.object({ intent: z.literal("leave") }),
-  z.object({ intent: z.literal("give-seat"), memberId: z.string().min(1).max(100) }),
-  z.object({ intent: z.literal("cancel-seats") }),
-  z.object({ intent: z.literal("keep-seats") }),
-  z.object({ intent: z.literal("take-seat"), memberId: z.string().min(1).max(100) }),
-  z.intersection(z.object({ intent: z.literal("profile") }), billingDetailsSchema),
-]);
+const schema = z.intersection(z.object({ intent: z.literal("create-team") }), billingDetailsSchema);
 
 export async function action(args: Route.ActionArgs) {
-  const { request, params } = args;
-  return formAction(args, schema, async (input, session) => {
-    const team = await teamOr404(session.user.id, params.id);
-    switch (input.intent) {
-      case "invite": {
-        const invited = await inviteToTeam(request, {
-          organizationId: team.id,
-          email: input.email,
-          role: input.role,
-          inviterId: session.user.id,
-        });
-        return done("invite", `Invitation sent to ${invited.email}. It works for a week.`);
-      }
-      case "resend": {
-        const invite = team.invitations.find((row) => row.id === input.invitationId);
-        if (!invite) throw new AppError("not_found", "That invitation is no longer waiting.");
-        await inviteToTeam(request, {
-          organizationId: team.id,
-          email: invite.email,
-          role: invite.role === "owner" ? "member" : invite.role,
-          inviterId: session.user.id,
-          resend: true,
-        });
-        return done("invitations", `Sent again to ${invite.email}, for another week.`);
-      }
-      case "withdraw":
-        await withdrawInvitation(request, input.invitationId);
-        return done("invitations", "Invitation withdrawn: its link no longer works.");
-      case "remove": {
-        const person = team.members.find((row) => row.id === input.memberId);
-        await removeFromTeam(request, team.id, input.memberId);
-        return done("members", `${person?.email ?? "They"} left the team.`);
-      }
-      case "role":
-        await changeTeamRole(request, team.id, input.memberId, input.role);
-        return done("members", `Role changed to ${TEAM_ROLE_LABELS[input.role].toLowerCase()}.`);
-      case "cancel-seats":
-      case "keep-seats": {
-        if (team.myRole === "member")
-          throw new AppError("forbidden", "Only the owner and billing managers manage the seats.");
-        if (input.intent === "keep-seats") {
-          await undoCancellation({ teamId: team.id });
-          return done("seats", "The team's subscription continues: it renews as before.");
-        }
-        const row = await cancelAtPeriodEnd({ teamId: team.id }, "Cancelled from the team's page");
-        return done(
-          "seats",
-          row.currentEnd
-            ? `Cancelled: the seats give Pro until ${formatDate(row.currentEnd.toISOString())}, and nothing more is charged.`
-            : "Cancelled: nothing more is charged.",
-        );
-      }
-      case "give-seat":
-      case "take-seat": {
-        if (team.myRole === "member")
-          throw new AppError("forbidden", "Only the owner and billing managers hand out seats.");
-        const person = team.members.find((row) => row.id === input.memberId);
-        if (!person) throw new AppError("not_found", "That person is not in the team.");
-        if (input.intent === "take-seat") {
-          await withSeatLease(team.id, () => releaseSeat(team.id, person.userId));
-          return done("members", `${person.email} no longer has a seat: it is free.`);
-        }
-        const given = await withSeatLease(team.id, () => giveSeat(team.id, person.userId));
-        if (given === "none")
-          throw new AppError("conflict", "The team has no seats: buy seats first.");
-        if (given === "full")
-          throw new AppError(
-            "conflict",
-            "No seat is free: add seats, take one back, or withdraw an invitation first.",
-          );
-        return done("members", `${person.email} has a seat: Pro from now.`);
-      }
-      case "leave":
-        await leaveTeam(request, team.id, session.user.id);
-        throw new Response(null, { status: 303, headers: { Location: "/account/team?left=1" } });
-      case "profile": {
-        if (team.myRole === "member")
-          throw new AppError("forbidden", "Only the owner and billing managers change these.");
-        const { intent: _intent, ...details } = input;
-        await saveTeamProfile(team.id, details);
-        return done("profile", "Billing details saved.");
-      }
-    }
+  return formAction(args, schema, async (input) => {
+    const { intent: _intent, ...details } = input;
+    const team = await createTeam(args.request, details);
+    throw redirect(`/account/team/${team.id}?created=1`);
   });
 }
 
-export default function TeamPage({ loaderData }: Route.ComponentProps) {
-  const { team, me, defaults, seats, invoices } = loaderData;
-  const [params] = useSearchParams();
+export default function TeamsPage({ loaderData }: Route.ComponentProps) {
+  const { teams, invitations, defaults } = loaderData;
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
-  const manages = team.myRole !== "member";
-  const isOwner = team.myRole === "owner";
-  // A refusal shows at the top (the form it came from may not be on this person's page); a
-  // success beside the form that made it.
-  const refusal = result && "intent" in result && !result.ok ? result.message : null;
-  const answer = (intent: string) =>
-    result && "intent" in result && result.ok && result.intent === intent ? (
-      <FormMessage tone="success" message={result.message} />
-    ) : null;
-  const errorsOf = (intent: string) =>
-    result && "intent" in result && result.intent === intent && "errors" in result
-      ? (result.errors ?? {})
-      : {};
+  const creating = useFormPending({ intent: "create-team" });
+  const errors = result && "errors" in result ? (result.errors ?? {}) : {};
   return (
     <div>
-      <PageHeader title={team.name} lead={`Your role: ${team.myRoleLabel}.`} />
-      {refusal ? <FormMessage tone="error" message={refusal} /> : null}
-      {params.get("created") ? (
-        <FormMessage tone="success" message="Team created. Invite your colleagues below." />
+      <PageHeader
+        title="Teams"
+        lead="A team holds your company's billing details (its GSTIN for tax invoices) and its people, each with a role: owner, billing manager or member."
+      />
+      {invitations.length > 0 ? (
+        <Section id="invitations" title="Invitations for you">
+          <ul className="space-y-2">
+            {invitations.map((invite) => (
+              <li key={invite.id} className="text-slate-200">
+                <Link className="link" to={`/team-invite/${invite.id}`}>
+                  {invite.team}
+                </Link>
+                {` (until ${formatDate(invite.expiresAt)})`}
+              </li>
+            ))}
+          </ul>
+        </Section>
       ) : null}
-      {params.get("joined") === "given" ? (
-        <FormMessage
-          tone="success"
-          message={`Welcome to ${team.name}. You have one of its seats: Pro on the site and in the desktop app from now.`}
-        />
-      ) : null}
-      {params.get("joined") === "full" ? (
-        <FormMessage
-          tone="success"
-          message={`Welcome to ${team.name}. Its seats were all taken, so you do not have the team's Pro yet: its owner or a billing manager can give you one.`}
-        />
-      ) : null}
-      {params.get("joined") === "none" ? (
-        <FormMessage tone="success" message={`Welcome to ${team.name}.`} />
-      ) : null}
-      {params.get("paid") && !seats.subscription ? (
-        <FormMessage
-          tone="success"
-          message="Payment received. The seats are the team's as soon as Razorpay confirms it, usually within a minute: reload this page."
-        />
-      ) : null}
-
-      <Section id="seats" title="Pro seats">
-        {answer("seats")}
-        <SeatsSummary seats={seats} manages={manages} teamId={team.id} busy={busy} />
+      <Section id="your-teams" title="Your teams">
+        {teams.length === 0 ? (
+          <p className="text-slate-300">You are in no team.</p>
+        ) : (
+          <ul className="space-y-2">
+            {teams.map((team) => (
+              <li key={team.id} className="text-slate-200">
+                <Link className="link" to={`/account/team/${team.id}`}>
+                  {team.name}
+                </Link>
+                {` · ${team.roleLabel}${team.seat ? " · Pro seat" : ""}`}
+              </li>
+            ))}
+          </ul>
+        )}
       </Section>
-
-      <Section id="members" title="People">
-        {answer("members")}
-        <ul className="divide-y divide-slate-800">
-          {team.members.map((person) => (
-            <li key={person.id} className="flex flex-wrap items-center gap-3 py-3">
-              <span className="min-w-0 flex-1 text-slate-200">
-                <span className="block font-medium text-white">{person.name}</span>
-                <span className="block break-all text-sm text-slate-300">{person.email}</span>
-              </span>
-              <span className="text-sm text-slate-300">
-                {`${person.roleLabel}${seats.holders.includes(person.userId) ? ", Pro seat" : ""}, since ${formatDate(person.joinedAt)}${
-                  person.devices === null
-                    ? ""
-                    : `; ${person.devices === 1 ? "1 device" : `${person.devices} devices`} signed in`
-                }`}
-              </span>
-              {manages && seats.bought > 0 ? (
-                <Form method="post">
-                  <input
-                    type="hidden"
-                    name="intent"
-                    value={seats.holders.includes(person.userId) ? "take-seat" : "give-seat"}
-                  />
-                  <input type="hidden" name="memberId" value={person.id} />
-                  <button type="submit" className="btn-secondary" disabled={busy}>
-                    {seats.holders.includes(person.userId) ? "Take the seat back" : "Give a seat"}
-                    <span className="sr-only">{` (${person.email})`}</span>
-                  </button>
-                </Form>
-              ) : null}
-              {isOwner && person.userId !== me ? (
-                <span className="flex flex-wrap gap-2">
-                  <Form method="post" className="flex items-end gap-2">
-                    <input type="hidden" name="intent" value="role" />
-                    <input type="hidden" name="memberId" value={person.id} />
-                    <label className="text-sm text-slate-300">
-                      <span className="sr-only">{`Role of ${person.email}`}</span>
-                      <select
-                        name="role"
-                        defaultValue={person.role}
-                        className="rounded-lg border border-slate-700 bg-slate-950 px-2 py-1 text-slate-100"
-                      >
-                        <option value="member">Member</option>
-                        <option value="billing">Billing manager</option>
-                        <option value="owner">Owner</option>
-                      </select>
-                    </label>
-                    <button type="submit" className="btn-secondary" disabled={busy}>
-                      Change role<span className="sr-only">{` of ${person.email}`}</span>
-                    </button>
-                  </Form>
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="remove" />
-                    <input type="hidden" name="memberId" value={person.id} />
-                    <button type="submit" className="btn-secondary" disabled={busy}>
-                      Remove<span className="sr-only">{` ${person.email}`}</span>
-                    </button>
-                  </Form>
-                </span>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-        <Form method="post" className="mt-4">
-          <input type="hidden" name="intent" value="leave" />
-          <button type="submit" className="btn-secondary" disabled={busy}>
-            Leave the team
-          </button>
+      <Section id="new-team" title="Create a team">
+        <p className="mb-4 text-sm text-slate-300">
+          The company's legal name and address as its tax invoices should show them. You become the
+          team's owner.
+        </p>
+        {result && !result.ok ? <FormMessage tone="error" message={result.message} /> : null}
+        <Form method="post" noValidate>
+          <input type="hidden" name="intent" value="create-team" />
+          <BillingDetailsFields defaults={defaults} errors={errors} />
+          <SubmitButton
+            pending={creating}
+            label="Create the team"
+            pendingLabel="Creating…"
+            className="btn-primary mt-4"
+          />
         </Form>
       </Section>
-
-      {manages ? (
-        <Section id="invite" title="Invite someone">
-          {answer("invite")}
-          <Form method="post" noValidate className="grid gap-x-4 sm:grid-cols-2">
-            <input type="hidden" name="intent" value="invite" />
-            <EmailField label="Their work email" errors={errorsOf("invite").email} />
-            <SelectField
-              label="Role"
-              name="role"
-              defaultValue="member"
-              errors={errorsOf("invite").role}
-            >
-              <option value="member">Member</option>
-              {isOwner ? <option value="billing">Billing manager</option> : null}
-            </SelectField>
-            <div className="sm:col-span-2">
-              <SubmitButton pending={busy} label="Send the invitation" pendingLabel="Sending…" />
-            </div>
-          </Form>
-          {answer("invitations")}
-          <WaitingInvitations invitations={team.invitations} busy={busy} />
-        </Section>
-      ) : null}
-
-      {invoices ? <TeamInvoices invoices={invoices} /> : null}
-
-      {manages ? (
-        <Section id="billing-details" title="Billing details">
-          <p className="mb-4 text-sm text-slate-300">
-            The team's tax invoices are made out to these, with its GSTIN for input tax credit.
-          </p>
-          {answer("profile")}
-          <Form method="post" noValidate>
-            <input type="hidden" name="intent" value="profile" />
-            <BillingDetailsFields defaults={defaults} errors={errorsOf("profile")} />
-            <SubmitButton
-              pending={busy}
-              label="Save billing details"
-              pendingLabel="Saving…"
-              className="btn-primary mt-4"
-            />
-          </Form>
-        </Section>
-      ) : (
-        <Section id="billing-details" title="Billing">
-          <p className="text-slate-300">
-            The team's owner and billing managers manage its billing details and invoices.
-          </p>
-        </Section>
-      )}
     </div>
   );
 }

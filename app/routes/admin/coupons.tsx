@@ -1,4 +1,5 @@
-import { Form, useActionData, useNavigation } from "react-router";
+import { Form, useActionData } from "react-router";
+import { usePendingForms } from "~/components/use-form-pending";
 import { z } from "zod";
 import {
   couponFormSchema,
@@ -112,9 +113,7 @@ export async function action(args: Route.ActionArgs) {
 export default function CouponsPage({ loaderData }: Route.ComponentProps) {
   const { coupons } = loaderData;
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const busy = (intent: string) =>
-    navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const pending = usePendingForms();
   const mine = (intent: string) => result && "intent" in result && result.intent === intent;
   const errors = mine("create") && result && "errors" in result ? result.errors : undefined;
   const values = (mine("create") && result && "values" in result ? result.values : undefined) ?? {};
@@ -176,7 +175,11 @@ export default function CouponsPage({ loaderData }: Route.ComponentProps) {
                     <Form method="post">
                       <input type="hidden" name="intent" value="disable" />
                       <input type="hidden" name="id" value={coupon.id} />
-                      <button type="submit" className="btn-secondary" disabled={busy("disable")}>
+                      <button
+                        type="submit"
+                        className="btn-secondary"
+                        disabled={pending({ intent: "disable", fields: { id: coupon.id } })}
+                      >
                         Disable<span className="sr-only"> {coupon.code}</span>
                       </button>
                     </Form>
@@ -320,7 +323,11 @@ export default function CouponsPage({ loaderData }: Route.ComponentProps) {
             />
           </div>
           <div className="sm:col-span-2">
-            <SubmitButton pending={busy("create")} label="Create coupon" pendingLabel="Creating…" />
+            <SubmitButton
+              pending={pending({ intent: "create" })}
+              label="Create coupon"
+              pendingLabel="Creating…"
+            />
           </div>
         </Form>
       </AdminSection>

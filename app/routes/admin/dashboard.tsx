@@ -1,4 +1,5 @@
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
+import { usePendingForms } from "~/components/use-form-pending";
 import { countOf } from "~/lib/format";
 import { z } from "zod";
 import {
@@ -126,7 +127,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
     backups,
   } = loaderData;
   const downloadsTotal = downloads.reduce((sum, row) => sum + row.downloads, 0);
-  const busy = useNavigation().state !== "idle";
+  const pending = usePendingForms();
 
   return (
     <AdminPage>
@@ -301,7 +302,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
                         name="status"
                         value="read"
                         className="btn-secondary px-3 py-1"
-                        disabled={busy}
+                        disabled={pending({ intent: "feedback-status", fields: { id: item.id } })}
                         aria-label={`Mark read: the message from ${item.email}`}
                       >
                         Mark read
@@ -313,7 +314,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
                         name="status"
                         value="closed"
                         className="btn-secondary px-3 py-1"
-                        disabled={busy}
+                        disabled={pending({ intent: "feedback-status", fields: { id: item.id } })}
                         aria-label={`Close: the message from ${item.email}`}
                       >
                         Close

@@ -1,4 +1,4 @@
-import { data, Form, useNavigation } from "react-router";
+import { data, Form } from "react-router";
 import { z } from "zod";
 import {
   adminCorrectGstin,
@@ -257,11 +257,10 @@ export default function FixSubscriptionPage({
   params,
 }: Route.ComponentProps) {
   const { email, error, customer, billing, comparisons, sandbox, timeline } = loaderData;
-  const busy = useNavigation().state !== "idle";
   const errors = (actionData && "errors" in actionData ? actionData.errors : undefined) ?? {};
   const refund = actionData && "refund" in actionData ? actionData.refund : null;
   // What every section's forms need besides their own data.
-  const section = { customerId: customer?.id ?? "", busy, errors };
+  const section = { customerId: customer?.id ?? "", errors };
 
   return (
     <AdminPage>
@@ -341,7 +340,7 @@ export default function FixSubscriptionPage({
           <GrantSection grants={billing.grants} {...section} />
           <EventsSection events={billing.events} {...section} />
           <AuditSection audit={billing.audit} />
-          <DevicesSection customer={customer} busy={busy} />
+          <DevicesSection customer={customer} />
         </>
       ) : null}
     </AdminPage>

@@ -1,4 +1,5 @@
-import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
+import { Form, Link, redirect, useActionData } from "react-router";
+import { usePendingForms } from "~/components/use-form-pending";
 import { z } from "zod";
 import {
   createAdminToken,
@@ -118,9 +119,7 @@ export async function action(args: Route.ActionArgs) {
 export default function ReleasesPage({ loaderData }: Route.ComponentProps) {
   const { releases, minimums, tokens, publicKey, siteUrl } = loaderData;
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const busy = (intent: string) =>
-    navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const pending = usePendingForms();
   const message = (intent: string) =>
     result && "intent" in result && result.intent === intent ? (
       <FormMessage tone={result.ok ? "success" : "error"} message={result.message} />
@@ -222,7 +221,7 @@ export default function ReleasesPage({ loaderData }: Route.ComponentProps) {
           <div className="mt-4 space-y-3 sm:col-span-2">
             {message("create")}
             <SubmitButton
-              pending={busy("create")}
+              pending={pending({ intent: "create" })}
               label="Create draft"
               pendingLabel="Creating…"
               className="btn-primary"

@@ -1,4 +1,5 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
+import { useFormPending } from "~/components/use-form-pending";
 import { z } from "zod";
 import { alertSettingsOf, recentAlerts, saveAlertSettings } from "~/.server/alerts/settings.server";
 import { requireAdmin } from "~/.server/auth/session";
@@ -69,7 +70,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function AdminSettingsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const busy = useNavigation().state !== "idle";
+  const saving = useFormPending({ intent: "save-alerts" });
   const { settings, alerts, email } = loaderData;
   return (
     <AdminPage>
@@ -102,7 +103,7 @@ export default function AdminSettingsPage({ loaderData, actionData }: Route.Comp
               checked: settings.delivery === delivery,
             }))}
           />
-          <button type="submit" className="btn-primary" disabled={busy}>
+          <button type="submit" className="btn-primary" disabled={saving}>
             Save alerts
           </button>
         </Form>

@@ -1,4 +1,5 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link } from "react-router";
+import { usePendingForms } from "~/components/use-form-pending";
 import { z } from "zod";
 import { requireAdmin } from "~/.server/auth/session";
 import { done, formAction } from "~/.server/forms/action.server";
@@ -135,7 +136,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function AdminTicketPage({ loaderData, actionData }: Route.ComponentProps) {
-  const busy = useNavigation().state !== "idle";
+  const pending = usePendingForms();
   const { ticket, messages, pager, assignees } = loaderData;
   const reply = answerFor(actionData, "reply");
   const note = answerFor(actionData, "note");
@@ -217,13 +218,21 @@ export default function AdminTicketPage({ loaderData, actionData }: Route.Compon
                 </option>
               ))}
             </SelectField>
-            <button type="submit" className="btn-secondary mb-6" disabled={busy}>
+            <button
+              type="submit"
+              className="btn-secondary mb-6"
+              disabled={pending({ intent: "assign" })}
+            >
               Assign
             </button>
           </Form>
           <Form method="post" className="mb-6">
             <input type="hidden" name="intent" value={closed ? "reopen" : "close"} />
-            <button type="submit" className="btn-secondary" disabled={busy}>
+            <button
+              type="submit"
+              className="btn-secondary"
+              disabled={pending({ intent: ["close", "reopen"] })}
+            >
               {closed ? "Reopen ticket" : "Close ticket"}
             </button>
           </Form>
@@ -238,7 +247,6 @@ export default function AdminTicketPage({ loaderData, actionData }: Route.Compon
           hint="Mailed to the customer and shown on their ticket."
           submitLabel="Send reply"
           answer={reply}
-          busy={busy}
           sentCount={pager.total}
         />
       </AdminSection>
@@ -249,7 +257,6 @@ export default function AdminTicketPage({ loaderData, actionData }: Route.Compon
           hint="Only the team sees notes; the customer is not mailed."
           submitLabel="Add note"
           answer={note}
-          busy={busy}
           sentCount={pager.total}
           primary={false}
         />

@@ -1,4 +1,5 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
+import { usePendingForms } from "~/components/use-form-pending";
 import { z } from "zod";
 import {
   changeUserRole,
@@ -47,7 +48,7 @@ export async function action(args: Route.ActionArgs) {
 
 export default function UsersPage({ loaderData, actionData }: Route.ComponentProps) {
   const { list, currentUserId } = loaderData;
-  const busy = useNavigation().state !== "idle";
+  const pending = usePendingForms();
   const first = list.total === 0 ? 0 : list.offset + 1;
   const last = list.offset + list.users.length;
 
@@ -154,7 +155,7 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
                       <button
                         type="submit"
                         className="btn-secondary px-3 py-1"
-                        disabled={busy}
+                        disabled={pending({ intent: "set-role", fields: { userId: row.id } })}
                         aria-label={`Save the role of ${row.email}`}
                       >
                         Save

@@ -1,4 +1,5 @@
-import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useActionData } from "react-router";
+import { useFormPending } from "~/components/use-form-pending";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
 import { formAction } from "~/.server/forms/action.server";
@@ -48,7 +49,7 @@ export async function action(args: Route.ActionArgs) {
 export default function TeamInvitePage({ loaderData }: Route.ComponentProps) {
   const { invite, forMe, email } = loaderData;
   const result = useActionData<typeof action>();
-  const busy = useNavigation().state !== "idle";
+  const answering = useFormPending({ intent: ["accept", "decline"] });
   return (
     <div className="mx-auto max-w-2xl px-4 py-16 sm:px-6">
       <PageHeader
@@ -72,7 +73,7 @@ export default function TeamInvitePage({ loaderData }: Route.ComponentProps) {
             name="intent"
             value="accept"
             className="btn-primary"
-            disabled={busy}
+            disabled={answering}
           >
             Accept and join
           </button>
@@ -81,7 +82,7 @@ export default function TeamInvitePage({ loaderData }: Route.ComponentProps) {
             name="intent"
             value="decline"
             className="btn-secondary"
-            disabled={busy}
+            disabled={answering}
           >
             Decline
           </button>

@@ -1,4 +1,5 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
+import { useFormPending } from "~/components/use-form-pending";
 import { STATUS_RULES } from "~/lib/subscription-state";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
@@ -73,7 +74,7 @@ export async function action(args: Route.ActionArgs) {
 export default function BillingPage({ loaderData, actionData }: Route.ComponentProps) {
   const { defaults, overview, testMode } = loaderData;
   const sub = overview.subscription;
-  const busy = useNavigation().state !== "idle";
+  const saving = useFormPending({ intent: "save-details" });
   const errors = actionData && "errors" in actionData ? (actionData.errors ?? {}) : {};
   // Refused: what was typed, not what is saved (drawn again after a post without JavaScript).
   const typed = actionData && "values" in actionData ? actionData.values : undefined;
@@ -137,7 +138,7 @@ export default function BillingPage({ loaderData, actionData }: Route.ComponentP
         <input type="hidden" name="intent" value="save-details" />
         <BillingDetailsFields defaults={shown} errors={errors} />
         <SubmitButton
-          pending={busy}
+          pending={saving}
           label="Save billing details"
           pendingLabel="Saving…"
           className="btn-primary mt-2"

@@ -1,20 +1,15 @@
 import { useEffect, useState } from "react";
-import { STATUS_RULES } from "~/lib/subscription-state";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect } from "react-router";
 import { z } from "zod";
-import { billingProfileOf, saveBillingProfile } from "~/.server/billing/billing-profile.server";
-import { type CheckoutRow, startCheckout, verifyCheckout } from "~/.server/billing/checkout.server";
+import { billingProfileOf } from "~/.server/billing/billing-profile.server";
+import { checkoutPage } from "~/.server/billing/checkout-page.server";
+import { verifyCheckout } from "~/.server/billing/checkout.server";
+import { openCheckout } from "~/.server/billing/open-checkout.server";
 import { analyticsIdOf } from "~/.server/analytics/visitor-id.server";
-import { startPlanSwitch } from "~/.server/billing/manage.server";
-import { paymentsConfig } from "~/.server/billing/provider.server";
-import { liveSubscriptionsOf } from "~/.server/billing/subscriptions.server";
-import { paidStartAfterTrial } from "~/.server/trials/trials.server";
-import { couponView } from "~/.server/coupons/pricing-view.server";
-import { nextChargePaise } from "~/.server/billing/charge-amount.server";
-import { CouponPrice, couponPriceText } from "~/components/billing/CouponPrice";
 import { formAction, refuse } from "~/.server/forms/action.server";
 import { requireSession } from "~/.server/auth/session";
 import { billingDefaults, BillingDetailsFields } from "~/components/billing/BillingDetailsFields";
+import { OrderSummary } from "~/components/billing/OrderSummary";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { CheckoutProgress } from "~/components/billing/CheckoutProgress";
 import {
@@ -23,23 +18,16 @@ import {
 } from "~/components/billing/useRazorpayCheckout";
 import { SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
-import { PAYMENT_METHODS_TEXT } from "~/config/pricing";
+import { useFormPending } from "~/components/use-form-pending";
 import { site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
 import { readConsent } from "~/lib/analytics/consent";
 import { planEvents } from "~/lib/analytics/plan-events";
 import { billingDetailsSchema } from "~/lib/billing-details";
-import { gstSplitText, placeOfSupplyCode, splitInclusive } from "~/lib/gst-split";
+import { placeOfSupplyCode, splitInclusive } from "~/lib/gst-split";
 import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
-import {
-  isPaidPlanId,
-  PAID_PLAN_IDS,
-  type PaidPlanId,
-  planById,
-  planLabel,
-  planPriceLabel,
-} from "~/lib/plans";
+import { PAID_PLAN_IDS, type PaidPlanId } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/checkout";
 
@@ -48,43 +36,10 @@ export const meta: Route.MetaFunction = () =>
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
-  const url = new URL(request.url);
-  const requested = url.searchParams.get("plan");
-  const planId = isPaidPlanId(requested) ? requested : "pro-monthly";
-  const switching = url.searchParams.get("switch") === "1";
-  const live = await liveSubscriptionsOf(user.id);
-  if (!switching && live.some((row) => STATUS_RULES[row.status].manageable))
+  const page = await checkoutPage(user, request.url);
+  if (page === "already-subscribed")
     throw redirect("/account/subscription?notice=already-subscribed");
-  const plan = planById(planId);
-  const payments = paymentsConfig();
-  // During a free trial the plan can start when the trial ends (issue 36, point 4).
-  const trialEnd = switching ? null : await paidStartAfterTrial(user.id);
-  // A coupon (issue 36, point 7): every rule, this buyer's included; never on a plan switch.
-  const code = switching ? "" : (url.searchParams.get("coupon")?.slice(0, 64).trim() ?? "");
-  const couponFor = code ? await couponView(code, user) : null;
-  const couponPlan = couponFor ? couponFor.plans[planId] : null;
-  return {
-    coupon:
-      couponFor && couponPlan
-        ? { code: couponFor.code, method: couponFor.method, view: couponPlan }
-        : null,
-    trialEndsAt: trialEnd?.toISOString() ?? null,
-    plan: {
-      id: plan.id,
-      label: planLabel(plan),
-      price: planPriceLabel(plan),
-      pricePaise: plan.pricePaise,
-      cycle: plan.billingCycle,
-    },
-    switching,
-    defaults: billingDefaults(await billingProfileOf(user.id), user.name),
-    checkout: {
-      keyId: payments.keyId,
-      scriptUrl: payments.checkoutScriptUrl,
-      testMode: payments.testMode,
-    },
-    prefill: { name: user.name, email: user.email },
-  };
+  return { ...page, defaults: billingDefaults(await billingProfileOf(user.id), user.name) };
 }
 
 const startSchema = z.intersection(
@@ -139,45 +94,23 @@ export async function action(args: Route.ActionArgs) {
       analytics_id: _analyticsId,
       ...details
     } = input;
-    await saveBillingProfile(user.id, details);
     // The visitor's signed analytics id, only when the consent cookie says yes: the funnel counts
     // this payment for the visitor who viewed pricing.
     const cookies = args.request.headers.get("cookie") ?? "";
     const analyticsId = readConsent(cookies) === "granted" ? analyticsIdOf(cookies) : null;
-    const subscription: CheckoutRow =
-      switching === "1"
-        ? (await startPlanSwitch(user, planId)).next
-        : await startCheckout(user, planId, {
-            analyticsClientId: analyticsId,
-            afterTrial: start === "after-trial",
-            couponCode: coupon || null,
-          });
-    const plan = planById(planId);
-    // What the first charge comes to (the coupon's price when the subscription has one): the
-    // same answer as every "next charge" on the site.
-    const firstPaise = await nextChargePaise(subscription);
-    const firstCharge =
-      subscription.startAt && subscription.startAt > new Date() ? subscription.startAt : null;
+    const { notice, open } = await openCheckout(user, {
+      planId,
+      switching,
+      start,
+      coupon,
+      details,
+      analyticsId,
+    });
     return data({
       intent: "start",
       ok: true,
-      // Said when the coupon of a reused checkout no longer applies (it is then at full price).
-      message: subscription.couponNotice ?? "",
-      open: {
-        subscriptionId: subscription.providerSubscriptionId,
-        keyId: paymentsConfig().keyId,
-        description: [
-          `${planLabel(plan)}: ${planPriceLabel(plan)}, GST included`,
-          subscription.couponId ? `first payment ${formatInr(firstPaise)} with ${coupon}` : null,
-          firstCharge && switching !== "1"
-            ? `first charge on ${formatDate(firstCharge.toISOString())}`
-            : null,
-        ]
-          .filter(Boolean)
-          .join(", "),
-        amountPaise: firstPaise,
-        planId,
-      } satisfies CheckoutOpen,
+      message: notice,
+      open: open satisfies CheckoutOpen,
     });
   });
 }
@@ -192,8 +125,10 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const [start, setStart] = useState<"after-trial" | "now">("after-trial");
   const afterTrial = trialEndsAt !== null && start === "after-trial";
   const trialEnd = trialEndsAt ? formatDate(trialEndsAt) : "";
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
+  const paying = useFormPending({ intent: "start" });
+  const confirming = useFormPending({ intent: "verify" });
+  // The coupon form (GET) redraws the price the payment form sends: wait for it.
+  const applying = useFormPending({ method: "get" });
   const open = actionData && "open" in actionData ? actionData.open : null;
   const errors = actionData && "errors" in actionData ? (actionData.errors ?? {}) : {};
   // A refusal, or why an opened checkout is not at the price the page showed.
@@ -253,69 +188,21 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         </div>
       </PageHeader>
 
-      <section
-        aria-labelledby="order"
-        className="mb-8 rounded-xl border border-slate-800 bg-slate-900 p-6"
-      >
-        <h2 id="order" className="text-lg font-semibold text-white">
-          Order
-        </h2>
-        <dl className="mt-3 grid gap-3 sm:grid-cols-3">
-          <div>
-            <dt className="text-sm text-slate-300">Plan</dt>
-            <dd className="font-medium text-white">{plan.label}</dd>
-          </div>
-          <div>
-            <dt className="text-sm text-slate-300">Price</dt>
-            <dd className="font-medium text-white" data-testid="checkout-price">
-              {plan.price}
-            </dd>
-          </div>
-          <div>
-            <dt className="text-sm text-slate-300">GST</dt>
-            <dd className="font-medium text-white">{`${site.pricing.gstRatePercent}% included`}</dd>
-          </div>
-        </dl>
-        {coupon ? (
-          <CouponPrice
-            code={coupon.code}
-            method={coupon.method}
-            view={coupon.view}
-            cycle={plan.cycle ?? "monthly"}
-          />
-        ) : null}
-        <p className="mt-3 text-sm text-slate-300" data-testid="checkout-gst" aria-live="polite">
-          {gst
-            ? `${formatInr(firstPaise)} is ${gstSplitText(gst)}, as your tax invoice will show it${applied ? " (the discount comes off before GST)" : ""}.`
-            : "Choose your state below to see the GST split your tax invoice will show."}
-        </p>
-        <p className="mt-2 text-sm text-slate-300" data-testid="checkout-methods">
-          {PAYMENT_METHODS_TEXT}
-        </p>
-        <p className="mt-3 text-sm text-slate-300" data-testid="checkout-terms" aria-live="polite">
-          {afterTrial
-            ? `Nothing is charged today. The first charge, ${formatInr(firstPaise)}, is on ${trialEnd}, when your trial ends; then every ${per} until you cancel${applied ? ` (${couponPriceText(applied.view, plan.cycle ?? "monthly")})` : ""}. Cancel before ${trialEnd} from Account → Subscription and nothing is charged at all.`
-            : applied
-              ? `${couponPriceText(applied.view, plan.cycle ?? "monthly")}, until you cancel. Cancel any time from Account → Subscription.`
-              : `Renews every ${per} at ${formatInr(plan.pricePaise)} until you cancel. Cancel any time from Account → Subscription.`}
-        </p>
-        {!switching ? (
-          <p className="mt-2 text-sm">
-            <Link
-              className="link"
-              to={`/checkout?plan=${plan.id === "pro-monthly" ? "pro-yearly" : "pro-monthly"}${coupon ? `&coupon=${encodeURIComponent(coupon.code)}` : ""}`}
-            >
-              {plan.id === "pro-monthly" ? "Pay yearly instead" : "Pay monthly instead"}
-            </Link>
-          </p>
-        ) : null}
-        {!switching ? <CouponField planId={plan.id} code={coupon?.code ?? null} /> : null}
-      </section>
+      <OrderSummary
+        plan={plan}
+        coupon={coupon}
+        switching={switching}
+        applied={applied}
+        firstPaise={firstPaise}
+        gst={gst}
+        afterTrial={afterTrial}
+        trialEnd={trialEnd}
+      />
 
       <CheckoutProgress
         phase={phase}
         problem={problem}
-        confirming={busy && navigation.formData?.get("intent") === "verify"}
+        confirming={confirming}
         refusal={refusal}
         open={open}
         onRetry={(details) => void pay(details)}
@@ -376,7 +263,8 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         ) : null}
         <BillingDetailsFields defaults={defaults} errors={errors} />
         <SubmitButton
-          pending={busy || phase === "opening"}
+          pending={paying || phase === "opening"}
+          waiting={applying}
           label={
             switching
               ? `Authorise ${plan.label}`
@@ -391,40 +279,5 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         />
       </Form>
     </div>
-  );
-}
-
-/**
- * The coupon field, out of the way: a plain GET form back to this page with `?coupon=`, so it
- * works without scripts and the server checks the code with every rule before anything is paid.
- */
-function CouponField({ planId, code }: { planId: string; code: string | null }) {
-  return (
-    <details className="mt-3 text-sm" open={code !== null}>
-      <summary className="cursor-pointer text-slate-300">Have a coupon code?</summary>
-      <Form method="get" className="mt-2 flex flex-wrap items-end gap-2">
-        <input type="hidden" name="plan" value={planId} />
-        <label className="block">
-          <span className="block text-slate-300">Coupon code</span>
-          <input
-            name="coupon"
-            defaultValue={code ?? ""}
-            autoCapitalize="characters"
-            autoComplete="off"
-            spellCheck={false}
-            maxLength={32}
-            className="mt-1 w-48 rounded-lg border border-slate-700 bg-slate-950 px-3 py-2 font-mono uppercase text-slate-100"
-          />
-        </label>
-        <button type="submit" className="btn-secondary">
-          Apply
-        </button>
-        {code ? (
-          <Link className="link self-center" to={`/checkout?plan=${planId}`}>
-            Remove the coupon
-          </Link>
-        ) : null}
-      </Form>
-    </details>
   );
 }

@@ -1,4 +1,5 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
+import { useFormPending } from "~/components/use-form-pending";
 import { STATUS_RULES } from "~/lib/subscription-state";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
@@ -116,7 +117,7 @@ function storyOf(
 export default function FixSubscriptionPage({ loaderData, actionData }: Route.ComponentProps) {
   const { overview, comparison } = loaderData;
   const sub = overview.subscription;
-  const busy = useNavigation().state !== "idle";
+  const checking = useFormPending({ intent: "resync" });
   const story = sub ? storyOf(sub) : null;
   return (
     <div className="space-y-6">
@@ -170,7 +171,7 @@ export default function FixSubscriptionPage({ loaderData, actionData }: Route.Co
             </p>
             <Form method="post" className="mt-3">
               <input type="hidden" name="intent" value="resync" />
-              <button type="submit" className="btn-secondary" disabled={busy}>
+              <button type="submit" className="btn-secondary" disabled={checking}>
                 Check with Razorpay again
               </button>
             </Form>

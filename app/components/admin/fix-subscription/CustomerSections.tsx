@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { usePendingForms } from "~/components/use-form-pending";
 import type { FixCustomer } from "~/.server/admin/fix-view.server";
 import { AdminSection, HiddenFields } from "~/components/admin/AdminUi";
 import { formatDate, formatDateTime } from "~/lib/dates";
@@ -38,7 +39,8 @@ export function CustomerSection({ customer }: { customer: FixCustomer }) {
   );
 }
 
-export function DevicesSection({ customer, busy }: { customer: FixCustomer; busy: boolean }) {
+export function DevicesSection({ customer }: { customer: FixCustomer }) {
+  const pending = usePendingForms();
   return (
     <AdminSection
       id="devices"
@@ -65,7 +67,7 @@ export function DevicesSection({ customer, busy }: { customer: FixCustomer; busy
                 <button
                   type="submit"
                   className="btn-secondary"
-                  disabled={busy}
+                  disabled={pending({ intent: "revoke-device", fields: { deviceId: device.id } })}
                   aria-label={`Sign out device ${device.name}`}
                 >
                   Sign out device

@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { usePendingForms } from "~/components/use-form-pending";
 import type { FixBilling } from "~/.server/admin/fix-view.server";
 import { AdminSection, AdminTable, HiddenFields, TD, TR } from "~/components/admin/AdminUi";
 import { formatDateTime } from "~/lib/dates";
@@ -7,8 +8,8 @@ import type { SectionProps } from "./shared";
 export function EventsSection({
   events,
   customerId,
-  busy,
 }: SectionProps & { events: FixBilling["events"] }) {
+  const pending = usePendingForms();
   return (
     <AdminSection
       id="events"
@@ -40,7 +41,7 @@ export function EventsSection({
                   <button
                     type="submit"
                     className="btn-secondary"
-                    disabled={busy}
+                    disabled={pending({ intent: "replay", fields: { eventId: event.eventId } })}
                     aria-label={`Replay ${event.event} ${event.eventId}`}
                   >
                     Replay

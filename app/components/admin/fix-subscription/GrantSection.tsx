@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { useFormPending } from "~/components/use-form-pending";
 import type { FixBilling } from "~/.server/admin/fix-view.server";
 import { AdminSection, HiddenFields } from "~/components/admin/AdminUi";
 import { Field } from "~/components/forms";
@@ -9,9 +10,9 @@ import type { SectionProps } from "./shared";
 export function GrantSection({
   grants,
   customerId,
-  busy,
   errors,
 }: SectionProps & { grants: FixBilling["grants"] }) {
+  const granting = useFormPending({ intent: "grant" });
   return (
     <AdminSection
       id="grant"
@@ -47,7 +48,7 @@ export function GrantSection({
           errors={errors.days}
         />
         <Field label="Reason" name="reason" className="w-72" errors={errors.reason} />
-        <button type="submit" className="btn-primary mb-6" disabled={busy}>
+        <button type="submit" className="btn-primary mb-6" disabled={granting}>
           Grant
         </button>
       </Form>

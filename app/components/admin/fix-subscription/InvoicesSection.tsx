@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { usePendingForms } from "~/components/use-form-pending";
 import type { FixBilling } from "~/.server/admin/fix-view.server";
 import { AdminSection, HiddenFields } from "~/components/admin/AdminUi";
 import { Field } from "~/components/forms";
@@ -9,9 +10,9 @@ import type { SectionProps } from "./shared";
 export function InvoicesSection({
   invoices,
   customerId,
-  busy,
   errors,
 }: SectionProps & { invoices: FixBilling["invoices"] }) {
+  const pending = usePendingForms();
   return (
     <AdminSection
       id="invoices"
@@ -42,7 +43,14 @@ export function InvoicesSection({
                     errors={errors.gstin}
                   />
                   <Field label="Reason" name="reason" className="w-48" errors={errors.reason} />
-                  <button type="submit" className="btn-secondary mb-6" disabled={busy}>
+                  <button
+                    type="submit"
+                    className="btn-secondary mb-6"
+                    disabled={pending({
+                      intent: "correct-gstin",
+                      fields: { invoiceId: invoice.id },
+                    })}
+                  >
                     Reissue
                   </button>
                 </Form>

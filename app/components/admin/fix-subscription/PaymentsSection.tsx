@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { useFormPending, usePendingForms } from "~/components/use-form-pending";
 import { useRevealWhenShown } from "~/lib/reveal";
 import type { RefundReview } from "~/.server/admin/refunds.server";
 import type { FixBilling } from "~/.server/admin/fix-view.server";
@@ -24,14 +25,13 @@ function RefundConfirmation({
   reason,
   customerId,
   email,
-  busy,
 }: {
   review: RefundReview;
   reason: string;
   customerId: string;
   email: string;
-  busy: boolean;
 }) {
+  const refunding = useFormPending({ intent: "refund", fields: { paymentId: review.paymentId } });
   const whole = review.amountPaise === review.refundablePaise;
   const panel = useRevealWhenShown<HTMLDivElement>(review.key);
   return (
@@ -94,7 +94,7 @@ function RefundConfirmation({
           </fieldset>
         ) : null}
         <div className="flex flex-wrap items-center gap-3">
-          <button type="submit" className="btn-primary" disabled={busy}>
+          <button type="submit" className="btn-primary" disabled={refunding}>
             {`Refund ${formatInr(review.amountPaise)}`}
           </button>
           <Link to={`?email=${encodeURIComponent(email)}#payments`} className="link">
@@ -111,13 +111,13 @@ export function PaymentsSection({
   review,
   email,
   customerId,
-  busy,
   errors,
 }: SectionProps & {
   payments: FixBilling["payments"];
   review: { review: RefundReview; reason: string } | null;
   email: string;
 }) {
+  const pending = usePendingForms();
   return (
     <AdminSection id="payments" title="Payments">
       {review ? (
@@ -126,7 +126,6 @@ export function PaymentsSection({
           reason={review.reason}
           customerId={customerId}
           email={email}
-          busy={busy}
         />
       ) : null}
       {payments.length === 0 ? (
@@ -165,7 +164,10 @@ export function PaymentsSection({
                     <button
                       type="submit"
                       className="btn-secondary mb-6"
-                      disabled={busy}
+                      disabled={pending({
+                        intent: "refund-review",
+                        fields: { paymentId: payment.id },
+                      })}
                       aria-label={`Review a refund of ${payment.id}`}
                     >
                       Review refund

@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { STATUS_RULES, type SubscriptionStatus } from "~/lib/subscription-state";
+import { useFormPending, usePendingForms } from "~/components/use-form-pending";
 import type { FixBilling, FixSubscriptionView } from "~/.server/admin/fix-view.server";
 import { AdminSection, HiddenFields } from "~/components/admin/AdminUi";
 import { ComparisonTable } from "~/components/billing/ComparisonTable";
@@ -16,13 +17,13 @@ export function SubscriptionsSection({
   comparisons,
   sandbox,
   customerId,
-  busy,
   errors,
 }: SectionProps & {
   subscriptions: FixBilling["subscriptions"];
   comparisons: FixSubscriptionView["comparisons"];
   sandbox: boolean;
 }) {
+  const pending = usePendingForms();
   return (
     <AdminSection id="subscriptions" title="Subscriptions" lead="Our record beside Razorpay’s.">
       {subscriptions.length === 0 ? <p className="text-slate-300">No subscriptions.</p> : null}
@@ -32,7 +33,11 @@ export function SubscriptionsSection({
           const act = (intent: string, label: string) => (
             <Form method="post">
               <HiddenFields values={{ intent, userId: customerId, subscriptionId: sub.id }} />
-              <button type="submit" className="btn-secondary" disabled={busy}>
+              <button
+                type="submit"
+                className="btn-secondary"
+                disabled={pending({ intent, fields: { subscriptionId: sub.id } })}
+              >
                 {label}
               </button>
             </Form>
@@ -60,12 +65,7 @@ export function SubscriptionsSection({
                 </div>
               ) : null}
               {cancellable(sub.rawStatus) ? (
-                <CancelForm
-                  subscriptionId={sub.id}
-                  customerId={customerId}
-                  busy={busy}
-                  errors={errors}
-                />
+                <CancelForm subscriptionId={sub.id} customerId={customerId} errors={errors} />
               ) : null}
               <div className="mt-3 flex flex-wrap gap-2">
                 {act("resync", "Resync from provider")}
@@ -92,9 +92,9 @@ export function SubscriptionsSection({
 function CancelForm({
   subscriptionId,
   customerId,
-  busy,
   errors,
 }: SectionProps & { subscriptionId: string }) {
+  const cancelling = useFormPending({ intent: "cancel", fields: { subscriptionId } });
   const submitted = Boolean(errors.cancelReason?.length || errors.cancelConfirm?.length);
   return (
     <details className="mt-3 rounded-lg border border-slate-800 p-3" open={submitted || undefined}>
@@ -134,11 +134,17 @@ function CancelForm({
             name="when"
             value="period-end"
             className="btn-secondary"
-            disabled={busy}
+            disabled={cancelling}
           >
             Cancel at period end
           </button>
-          <button type="submit" name="when" value="now" className="btn-secondary" disabled={busy}>
+          <button
+            type="submit"
+            name="when"
+            value="now"
+            className="btn-secondary"
+            disabled={cancelling}
+          >
             Cancel now
           </button>
         </div>

@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { useFormPending } from "~/components/use-form-pending";
 import type { FixBilling } from "~/.server/admin/fix-view.server";
 import { AdminSection, HiddenFields } from "~/components/admin/AdminUi";
 import { Field } from "~/components/forms";
@@ -12,9 +13,9 @@ const SOURCES = { site: "the site", desktop: "the desktop app" } as const;
 export function TrialSection({
   trial,
   customerId,
-  busy,
   errors,
 }: SectionProps & { trial: NonNullable<FixBilling["trial"]> }) {
+  const extending = useFormPending({ intent: "extend-trial" });
   return (
     <AdminSection id="trial" title="Free trial">
       <p className="text-slate-200" data-testid="admin-trial">
@@ -40,7 +41,7 @@ export function TrialSection({
             errors={errors.days}
           />
           <Field label="Reason" name="reason" className="w-72" errors={errors.reason} />
-          <button type="submit" className="btn-secondary mb-6" disabled={busy}>
+          <button type="submit" className="btn-secondary mb-6" disabled={extending}>
             Extend the trial
           </button>
         </Form>
