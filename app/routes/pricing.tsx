@@ -72,8 +72,13 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
     track("plan_select", planEvents.planSelect(plan, cycle));
   };
   const current = useCurrentPlan();
-  const onPro = current !== null && current !== freePlan.id;
+  const currentId = current?.plan ?? null;
+  const onPro = currentId !== null && currentId !== freePlan.id;
   const signedIn = current !== null;
+  // On a free trial: Pro for now, and nothing bought; the page offers buying (with its coupon).
+  const onTrial = current?.source === "trial";
+  // Offered only to whom the account page would start one (issue 54).
+  const trialOffered = !onPro && (!signedIn || current.mayStartTrial);
   // Signed-in visitors go straight to checkout; others sign up first and the plan travels along.
   const signUpFor = (plan: Plan) => {
     const withCoupon = coupon && proCoupon?.ok ? `&coupon=${encodeURIComponent(coupon.code)}` : "";
@@ -122,7 +127,7 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
         >
           <h2 id="plan-free" className="text-xl font-semibold text-white">
             {freePlan.name}
-            {current === freePlan.id ? <CurrentPlanBadge /> : null}
+            {currentId === freePlan.id ? <CurrentPlanBadge /> : null}
           </h2>
           <p className="mt-4">
             <span className="text-4xl font-bold text-white">{formatInr(0)}</span>
@@ -138,7 +143,7 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
               </li>
             ))}
           </ul>
-          {current === freePlan.id ? (
+          {currentId === freePlan.id ? (
             <Link to="/download" className="btn-secondary mt-8">
               Download the app
             </Link>
@@ -193,22 +198,25 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
               </li>
             ))}
           </ul>
-          {onPro ? (
+          {onPro && !onTrial ? (
             <Link to="/account/subscription" className="btn-primary mt-8">
               Manage your subscription
             </Link>
           ) : (
             <Link to={signUpFor(pro)} className="btn-primary mt-8" onClick={() => choose(pro)}>
-              {signedIn ? `Upgrade to ${pro.name} ${cycle}` : `Choose ${pro.name} ${cycle}`}
+              {signedIn && !onTrial
+                ? `Upgrade to ${pro.name} ${cycle}`
+                : `Choose ${pro.name} ${cycle}`}
             </Link>
           )}
           {trialDays > 0 ? (
-            // Hidden, not removed, once the page knows the visitor is on Pro: nothing below moves.
+            // Hidden, not removed, once the page knows the visitor may not start one (on Pro, or
+            // had one): nothing below moves.
             <Link
               to="/account/subscription#upgrade"
-              className={`link mt-3 self-center text-sm ${onPro ? "invisible" : ""}`}
-              aria-hidden={onPro || undefined}
-              tabIndex={onPro ? -1 : undefined}
+              className={`link mt-3 self-center text-sm ${trialOffered ? "" : "invisible"}`}
+              aria-hidden={!trialOffered || undefined}
+              tabIndex={trialOffered ? undefined : -1}
             >
               {`Or try ${pro.name} free for ${trialDays} days, no card`}
             </Link>

@@ -354,6 +354,15 @@ describe.each(engines())("every state × buyer on the account pages and /me, on 
       ).text();
       expect(byTestId(operator, "customer-plan")).toBe(each.plan);
 
+      // The pricing page (same HTML for all) asks /api/plan: a trial's user may still buy, and
+      // only someone the account page would give a trial is offered one.
+      const plan = (await (await getWithCookies(server, "/api/plan", cookie)).json()) as {
+        source: string;
+        mayStartTrial: boolean;
+      };
+      expect(plan.source === "trial").toBe(each.plan === "Pro (free trial)");
+      expect(plan.mayStartTrial).toBe(index === 0);
+
       // The desktop app is told the same plan, and whose it is.
       const token = await signInDevice(server, cookie, `Laptop ${index}`);
       const me = await fetch(`${server.url}/api/desktop/me`, {
