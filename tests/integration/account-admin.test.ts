@@ -10,7 +10,7 @@ import {
   signUpAdmin,
   signUpVerified,
 } from "../support/auth";
-import { textOf } from "../support/billing";
+import { textOf } from "../support/pages";
 import { runScript } from "../support/cli";
 import { engines } from "../support/engines";
 import { titleOf } from "../support/html";

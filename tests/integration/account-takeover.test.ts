@@ -13,7 +13,10 @@ import {
   postForm,
   signUpVerified,
 } from "../support/auth";
-import { buyThroughSandbox, eventually, signInDevice, textOf } from "../support/billing";
+import { buyThroughSandbox } from "../support/billing";
+import { eventually } from "../support/eventually";
+import { signInDevice } from "../support/desktop";
+import { textOf } from "../support/pages";
 import { engines } from "../support/engines";
 import { linkFromMail, readOutbox } from "../support/mail";
 import { freePort } from "../support/postgres";

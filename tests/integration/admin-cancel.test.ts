@@ -5,14 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
-import {
-  buyThroughSandbox,
-  eventually,
-  pageText,
-  sandboxApi,
-  signInDevice,
-  textOf,
-} from "../support/billing";
+import { buyThroughSandbox, sandboxApi } from "../support/billing";
+import { eventually } from "../support/eventually";
+import { pageText, textOf } from "../support/pages";
+import { signInDevice } from "../support/desktop";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import type { RunningTestServer } from "../support/server";

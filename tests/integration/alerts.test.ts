@@ -13,14 +13,13 @@ import {
 } from "../support/auth";
 import {
   buyThroughSandbox,
-  pageText,
-  textOf,
   postWebhook,
   SANDBOX,
   sandboxApi,
   sandboxCharge,
   signedWebhook,
 } from "../support/billing";
+import { pageText, textOf } from "../support/pages";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import type { RunningTestServer } from "../support/server";

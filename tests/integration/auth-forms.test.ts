@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cookiesFrom, getWithCookies, postForm, signUpVerified } from "../support/auth";
-import { textOf } from "../support/billing";
+import { textOf } from "../support/pages";
 import { type RunningTestServer, startServer } from "../support/server";
 
 const PASSWORD = "form-post-password-1";

@@ -13,7 +13,7 @@ import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/clien
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isBackupFileName } from "~/.server/backup/format";
 import { authPost, postForm, signUpVerified } from "../support/auth";
-import { pageText } from "../support/billing";
+import { pageText } from "../support/pages";
 import { runScript } from "../support/cli";
 import { type LocalS3, startS3 } from "../support/s3";
 import { type RunningTestServer, startServer, tempDataDir } from "../support/server";

@@ -27,7 +27,9 @@ import {
   signUpVerified,
   startWithAdmin,
 } from "../support/auth";
-import { buyThroughSandbox, pageText, signInDevice, textOf } from "../support/billing";
+import { buyThroughSandbox } from "../support/billing";
+import { pageText, textOf } from "../support/pages";
+import { signInDevice } from "../support/desktop";
 import { childProcesses } from "../support/child-processes";
 import { runScript } from "../support/cli";
 import { engines } from "../support/engines";

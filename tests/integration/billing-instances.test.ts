@@ -5,7 +5,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpVerified } from "../support/auth";
-import { eventually, postWebhook, signedWebhook } from "../support/billing";
+import { eventually } from "../support/eventually";
+import { postWebhook, signedWebhook } from "../support/billing";
 import { createDatabase } from "../support/engines";
 import { FAKE_KEYS, type FakeRazorpay, startFakeRazorpay } from "../support/fake-razorpay";
 import { type RunningTestServer, startServer } from "../support/server";

@@ -13,18 +13,17 @@ import {
 } from "../support/auth";
 import {
   DETAILS,
-  eventually,
   postWebhook,
   SANDBOX,
   sandboxApi,
   sandboxCharge,
   sandboxPay,
-  sectionText,
   signedWebhook,
-  signInDevice,
   startCheckout,
-  textOf,
 } from "../support/billing";
+import { eventually } from "../support/eventually";
+import { sectionText, textOf } from "../support/pages";
+import { signInDevice } from "../support/desktop";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import { parseCsv } from "../support/csv";

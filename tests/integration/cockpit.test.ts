@@ -12,15 +12,10 @@ import {
   signUpVerified,
   startWithAdmin,
 } from "../support/auth";
-import {
-  buyThroughSandbox,
-  eventually,
-  sandboxPay,
-  sectionText,
-  signInDevice,
-  startCheckout,
-  textOf,
-} from "../support/billing";
+import { buyThroughSandbox, sandboxPay, startCheckout } from "../support/billing";
+import { eventually } from "../support/eventually";
+import { sectionText, textOf } from "../support/pages";
+import { signInDevice } from "../support/desktop";
 import { engines } from "../support/engines";
 import type { RunningTestServer } from "../support/server";
 

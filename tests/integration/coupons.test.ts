@@ -9,14 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDate } from "~/lib/dates";
 import { addIstDays, istDay } from "~/lib/india-time";
 import { postForm, signUpVerified, startWithAdmin } from "../support/auth";
-import {
-  eventually,
-  pageText,
-  sandboxApi,
-  sandboxCharge,
-  sandboxPay,
-  startCheckout,
-} from "../support/billing";
+import { eventually } from "../support/eventually";
+import { pageText } from "../support/pages";
+import { sandboxApi, sandboxCharge, sandboxPay, startCheckout } from "../support/billing";
 import { engines } from "../support/engines";
 import type { RunningTestServer } from "../support/server";
 

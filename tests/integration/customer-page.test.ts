@@ -6,7 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
-import { buyThroughSandbox, eventually, sandboxCharge, textOf } from "../support/billing";
+import { buyThroughSandbox, sandboxCharge } from "../support/billing";
+import { eventually } from "../support/eventually";
+import { textOf } from "../support/pages";
 import { engines } from "../support/engines";
 import type { RunningTestServer } from "../support/server";
 

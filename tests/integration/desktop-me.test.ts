@@ -10,7 +10,8 @@
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { getWithCookies, postForm, postJson, signUpVerified } from "../support/auth";
-import { buyThroughSandbox, signInDevice } from "../support/billing";
+import { buyThroughSandbox } from "../support/billing";
+import { signInDevice } from "../support/desktop";
 import { createDatabase, engines } from "../support/engines";
 import { raw, type RawAnswer } from "../support/raw-http";
 import { type RunningTestServer, startServer } from "../support/server";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BROWSER_HEADERS, signUpVerified } from "../support/auth";
-import { pkce } from "../support/billing";
+import { pkce } from "../support/desktop";
 import { engines } from "../support/engines";
 import { type RunningTestServer, startServer } from "../support/server";
 

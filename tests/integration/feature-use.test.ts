@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyticsEvents } from "~/.server/db/schema";
 import { getWithCookies, signUpVerified } from "../support/auth";
-import { signInDevice } from "../support/billing";
+import { signInDevice } from "../support/desktop";
 import { engines } from "../support/engines";
 import { type RunningTestServer, startServer, startedDataDir } from "../support/server";
 import { readDatabase } from "../support/test-database";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BROWSER_HEADERS } from "../support/auth";
-import { textOf } from "../support/billing";
+import { textOf } from "../support/pages";
 import { linkFromMail } from "../support/mail";
 import { type RunningTestServer, startServer } from "../support/server";
 

@@ -8,7 +8,7 @@ import {
   signUpAdmin,
   signUpVerified,
 } from "../support/auth";
-import { requestHandoff } from "../support/billing";
+import { requestHandoff } from "../support/desktop";
 import { engines } from "../support/engines";
 import { type RunningTestServer, startServerOn } from "../support/server";
 import { chunkedBody } from "../support/streams";

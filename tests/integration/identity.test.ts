@@ -8,7 +8,8 @@ import {
   signUpAdmin,
   signUpVerified,
 } from "../support/auth";
-import { eventually, textOf } from "../support/billing";
+import { eventually } from "../support/eventually";
+import { textOf } from "../support/pages";
 import { engines } from "../support/engines";
 import { titleOf } from "../support/html";
 import { readOutbox, waitForMail } from "../support/mail";

@@ -15,14 +15,9 @@ import {
   signUpAdmin,
   signUpVerified,
 } from "../support/auth";
-import {
-  eventually,
-  pageText,
-  sandboxCharge,
-  sandboxPay,
-  startCheckout,
-  textOf,
-} from "../support/billing";
+import { eventually } from "../support/eventually";
+import { pageText, textOf } from "../support/pages";
+import { sandboxCharge, sandboxPay, startCheckout } from "../support/billing";
 import { readOutbox } from "../support/mail";
 import { type RunningTestServer, startServerProcess } from "../support/server";
 

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { BROWSER_HEADERS, postForm, signUpVerified } from "../support/auth";
-import { eventually } from "../support/billing";
+import { eventually } from "../support/eventually";
 import { runScript } from "../support/cli";
 import { createDatabase } from "../support/engines";
 import { FAKE_KEYS, type FakeRazorpay, startFakeRazorpay } from "../support/fake-razorpay";

@@ -24,7 +24,9 @@ import {
   signUpAdmin,
   signUpVerified,
 } from "../support/auth";
-import { eventually, pageText, sandboxPay, startCheckout } from "../support/billing";
+import { eventually } from "../support/eventually";
+import { pageText } from "../support/pages";
+import { sandboxPay, startCheckout } from "../support/billing";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import { type RunningTestServer, startServer, startedDataDir } from "../support/server";

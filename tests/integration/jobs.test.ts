@@ -20,16 +20,14 @@ import {
 } from "../support/auth";
 import {
   buyThroughSandbox,
-  desktopHandoff,
-  eventually,
-  exchangeHandoff,
-  pageText,
   sandboxApi,
   sandboxCharge,
   sandboxPay,
   startCheckout,
-  textOf,
 } from "../support/billing";
+import { desktopHandoff, exchangeHandoff } from "../support/desktop";
+import { eventually } from "../support/eventually";
+import { pageText, textOf } from "../support/pages";
 import { createDatabase, engines } from "../support/engines";
 import { startRazorpayProxy } from "../support/razorpay-proxy";
 import {

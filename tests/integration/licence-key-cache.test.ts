@@ -8,7 +8,7 @@
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { signUpVerified } from "../support/auth";
-import { signInDevice } from "../support/billing";
+import { signInDevice } from "../support/desktop";
 import { runScript } from "../support/cli";
 import { createDatabase } from "../support/engines";
 import { type RunningTestServer, startServer } from "../support/server";

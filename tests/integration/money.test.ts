@@ -7,13 +7,13 @@ import { postForm, signUpVerified } from "../support/auth";
 import {
   buyThroughSandbox,
   DETAILS,
-  pageText,
   postWebhook,
   SANDBOX,
   sandboxApi,
   signedWebhook,
   startCheckout,
 } from "../support/billing";
+import { pageText } from "../support/pages";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import { type RunningTestServer, startServerOn } from "../support/server";

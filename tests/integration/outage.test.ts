@@ -1,7 +1,9 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BROWSER_HEADERS, getWithCookies, signUpVerified } from "../support/auth";
-import { desktopHandoff, eventually, exchangeHandoff, textOf } from "../support/billing";
+import { desktopHandoff, exchangeHandoff } from "../support/desktop";
+import { eventually } from "../support/eventually";
+import { textOf } from "../support/pages";
 import { createDatabase } from "../support/engines";
 import { type Cluster, findPostgresBin, startCluster } from "../support/postgres";
 import { type RunningTestServer, startServer } from "../support/server";

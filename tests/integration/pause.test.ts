@@ -6,14 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postForm, signUpVerified } from "../support/auth";
-import {
-  buyThroughSandbox,
-  pageText,
-  SANDBOX_AUTH,
-  sandboxApi,
-  sandboxCharge,
-  textOf,
-} from "../support/billing";
+import { buyThroughSandbox, SANDBOX_AUTH, sandboxApi, sandboxCharge } from "../support/billing";
+import { pageText, textOf } from "../support/pages";
 import { PAUSE_RESUME_LIMIT } from "~/.server/billing/pause-limit.server";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";

@@ -11,7 +11,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
-import { signInDevice, textOf } from "../support/billing";
+import { signInDevice } from "../support/desktop";
+import { textOf } from "../support/pages";
 import { engines } from "../support/engines";
 import type { RunningTestServer } from "../support/server";
 

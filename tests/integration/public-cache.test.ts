@@ -12,7 +12,7 @@ import {
 } from "../support/auth";
 import { runScript } from "../support/cli";
 import { engines } from "../support/engines";
-import { eventually } from "../support/billing";
+import { eventually } from "../support/eventually";
 import { inlineScriptHashes } from "../support/html";
 import type { RunningTestServer } from "../support/server";
 

@@ -6,7 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
-import { eventually, pageText, sandboxApi, sandboxPay, startCheckout } from "../support/billing";
+import { eventually } from "../support/eventually";
+import { pageText } from "../support/pages";
+import { sandboxApi, sandboxPay, startCheckout } from "../support/billing";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import type { RunningTestServer } from "../support/server";

@@ -8,16 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
 import {
   buyThroughSandbox,
-  eventually,
-  pageText,
   postWebhook,
   SANDBOX,
   sandboxApi,
   sandboxPay,
-  sectionText,
   signedWebhook,
-  textOf,
 } from "../support/billing";
+import { eventually } from "../support/eventually";
+import { pageText, sectionText, textOf } from "../support/pages";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import { type RazorpayProxy, startRazorpayProxy } from "../support/razorpay-proxy";

@@ -12,7 +12,9 @@ import {
   signUpVerified,
   startWithAdmin,
 } from "../support/auth";
-import { eventually, signInDevice, textOf } from "../support/billing";
+import { eventually } from "../support/eventually";
+import { signInDevice } from "../support/desktop";
+import { textOf } from "../support/pages";
 import { runScript } from "../support/cli";
 import { engines } from "../support/engines";
 import { tableRows } from "../support/html";

@@ -11,7 +11,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postForm, signUpVerified, startWithAdmin } from "../support/auth";
-import { eventually, sandboxApi, sandboxCharge, signInDevice } from "../support/billing";
+import { eventually } from "../support/eventually";
+import { sandboxApi, sandboxCharge } from "../support/billing";
+import { signInDevice } from "../support/desktop";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import type { RunningTestServer } from "../support/server";

@@ -8,7 +8,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postForm, signUpVerified, startWithAdmin } from "../support/auth";
-import { eventually, pageText, sandboxCharge, signInDevice } from "../support/billing";
+import { eventually } from "../support/eventually";
+import { pageText } from "../support/pages";
+import { sandboxCharge } from "../support/billing";
+import { signInDevice } from "../support/desktop";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import type { RunningTestServer } from "../support/server";

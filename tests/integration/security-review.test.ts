@@ -16,7 +16,9 @@ import {
   signUpVerified,
   startWithAdmin,
 } from "../support/auth";
-import { buyThroughSandbox, pageText, signInDevice, textOf } from "../support/billing";
+import { buyThroughSandbox } from "../support/billing";
+import { pageText, textOf } from "../support/pages";
+import { signInDevice } from "../support/desktop";
 import { engines } from "../support/engines";
 import { type RazorpayProxy, startRazorpayProxy } from "../support/razorpay-proxy";
 import {

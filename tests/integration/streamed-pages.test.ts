@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, signUpVerified } from "../support/auth";
-import { signInDevice, textOf } from "../support/billing";
+import { signInDevice } from "../support/desktop";
+import { textOf } from "../support/pages";
 import { type RunningTestServer, startServer } from "../support/server";
 
 /**

@@ -8,13 +8,12 @@ import { postForm, signUpVerified } from "../support/auth";
 import {
   buyThroughSandbox,
   DETAILS,
-  eventually,
-  pageText,
   sandboxApi,
   sandboxPay,
   startCheckout,
-  textOf,
 } from "../support/billing";
+import { eventually } from "../support/eventually";
+import { pageText, textOf } from "../support/pages";
 import { engines } from "../support/engines";
 import { type OutboxMessage, readOutbox, waitForMail } from "../support/mail";
 import { type RunningTestServer, startServerOn } from "../support/server";

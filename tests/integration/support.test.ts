@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { THREAD_PAGE_SIZE } from "~/.server/support/thread.server";
 import { REPLIES_PER_HOUR } from "~/.server/support/tickets.server";
 import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
-import { pageText, textOf } from "../support/billing";
+import { pageText, textOf } from "../support/pages";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import type { RunningTestServer } from "../support/server";

@@ -10,15 +10,10 @@
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
-import {
-  eventually,
-  pageText,
-  sandboxApi,
-  sandboxCharge,
-  sandboxPay,
-  signInDevice,
-  textOf,
-} from "../support/billing";
+import { eventually } from "../support/eventually";
+import { pageText, textOf } from "../support/pages";
+import { sandboxApi, sandboxCharge, sandboxPay } from "../support/billing";
+import { signInDevice } from "../support/desktop";
 import {
   company,
   gstinFor,

@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
-import { pageText, signInDevice, textOf } from "../support/billing";
+import { pageText, textOf } from "../support/pages";
+import { signInDevice } from "../support/desktop";
 import { gstinFor, invitationLink as invitationLinkOf, said } from "../support/teams";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";

@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postForm, signUpVerified, startWithAdmin } from "../support/auth";
-import { desktopHandoff, exchangeHandoff, pageText, signInDevice } from "../support/billing";
+import { desktopHandoff, exchangeHandoff, signInDevice } from "../support/desktop";
+import { pageText } from "../support/pages";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import type { RunningTestServer } from "../support/server";

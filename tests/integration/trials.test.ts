@@ -20,15 +20,14 @@ import { analyticsPlanName } from "~/lib/plans";
 import {
   buyThroughSandbox,
   DETAILS,
-  eventually,
-  pageText,
   sandboxApi,
   sandboxCharge,
   sandboxPay,
-  signInDevice,
   startCheckout,
-  textOf,
 } from "../support/billing";
+import { eventually } from "../support/eventually";
+import { pageText, textOf } from "../support/pages";
+import { signInDevice } from "../support/desktop";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import type { RunningTestServer } from "../support/server";

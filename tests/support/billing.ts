@@ -1,6 +1,8 @@
 /** Billing through HTTP the way a browser does it, plus signed webhooks, for integration tests. */
-import { createHash, createHmac, randomBytes } from "node:crypto";
-import { BROWSER_HEADERS, getWithCookies, postForm } from "./auth";
+import { createHmac, randomBytes } from "node:crypto";
+import { postForm } from "./auth";
+import { eventually } from "./eventually";
+import { pageText } from "./pages";
 import type { RunningTestServer } from "./server";
 
 /** The sandbox's fixed, documented keys (app/.server/env.ts SANDBOX_KEYS). */
@@ -34,34 +36,6 @@ export async function sandboxApi<T>(
     headers: { authorization: SANDBOX_AUTH, "content-type": "application/json" },
   });
   return (await response.json()) as T;
-}
-
-/** The visible text of a page: tags dropped, entities decoded. */
-export function textOf(html: string): string {
-  return html
-    .replace(/<script[\s\S]*?<\/script>/g, " ")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
-}
-
-/**
- * The visible text of one admin section (`<section aria-labelledby="payments">`): a count of a
- * payment or an event in its own table, not also on the customer's timeline.
- */
-export function sectionText(html: string, id: string): string {
-  const section = new RegExp(`<section aria-labelledby="${id}"[\\s\\S]*?</section>`).exec(html);
-  if (!section) throw new Error(`no section "${id}" on the page`);
-  return textOf(section[0]);
-}
-
-/** The visible text of a page as the signed-in browser (`cookie`) gets it. */
-export async function pageText(server: RunningTestServer, path: string, cookie: string) {
-  return textOf(await (await getWithCookies(server, path, cookie)).text());
 }
 
 /** Starts checkout as the page's form does (the .data request), returning the subscription id. */
@@ -143,97 +117,6 @@ export function postWebhook(baseUrl: string, delivery: ReturnType<typeof signedW
     headers: delivery.headers,
     body: delivery.body,
   });
-}
-
-/** Polls until `check` returns a value (not undefined/false), or fails after `ms`. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined | false>,
-  ms = 20_000,
-  what = "condition",
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
-}
-
-export function pkce() {
-  const verifier = randomBytes(32).toString("base64url");
-  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
-}
-
-/** The signed-in browser's call for a handoff token bound to `challenge` (the answer as it is). */
-export function requestHandoff(server: RunningTestServer, cookie: string, challenge: string) {
-  return fetch(`${server.url}/api/functions/generateAuthRedirectToken`, {
-    method: "POST",
-    headers: { ...BROWSER_HEADERS, "content-type": "application/json", origin: server.url, cookie },
-    body: JSON.stringify({
-      data: {
-        redirect_uri: "http://127.0.0.1:53682/callback",
-        state: "state-1234567",
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-      },
-    }),
-  });
-}
-
-/** The web → app handoff a signed-in browser makes for the app: a token and the app's verifier. */
-export async function desktopHandoff(
-  server: RunningTestServer,
-  cookie: string,
-): Promise<{ token: string; verifier: string }> {
-  const { verifier, challenge } = pkce();
-  const handoff = await requestHandoff(server, cookie, challenge);
-  if (handoff.status !== 200) throw new Error(`handoff failed: ${handoff.status}`);
-  const { token } = ((await handoff.json()) as { result: { token: string } }).result;
-  return { token, verifier };
-}
-
-/** The app's half: exchanges the handoff token and its verifier for device tokens. */
-export function exchangeHandoff(
-  server: RunningTestServer,
-  handoff: { token: string; verifier: string },
-  name: string,
-  extra: { machine_id?: string } = {},
-) {
-  return fetch(`${server.url}/api/desktop/token`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      token: handoff.token,
-      code_verifier: handoff.verifier,
-      device_name: name,
-      platform: "mac",
-      app_version: "2.1.0",
-      ...extra,
-    }),
-  });
-}
-
-/** Signs a desktop app in the way the app does it (handoff token, PKCE exchange); its access token. */
-export async function signInDevice(
-  server: RunningTestServer,
-  cookie: string,
-  name: string,
-  extra: { machine_id?: string } = {},
-): Promise<string> {
-  const exchanged = await exchangeHandoff(
-    server,
-    await desktopHandoff(server, cookie),
-    name,
-    extra,
-  );
-  if (exchanged.status !== 200) throw new Error(`token exchange failed: ${exchanged.status}`);
-  return ((await exchanged.json()) as { access_token: string }).access_token;
 }
 
 /**

@@ -2,7 +2,8 @@
 import { expect } from "vitest";
 import { gstinCheckCharacter } from "~/lib/gst";
 import { postForm } from "./auth";
-import { sandboxPay, textOf } from "./billing";
+import { sandboxPay } from "./billing";
+import { textOf } from "./pages";
 import { readOutbox } from "./mail";
 import type { RunningTestServer } from "./server";
 
