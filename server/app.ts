@@ -3,7 +3,6 @@
  * Bundled with the routes into build/server/index.js (see vite.config.ts) and started by
  * server.js; in development server.js loads it through Vite instead.
  */
-import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -21,7 +20,6 @@ import type { DestinationStream } from "pino";
 import proxyAddr from "proxy-addr";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
-import { HTTP_AUTH_ENDPOINTS } from "~/.server/auth/http-endpoints";
 import { env, configureEnv } from "~/.server/env";
 import { checkReadiness, type DatabaseHandle } from "~/.server/db/client";
 import { closeDatabase, databaseHandle, initDatabase } from "~/.server/db";
@@ -63,34 +61,13 @@ import { createRazorpaySandbox } from "./razorpay-sandbox";
 import { crossSiteVerdict } from "./cross-site";
 import { type Primary, startWorkers } from "./cluster";
 import { createPublicCache, type PublicCache } from "./public-cache";
-import { contentSecurityPolicy, securityHeaders } from "./security-headers";
+import { createFinisher, type Exchange, exchangeOf, siteSecurityHeaders } from "./finish";
 
 declare module "express-serve-static-core" {
   interface Locals {
     requestId: string;
     log: Logger;
   }
-}
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
-
-/**
- * Paths that carry a secret in a segment, the access log shows with the secret blanked: derived
- * from the auth endpoints open over HTTP (a `:token` parameter), so a new one is covered without a
- * second list of paths here.
- */
-const SECRET_PATH_SEGMENTS = [...HTTP_AUTH_ENDPOINTS]
-  .filter((endpoint) => endpoint.includes("/:token"))
-  .map((endpoint) => {
-    const prefix = `/api/auth${endpoint.slice(0, endpoint.indexOf(":token"))}`;
-    return new RegExp(`^(${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")})[^/]+`);
-  });
-
-export function loggablePath(path: string): string {
-  for (const pattern of SECRET_PATH_SEGMENTS) {
-    if (pattern.test(path)) return path.replace(pattern, "$1[redacted]");
-  }
-  return path;
 }
 
 export interface StartOptions {
@@ -120,34 +97,6 @@ export interface AppState {
   closeSandbox?: () => Promise<void>;
 }
 
-/** A valid X-Request-Id from the client (a proxy's), else a new one. */
-export function requestIdOf(req: http.IncomingMessage): string {
-  const incoming = req.headers["x-request-id"];
-  return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-}
-
-/**
- * The headers every response carries, computed once. The Content-Security-Policy is apart: an
- * HTML page's lists its inline scripts' hashes (app/entry.server.tsx); anything else gets the base
- * policy.
- */
-export function siteSecurityHeaders() {
-  const config = env();
-  const options = {
-    https: config.SITE_URL.startsWith("https:"),
-    development: config.NODE_ENV === "development",
-    googleAnalytics: Boolean(config.GA_MEASUREMENT_ID),
-    razorpayCheckout: config.PAYMENTS_PROVIDER === "razorpay",
-  };
-  const { "Content-Security-Policy": basePolicy = "", ...headers } = securityHeaders(options);
-  return {
-    headers,
-    basePolicy,
-    pagePolicy: (scriptHashes: readonly string[]) =>
-      contentSecurityPolicy({ ...options, scriptHashes }),
-  };
-}
-
 /**
  * The server build React Router serves. In production it is resolved once: given a function,
  * React Router re-derives its route tables and static handler on every request (about a tenth of
@@ -170,9 +119,6 @@ export function createApp(
   const config = env();
   const log = logger();
   const app = express();
-  const security = siteSecurityHeaders();
-  const baseHeaders = Object.entries(security.headers);
-  baseHeaders.push(["Content-Security-Policy", security.basePolicy]);
 
   app.disable("x-powered-by");
   // false, a hop count or a list of trusted proxy addresses: req.ip comes from the socket unless
@@ -181,40 +127,13 @@ export function createApp(
 
   const rulesOf = rulesOfBuild(build);
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const requestId = requestIdOf(req);
-    const started = process.hrtime.bigint();
-    res.locals.requestId = requestId;
-    res.locals.log = log.child({ reqId: requestId });
+    // The id and logger the finisher opened this request with, for the middleware and routes.
+    const exchange = exchangeOf(res);
+    res.locals.requestId = exchange.requestId;
+    res.locals.log = exchange.log;
     // Every request, not only /api/auth: Better Auth reads this header wherever the server
     // passes request headers to it (desktop sign-in, account actions).
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "";
-    res.setHeader("X-Request-Id", requestId);
-    for (const [name, value] of baseHeaders) res.setHeader(name, value);
-    // Keep-alive connections must not outlive a shutdown.
-    if (state.shuttingDown) res.setHeader("Connection", "close");
-    res.on("finish", () => {
-      // The path only: query strings can carry one-time tokens and must never reach the logs.
-      res.locals.log.info(
-        {
-          method: req.method,
-          path: loggablePath(req.path),
-          status: res.statusCode,
-          ms: Number(process.hrtime.bigint() - started) / 1e6,
-          ip: req.ip,
-        },
-        "request",
-      );
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      // By route id: a page's every address is one series (/metrics, decision 0048).
-      const named = res.locals.metricsRoute as string | undefined;
-      if (named) observeRequest(named, req.method, res.statusCode, seconds);
-      else
-        void rulesOf().then(
-          (rules) =>
-            observeRequest(routeIdOf(rules, req.path), req.method, res.statusCode, seconds),
-          () => observeRequest("other", req.method, res.statusCode, seconds),
-        );
-    });
     next();
   });
 
@@ -266,14 +185,14 @@ export function createApp(
 
   // The addresses answered here, before React Router, are counted under their own names.
   const named = (name: string) => (_req: Request, res: Response, next: NextFunction) => {
-    res.locals.metricsRoute = name;
+    exchangeOf(res).route = name;
     next();
   };
   app.get("/metrics", named("metrics"), async (req, res, next) => {
     const access = metricsAccess(req.get("authorization"), req.ip ?? "");
     // Not configured: no such address (the request goes on to the site's 404, counted as that).
     if (access === "off") {
-      res.locals.metricsRoute = undefined;
+      exchangeOf(res).route = undefined;
       return next();
     }
     res.set("Cache-Control", "no-store");
@@ -348,7 +267,7 @@ export function createApp(
     );
     app.use(staticFiles(clientDir, express.static(clientDir, { maxAge: "1h", index: false })));
     app.use((_req: Request, res: Response, next: NextFunction) => {
-      res.locals.metricsRoute = undefined;
+      exchangeOf(res).route = undefined;
       next();
     });
   }
@@ -357,12 +276,13 @@ export function createApp(
     build,
     mode: config.NODE_ENV === "production" ? "production" : "development",
     getLoadContext(req, res) {
+      const exchange = exchangeOf(res);
       const context = new RouterContextProvider();
       context.set(requestContext, {
-        requestId: res.locals.requestId,
-        contentSecurityPolicy: security.pagePolicy,
+        requestId: exchange.requestId,
+        contentSecurityPolicy: (scriptHashes) => exchange.pagePolicy(scriptHashes),
         clientIp: req.ip ?? req.socket.remoteAddress ?? "",
-        log: res.locals.log,
+        log: exchange.log,
         // `req` is the body-buffering proxy (server/body-limit.ts): the request itself is res.req.
         countedRateLimits: countedRateLimitsOf(res.req),
       });
@@ -374,18 +294,10 @@ export function createApp(
   // Every body React Router reads is capped (server/body-limit.ts). Nothing above reads bodies
   // except the payment sandbox, whose express.json caps its own at 64 KB.
   app.use(bodyLimit(rules));
-  // React Router appends its own headers: an HTML page brings the CSP with its scripts' hashes
-  // (which must not be intersected with a second policy); anything else it answers gets the
-  // base policy back just before the head is sent.
+  // React Router appends its own headers: an HTML page brings the CSP with its scripts' hashes,
+  // which must not be intersected with the base policy the finisher set.
   app.use((_req: Request, res: Response, next: NextFunction) => {
-    const { basePolicy } = security;
-    res.removeHeader("Content-Security-Policy");
-    const writeHead = res.writeHead;
-    res.writeHead = function (this: Response, ...args: Parameters<Response["writeHead"]>) {
-      if (!this.hasHeader("Content-Security-Policy"))
-        this.setHeader("Content-Security-Policy", basePolicy);
-      return writeHead.apply(this, args);
-    } as Response["writeHead"];
+    exchangeOf(res).letAnswerSetPolicy();
     next();
   });
   if (cache) app.use(cache.capture);
@@ -490,15 +402,22 @@ function noDataUrlForResources(rulesOf: () => Promise<RouteRules>) {
  * (`GET http://host/path`) is read as its path, with its authority as the Host (issue 32, point
  * 5: it was a 500); any other form than a path is a 400. A path with dot segments is a 400 too:
  * the cache, the body caps and the logs would read it as spelt, React Router as resolved (issue
- * 25: a webhook prefix followed by `/../../desktop/token` reached the desktop API uncapped).
+ * 25: a webhook prefix followed by `/../../desktop/token` reached the desktop API uncapped). Its
+ * /metrics series is `refused`: it never reaches a route.
  */
-function refuseUnusableTarget(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+function refuseUnusableTarget(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  exchange: Exchange,
+): boolean {
   const origin = originForm(req.url ?? "/");
   if (origin) {
     req.url = origin.target;
     if (origin.host) req.headers.host = origin.host;
     if (!hasDotSegment(origin.target)) return false;
   }
+  exchange.door = "refusal";
+  exchange.route = "refused";
   refuseAndLinger(
     req,
     res,
@@ -571,87 +490,57 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   const unfollow = await followPublicContentChanges(handle);
 
   const state: AppState = { shuttingDown: false };
+  const build = await serverBuild(options);
+  // A production build's routes are known once; Vite's change as routes are edited.
+  const served = typeof build === "function" ? undefined : routeRules(build);
+  const rulesOf = rulesOfBuild(build);
+  const security = siteSecurityHeaders();
   // Vite's dev server serves changing code: no shared cache in development.
-  // Filled once the build is loaded (below); the cache's hits arrive only after that.
-  const served: { rules?: RouteRules } = {};
   const cache = options.vite
     ? undefined
     : createPublicCache({
-        baseHeaders: siteSecurityHeaders().headers,
+        sharedHeaderNames: Object.keys(security.headers),
         generation: publicContentGeneration,
-        requestId: requestIdOf,
         buildId: __BUILD_ID__,
-        closing: () => state.shuttingDown,
-        onHit: (req, status) => {
-          const hitPath = (req.url ?? "/").split("?", 1)[0] ?? "/";
-          observeRequest(
-            served.rules ? routeIdOf(served.rules, hitPath) : "other",
-            req.method ?? "GET",
-            status,
-            0,
-          );
-          if (!log.isLevelEnabled("info")) return;
-          // The same line as every other request (without the query), answered from memory.
-          const path = (req.url ?? "/").split("?", 1)[0];
-          log.info(
-            { method: req.method, path, status, ms: 0, ip: clientIpOf(req), cache: "hit" },
-            "request",
-          );
-        },
       });
-  const build = await serverBuild(options);
-  // The route ids of what the shared cache and the fast answers serve (for /metrics).
-  served.rules = typeof build === "function" ? undefined : routeRules(build);
   const rules = bodyRules(build);
   const app = createApp(options, state, build, rules, cache);
-  const clientIpOf = (req: http.IncomingMessage) =>
-    proxyAddr(req, app.get("trust proxy fn") as (address: string, hop: number) => boolean);
+  // The client's address as express gives it (`req.ip`), for the doors express never sees.
+  const trust = app.get("trust proxy fn") as (address: string, hop: number) => boolean;
+  const clientIpOf = (req: http.IncomingMessage) => proxyAddr(req, trust);
+  // Every answer, whichever door gives it, is finished here (server/finish.ts).
+  const finisher = createFinisher({
+    security,
+    log,
+    clientIp: clientIpOf,
+    closing: () => state.shuttingDown,
+    routeOf: served
+      ? (pathname) => routeIdOf(served, pathname)
+      : (pathname) => rulesOf().then((current) => routeIdOf(current, pathname)),
+    observe: observeRequest,
+  });
   const noticeProxy = proxyNotice(config.TRUST_PROXY, log);
   // The update feeds every installed app polls, answered before express (decision 0032). Vite's
   // dev server reloads routes: development takes the usual way.
-  const security = siteSecurityHeaders();
   const fast =
-    typeof build === "function"
+    typeof build === "function" || !served
       ? undefined
-      : createFastAnswers(build, routeRules(build), {
-          baseHeaders: [
-            ...Object.entries(security.headers),
-            ["Content-Security-Policy", security.basePolicy],
-          ],
-          requestId: requestIdOf,
+      : createFastAnswers(build, served, {
           clientIp: clientIpOf,
-          closing: () => state.shuttingDown,
           onError: (error) => log.error({ err: error }, "fast answer failed"),
-          onAnswer: (req, status, requestId, ms) => {
-            observeRequest(
-              served.rules
-                ? routeIdOf(served.rules, (req.url ?? "/").split("?", 1)[0] ?? "/")
-                : "other",
-              req.method ?? "GET",
-              status,
-              ms / 1000,
-            );
-            if (!log.isLevelEnabled("info")) return;
-            // The same line as a request express answers (without the query).
-            const path = loggablePath((req.url ?? "/").split("?", 1)[0] ?? "/");
-            log.info(
-              {
-                reqId: requestId,
-                method: req.method,
-                path,
-                status,
-                ms,
-                ip: clientIpOf(req),
-                answer: "fast",
-              },
-              "request",
-            );
+          onAnswer: (res) => {
+            exchangeOf(res).door = "fast";
           },
         });
   const serve = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const exchange = finisher.open(req, res);
     noticeProxy(req);
-    if (refuseUnusableTarget(req, res)) return;
-    if (cache?.serve(req, res)) return;
+    if (refuseUnusableTarget(req, res, exchange)) return;
+    if (cache?.serve(req, res)) {
+      // Written already; the line and the count wait for the response to finish.
+      exchange.door = "cache";
+      return;
+    }
     if (fast?.serve(req, res, () => app(req, res))) return;
     app(req, res);
   };
@@ -659,15 +548,19 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   // `Expect: 100-continue`: a body over its cap is refused before the client sends it (Node would
   // otherwise answer 100 Continue itself and the client would send it all).
   server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (refuseUnusableTarget(req, res)) return;
+    const exchange = finisher.open(req, res);
+    if (refuseUnusableTarget(req, res, exchange)) return;
     rules.ruleFor(req).then(
       (rule) => {
-        if (rule && declaredLength(req) > rule.limit) return refuseTooLarge(req, res, rule, true);
+        if (rule && declaredLength(req) > rule.limit) {
+          exchange.door = "refusal";
+          return refuseTooLarge(req, res, rule, true);
+        }
         res.writeContinue();
         serve(req, res);
       },
       (error: unknown) => {
-        log.error({ err: error }, "body rule lookup failed");
+        exchange.log.error({ err: error }, "body rule lookup failed");
         res.writeHead(500, { Connection: "close" }).end();
       },
     );
