@@ -154,7 +154,7 @@ function headerOf(req: IncomingMessage, name: string): string | null {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
-/** Whether the compression middleware (as server/app.ts configures it) would touch this type. */
+/** Whether the compression middleware (as server/express-app.ts configures it) would touch this type. */
 function compressibleType(req: IncomingMessage, contentType: string): boolean {
   if (contentType.startsWith("application/octet-stream")) return false;
   const probe = {
