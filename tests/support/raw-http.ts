@@ -50,7 +50,9 @@ export function rawWithEveryHeader(port: number, request: string): Promise<RawAn
         .sort();
       let body: Buffer = bytes.subarray(split + 4);
       if (headers.includes("transfer-encoding: chunked")) body = dechunk(body);
-      const encoding = /^content-encoding: (.+)$/m.exec(headers.join("\n"))?.[1];
+      // An answer to HEAD names its encoding but has no body to decode.
+      const encoding =
+        body.length === 0 ? undefined : /^content-encoding: (.+)$/m.exec(headers.join("\n"))?.[1];
       if (encoding === "br") body = zlib.brotliDecompressSync(body);
       if (encoding === "gzip") body = zlib.gunzipSync(body);
       if (encoding === "deflate") body = zlib.inflateSync(body);
