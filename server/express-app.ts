@@ -3,7 +3,8 @@
  * not: the cross-site refusal, `/metrics`, `/healthz`, `/readyz`, `/version.json`, the payment
  * sandbox, the build's files, and everything else through React Router's request handler. Its
  * answers are finished like any other (server/finish.ts): this app only names the /metrics
- * series of what it answers itself and hands React Router the request's id, logger and CSP.
+ * series of what it answers itself and hands React Router the request's id, logger and CSP, all
+ * read from the request's exchange (`exchangeOf(res)`).
  */
 import http from "node:http";
 import path from "node:path";
@@ -18,7 +19,7 @@ import { paymentsConfig, SANDBOX_MOUNT } from "~/.server/billing/provider.server
 import { databaseHandle } from "~/.server/db";
 import { checkReadiness } from "~/.server/db/client";
 import { env } from "~/.server/env";
-import { type Logger, logger } from "~/.server/logger";
+import { logger } from "~/.server/logger";
 import { metricsAccess, metricsText } from "~/.server/metrics/metrics.server";
 import { requestContext } from "~/.server/request-context";
 import { bodyLimit, type BodyRules, withBufferedBody } from "./body-limit";
@@ -29,13 +30,6 @@ import type { PublicCache } from "./public-cache";
 import { createRazorpaySandbox } from "./razorpay-sandbox";
 import { requestPathname, type RouteRules } from "./route-rules";
 import { assetFiles, otherBuildFiles } from "./static-files";
-
-declare module "express-serve-static-core" {
-  interface Locals {
-    requestId: string;
-    log: Logger;
-  }
-}
 
 /** What the server's parts share while it runs. */
 export interface AppState {
@@ -82,11 +76,7 @@ export function createApp({ vite, state, build, rulesOf, bodyRules, cache }: App
   // the peer is one of them, so a forged X-Forwarded-For cannot change a visitor's address.
   app.set("trust proxy", config.TRUST_PROXY);
 
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    // The id and logger the finisher opened this request with, for the middleware and routes.
-    const exchange = exchangeOf(res);
-    res.locals.requestId = exchange.requestId;
-    res.locals.log = exchange.log;
+  app.use((req: Request, _res: Response, next: NextFunction) => {
     // Every request, not only /api/auth: Better Auth reads this header wherever the server
     // passes request headers to it (desktop sign-in, account actions).
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "";
@@ -121,7 +111,7 @@ export function createApp({ vite, state, build, rulesOf, bodyRules, cache }: App
       trustedOrigins,
     );
     if (verdict === "allowed") return next();
-    res.locals.log.warn(
+    exchangeOf(res).log.warn(
       { origin, fetchSite, path: req.path, trusted: config.TRUSTED_ORIGINS, verdict },
       verdict === "cross-site"
         ? "cross-site request refused: if people open the site at this origin, set SITE_URL to it"
@@ -251,7 +241,7 @@ export function createApp({ vite, state, build, rulesOf, bodyRules, cache }: App
       typeof error.status === "number"
         ? error.status
         : 500;
-    if (status >= 500) res.locals.log.error({ err: error }, "unhandled server error");
+    if (status >= 500) exchangeOf(res).log.error({ err: error }, "unhandled server error");
     if (res.headersSent) return next(error);
     res
       .status(status)

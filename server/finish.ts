@@ -201,7 +201,7 @@ export class Exchange {
     const route = this.route ?? options.routeOf(pathname);
     if (typeof route === "string") options.observe(route, method, status, ms / 1000);
     else
-      route.then(
+      void route.then(
         (id) => options.observe(id, method, status, ms / 1000),
         () => options.observe("other", method, status, ms / 1000),
       );
