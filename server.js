@@ -1,6 +1,7 @@
 // Starts the site: `npm start` (production build) or `npm run dev` (Vite, hot reload).
-// Everything but process wiring lives in server/app.ts; with WEB_CONCURRENCY > 1 this process is
-// the primary of that many workers (server/cluster.ts), each of which runs this file again.
+// Everything but process wiring lives in server/app.ts and the modules it composes; with
+// WEB_CONCURRENCY > 1 this process is the primary of that many workers (server/cluster.ts), each
+// of which runs this file again.
 import cluster from "node:cluster";
 import { existsSync } from "node:fs";
 import v8 from "node:v8";

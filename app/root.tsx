@@ -65,8 +65,8 @@ export const meta: Route.MetaFunction = ({ error }) =>
  * have them (a non-admin's 403 under /admin must still lead somewhere).
  */
 export function hasSiteChrome(pathname: string, error?: unknown): boolean {
-  // Lower-cased: the server sends other spellings to /admin… (server/app.ts canonicalCase), but a
-  // link inside the app reaches here without asking the server.
+  // Lower-cased: the server sends other spellings to /admin… (`canonicalCase` in
+  // server/express-app.ts), but a link inside the app reaches here without asking the server.
   return (error !== undefined && error !== null) || !pathname.toLowerCase().startsWith("/admin");
 }
 

@@ -20,8 +20,8 @@ import { chunkedBody } from "../tests/support/streams";
 let reached: { path: string; bytes: number }[] = [];
 
 /**
- * A one-route React Router build behind the real express adapter, wired as server/app.ts wires
- * it: the action echoes the size and hash of the body it read, and the fields of a form.
+ * A one-route React Router build behind the real express adapter, wired as server/express-app.ts
+ * wires it: the action echoes the size and hash of the body it read, and the fields of a form.
  */
 const echo = {
   async action({ request }: { request: Request }) {

@@ -14,12 +14,7 @@ function buildOf(routes: { id: string; parentId?: string; path?: string; module:
 }
 
 const feed = { handle: { fastAnswer: "update-feed" } };
-const options = {
-  baseHeaders: [],
-  requestId: () => "id",
-  clientIp: () => "127.0.0.1",
-  closing: () => false,
-};
+const options = { clientIp: () => "127.0.0.1" };
 
 function request(method: string, url: string, headers: Record<string, string> = {}) {
   return { method, url, headers } as unknown as IncomingMessage;

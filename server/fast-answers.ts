@@ -7,12 +7,13 @@
  * code. Which route a path reaches is decided by React Router's own matching of the build's routes
  * (no path is written here). Of the middleware React Router would run, only a layout's API rate
  * limit may be skipped, and the answer counts the request in it as the middleware would (a 429
- * past the limit); what the skipped pipeline adds to a response is added here the same way: the
- * request id, the security headers and the base CSP, `Vary: Accept-Encoding` and the encoding the
- * compression middleware would choose (its negotiator, its settings), `Connection: close` while
- * shutting down, the access log line. Anything else (a body, a query the URL parser would
- * rewrite, an error such as the database being away) goes to the app, which answers it as before
- * (without counting a request in a rate limit twice).
+ * past the limit); what the skipped express middleware adds to a response is added here the same
+ * way: the Content-Type as express completes it, `Vary: Accept-Encoding` and the encoding the
+ * compression middleware would choose (its negotiator, its settings). The request id, the
+ * security headers, `Connection: close` while shutting down, the access log line and the count in
+ * /metrics are the finisher's (server/finish.ts), as for every answer. Anything else (a body, a
+ * query the URL parser would rewrite, an error such as the database being away) goes to the app,
+ * which answers it as before (without counting a request in a rate limit twice).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
@@ -58,16 +59,12 @@ const PLAIN_PATH = /^\/[A-Za-z0-9._~\-/:@!$&'()*+,;=]*$/;
 const PLAIN_TARGET = /^\/[\x21-\x22\x24-\x7e]*$/;
 
 export interface FastAnswersOptions {
-  /** Header name/value pairs every response carries: the security headers and the base CSP. */
-  baseHeaders: readonly (readonly [string, string])[];
-  requestId: (req: IncomingMessage) => string;
   /** The client's address as express's `req.ip` gives it (TRUST_PROXY applied). */
   clientIp: (req: IncomingMessage) => string;
-  closing: () => boolean;
   /** An answer that could not be written (never expected: a fault of this module). */
   onError?: (error: unknown) => void;
-  /** Called once an answer is written, for the access log. */
-  onAnswer?: (req: IncomingMessage, status: number, requestId: string, ms: number) => void;
+  /** Called just before an answer is written here (the finisher marks it a fast answer). */
+  onAnswer?: (res: ServerResponse) => void;
   /** The answers by name: `FAST_ANSWERS` (tests give their own). */
   answers?: Readonly<Record<string, FastAnswer>>;
 }
@@ -157,7 +154,7 @@ function headerOf(req: IncomingMessage, name: string): string | null {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
-/** Whether the compression middleware (as server/app.ts configures it) would touch this type. */
+/** Whether the compression middleware (as server/express-app.ts configures it) would touch this type. */
 function compressibleType(req: IncomingMessage, contentType: string): boolean {
   if (contentType.startsWith("application/octet-stream")) return false;
   const probe = {
@@ -230,15 +227,8 @@ export function createFastAnswers(
     return method;
   }
 
-  function write(
-    req: IncomingMessage,
-    res: ServerResponse,
-    answer: FastResponse,
-    requestId: string,
-    started: bigint,
-  ) {
-    const head: string[] = ["X-Request-Id", requestId];
-    for (const [name, value] of options.baseHeaders) head.push(name, value);
+  function write(req: IncomingMessage, res: ServerResponse, answer: FastResponse) {
+    const head: string[] = [];
     let vary: string | undefined;
     let contentType: string | undefined;
     let cacheControl = "";
@@ -259,7 +249,6 @@ export function createFastAnswers(
     }
     if (compress) vary = vary ? `${vary}, Accept-Encoding` : "Accept-Encoding";
     if (vary !== undefined) head.push("Vary", vary);
-    if (options.closing()) head.push("Connection", "close");
     let bytes: Uint8Array | undefined;
     if (answer.body && req.method === "GET") {
       bytes = answer.body.bytes;
@@ -269,15 +258,10 @@ export function createFastAnswers(
         head.push("Content-Encoding", method);
       }
     }
+    options.onAnswer?.(res);
     // No Content-Length: sent chunked, as React Router's streamed bodies are.
     res.writeHead(answer.status, head);
     res.end(bytes);
-    options.onAnswer?.(
-      req,
-      answer.status,
-      requestId,
-      Number(process.hrtime.bigint() - started) / 1e6,
-    );
   }
 
   return {
@@ -299,7 +283,6 @@ export function createFastAnswers(
       const found = routeOf(pathname);
       if (!found) return false;
 
-      const started = process.hrtime.bigint();
       const { route } = found;
       const groups = new Set<string>();
       const request: FastRequest = {
@@ -328,7 +311,7 @@ export function createFastAnswers(
               );
               return fallback();
             }
-            write(req, res, answer, options.requestId(req), started);
+            write(req, res, answer);
           },
           // The app answers it again: an outage becomes its 503, anything else its error page.
           () => fallback(),

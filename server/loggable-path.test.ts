@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loggablePath } from "./app";
+import { loggablePath } from "./finish";
 
 describe("the access log's path", () => {
   it("blanks the token of every auth endpoint that carries one in its path", () => {

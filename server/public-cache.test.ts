@@ -2,7 +2,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import fc from "fast-check";
+import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
+import { createFinisher } from "./finish";
 import {
   cacheKeyOf,
   createPublicCache,
@@ -73,10 +75,22 @@ describe("the shared cache in front of an app", () => {
     let renders = 0;
     let clock = 1_000_000;
     let generation = 0;
+    // Every request is opened by the finisher first, as server/pipeline.ts does.
+    const finisher = createFinisher({
+      security: {
+        headers: { "X-Frame-Options": "DENY" },
+        basePolicy: "default-src 'self'",
+        pagePolicy: () => "default-src 'self'",
+      },
+      log: pino({ level: "silent" }),
+      clientIp: () => "127.0.0.1",
+      closing: () => false,
+      routeOf: () => "page",
+      observe: () => {},
+    });
     const cache = createPublicCache({
-      baseHeaders: { "X-Frame-Options": "DENY" },
+      sharedHeaderNames: ["X-Frame-Options"],
       generation: () => generation,
-      requestId: () => "req-1",
       buildId: "build-a",
       now: () => clock,
     });
@@ -101,6 +115,7 @@ describe("the shared cache in front of an app", () => {
       res.type("html").send(`<p>${req.path} ${req.get("user-agent") ?? ""} render ${renders}</p>`);
     });
     server = http.createServer((req, res) => {
+      finisher.open(req, res);
       if (!cache.serve(req, res)) app(req, res);
     });
     await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
@@ -118,16 +133,17 @@ describe("the shared cache in front of an app", () => {
     };
   }
 
-  it("renders once, then answers from memory with an ETag, a 304 and the base headers", async () => {
+  it("renders once, then answers from memory with an ETag, a 304 and the finisher's headers", async () => {
     const site = await setUp();
-    const first = await site.get("/pricing");
-    const second = await site.get("/pricing");
+    const first = await site.get("/pricing", { "x-request-id": "request-0001" });
+    const second = await site.get("/pricing", { "x-request-id": "request-0002" });
     expect(site.renders()).toBe(1);
     expect(second.text).toBe(first.text);
     const etag = second.response.headers.get("etag") ?? "";
     expect(etag).toMatch(/^W\/"/);
+    // The finisher's, once: neither stored with the page nor sent twice.
     expect(second.response.headers.get("x-frame-options")).toBe("DENY");
-    expect(second.response.headers.get("x-request-id")).toBe("req-1");
+    expect(second.response.headers.get("x-request-id")).toBe("request-0002");
     expect(second.response.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=30");
     const notModified = await site.get("/pricing", { "if-none-match": etag });
     expect(notModified.response.status).toBe(304);

@@ -70,21 +70,23 @@ interface Slot {
 }
 
 export interface PublicCacheOptions {
-  /** Headers every response carries (the security headers except the page's own CSP). */
-  baseHeaders: Record<string, string>;
+  /**
+   * Headers the finisher (server/finish.ts) sets on every answer, hits included: the security
+   * headers but the page's own CSP. Not part of a page, so never stored.
+   */
+  sharedHeaderNames: readonly string[];
   /** Bumped by the app when public content changes (a release published, paused, pulled). */
   generation: () => number;
-  requestId: (req: IncomingMessage) => string;
   /** Part of every ETag: a new build never answers 304 to a page of the previous one. */
   buildId: string;
-  /** Called for every answered hit, for the access log. */
-  onHit?: (req: IncomingMessage, status: number, requestId: string) => void;
-  closing?: () => boolean;
   now?: () => number;
 }
 
 export interface PublicCache {
-  /** Answers from memory when it can; false hands the request to the app. */
+  /**
+   * Answers from memory when it can (the request id, security headers, log line and count are
+   * the finisher's, as for any answer); false hands the request to the app.
+   */
   serve(req: IncomingMessage, res: ServerResponse): boolean;
   /** Express middleware before React Router: records what the app answered, when it may. */
   capture(req: Request, res: Response, next: NextFunction): void;
@@ -173,8 +175,7 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 export function createPublicCache(options: PublicCacheOptions): PublicCache {
   const now = options.now ?? Date.now;
   const slots = new Map<string, Slot>();
-  const base = Object.entries(options.baseHeaders).flat();
-  const baseNames = new Set(Object.keys(options.baseHeaders).map((name) => name.toLowerCase()));
+  const sharedNames = new Set(options.sharedHeaderNames.map((name) => name.toLowerCase()));
 
   function lookup(req: IncomingMessage, key: string): Entry | undefined {
     const slot = slots.get(key);
@@ -228,14 +229,11 @@ export function createPublicCache(options: PublicCacheOptions): PublicCache {
         entry.revalidating = true;
         return false;
       }
-      const requestId = options.requestId(req);
-      const common = [...base, ...entry.headers, "ETag", entry.etag, "X-Request-Id", requestId];
+      const common = [...entry.headers, "ETag", entry.etag];
       common.push("Vary", entry.vary ? `${entry.vary}, Accept-Encoding` : "Accept-Encoding");
-      if (options.closing?.()) common.push("Connection", "close");
       if (matchesEtag(req.headers["if-none-match"], entry.etag)) {
         res.writeHead(304, common);
         res.end();
-        options.onHit?.(req, 304, requestId);
         return true;
       }
       const encoding = pickEncoding(req.headers["accept-encoding"]);
@@ -246,7 +244,6 @@ export function createPublicCache(options: PublicCacheOptions): PublicCache {
       if (body && encoding !== "identity") headers.push("Content-Encoding", encoding);
       res.writeHead(200, headers);
       res.end(req.method === "HEAD" ? undefined : sent);
-      options.onHit?.(req, 200, requestId);
       return true;
     },
 
@@ -323,7 +320,7 @@ export function createPublicCache(options: PublicCacheOptions): PublicCache {
     const byPlatform = vary.length > 0;
     const headers: string[] = [];
     for (const [name, value] of Object.entries(res.getHeaders())) {
-      if (value === undefined || PER_REQUEST.has(name) || baseNames.has(name)) continue;
+      if (value === undefined || PER_REQUEST.has(name) || sharedNames.has(name)) continue;
       for (const item of Array.isArray(value) ? value : [String(value)]) headers.push(name, item);
     }
     const etag = `W/"${createHash("sha256").update(options.buildId).update(body).digest("base64url").slice(0, 32)}"`;

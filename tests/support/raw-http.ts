@@ -8,7 +8,7 @@ import zlib from "node:zlib";
 
 export interface RawAnswer {
   status: string;
-  /** Every header but Date and X-Request-Id, names lower-cased, sorted. */
+  /** Every header but Date and X-Request-Id (`raw`), names lower-cased, sorted. */
   headers: string[];
   body: string;
 }
@@ -26,7 +26,16 @@ function dechunk(bytes: Buffer): Buffer {
 }
 
 /** One request on its own connection, as written; the answer with its body decoded. */
-export function raw(port: number, request: string): Promise<RawAnswer> {
+export async function raw(port: number, request: string): Promise<RawAnswer> {
+  const answer = await rawWithEveryHeader(port, request);
+  return {
+    ...answer,
+    headers: answer.headers.filter((line) => !/^(date|x-request-id):/.test(line)),
+  };
+}
+
+/** As `raw`, keeping the headers that differ from one answer to the next (Date, X-Request-Id). */
+export function rawWithEveryHeader(port: number, request: string): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1", () => socket.write(request));
     const chunks: Buffer[] = [];
@@ -37,12 +46,13 @@ export function raw(port: number, request: string): Promise<RawAnswer> {
       const split = bytes.indexOf("\r\n\r\n");
       const [status = "", ...lines] = bytes.subarray(0, split).toString("latin1").split("\r\n");
       const headers = lines
-        .filter((line) => !/^(date|x-request-id):/i.test(line))
         .map((line) => line.replace(/^[^:]+/, (name) => name.toLowerCase()))
         .sort();
       let body: Buffer = bytes.subarray(split + 4);
       if (headers.includes("transfer-encoding: chunked")) body = dechunk(body);
-      const encoding = /^content-encoding: (.+)$/m.exec(headers.join("\n"))?.[1];
+      // An answer to HEAD names its encoding but has no body to decode.
+      const encoding =
+        body.length === 0 ? undefined : /^content-encoding: (.+)$/m.exec(headers.join("\n"))?.[1];
       if (encoding === "br") body = zlib.brotliDecompressSync(body);
       if (encoding === "gzip") body = zlib.gunzipSync(body);
       if (encoding === "deflate") body = zlib.inflateSync(body);
