@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { securityHeaders } from "../../server/security-headers";
 import { BROWSER_HEADERS } from "../support/auth";
-import { eventually } from "../support/billing";
+import { eventually } from "../support/eventually";
 import { engines } from "../support/engines";
 import { rawWithEveryHeader } from "../support/raw-http";
 import { type RunningTestServer, startServerOn } from "../support/server";
