@@ -9,7 +9,7 @@ import type { Route } from "./+types/consent";
  * The cookie banner's Accept and Decline as a plain form post: the choice works before the page's
  * scripts have started and without JavaScript (a 303 back to the page, now without the banner).
  * After hydration the banner writes the cookie in the browser and never posts here. Cross-site
- * posts are refused before this runs (the CSRF check in server/app.ts).
+ * posts are refused before this runs (the CSRF check in server/express-app.ts).
  */
 export async function action({ request }: Route.ActionArgs) {
   const form = await request.formData();

@@ -8,7 +8,7 @@ import type { Route } from "./+types/sign-out";
  * (decision record 0026) and without JavaScript. After hydration the button signs out through
  * Better Auth's client instead and never posts here. Signing out when already signed out is not an
  * error: the visitor ends up where they wanted to be. Cross-site posts are refused before this runs
- * (the CSRF check in server/app.ts).
+ * (the CSRF check in server/express-app.ts).
  */
 export async function action({ request }: Route.ActionArgs) {
   const response = await auth().api.signOut({ headers: request.headers, asResponse: true });
