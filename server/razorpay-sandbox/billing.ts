@@ -64,7 +64,10 @@ function chargeSuccess(tx: Tx, record: SubscriptionRecord): PaymentEntity {
   const sub = record.entity;
   const wasActive = sub.status === "active";
   const cycle = nextCycle(tx, sub);
-  const invoice = cycleInvoice(tx, record, cycle.start, cycle.end);
+  // A first charge after a failed attempt pays the invoice that attempt was made against.
+  const tried = sub.paid_count === 0 ? firstInvoiceTried(tx, record) : null;
+  if (tried) Object.assign(tried, { billing_start: cycle.start, billing_end: cycle.end });
+  const invoice = tried ?? cycleInvoice(tx, record, cycle.start, cycle.end);
   const payment = payInvoice(tx, record, invoice, chargeAmount(tx, record));
   spendOfferCharge(record);
   const plan = getPlan(tx.state, sub.plan_id);
@@ -155,13 +158,22 @@ export function checkoutPay(tx: Tx, id: string, input: CheckoutInput): ChargeRes
   assertUpiLimit(tx, record, input.method);
   const vpa = input.method === "upi" ? (input.vpa ?? DEFAULT_VPA) : null;
   if (input.outcome === "failure") {
+    // As at Razorpay, a charge made at checkout is made against the subscription's first invoice
+    // (a later start authorises a token amount instead, on no invoice): a failed attempt names
+    // it, which is how the site tells whose subscription the failure belongs to.
+    const startsNow = sub.start_at === null || sub.start_at <= tx.now;
+    const cycle = nextCycle(tx, sub);
+    const invoice = startsNow
+      ? (firstInvoiceTried(tx, record) ?? cycleInvoice(tx, record, cycle.start, cycle.end))
+      : null;
     const payment = newPayment(tx, record, {
       amount: chargeAmount(tx, record),
       method: input.method,
       vpa,
       outcome: "failure",
-      invoiceId: null,
+      invoiceId: invoice?.id ?? null,
     });
+    if (invoice) invoice.payment_id = payment.id;
     emit(tx, "payment.failed", { payment });
     return { subscription: sub, payment };
   }
@@ -198,6 +210,15 @@ export function checkoutPay(tx: Tx, id: string, input: CheckoutInput): ChargeRes
   emit(tx, "subscription.authenticated", { subscription: sub });
   const payment = chargeSuccess(tx, record);
   return { subscription: sub, payment };
+}
+
+/** The first invoice of a subscription never charged, still issued after a failed attempt. */
+function firstInvoiceTried(tx: Tx, record: SubscriptionRecord): InvoiceEntity | null {
+  return (
+    Object.values(tx.state.invoices).find(
+      (invoice) => invoice.subscription_id === record.entity.id && invoice.status === "issued",
+    ) ?? null
+  );
 }
 
 /** The upfront amount (`addons` at creation) the authentication charges. */

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
-import { buyThroughSandbox, sandboxCharge } from "../support/billing";
+import { buyThroughSandbox, sandboxCharge, sandboxPay, startCheckout } from "../support/billing";
 import { eventually } from "../support/eventually";
 import { textOf } from "../support/pages";
 import { engines } from "../support/engines";
@@ -155,5 +155,27 @@ describe.each(engines())("the operator's customer page on $name", (engine) => {
     expect((await html("/admin/customers/no-such-customer")).status).toBe(404);
     // /metrics does not exist on a site that configured no way to read it (issue 35, point 3).
     expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+  });
+
+  it("a new customer's failed first payment is hers: named on Today and on her page (issue 54)", async () => {
+    const email = "first-try@example.com";
+    const cookie = await signUpVerified(server, { name: "Dia", email, password: PASSWORD });
+    const started = await startCheckout(server, cookie, "pro-monthly");
+    expect(started.subscriptionId).toMatch(/^sub_/);
+    const failed = await sandboxPay(server, started.subscriptionId!, "failure");
+    expect(failed.status).toBeLessThan(500);
+    await server.jobsSettled();
+
+    const [payment] = await server.sql(
+      `select p.user_id is not null as linked, u.email from payments p left join "user" u on u.id = p.user_id
+       where p.status = 'failed' and p.user_id is not distinct from (select id from "user" where email = '${email}')`,
+    );
+    expect(payment).toEqual({ linked: true, email });
+    const today = textOf((await html("/admin")).html);
+    expect(today).toMatch(new RegExp(`${email.replace(".", "\\.")}[^]*₹699`));
+    expect(today).not.toContain("deleted account");
+    const users = await html(`/admin/users?q=${encodeURIComponent(email)}`);
+    const path = /href="(\/admin\/customers\/[^"]+)"/.exec(users.html)?.[1] ?? "";
+    expect(textOf((await html(path)).html)).toMatch(/Payment of ₹699 failed/);
   });
 });
