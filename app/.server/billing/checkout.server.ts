@@ -3,8 +3,8 @@
  * checkout handler's signature, which only says "payment received, activating…". The
  * subscription becomes Pro when Razorpay confirms it (webhook or resync).
  */
-import { checkoutOpen, STATUS_RULES } from "~/lib/subscription-state";
-import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
+import { STATUS_RULES } from "~/lib/subscription-state";
+import { settleOpenCheckouts } from "./open-checkouts.server";
 import { createHmac } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { type PaidPlanId, planById, planPriceLabel } from "~/lib/plans";
@@ -31,7 +31,6 @@ import {
   applyProviderSubscription,
   type Buyer,
   liveSubscriptionsOf,
-  markEnding,
   openCheckoutsOf,
 } from "./subscriptions.server";
 import { AppError } from "../http/errors";
@@ -136,56 +135,41 @@ async function startCheckoutNow(
       );
   }
 
-  for (const open of await openCheckoutsOf(user.id, database)) {
-    const readAt = new Date();
-    const fresh = await client.fetchSubscription(open.providerSubscriptionId);
-    // The same plan, replacing the same subscription; outside a switch, starting at the same
-    // moment (now, or the trial's end): a checkout opened for "now" is never paid as one for
-    // "after the trial", nor the other way round.
-    const reusable =
-      checkoutOpen(fresh.status) &&
-      open.planId === planId &&
-      open.replacesSubscriptionId === (replaces?.id ?? null) &&
-      open.couponId === (coupon?.id ?? null) &&
-      (replaces !== null || unixSeconds(open.startAt) === unixSeconds(trialEnd));
-    // Reused with its coupon: the coupon's rules are checked again (it may have been disabled,
-    // have expired or been taken by others since), and its hold renewed. One that no longer
-    // applies makes this checkout go like an abandoned one, replaced below at the full price.
-    const held =
-      reusable && open.couponId
-        ? await recheckHeldCoupon(database, { ...open, couponId: open.couponId }, user)
-        : null;
-    if (reusable && (!held || held.ok))
-      return (await applyProviderSubscription(database, fresh, readAt)) ?? open;
-    if (held && !held.ok) {
-      coupon = null;
-      couponNotice = `${held.message} Your checkout is now at the full price, ${planPriceLabel(plan)}.`;
-    }
-    if (checkoutOpen(fresh.status)) {
-      const cancelledAt = new Date();
-      try {
-        await applyProviderSubscription(
-          database,
-          await cancelAtRazorpay(database, client, open, {
-            reason: "abandoned",
-            atCycleEnd: false,
-          }),
-          cancelledAt,
-        );
-        await markEnding(database, open.id, "abandoned");
-      } catch (error) {
-        if (!(error instanceof RazorpayError && error.refused)) throw error;
-      }
-    } else {
-      await applyProviderSubscription(database, fresh, readAt);
+  const reused = await settleOpenCheckouts(
+    await openCheckoutsOf(user.id, database),
+    {
+      // The same plan, replacing the same subscription; outside a switch, starting at the same
+      // moment (now, or the trial's end): a checkout opened for "now" is never paid as one for
+      // "after the trial", nor the other way round.
+      sameOrder: async (open) => {
+        const same =
+          open.planId === planId &&
+          open.replacesSubscriptionId === (replaces?.id ?? null) &&
+          open.couponId === (coupon?.id ?? null) &&
+          (replaces !== null || unixSeconds(open.startAt) === unixSeconds(trialEnd));
+        if (!same || !open.couponId) return same;
+        // Reused with its coupon: the coupon's rules are checked again (it may have been
+        // disabled, have expired or been taken by others since), and its hold renewed. One that
+        // no longer applies makes this checkout go like an abandoned one, replaced below at the
+        // full price.
+        const held = await recheckHeldCoupon(database, { ...open, couponId: open.couponId }, user);
+        if (held.ok) return true;
+        coupon = null;
+        couponNotice = `${held.message} Your checkout is now at the full price, ${planPriceLabel(plan)}.`;
+        return false;
+      },
       // Paid meanwhile (its webhook not in yet): this person has a subscription now.
-      if (!replaces && STATUS_RULES[fresh.status].renews)
-        throw new AppError(
-          "conflict",
-          "You already have a subscription. Manage it on Account → Subscription.",
-        );
-    }
-  }
+      paidMeanwhile: replaces
+        ? null
+        : new AppError(
+            "conflict",
+            "You already have a subscription. Manage it on Account → Subscription.",
+          ),
+    },
+    database,
+    client,
+  );
+  if (reused) return reused;
 
   const { providerPlanId } = await providerPlanFor(planId, database, client);
   const startAt = replaces?.currentEnd ?? trialEnd;

@@ -13,12 +13,12 @@ import { findPlan } from "~/lib/plans";
 import { type SeatTopup, seatQuote, seatsText, seatTopup } from "~/lib/seats";
 import { type Database, db as defaultDb } from "../db";
 import { subscriptions, type SubscriptionRow, teamProfiles, teamSeatTopups } from "../db/schema";
-import { cancelAtRazorpay } from "../billing/cancel-at-razorpay.server";
 import { TOTAL_COUNT } from "../billing/checkout.server";
 import { providerPlanFor } from "../billing/plans.server";
 import { razorpay } from "../billing/provider.server";
-import { RazorpayError, type RazorpayClient } from "../billing/razorpay/client";
-import { applyProviderSubscription, markEnding } from "../billing/subscriptions.server";
+import type { RazorpayClient } from "../billing/razorpay/client";
+import { settleOpenCheckouts } from "../billing/open-checkouts.server";
+import { applyProviderSubscription } from "../billing/subscriptions.server";
 import { AppError } from "../http/errors";
 import { LeaseBusyError, withLease } from "../security/lease.server";
 import { teamSeatsOf } from "./seats.server";
@@ -84,41 +84,32 @@ async function startNow(
   const replaces = change?.current ?? null;
   const topupPaise = change?.topup?.amountPaise ?? null;
 
-  for (const open of rows.filter((row) => checkoutOpen(row.status))) {
-    const readAt = new Date();
-    const fresh = await client.fetchSubscription(open.providerSubscriptionId);
-    const [openTopup] = await database
-      .select({ amountPaise: teamSeatTopups.amountPaise })
-      .from(teamSeatTopups)
-      .where(eq(teamSeatTopups.subscriptionId, open.id));
-    // The same order: seats, plan, what it replaces and what it charges up front (a day later,
-    // fewer days are left, and Razorpay's upfront amount is fixed when it is created).
-    if (
-      checkoutOpen(fresh.status) &&
-      open.providerPlanId === providerPlanId &&
-      (fresh.quantity ?? 1) === order.seats &&
-      open.replacesSubscriptionId === (replaces?.id ?? null) &&
-      (openTopup?.amountPaise ?? null) === topupPaise
-    )
-      return (await applyProviderSubscription(database, fresh, readAt)) ?? open;
-    if (!checkoutOpen(fresh.status)) {
-      await applyProviderSubscription(database, fresh, readAt);
-      if (STATUS_RULES[fresh.status].renews)
-        throw new AppError("conflict", "The team's seats were just paid for: reload this page.");
-      continue;
-    }
-    // Another order: the old checkout can never be paid.
-    try {
-      await applyProviderSubscription(
-        database,
-        await cancelAtRazorpay(database, client, open, { reason: "abandoned", atCycleEnd: false }),
-        new Date(),
-      );
-      await markEnding(database, open.id, "abandoned");
-    } catch (error) {
-      if (!(error instanceof RazorpayError && error.refused)) throw error;
-    }
-  }
+  const reused = await settleOpenCheckouts(
+    rows.filter((row) => checkoutOpen(row.status)),
+    {
+      // The same order: seats, plan, what it replaces and what it charges up front (a day later,
+      // fewer days are left, and Razorpay's upfront amount is fixed when it is created).
+      sameOrder: async (open, fresh) => {
+        const [openTopup] = await database
+          .select({ amountPaise: teamSeatTopups.amountPaise })
+          .from(teamSeatTopups)
+          .where(eq(teamSeatTopups.subscriptionId, open.id));
+        return (
+          open.providerPlanId === providerPlanId &&
+          (fresh.quantity ?? 1) === order.seats &&
+          open.replacesSubscriptionId === (replaces?.id ?? null) &&
+          (openTopup?.amountPaise ?? null) === topupPaise
+        );
+      },
+      paidMeanwhile: new AppError(
+        "conflict",
+        "The team's seats were just paid for: reload this page.",
+      ),
+    },
+    database,
+    client,
+  );
+  if (reused) return reused;
 
   const readAt = new Date();
   const created = await client.createSubscription({
