@@ -2,6 +2,7 @@
  * The billing domain against a real database and the fake Razorpay over HTTP: what the
  * real-provider code sends, webhook verification, idempotence and ordering, entitlement in time.
  */
+import { personBuyer } from "./buyer";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -227,11 +228,14 @@ describe("billing with the fake Razorpay", () => {
     );
     const forged = { ...response, razorpay_signature: "0".repeat(64) };
     expect(
-      await verifyCheckout(userId, forged, { database: test.db, keySecret: FAKE_KEYS.keySecret }),
+      await verifyCheckout(personBuyer(userId), forged, {
+        database: test.db,
+        keySecret: FAKE_KEYS.keySecret,
+      }),
     ).toBeNull();
     const otherUser = await insertUser(test.db, { email: "mallory@example.com" });
     expect(
-      await verifyCheckout(otherUser, response, {
+      await verifyCheckout(personBuyer(otherUser), response, {
         database: test.db,
         keySecret: FAKE_KEYS.keySecret,
       }),
@@ -240,7 +244,10 @@ describe("billing with the fake Razorpay", () => {
     expect(before?.checkoutVerifiedAt).toBeNull();
 
     expect(
-      await verifyCheckout(userId, response, { database: test.db, keySecret: FAKE_KEYS.keySecret }),
+      await verifyCheckout(personBuyer(userId), response, {
+        database: test.db,
+        keySecret: FAKE_KEYS.keySecret,
+      }),
     ).not.toBeNull();
     const [after] = await test.db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
     expect(after?.checkoutPaymentId).toBe(response.razorpay_payment_id);
@@ -350,7 +357,7 @@ describe("billing with the fake Razorpay", () => {
   it("cancels at the end of the period: Pro until then, Free after; undo keeps it", async () => {
     const { userId, sub } = await subscribed("farah@example.com", "pro-monthly");
 
-    const cancelled = await cancelAtPeriodEnd(userId, "too expensive", options());
+    const cancelled = await cancelAtPeriodEnd(personBuyer(userId), "too expensive", options());
     expect(
       requestsTo("POST", `/v1/subscriptions/${sub.providerSubscriptionId}/cancel`).at(-1)?.body,
     ).toEqual({
@@ -368,7 +375,7 @@ describe("billing with the fake Razorpay", () => {
       (await test.db.select().from(subscriptions).where(eq(subscriptions.id, sub.id)))[0]
         ?.endReason;
     expect(await endReason()).toBe("customer");
-    const kept = await undoCancellation(userId, options());
+    const kept = await undoCancellation(personBuyer(userId), options());
     expect(kept.cancelAtCycleEnd).toBe(false);
     expect(await endReason()).toBeNull();
     // Each change a person makes is mailed once: cancelled, then "continues" (issue 20, point 4).
@@ -379,13 +386,13 @@ describe("billing with the fake Razorpay", () => {
         .map((payload) => payload.template);
     expect(await mailsOf()).toEqual(expect.arrayContaining(["cancelled", "resumed"]));
     expect((await mailsOf()).filter((template) => template === "resumed")).toHaveLength(1);
-    await undoCancellation(userId, options());
+    await undoCancellation(personBuyer(userId), options());
     expect((await mailsOf()).filter((template) => template === "resumed")).toHaveLength(1);
     expect((await client.fetchSubscription(sub.providerSubscriptionId)).has_scheduled_changes).toBe(
       false,
     );
 
-    await cancelAtPeriodEnd(userId, null, options());
+    await cancelAtPeriodEnd(personBuyer(userId), null, options());
     expect((await mailsOf()).filter((template) => template === "cancelled")).toHaveLength(2);
     // Razorpay ends it at the cycle end; in between the account is still Pro.
     await client.fetchSubscription(sub.providerSubscriptionId);
@@ -482,7 +489,7 @@ describe("billing with the fake Razorpay", () => {
       .from(subscriptions)
       .where(eq(subscriptions.id, next.id));
     expect(statusText(scheduledRow!)).toBe("Switch scheduled: starts when the current plan ends");
-    const stayed = await withdrawSwitch(userId, options());
+    const stayed = await withdrawSwitch(personBuyer(userId), options());
     expect(stayed.withdrawn?.id).toBe(next.id);
     expect(stayed.current.cancelAtCycleEnd).toBe(false);
     // Why each ended, recorded: the kept one runs on; the withdrawn switch was never paid, and
@@ -500,7 +507,7 @@ describe("billing with the fake Razorpay", () => {
     expect(statusText({ ...withdrawnRow!, replacesSubscriptionId: null })).toBe(
       "Cancelled before it was paid",
     );
-    expect((await withdrawSwitch(userId, options())).withdrawn).toBeNull();
+    expect((await withdrawSwitch(personBuyer(userId), options())).withdrawn).toBeNull();
     const withdrawnMails = (
       await test.db.select().from(jobs).where(eq(jobs.kind, BILLING_MAIL_JOB))
     ).filter((job) => job.dedupeKey?.startsWith("mail:switch-withdrawn:"));

@@ -3,6 +3,7 @@
  * checkout handler's signature, which only says "payment received, activating…". The
  * subscription becomes Pro when Razorpay confirms it (webhook or resync).
  */
+import { type Buyer, ofBuyer } from "./buyer";
 import { STATUS_RULES } from "~/lib/subscription-state";
 import { settleOpenCheckouts } from "./open-checkouts.server";
 import { createHmac } from "node:crypto";
@@ -29,7 +30,6 @@ import { paymentsConfig, razorpay } from "./provider.server";
 import { RazorpayError, type RazorpayClient } from "./razorpay/client";
 import {
   applyProviderSubscription,
-  type Buyer,
   liveSubscriptionsOf,
   openCheckoutsOf,
 } from "./subscriptions.server";
@@ -262,7 +262,7 @@ export interface CheckoutResponse {
  * be). A good signature records the payment id and asks for a resync; it changes no status.
  */
 export async function verifyCheckout(
-  /** The buyer: a person's user id, or the team whose seats are bought (its page checked the role). */
+  /** The buyer: a person, or the team whose seats are bought (its page checked the role). */
   buyer: Buyer,
   response: CheckoutResponse,
   options: { database?: Database; keySecret?: string } = {},
@@ -274,9 +274,7 @@ export async function verifyCheckout(
     .from(subscriptions)
     .where(
       and(
-        typeof buyer === "string"
-          ? eq(subscriptions.userId, buyer)
-          : eq(subscriptions.teamId, buyer.teamId),
+        ofBuyer(buyer),
         eq(subscriptions.providerSubscriptionId, response.razorpay_subscription_id),
       ),
     );

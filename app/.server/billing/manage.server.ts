@@ -4,6 +4,7 @@
  * subscriptions, so a switch is a new subscription starting when the current period ends, and the
  * current one is cancelled at its cycle end once the new one is authorised.
  */
+import { type Buyer, personBuyer } from "./buyer";
 import { allows, STATE_RULES, STATUS_RULES } from "~/lib/subscription-state";
 import { stateOfRow } from "./subscription-state.server";
 import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
@@ -22,7 +23,6 @@ import {
   MAY_CHARGE_STATUSES,
   primarySubscription,
   scheduledSwitch,
-  type Buyer,
   subscriptionsOf,
   subscriptionsOfBuyer,
 } from "./subscriptions.server";
@@ -51,7 +51,7 @@ export async function pauseSubscription(
 ): Promise<SubscriptionRow> {
   const database = options.database ?? defaultDb();
   const client = options.client ?? razorpay();
-  const { rows, current } = await manageable(userId, database);
+  const { rows, current } = await manageable(personBuyer(userId), database);
   const state = stateOfRow(current);
   if (state === "paused" || state === "paused-in-upi-app") return current;
   if (!allows(state, "pause"))
@@ -257,7 +257,7 @@ export async function startPlanSwitch(
   options: Options = {},
 ): Promise<{ current: SubscriptionRow; next: SubscriptionRow }> {
   const database = options.database ?? defaultDb();
-  const { rows, current } = await manageable(user.id, database);
+  const { rows, current } = await manageable(personBuyer(user.id), database);
   if (current.planId === target) throw new AppError("conflict", "You are already on that plan.");
   if (scheduledSwitch(rows, current))
     throw new AppError("conflict", "A plan change is already scheduled.");

@@ -2,6 +2,7 @@
  * Our mirror of Razorpay subscriptions. Every change comes from a verified webhook or a fetch
  * ("resync"); a read older than the one stored never overwrites it.
  */
+import { type Buyer, ofBuyer } from "./buyer";
 import { queueSeatTrim } from "../teams/trim-queue";
 import { and, desc, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { isPaidPlanId } from "~/lib/plans";
@@ -162,19 +163,16 @@ export async function subscriptionsOf(
   return userSubscriptions(userId, database);
 }
 
-/** Who pays a subscription: a person (their user id), or a team for its seats (issue 37). */
-export type Buyer = string | { teamId: string };
-
 /** A buyer's subscriptions, newest first: a person's own, or a team's. */
 export async function subscriptionsOfBuyer(
   buyer: Buyer,
   database: Database = defaultDb(),
 ): Promise<SubscriptionRow[]> {
-  if (typeof buyer === "string") return userSubscriptions(buyer, database);
+  if (buyer.kind === "person") return userSubscriptions(buyer.userId, database);
   return database
     .select()
     .from(subscriptions)
-    .where(eq(subscriptions.teamId, buyer.teamId))
+    .where(ofBuyer(buyer))
     .orderBy(desc(subscriptions.createdAt));
 }
 

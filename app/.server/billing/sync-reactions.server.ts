@@ -5,6 +5,7 @@
  * Razorpay, so both are jobs. Apart from the subscriber's commands (manage.server.ts) so that the
  * arrows run one way: commands and webhooks → sync → these follow-ups.
  */
+import { buyerOf, ofBuyer } from "./buyer";
 import { STATUS_RULES, statusesWhere } from "~/lib/subscription-state";
 import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
 import { and, eq, inArray } from "drizzle-orm";
@@ -18,7 +19,6 @@ import { razorpay } from "./provider.server";
 import type { RazorpayClient } from "./razorpay/client";
 import {
   applyProviderSubscription,
-  type Buyer,
   markEnding,
   subscriptionsOfBuyer,
   SWITCHED_PLAN,
@@ -61,9 +61,7 @@ export async function afterSubscriptionSynced(
       .from(subscriptions)
       .where(
         and(
-          typeof buyer === "string"
-            ? eq(subscriptions.userId, buyer)
-            : eq(subscriptions.teamId, buyer.teamId),
+          ofBuyer(buyer),
           inArray(
             subscriptions.status,
             statusesWhere((rules) => rules.dunning === "halted"),
@@ -78,12 +76,6 @@ export async function afterSubscriptionSynced(
         { dedupeKey: `retire-halted:${row.id}` },
       );
   }
-}
-
-/** Who pays a subscription: its person, or its team; null once neither is left. */
-function buyerOf(row: Pick<SubscriptionRow, "userId" | "teamId">): Buyer | null {
-  if (row.teamId) return { teamId: row.teamId };
-  return row.userId;
 }
 
 /** The payload of both jobs here, as the worker has already checked it against the schema. */

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { personBuyer } from "~/.server/billing/buyer";
 import { STATUS_RULES } from "~/lib/subscription-state";
 import { Link } from "react-router";
 import { z } from "zod";
@@ -76,7 +77,7 @@ export async function action(args: Route.ActionArgs) {
       );
     }
     if (input.intent === "cancel") {
-      const row = await cancelAtPeriodEnd(user.id, input.reason || null);
+      const row = await cancelAtPeriodEnd(personBuyer(user.id), input.reason || null);
       return done(
         "cancel",
         row.currentEnd && row.cancelAtCycleEnd
@@ -116,7 +117,7 @@ export async function action(args: Route.ActionArgs) {
       );
     }
     if (input.intent === "withdraw-switch") {
-      const { current, withdrawn } = await withdrawSwitch(user.id);
+      const { current, withdrawn } = await withdrawSwitch(personBuyer(user.id));
       return done(
         "withdraw-switch",
         withdrawn
@@ -124,7 +125,7 @@ export async function action(args: Route.ActionArgs) {
           : "There is no plan change scheduled; your plan stays as it is.",
       );
     }
-    await undoCancellation(user.id);
+    await undoCancellation(personBuyer(user.id));
     return done("undo-cancel", "Your subscription continues; it renews as before.");
   });
 }

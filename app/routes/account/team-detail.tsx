@@ -1,4 +1,5 @@
 import { data, Form, useActionData, useSearchParams } from "react-router";
+import { teamBuyer } from "~/.server/billing/buyer";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
 import { done, formAction } from "~/.server/forms/action.server";
@@ -110,10 +111,10 @@ export async function action(args: Route.ActionArgs) {
         if (team.myRole === "member")
           throw new AppError("forbidden", "Only the owner and billing managers manage the seats.");
         if (input.intent === "keep-seats") {
-          await undoCancellation({ teamId: team.id });
+          await undoCancellation(teamBuyer(team.id));
           return done("seats", "The team's subscription continues: it renews as before.");
         }
-        const row = await cancelAtPeriodEnd({ teamId: team.id }, "Cancelled from the team's page");
+        const row = await cancelAtPeriodEnd(teamBuyer(team.id), "Cancelled from the team's page");
         return done(
           "seats",
           row.currentEnd

@@ -1,4 +1,5 @@
 import { data, Form, Link, redirect, useSubmit } from "react-router";
+import { teamBuyer } from "~/.server/billing/buyer";
 import { useFormPending } from "~/components/use-form-pending";
 import { STATUS_RULES } from "~/lib/subscription-state";
 import { z } from "zod";
@@ -137,7 +138,7 @@ export async function action(args: Route.ActionArgs) {
   if (intent === "verify")
     return formAction(args, verifySchema, async (input, { user }) => {
       const team = await managedTeam(user.id, params.id);
-      const verified = await verifyCheckout({ teamId: team.id }, input);
+      const verified = await verifyCheckout(teamBuyer(team.id), input);
       if (!verified)
         return refuse(
           "verify",

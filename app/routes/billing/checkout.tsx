@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { personBuyer } from "~/.server/billing/buyer";
 import { data, Form, redirect } from "react-router";
 import { z } from "zod";
 import { billingProfileOf } from "~/.server/billing/billing-profile.server";
@@ -73,7 +74,7 @@ export async function action(args: Route.ActionArgs) {
   const intent = (await args.request.clone().formData()).get("intent");
   if (intent === "verify") {
     return formAction(args, verifySchema, async (input, { user }) => {
-      const verified = await verifyCheckout(user.id, input);
+      const verified = await verifyCheckout(personBuyer(user.id), input);
       if (!verified)
         return refuse(
           "verify",
