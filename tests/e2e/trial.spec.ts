@@ -55,4 +55,16 @@ test("a new customer starts the free Pro trial from pricing and sees its countdo
   await waitForHydration(page);
   await expect(countdown).toBeVisible();
   await expectNoAxeViolations(page);
+
+  // Back on pricing during the trial (issue 54): buying Pro is on offer (not "Manage your
+  // subscription", which there is none of), and a second trial is not.
+  await page.goto("/pricing");
+  await waitForHydration(page);
+  await expect(page.getByRole("link", { name: "Choose Pro monthly" })).toHaveAttribute(
+    "href",
+    "/checkout?plan=pro-monthly",
+  );
+  await expect(page.getByRole("link", { name: "Manage your subscription" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: /^Or try Pro free/ })).toHaveCount(0);
+  await expectNoAxeViolations(page);
 });
