@@ -3,6 +3,9 @@
  * (deduplicated, so a replayed event mails nobody twice), rendered and sent by the worker with
  * the data as it is then.
  */
+import type { PlanSourceKind } from "~/lib/pro-source";
+import { billingOverview } from "./overview.server";
+import { planShownFor } from "./plan-shown.server";
 import { seatTopupPaidBy } from "../teams/topups.server";
 import { entitlementFor } from "./entitlement.server";
 import { trialOf } from "../trials/trials.server";
@@ -428,19 +431,31 @@ export const billingMailJob = defineJob({
   },
 });
 
+/** Where the Pro an account keeps comes from, in a mail's words, for each source it can have. */
+const KEPT_FROM: Record<Exclude<PlanSourceKind, "free">, (team: string) => string> = {
+  subscription: () => "another subscription of yours",
+  trial: () => "your free trial",
+  grant: () => "a grant from us",
+  team: (team) => `a seat of ${team}'s subscription`,
+};
+
 /**
  * Pro a person keeps when one of their subscriptions ends at once (a full refund, an operator's
- * "cancel now"): from a trial, a grant or a team's seat, read when the mail is sent. Null for a
- * team's subscription (nobody's own) and for an account left on Free.
+ * "cancel now"): where from, decided as the account pages decide it (planShownFor), read when
+ * the mail is sent. Null for a team's subscription (nobody's own) and for an account on Free.
  */
 async function proKeptBy(userId: string | null, database: Database): Promise<ProKept | null> {
   if (!userId) return null;
   const now = new Date();
-  const entitlement = await entitlementFor(userId, { database, now });
-  if (entitlement.plan === "free") return null;
-  const until = entitlement.expires_at ? new Date(entitlement.expires_at) : null;
-  if (entitlement.team) return { from: `a seat of ${entitlement.team.name}'s subscription`, until };
-  const trial = await trialOf(userId, database);
-  if (trial && trial.endsAt > now) return { from: "your free trial", until };
-  return { from: "another plan on your account (a grant from us)", until };
+  const [entitlement, overview, trial] = await Promise.all([
+    entitlementFor(userId, { database, now }),
+    billingOverview(userId, database),
+    trialOf(userId, database),
+  ]);
+  const shown = planShownFor({ entitlement, overview, trialEndsAt: trial?.endsAt ?? null, now });
+  if (shown.kind === "free") return null;
+  return {
+    from: KEPT_FROM[shown.kind](entitlement.team?.name ?? ""),
+    until: entitlement.expires_at ? new Date(entitlement.expires_at) : null,
+  };
 }

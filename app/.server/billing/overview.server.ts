@@ -3,7 +3,6 @@ import { nextChargePaise } from "./charge-amount.server";
 import { subscriptionCouponText } from "../coupons/subscription-coupon.server";
 import { formatDate } from "~/lib/dates";
 import { findPlan, planLabel } from "~/lib/plans";
-import type { AccountSubscription } from "../account/account-state.server";
 import { type Database, db as defaultDb } from "../db";
 import type { SubscriptionRow } from "../db/schema";
 import {
@@ -154,7 +153,9 @@ function bannerOf(status: SubscriptionRow["status"] | undefined): Banner {
 }
 
 /** Only the dunning banner, for every account page, from the state the page read anyway. */
-export function accountBanner(state: { subscriptions: readonly AccountSubscription[] }): Banner {
+export function accountBanner(state: {
+  subscriptions: readonly Pick<SubscriptionRow, "status" | "replacesSubscriptionId">[];
+}): Banner {
   return bannerOf(primarySubscription(state.subscriptions)?.status);
 }
 

@@ -72,7 +72,7 @@ export function SubscriptionCard({
         <Detail term="Payment method">
           <span data-testid="payment-method">
             {sub.paymentMethod ??
-              (rules.from.some((status) => STATUS_RULES[status].awaitsFirstCharge)
+              (STATUS_RULES[sub.status].awaitsFirstCharge
                 ? "Authorised at checkout; it shows here after the first charge."
                 : "Not known yet: it appears once Razorpay confirms the first payment.")}
           </span>
