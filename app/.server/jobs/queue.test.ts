@@ -217,6 +217,35 @@ describe("the jobs table", () => {
     }
   });
 
+  it("stops after a claim under way, and starts nothing with a database closed behind it", async () => {
+    await enqueueJob(test.db, { kind: "late", dedupeKey: "late" });
+    let closed = false;
+    let usedAfterClose = 0;
+    let ran = false;
+    const worker = startWorker({
+      // The server closes its database once the worker has stopped (server/shutdown.ts).
+      database: () => {
+        if (closed) usedAfterClose += 1;
+        return test.db;
+      },
+      pollMs: 60_000,
+      log: { warn() {}, error() {}, info() {} } as unknown as Logger,
+      definitions: [job("late", async () => void (ran = true))],
+    });
+    // startWorker claimed at once; stopping now must wait for that claim to be answered.
+    await worker.stop();
+    closed = true;
+    // The claim was committed (the job's attempt counted) before stop() returned, or is now:
+    // what its answer was going to start has started by the next round trip after that.
+    for (let tries = 0; tries < 100; tries++) {
+      const [row] = await test.db.select().from(jobs).where(eq(jobs.dedupeKey, "late"));
+      if ((row?.attempts ?? 0) > 0) break;
+    }
+    await test.db.select().from(jobs);
+    expect(usedAfterClose).toBe(0);
+    expect(ran).toBe(false);
+  });
+
   it("backs off exponentially up to an hour", () => {
     expect([1, 2, 3, 4].map(retryDelaySeconds)).toEqual([5, 10, 20, 40]);
     expect(retryDelaySeconds(30)).toBe(3600);

@@ -197,10 +197,12 @@ export function startWorker(options: {
     if (lanes.active >= LANES[lane].slots) return;
     lanes.claiming = true;
     lanes.again = false;
-    claimJob(options.database(), filters[lane], options.leaseSeconds)
+    // In `running` too, so stop() waits for a claim under way: answered after the stop (the
+    // database closed behind it), it starts nothing, and its job is retried once its lease ends.
+    const claim = claimJob(options.database(), filters[lane], options.leaseSeconds)
       .then(
         (job) => {
-          if (!job) return false;
+          if (!job || stopping.signal.aborted) return false;
           lanes.active++;
           const attempt = runClaimedJob(options.database(), byName.get(job.kind), job, {
             leaseSeconds: options.leaseSeconds,
@@ -227,7 +229,12 @@ export function startWorker(options: {
         lanes.claiming = false;
         // A job claimed, or a kick while claiming: there may be more waiting.
         if (claimed || lanes.again) pump(lane);
-      });
+      })
+      .catch((error: unknown) =>
+        options.log.error({ err: error, lane }, "job worker: could not start a claimed job"),
+      )
+      .finally(() => running.delete(claim));
+    running.add(claim);
   }
 
   const pumpAll = () => LANE_NAMES.forEach(pump);
