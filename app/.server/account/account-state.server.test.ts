@@ -65,6 +65,13 @@ describe("the account state", () => {
         seenAt: null,
         usageAt: null,
       },
+      overview: {
+        referralCode: null,
+        referralsMade: [],
+        referredBy: null,
+        reportedSteps: [],
+        latestInvoice: null,
+      },
     });
   });
 

@@ -7,12 +7,14 @@ import {
   type SessionRow,
   sessionReadFromCookie,
 } from "../auth/session";
+import type { EntitlementSources } from "../billing/entitlement.server";
 import {
-  type EntitlementSources,
-  seatRankSql,
-  upfrontPaidUntilSql,
-} from "../billing/entitlement.server";
-import type { SubscriptionRow } from "../db/schema";
+  entitlementSourceColumns,
+  type EntitlementSourcesRow,
+  type SourceGrant,
+  type SourceSubscription,
+  sourcesOfRow,
+} from "../billing/entitlement-sources";
 import { type Database, db as defaultDb } from "../db";
 import { prepared } from "../db/prepared";
 
@@ -30,61 +32,86 @@ export interface OnboardingFacts {
 }
 
 /** A user's subscriptions as the account pages read them, newest first. */
-export interface AccountSubscription {
-  planId: string;
-  status: SubscriptionRow["status"];
-  replacesSubscriptionId: string | null;
-  createdAt: Date;
-  currentEnd: Date | null;
-  chargeAt: Date | null;
-  endReason: SubscriptionRow["endReason"];
-}
+export type AccountSubscription = SourceSubscription;
 
 /** Everything the account area's frame and overview show about a user, read at one instant. */
 export interface AccountState extends EntitlementSources {
   subscriptions: AccountSubscription[];
   /** Grants live at the instant of the read. */
-  grants: { planId: string; startsAt: Date; endsAt: Date }[];
+  grants: SourceGrant[];
   activeDevices: number;
   onboarding: OnboardingFacts;
+  /** What the overview shows beside the plan, read in the same statement (decision 0035). */
+  overview: OverviewFacts;
 }
 
-interface StateRow {
+/** A referral the user's link brought (the referrals card counts and lists them). */
+export interface ReferralMade {
+  firstPaidAt: Date | null;
+  rewardedAt: Date | null;
+  rewardDays: number | null;
+  voidedAt: Date | null;
+  /** The Pro days the reward added (its grant), when it was given. */
+  grantFrom: Date | null;
+  grantUntil: Date | null;
+}
+
+export interface OverviewFacts {
+  /** The user's referral code, null until their overview first made one. */
+  referralCode: string | null;
+  referralsMade: ReferralMade[];
+  /** The referral that brought this user, when a friend's link did. */
+  referredBy: Omit<ReferralMade, "grantFrom" | "grantUntil"> | null;
+  /** The onboarding steps already reported to analytics. */
+  reportedSteps: string[];
+  latestInvoice: {
+    id: string;
+    number: string;
+    kind: "invoice" | "credit_note";
+    issuedAt: Date;
+    totalPaise: number;
+  } | null;
+}
+
+interface ReferralJson {
+  firstPaidMs: number | null;
+  rewardedMs: number | null;
+  rewardDays: number | null;
+  voidedMs: number | null;
+}
+
+interface StateRow extends EntitlementSourcesRow {
+  referral_code: string | null;
+  referrals_made: (ReferralJson & { grantFromMs: number | null; grantUntilMs: number | null })[];
+  referred_by: ReferralJson | null;
+  reported_steps: string[];
+  latest_invoice: {
+    id: string;
+    number: string;
+    kind: "invoice" | "credit_note";
+    issuedMs: number;
+    totalPaise: number;
+  } | null;
   signed_up_ms: number | null;
   active_devices: number;
   handoff_ms: number | null;
   signed_in_ms: number | null;
   seen_ms: number | null;
   usage_ms: number | null;
-  subscriptions: {
-    planId: string;
-    status: SubscriptionRow["status"];
-    replaces: string | null;
-    createdMs: number;
-    currentEndMs: number | null;
-    chargeAtMs: number | null;
-    endReason: SubscriptionRow["endReason"];
-    cancelAtCycleEnd: boolean;
-    paidCount: number;
-  }[];
-  grants: { planId: string; startsMs: number; endsMs: number }[];
-  seats: {
-    planId: string;
-    status: SubscriptionRow["status"];
-    currentEndMs: number | null;
-    chargeAtMs: number | null;
-    endReason: string | null;
-    cancelAtCycleEnd: boolean;
-    paidCount: number;
-    seats: number;
-    seatRank: number;
-    upfrontPaidUntilMs: number | null;
-    teamId: string;
-    teamName: string;
-  }[];
 }
 
 const ms = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
+
+const referralJson = (r: string) =>
+  `'firstPaidMs', ${ms(`${r}.first_paid_at`)}, 'rewardedMs', ${ms(`${r}.rewarded_at`)},
+   'rewardDays', ${r}.reward_days, 'voidedMs', ${ms(`${r}.voided_at`)}`;
+
+const referralOf = (json: ReferralJson) => ({
+  firstPaidAt: dateOf(json.firstPaidMs),
+  rewardedAt: dateOf(json.rewardedMs),
+  rewardDays: json.rewardDays,
+  voidedAt: dateOf(json.voidedMs),
+});
 
 /**
  * The state's columns and the join they need, for the user `u` of the statement that includes
@@ -97,29 +124,21 @@ function stateSql(now: string): { columns: string; join: string } {
      (select ${ms("min(created_at)")} from one_time_tokens
        where user_id = u.id and purpose = 'desktop_handoff') as handoff_ms,
      (select ${ms("min(occurred_at)")} from desktop_usage_events where user_id = u.id) as usage_ms,
-     (select coalesce(json_agg(json_build_object(
-         'planId', plan_id, 'status', status, 'replaces', replaces_subscription_id,
-         'createdMs', ${ms("created_at")}, 'currentEndMs', ${ms("current_end")},
-         'chargeAtMs', ${ms("charge_at")}, 'endReason', end_reason,
-         'cancelAtCycleEnd', cancel_at_cycle_end, 'paidCount', paid_count)
-         order by created_at desc), '[]'::json)
-       from subscriptions where user_id = u.id) as subscriptions,
-     (select coalesce(json_agg(json_build_object(
-         'planId', plan_id, 'startsMs', ${ms("starts_at")}, 'endsMs', ${ms("ends_at")})), '[]'::json)
-       from entitlement_grants where user_id = u.id and ends_at > ${now}) as grants,
-     (select coalesce(json_agg(json_build_object(
-         'planId', ts.plan_id, 'status', ts.status, 'currentEndMs', ${ms("ts.current_end")},
-         'chargeAtMs', ${ms("ts.charge_at")}, 'endReason', ts.end_reason,
-         'cancelAtCycleEnd', ts.cancel_at_cycle_end, 'paidCount', ts.paid_count,
-         'seats', ts.seats,
-         'seatRank', ${seatRankSql("seat")},
-         'upfrontPaidUntilMs', ${ms(upfrontPaidUntilSql("ts"))},
-         'teamId', o.id, 'teamName', o.name)), '[]'::json)
-       from team_seats seat
-       join member m on m.organization_id = seat.organization_id and m.user_id = seat.user_id
-       join subscriptions ts on ts.team_id = seat.organization_id
-       join organization o on o.id = seat.organization_id
-       where seat.user_id = u.id) as seats`,
+     ${entitlementSourceColumns("u.id", now)},
+     (select code from referral_codes where user_id = u.id) as referral_code,
+     (select coalesce(json_agg(json_build_object(${referralJson("r")},
+         'grantFromMs', ${ms("g.starts_at")}, 'grantUntilMs', ${ms("g.ends_at")})
+         order by r.created_at), '[]'::json)
+       from referrals r left join entitlement_grants g on g.id = r.reward_grant_id
+       where r.referrer_user_id = u.id) as referrals_made,
+     (select json_build_object(${referralJson("r")}) from referrals r
+       where r.referred_user_id = u.id and r.referrer_user_id is not null) as referred_by,
+     (select coalesce(json_agg(step), '[]'::json) from onboarding_reports
+       where user_id = u.id) as reported_steps,
+     (select json_build_object('id', i.id, 'number', i.number, 'kind', i.kind,
+         'issuedMs', ${ms("i.issued_at")}, 'totalPaise', i.total_paise)
+       from invoices i where i.user_id = u.id
+       order by i.issued_at desc, i.number desc limit 1) as latest_invoice`,
     join: `cross join lateral (
      select count(*) filter (where revoked_at is null)::int as active_devices,
        min(created_at) as signed_in,
@@ -172,35 +191,26 @@ export async function readAccountState(
 
 function stateOfRow(row: StateRow | undefined): AccountState {
   return {
-    subscriptions: (row?.subscriptions ?? []).map((subscription) => ({
-      planId: subscription.planId,
-      status: subscription.status,
-      replacesSubscriptionId: subscription.replaces,
-      createdAt: new Date(subscription.createdMs),
-      currentEnd: dateOf(subscription.currentEndMs),
-      chargeAt: dateOf(subscription.chargeAtMs),
-      cancelAtCycleEnd: subscription.cancelAtCycleEnd,
-      paidCount: subscription.paidCount,
-      endReason: subscription.endReason,
-    })),
-    grants: (row?.grants ?? []).map((grant) => ({
-      planId: grant.planId,
-      startsAt: new Date(grant.startsMs),
-      endsAt: new Date(grant.endsMs),
-    })),
-    seats: (row?.seats ?? []).map((seat) => ({
-      planId: seat.planId,
-      status: seat.status,
-      currentEnd: dateOf(seat.currentEndMs),
-      chargeAt: dateOf(seat.chargeAtMs),
-      endReason: seat.endReason,
-      cancelAtCycleEnd: seat.cancelAtCycleEnd,
-      paidCount: seat.paidCount,
-      seats: seat.seats,
-      seatRank: seat.seatRank,
-      upfrontPaidUntil: dateOf(seat.upfrontPaidUntilMs),
-      team: { id: seat.teamId, name: seat.teamName },
-    })),
+    ...sourcesOfRow(row),
+    overview: {
+      referralCode: row?.referral_code ?? null,
+      referralsMade: (row?.referrals_made ?? []).map((made) => ({
+        ...referralOf(made),
+        grantFrom: dateOf(made.grantFromMs),
+        grantUntil: dateOf(made.grantUntilMs),
+      })),
+      referredBy: row?.referred_by ? referralOf(row.referred_by) : null,
+      reportedSteps: row?.reported_steps ?? [],
+      latestInvoice: row?.latest_invoice
+        ? {
+            id: row.latest_invoice.id,
+            number: row.latest_invoice.number,
+            kind: row.latest_invoice.kind,
+            issuedAt: new Date(row.latest_invoice.issuedMs),
+            totalPaise: row.latest_invoice.totalPaise,
+          }
+        : null,
+    },
     activeDevices: row?.active_devices ?? 0,
     onboarding: {
       signedUpAt: dateOf(row?.signed_up_ms ?? null),

@@ -6,11 +6,8 @@ import {
 } from "../../../tests/support/test-database";
 import { desktopDevices, desktopUsageEvents, oneTimeTokens } from "../db/schema";
 import { randomToken } from "../security/tokens";
-import {
-  claimOnboardingEvents,
-  findOnboardingProgress,
-  reportedOnboardingSteps,
-} from "./onboarding.server";
+import { readAccountState } from "./account-state.server";
+import { claimOnboardingEvents, findOnboardingProgress } from "./onboarding.server";
 
 const SIGN_UP = new Date("2026-03-01T10:00:00.000Z");
 const minutes = (count: number) => new Date(SIGN_UP.getTime() + count * 60_000);
@@ -127,7 +124,9 @@ describe("the first-run checklist", () => {
         steps: [],
         completeTimeSpent: null,
       });
-    expect((await reportedOnboardingSteps(userId, test.db)).sort()).toEqual([
+    expect(
+      (await readAccountState(userId, { database: test.db })).overview.reportedSteps.sort(),
+    ).toEqual([
       "complete",
       "device_seen",
       "download_app",

@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import { type Database, db as defaultDb } from "../db";
 import { onboardingReports } from "../db/schema";
 import { type OnboardingFacts, readAccountState } from "./account-state.server";
@@ -69,18 +68,6 @@ export function onboardingProgressOf(facts: OnboardingFacts, now: Date): Onboard
       ? Math.max(0, Math.round((Math.min(finishedAt, now.getTime()) - signUp.getTime()) / 1000))
       : null,
   };
-}
-
-/** The steps reported to analytics for a user so far ("complete" for onboarding_complete). */
-export async function reportedOnboardingSteps(
-  userId: string,
-  database: Database = defaultDb(),
-): Promise<string[]> {
-  const rows = await database
-    .select({ step: onboardingReports.step })
-    .from(onboardingReports)
-    .where(eq(onboardingReports.userId, userId));
-  return rows.map((row) => row.step);
 }
 
 export interface OnboardingEventsToSend {

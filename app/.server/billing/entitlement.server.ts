@@ -1,15 +1,14 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { findPlan, freePlan, type Plan } from "~/lib/plans";
 import { STATUS_RULES, type SubscriptionStatus } from "~/lib/subscription-state";
 import { db as defaultDb, type Executor } from "../db";
+import { GRANTS_NOTHING_END_REASONS } from "../db/schema";
+import { literal } from "../db/prepared";
 import {
-  entitlementGrants,
-  GRANTS_NOTHING_END_REASONS,
-  member as members,
-  organization as organizations,
-  subscriptions,
-  teamSeats,
-} from "../db/schema";
+  entitlementSourceColumns,
+  type EntitlementSourcesRow,
+  sourcesOfRow,
+} from "./entitlement-sources";
 
 export interface Entitlement {
   plan: string;
@@ -225,67 +224,22 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
   // charge at the trial's end, truncated to the second) ends with the trial, and goes on.
   const rank = (until: Date | "open") =>
     until === "open" ? Number.MAX_SAFE_INTEGER : Math.floor(until.getTime() / 1000);
-  // Most devices, then the latest end; at the same end, the one that renews, then the person's
-  // own over a team's seat.
+  // Most devices, then the latest end; at the same end, the one that renews, then one already
+  // paid over one only authorised (a scheduled switch names the plan paid for until it starts),
+  // then the person's own over a team's seat. Decided by the sort alone, never by the order the
+  // sources were read in.
   candidates.sort(
     (a, b) =>
       b.plan.deviceLimit - a.plan.deviceLimit ||
       rank(b.until) - rank(a.until) ||
       Number(b.renews) - Number(a.renews) ||
+      Number(Boolean(a.unpaid)) - Number(Boolean(b.unpaid)) ||
       Number(Boolean(a.team)) - Number(Boolean(b.team)),
   );
   const best = candidates[0];
   return best
     ? entitlementOf(best.plan, best.until, best.renews, best.team, best.unpaid)
     : entitlementOf(freePlan(), null, false);
-}
-
-/**
- * The place of the seat row `seat` (a table name or alias of `team_seats`) among its team's seats
- * held by members, oldest given first (1-based): SQL for both readers of the entitlement, this
- * module's `entitlementFor` and `/api/desktop/me`'s one statement.
- */
-export const seatRankSql = (seat: string): string =>
-  `(select count(*)::int from team_seats r
-     join member rm on rm.organization_id = r.organization_id and rm.user_id = r.user_id
-     where r.organization_id = ${seat}.organization_id
-       and (r.assigned_at, r.user_id) <= (${seat}.assigned_at, ${seat}.user_id))`;
-
-/**
- * Until when the upfront amount of seats added mid-cycle to the team subscription `subscription`
- * (a table name or alias of `subscriptions`) was paid for: null without one, or unpaid. It pays
- * for the rest of the cycle of the subscription the change replaces, so it ends with that cycle:
- * at the cycle's recorded end, and not at all once that subscription has moved to a later cycle.
- */
-export const upfrontPaidUntilSql = (subscription: string): string =>
-  `(select least(tt.period_end, rs.current_end) from team_seat_topups tt
-     join subscriptions rs on rs.id = ${subscription}.replaces_subscription_id
-     where tt.subscription_id = ${subscription}.id
-       and rs.current_start < tt.period_end
-       and exists (select 1 from payments pp
-         where pp.subscription_id = ${subscription}.id and pp.status = 'captured'))`;
-
-/** A subscription as a row of `entitlementFor`'s union: its own, or a team's (naming it). */
-function subscriptionSource(team: typeof organizations | null) {
-  return {
-    grant: sql<boolean>`false`,
-    planId: subscriptions.planId,
-    status: sql<SubscriptionStatus | "">`${subscriptions.status}`,
-    first: subscriptions.currentEnd,
-    second: subscriptions.chargeAt,
-    endReason: sql<string | null>`${subscriptions.endReason}`,
-    cancelAtCycleEnd: sql<boolean>`${subscriptions.cancelAtCycleEnd}`,
-    paidCount: sql<number>`${subscriptions.paidCount}`,
-    seats: sql<number>`${subscriptions.seats}`,
-    seatRank: team
-      ? sql<number | null>`${sql.raw(seatRankSql('"team_seats"'))}`
-      : sql<number | null>`null::int`,
-    upfrontPaidUntil: team
-      ? sql<Date | string | null>`${sql.raw(upfrontPaidUntilSql('"subscriptions"'))}`
-      : sql<Date | string | null>`null::timestamptz`,
-    teamId: team ? sql<string | null>`${team.id}` : sql<string | null>`null`,
-    teamName: team ? sql<string | null>`${team.name}` : sql<string | null>`null`,
-  };
 }
 
 /**
@@ -298,83 +252,15 @@ export async function entitlementFor(
 ): Promise<Entitlement> {
   const database = options.database ?? defaultDb();
   const now = options.now ?? new Date();
-  // One round trip for both sources: the embedded database runs queries one at a time on the
-  // server's own thread (about a millisecond each), and this check runs on every account page
-  // and desktop API call. Grants carry no status; their start and end use the same two columns.
-  // A team's subscription counts for the members holding one of its seats (issue 37).
-  const rows = await database
-    .select(subscriptionSource(null))
-    .from(subscriptions)
-    .where(eq(subscriptions.userId, userId))
-    .unionAll(
-      database
-        .select(subscriptionSource(organizations))
-        .from(teamSeats)
-        .innerJoin(
-          members,
-          and(
-            eq(members.organizationId, teamSeats.organizationId),
-            eq(members.userId, teamSeats.userId),
-          ),
-        )
-        .innerJoin(subscriptions, eq(subscriptions.teamId, teamSeats.organizationId))
-        .innerJoin(organizations, eq(organizations.id, teamSeats.organizationId))
-        .where(eq(teamSeats.userId, userId)),
-    )
-    .unionAll(
-      database
-        .select({
-          grant: sql<boolean>`true`,
-          planId: entitlementGrants.planId,
-          status: sql<SubscriptionStatus | "">`''`,
-          first: entitlementGrants.startsAt,
-          second: entitlementGrants.endsAt,
-          endReason: sql<string | null>`null`,
-          cancelAtCycleEnd: sql<boolean>`false`,
-          paidCount: sql<number>`0`,
-          seats: sql<number>`1`,
-          seatRank: sql<number | null>`null::int`,
-          upfrontPaidUntil: sql<Date | string | null>`null::timestamptz`,
-          teamId: sql<string | null>`null`,
-          teamName: sql<string | null>`null`,
-        })
-        .from(entitlementGrants)
-        .where(and(eq(entitlementGrants.userId, userId), gt(entitlementGrants.endsAt, now))),
-    );
-  const subs = rows
-    // A grant's row carries no status (''); every other row is a subscription's.
-    .flatMap((row) => (row.grant || row.status === "" ? [] : [{ ...row, status: row.status }]))
-    .map(
-      ({
-        planId,
-        status,
-        first,
-        second,
-        endReason,
-        cancelAtCycleEnd,
-        paidCount,
-        seats,
-        seatRank,
-        upfrontPaidUntil,
-        teamId,
-        teamName,
-      }) => ({
-        paidCount: Number(paidCount),
-        planId,
-        status,
-        currentEnd: first,
-        chargeAt: second,
-        endReason,
-        cancelAtCycleEnd: Boolean(cancelAtCycleEnd),
-        seats: Number(seats),
-        ...(seatRank === null ? {} : { seatRank: Number(seatRank) }),
-        // A raw SQL column: drizzle hands back the driver's value (a string on some drivers).
-        upfrontPaidUntil: upfrontPaidUntil === null ? null : new Date(upfrontPaidUntil),
-        team: teamId ? { id: teamId, name: teamName ?? "" } : null,
-      }),
-    );
-  const grants = rows.flatMap(({ grant, planId, first, second }) =>
-    grant && first && second ? [{ planId, startsAt: first, endsAt: second }] : [],
+  // One round trip for every source, with the SQL the account area and /api/desktop/me embed
+  // (entitlement-sources.ts). Values as literals: the executor may be a transaction, which has no
+  // named statements; `literal` quotes as node-postgres does.
+  const result = await database.execute(
+    sql.raw(
+      `select ${entitlementSourceColumns("u.id", `${literal(now)}::timestamptz`)}
+       from "user" u where u.id = ${literal(userId)}`,
+    ),
   );
-  return decideEntitlement({ subscriptions: subs, grants }, now);
+  const [row] = (result as unknown as { rows: EntitlementSourcesRow[] }).rows;
+  return decideEntitlement(sourcesOfRow(row), now);
 }

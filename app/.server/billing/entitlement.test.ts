@@ -103,6 +103,19 @@ describe("decideEntitlement", () => {
     ).toBe("free");
   });
 
+  // A switch scheduled to start when the paid cycle ends: both end together and both renew; the
+  // plan named is the one paid for, whichever order the sources were read in (one reader sorted
+  // newest first, another did not, and /me named the switch's plan).
+  it("names the plan paid for over a switch only authorised, in any read order", () => {
+    const paid = { ...sub("active", later(20)), paidCount: 1 };
+    const scheduled = { ...sub("authenticated", later(20), "pro-yearly"), paidCount: 0 };
+    for (const subscriptions of [
+      [paid, scheduled],
+      [scheduled, paid],
+    ])
+      expect(decideEntitlement({ subscriptions, grants: [] }, now).plan).toBe("pro-monthly");
+  });
+
   it("gives nothing once the end it was set to end at has passed, before the webhook says so", () => {
     const ending = { ...sub("active", later(-1)), cancelAtCycleEnd: true };
     expect(decideEntitlement({ subscriptions: [ending], grants: [] }, now).plan).toBe("free");

@@ -152,6 +152,13 @@ function bannerOf(status: SubscriptionRow["status"] | undefined): Banner {
   return status ? STATUS_RULES[status].dunning : null;
 }
 
+/** The overview of someone with no subscription of their own (or none to show). */
+export const NO_SUBSCRIPTION: BillingOverview = Object.freeze({
+  subscription: null,
+  switchTo: null,
+  banner: null,
+});
+
 /** Only the dunning banner, for every account page, from the state the page read anyway. */
 export function accountBanner(state: {
   subscriptions: readonly Pick<SubscriptionRow, "status" | "replacesSubscriptionId">[];
@@ -168,7 +175,7 @@ export async function billingOverview(
     primarySubscription(rows) ??
     rows.find((row) => row.checkoutVerifiedAt && stateOfRow(row) === "activating") ??
     null;
-  if (!current) return { subscription: null, switchTo: null, banner: null };
+  if (!current) return NO_SUBSCRIPTION;
   const plan = findPlan(current.planId);
   const paid = (await paymentsOfSubscription(current.id, database)).find(
     (payment) => payment.status === "captured" || payment.status === "refunded",

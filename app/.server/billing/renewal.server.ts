@@ -10,7 +10,7 @@ import { formatInr } from "~/lib/money";
 import { STATE_RULES, STATUS, STATUS_RULES } from "~/lib/subscription-state";
 import { type Database, db as defaultDb } from "../db";
 import { taxOfCharge } from "../invoices/preview.server";
-import { type BillingOverview, billingOverview } from "./overview.server";
+import { type BillingOverview, billingOverview, NO_SUBSCRIPTION } from "./overview.server";
 
 export interface NextCharge {
   /** ISO instant; shown as an India date. */
@@ -162,14 +162,18 @@ export function describeRenewal(
   }
 }
 
-/** The overview and its renewal for a user, read now. */
+/**
+ * The overview and its renewal for a user, read now. `hasSubscriptions: false`: the caller's read
+ * found none of the user's own (the account area's one statement), so there is nothing to read.
+ */
 export async function renewalOf(
   userId: string,
   entitlement: { plan: string; expires_at: string | null },
-  options: { database?: Database; now?: Date } = {},
+  options: { database?: Database; now?: Date; hasSubscriptions?: boolean } = {},
 ): Promise<{ overview: BillingOverview; renewal: Renewal | null }> {
   const database = options.database ?? defaultDb();
-  const overview = await billingOverview(userId, database);
+  const overview =
+    options.hasSubscriptions === false ? NO_SUBSCRIPTION : await billingOverview(userId, database);
   const sub = overview.subscription;
   const amount = overview.switchTo?.pricePaise ?? sub?.nextChargePaise ?? null;
   const tax = amount !== null ? await taxOfCharge(database, userId, amount) : null;

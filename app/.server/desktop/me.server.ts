@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
-import type { SubscriptionStatus } from "~/lib/subscription-state";
+import { decideEntitlement, type Entitlement } from "../billing/entitlement.server";
 import {
-  decideEntitlement,
-  type Entitlement,
-  seatRankSql,
-  upfrontPaidUntilSql,
-} from "../billing/entitlement.server";
+  entitlementSourceColumns,
+  type EntitlementSourcesRow,
+  type SourceGrant,
+  sourcesOfRow,
+} from "../billing/entitlement-sources";
 import { type Database, db as defaultDb } from "../db";
 import { desktopDevices } from "../db/schema";
 import { updateStatusFor, type UpdateStatus } from "../releases/policy.server";
@@ -41,7 +41,7 @@ export type MeOutcome =
   | { status: 403; deviceLimit: number }
   | { status: 200; body: MeBody };
 
-interface MeRow {
+interface MeRow extends EntitlementSourcesRow {
   id: string;
   user_id: string;
   name: string;
@@ -53,32 +53,13 @@ interface MeRow {
   banned: boolean;
   /** The user's other signed-in devices used more recently than this one (or as recently, later made). */
   newer_devices: number;
-  /** One row per subscription and live grant of the user (null when there is none). */
-  is_grant: boolean | null;
-  /** A grant's reason ("trial" for a free trial's); null for a subscription. */
-  reason: string | null;
-  plan_id: string | null;
-  /** A subscription's status (the column's own type); null for a grant. */
-  status: SubscriptionStatus | null;
-  end_reason: string | null;
-  cancel_at_cycle_end: boolean | null;
-  paid_count: number | null;
-  seats: number | null;
-  /** A team seat's place among the team's seats (only the first paid ones give Pro). */
-  seat_rank: number | null;
-  upfront_paid_until_ms: number | null;
-  first_ms: number | null;
-  second_ms: number | null;
-  /** A team's subscription, whose seat the user holds (issue 37). */
-  team_id: string | null;
-  team_name: string | null;
 }
 
 /**
  * Everything `/me` reads, in one statement planned once (decision 0032): the device behind the
- * token's hash (not revoked, not expired) with its user, and the user's subscriptions and live
- * grants — what `entitlementFor` reads — one row each. Nothing is kept between calls: a revoked
- * device, a banned account or a changed entitlement shows on the next call, on every process.
+ * token's hash (not revoked, not expired) with its user, and what `entitlementFor` reads (the
+ * same columns: entitlement-sources.ts). Nothing is kept between calls: a revoked device, a
+ * banned account or a changed entitlement shows on the next call, on every process.
  */
 const lookup = countedRead<MeRow>(
   "desktop_me",
@@ -90,80 +71,24 @@ const lookup = countedRead<MeRow>(
        where o.user_id = d.user_id and o.revoked_at is null and o.id <> d.id
          and (o.last_seen_at > d.last_seen_at
            or (o.last_seen_at = d.last_seen_at and o.created_at > d.created_at))) as newer_devices,
-     s.is_grant, s.reason, s.plan_id, s.status, s.end_reason, s.team_id, s.team_name,
-     s.cancel_at_cycle_end, s.paid_count, s.seats, s.seat_rank,
-     (extract(epoch from s.upfront_paid_until) * 1000)::float8 as upfront_paid_until_ms,
-     (extract(epoch from s.first) * 1000)::float8 as first_ms,
-     (extract(epoch from s.second) * 1000)::float8 as second_ms
+     ${entitlementSourceColumns("d.user_id", "$2")}
    from desktop_devices d
    join "user" u on u.id = d.user_id
-   left join lateral (
-     select false as is_grant, null::text as reason, plan_id, status::text as status,
-       current_end as first, charge_at as second, end_reason,
-       null::text as team_id, null::text as team_name,
-       cancel_at_cycle_end, paid_count, seats, null::int as seat_rank,
-       null::timestamptz as upfront_paid_until
-     from subscriptions where user_id = d.user_id
-     union all
-     select false, null, ts.plan_id, ts.status::text, ts.current_end, ts.charge_at,
-       ts.end_reason, o.id, o.name, ts.cancel_at_cycle_end, ts.paid_count, ts.seats, ${seatRankSql("seat")},
-       ${upfrontPaidUntilSql("ts")}
-     from team_seats seat
-     join member m on m.organization_id = seat.organization_id and m.user_id = seat.user_id
-     join subscriptions ts on ts.team_id = seat.organization_id
-     join organization o on o.id = seat.organization_id
-     where seat.user_id = d.user_id
-     union all
-     select true, reason, plan_id, '', starts_at, ends_at, null, null, null, false, 0, 1, null, null
-     from entitlement_grants where user_id = d.user_id and ends_at > $2
-   ) s on true
    where d.access_token_hash = $1 and d.revoked_at is null and d.access_expires_at > $2`,
 );
 
-const dateOf = (ms: number | null) => (ms === null ? null : new Date(ms));
-
-/** The entitlement of the rows' user at `now`, decided as `entitlementFor` decides it. */
-function entitlementOf(rows: MeRow[], now: Date): Entitlement {
-  const subscriptions = [];
-  const grants = [];
-  for (const row of rows) {
-    if (row.is_grant === null || row.plan_id === null) continue;
-    if (!row.is_grant && row.status !== null) {
-      subscriptions.push({
-        planId: row.plan_id,
-        status: row.status,
-        currentEnd: dateOf(row.first_ms),
-        chargeAt: dateOf(row.second_ms),
-        endReason: row.end_reason,
-        cancelAtCycleEnd: Boolean(row.cancel_at_cycle_end),
-        paidCount: row.paid_count ?? 0,
-        seats: row.seats ?? 1,
-        ...(row.seat_rank === null ? {} : { seatRank: row.seat_rank }),
-        upfrontPaidUntil: dateOf(row.upfront_paid_until_ms),
-        team: row.team_id ? { id: row.team_id, name: row.team_name ?? "" } : null,
-      });
-    } else if (row.is_grant && row.first_ms !== null && row.second_ms !== null) {
-      grants.push({
-        planId: row.plan_id,
-        startsAt: new Date(row.first_ms),
-        endsAt: new Date(row.second_ms),
-      });
-    }
-  }
-  return decideEntitlement({ subscriptions, grants }, now);
-}
-
 /** The trial behind an entitlement that ends when a trial grant does (not a plan bought since). */
-function trialOf(rows: MeRow[], entitlement: Entitlement, now: Date): MeBody["trial"] {
+function trialOf(
+  grants: readonly SourceGrant[],
+  entitlement: Entitlement,
+  now: Date,
+): MeBody["trial"] {
   if (entitlement.renews || !entitlement.expires_at) return null;
-  const grant = rows.find(
+  const grant = grants.find(
     (row) =>
-      row.is_grant &&
       row.reason === TRIAL_GRANT_REASON &&
-      row.second_ms !== null &&
-      row.first_ms !== null &&
-      row.first_ms <= now.getTime() &&
-      new Date(row.second_ms).toISOString() === entitlement.expires_at,
+      row.startsAt <= now &&
+      row.endsAt.toISOString() === entitlement.expires_at,
   );
   if (!grant) return null;
   return {
@@ -197,7 +122,8 @@ export async function desktopMe(
   if (limit && !limit.allowed) return { status: 429, retryAfter: limit.retryAfter };
   const device = token ? rows[0] : undefined;
   if (!device || device.banned) return { status: 401 };
-  const entitlement = entitlementOf(rows, now);
+  const sources = sourcesOfRow(device);
+  const entitlement = decideEntitlement(sources, now);
   // More devices signed in than the plan allows (Pro ended, three devices on Free's one): the
   // most recently used keep working; the others get no licence until the owner signs one out
   // (issue 32, "also close"). Refused, a device is not "used", so the choice stays put.
@@ -232,7 +158,7 @@ export async function desktopMe(
       entitlement,
       license,
       update,
-      trial: trialOf(rows, entitlement, now),
+      trial: trialOf(sources.grants, entitlement, now),
     },
   };
 }

@@ -28,19 +28,6 @@ export async function invoicesOfTeam(
 }
 
 /** A buyer's latest document (invoice or credit note), or null before the first payment. */
-export async function latestInvoiceOf(
-  userId: string,
-  database: Database = defaultDb(),
-): Promise<InvoiceRow | null> {
-  const [row] = await database
-    .select(invoiceColumns)
-    .from(invoices)
-    .where(eq(invoices.userId, userId))
-    .orderBy(desc(invoices.issuedAt), desc(invoices.number))
-    .limit(1);
-  return row ?? null;
-}
-
 export async function invoiceById(
   id: string,
   database: Database = defaultDb(),

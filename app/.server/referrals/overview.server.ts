@@ -12,6 +12,7 @@ import { entitlementGrants, referrals } from "../db/schema";
 import { env } from "../env";
 import { referralCodeOf } from "./codes.server";
 import { referralsOn } from "./record.server";
+import type { ReferralMade } from "../account/account-state.server";
 
 export interface ReferralReward {
   days: number;
@@ -33,27 +34,20 @@ export interface ReferralOverview {
   rewards: ReferralReward[];
 }
 
-/** The customer's referral card, or null while referral links are off. */
+/**
+ * The customer's referral card, or null while referral links are off. `known`: the code and
+ * referrals the account area's one statement read already (decision 0035); a code is made here
+ * the first time the card shows.
+ */
 export async function referralOverviewOf(
   userId: string,
   database: Executor = defaultDb(),
+  known?: { code: string | null; made: readonly ReferralMade[] },
 ): Promise<ReferralOverview | null> {
   if (!referralsOn()) return null;
   const config = env();
-  const code = await referralCodeOf(userId, database);
-  const rows = await database
-    .select({
-      firstPaidAt: referrals.firstPaidAt,
-      rewardedAt: referrals.rewardedAt,
-      rewardDays: referrals.rewardDays,
-      voidedAt: referrals.voidedAt,
-      grantFrom: entitlementGrants.startsAt,
-      grantUntil: entitlementGrants.endsAt,
-    })
-    .from(referrals)
-    .leftJoin(entitlementGrants, eq(entitlementGrants.id, referrals.rewardGrantId))
-    .where(eq(referrals.referrerUserId, userId))
-    .orderBy(asc(referrals.createdAt));
+  const code = known?.code ?? (await referralCodeOf(userId, database));
+  const rows = known?.made ?? (await referralsMadeBy(userId, database));
   const coupon = config.REFERRAL_COUPON
     ? await couponByCode(config.REFERRAL_COUPON, database)
     : null;
@@ -79,6 +73,22 @@ export async function referralOverviewOf(
   };
 }
 
+function referralsMadeBy(userId: string, database: Executor): Promise<ReferralMade[]> {
+  return database
+    .select({
+      firstPaidAt: referrals.firstPaidAt,
+      rewardedAt: referrals.rewardedAt,
+      rewardDays: referrals.rewardDays,
+      voidedAt: referrals.voidedAt,
+      grantFrom: entitlementGrants.startsAt,
+      grantUntil: entitlementGrants.endsAt,
+    })
+    .from(referrals)
+    .leftJoin(entitlementGrants, eq(entitlementGrants.id, referrals.rewardGrantId))
+    .where(eq(referrals.referrerUserId, userId))
+    .orderBy(asc(referrals.createdAt));
+}
+
 /** For someone who signed up through a link: where their referral stands, in words. */
 export async function referredNoteOf(
   userId: string,
@@ -88,6 +98,13 @@ export async function referredNoteOf(
     .select()
     .from(referrals)
     .where(and(eq(referrals.referredUserId, userId), isNotNull(referrals.referrerUserId)));
+  return referredNote(row ?? null);
+}
+
+/** The same from the referral that brought the user (the account area's one read). */
+export function referredNote(
+  row: Omit<ReferralMade, "grantFrom" | "grantUntil"> | null,
+): string | null {
   if (!row) return null;
   if (row.rewardedAt)
     return `You joined through a friend's link: your first payment earned them ${row.rewardDays ?? 0} days of Pro. Thank you.`;

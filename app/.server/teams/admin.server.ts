@@ -8,7 +8,7 @@ import { statusesWhere } from "~/lib/subscription-state";
 import { and, asc, desc, eq, ilike, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { findPlan } from "~/lib/plans";
 import { teamMonthlyPaise } from "~/lib/seats";
-import { holdsSeat, memberDeviceCount } from "./member-columns";
+import { holdsSeat, memberDeviceCount, seatOfMember } from "./member-columns";
 import { paidSeatsAt } from "../billing/entitlement.server";
 import { upfrontPaidUntilColumn } from "./seats.server";
 import { db as defaultDb, type Executor } from "../db";
@@ -147,13 +147,7 @@ export async function teamSeatTotals(
       : await database
           .select({ count: sql<number>`count(*)::int` })
           .from(teamSeats)
-          .innerJoin(
-            members,
-            and(
-              eq(members.organizationId, teamSeats.organizationId),
-              eq(members.userId, teamSeats.userId),
-            ),
-          )
+          .innerJoin(members, seatOfMember())
           .where(
             inArray(
               teamSeats.organizationId,
@@ -241,13 +235,7 @@ export async function teamForOperator(
     })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
-    .leftJoin(
-      teamSeats,
-      and(
-        eq(teamSeats.organizationId, members.organizationId),
-        eq(teamSeats.userId, members.userId),
-      ),
-    )
+    .leftJoin(teamSeats, seatOfMember())
     .where(eq(members.organizationId, organizationId))
     .orderBy(asc(members.createdAt));
   const rows = await database

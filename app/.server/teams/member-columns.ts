@@ -3,8 +3,8 @@
  * many desktop devices the person has signed in (a count, never the devices: issue 37, point 7)
  * and whether they hold a seat (with `team_seats` left-joined).
  */
-import { sql } from "drizzle-orm";
-import { teamSeats } from "../db/schema";
+import { and, eq, sql } from "drizzle-orm";
+import { member as members, teamSeats } from "../db/schema";
 
 /**
  * Written out with the member table's name: drizzle leaves columns unqualified in a subquery's
@@ -15,3 +15,11 @@ export const memberDeviceCount = () =>
     where d.user_id = "member"."user_id" and d.revoked_at is null)`;
 
 export const holdsSeat = () => sql<boolean>`${teamSeats.userId} is not null`;
+
+/**
+ * The join of a seat and its holder's membership: a seat counts only while its holder is a member
+ * of the team (removal frees it in the same breath). The SQL readers of the entitlement say the
+ * same in billing/entitlement-sources.ts.
+ */
+export const seatOfMember = () =>
+  and(eq(teamSeats.organizationId, members.organizationId), eq(teamSeats.userId, members.userId));

@@ -17,12 +17,10 @@ import {
   subscriptions,
   teamSeats,
 } from "../db/schema";
-import {
-  paidSeatsAt,
-  subscriptionEntitledUntil,
-  upfrontPaidUntilSql,
-} from "../billing/entitlement.server";
+import { paidSeatsAt, subscriptionEntitledUntil } from "../billing/entitlement.server";
+import { upfrontPaidUntilSql } from "../billing/entitlement-sources";
 import { AppError } from "../http/errors";
+import { seatOfMember } from "./member-columns";
 import { LeaseBusyError, withLease } from "../security/lease.server";
 import { seatsText } from "~/lib/seats";
 
@@ -96,13 +94,7 @@ export async function teamSeatsOf(
     .select({ userId: teamSeats.userId, assignedAt: teamSeats.assignedAt })
     .from(teamSeats)
     // A seat counts only while its holder is a member (removal frees it in the same breath).
-    .innerJoin(
-      members,
-      and(
-        eq(members.organizationId, teamSeats.organizationId),
-        eq(members.userId, teamSeats.userId),
-      ),
-    )
+    .innerJoin(members, seatOfMember())
     .where(eq(teamSeats.organizationId, organizationId))
     // Oldest given first: the order in which seats give Pro when fewer are paid (entitlement).
     .orderBy(asc(teamSeats.assignedAt), asc(teamSeats.userId));

@@ -3,19 +3,14 @@ import { planShownFor } from "~/.server/billing/plan-shown.server";
 import { trialOf } from "~/.server/trials/trials.server";
 import { z } from "zod";
 import { accountState } from "~/.server/account/account-state.server";
-import {
-  claimOnboardingEvents,
-  onboardingProgressOf,
-  reportedOnboardingSteps,
-} from "~/.server/account/onboarding.server";
+import { claimOnboardingEvents, onboardingProgressOf } from "~/.server/account/onboarding.server";
 import { requireSession } from "~/.server/auth/session";
 import { decideEntitlement } from "~/.server/billing/entitlement.server";
 import { renewalOf } from "~/.server/billing/renewal.server";
 import { formAction } from "~/.server/forms/action.server";
-import { latestInvoiceOf } from "~/.server/invoices/queries.server";
 import { OnboardingChecklist } from "~/components/account/OnboardingChecklist";
 import { ReferralCard } from "~/components/account/ReferralCard";
-import { referralOverviewOf, referredNoteOf } from "~/.server/referrals/overview.server";
+import { referralOverviewOf, referredNote } from "~/.server/referrals/overview.server";
 import { PageHeader } from "~/components/PageHeader";
 import { SignOutButton } from "~/components/SignOutButton";
 import { formatDate } from "~/lib/dates";
@@ -31,15 +26,21 @@ export async function loader({ context }: Route.LoaderArgs) {
   const state = await accountState(context);
   const now = new Date();
   const entitlement = decideEntitlement(state, now);
-  const [{ overview, renewal }, invoice, reported, referral, referred, trial] = await Promise.all([
-    renewalOf(user.id, entitlement, { now }),
-    latestInvoiceOf(user.id),
-    reportedOnboardingSteps(user.id),
-    referralOverviewOf(user.id),
-    referredNoteOf(user.id),
+  // Decision 0035: what the page shows was read with the session, in one statement; only a
+  // subscription's details, a trial and a first referral code are read here, when there are any.
+  const facts = state.overview;
+  const [{ overview, renewal }, referral, trial] = await Promise.all([
+    renewalOf(user.id, entitlement, { now, hasSubscriptions: state.subscriptions.length > 0 }),
+    referralOverviewOf(user.id, undefined, {
+      code: facts.referralCode,
+      made: facts.referralsMade,
+    }),
     // Only a person with Pro and none of their own might be on a trial: no read otherwise.
     entitlement.plan !== "free" && !entitlement.team ? trialOf(user.id) : null,
   ]);
+  const invoice = facts.latestInvoice;
+  const reported = facts.reportedSteps;
+  const referred = referredNote(facts.referredBy);
   const shown = planShownFor({
     entitlement,
     overview,
