@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cookiesFrom, getWithCookies, postForm, signUpVerified } from "../support/auth";
 import { textOf } from "../support/pages";
-import { type RunningTestServer, startServer } from "../support/server";
+import { httpEngine } from "../support/engines";
+import { type RunningTestServer, startServerOn } from "../support/server";
 
 const PASSWORD = "form-post-password-1";
 
@@ -15,7 +16,9 @@ describe("the sign-in page's form posts", () => {
 
   beforeAll(async () => {
     // The proxy header is believed (from loopback), so each test signs in from its own address.
-    server = await startServer({ env: { AUTH_RATE_LIMIT: "4", TRUST_PROXY: "loopback" } });
+    server = await startServerOn(httpEngine(), {
+      env: { AUTH_RATE_LIMIT: "4", TRUST_PROXY: "loopback" },
+    });
   });
   afterAll(async () => {
     await server?.stop();

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BROWSER_UA, jsonLd, metaContent, titleOf } from "../support/html";
-import { type RunningTestServer, startServer } from "../support/server";
+import { httpEngine } from "../support/engines";
+import { type RunningTestServer, startServerOn } from "../support/server";
 
 // No database work here, so one engine (the embedded default) is enough.
 const POST_COUNT = fs
@@ -16,7 +17,7 @@ describe("blog, legal pages, search, feeds and sitemap over HTTP", () => {
     fetch(server.url + path, { redirect: "manual", headers: { "user-agent": BROWSER_UA } });
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServerOn(httpEngine());
   });
   afterAll(async () => {
     await server?.stop();

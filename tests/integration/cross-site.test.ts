@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WITHOUT_ORIGIN } from "../../server/cross-site";
 import { BROWSER_HEADERS, postForm, signUpVerified } from "../support/auth";
 import { SANDBOX_AUTH } from "../support/billing";
-import { type RunningTestServer, startServer } from "../support/server";
+import { httpEngine } from "../support/engines";
+import { type RunningTestServer, startServerOn } from "../support/server";
 
 const PASSWORD = "cross-site-password-1";
 const MISSING = "did not say which site it came from";
@@ -18,7 +19,7 @@ describe("state-changing requests without Origin or Sec-Fetch-Site", () => {
   let cookie = "";
 
   beforeAll(async () => {
-    server = await startServer({ env: { AUTH_RATE_LIMIT: "100" } });
+    server = await startServerOn(httpEngine(), { env: { AUTH_RATE_LIMIT: "100" } });
     cookie = await signUpVerified(server, {
       name: "Asha",
       email: "asha@example.com",

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { createDatabase, engines } from "../support/engines";
+import { createDatabase, contractEngines } from "../support/engines";
 import { checkReadiness, type DatabaseHandle, migrate, openDatabase } from "~/.server/db/client";
 
 const postgresUrl = inject("postgresUrl");
@@ -29,7 +29,7 @@ describe.runIf(postgresUrl)("migrations from several processes at once", () => {
   });
 });
 
-describe.each(engines())("database on $name", (engine) => {
+describe.each(contractEngines("migrations"))("database on $name", (engine) => {
   let handle: DatabaseHandle | undefined;
   afterEach(async () => {
     await handle?.close();

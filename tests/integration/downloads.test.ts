@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { releaseAssets } from "~/.server/db/schema";
 import { BROWSER_HEADERS } from "../support/auth";
 import { runScript } from "../support/cli";
-import { engines } from "../support/engines";
+import { contractEngines } from "../support/engines";
 import { type RunningTestServer, startServer, startedDataDir } from "../support/server";
 import { readDatabase } from "../support/test-database";
 
@@ -23,7 +23,7 @@ function text(html: string): string {
   return main.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
 }
 
-describe.each(engines())("downloads on $name", (engine) => {
+describe.each(contractEngines("embedded default"))("downloads on $name", (engine) => {
   const dataDir = startedDataDir(engine);
   const files = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-installers-"));
   const mac = path.join(files, "Pinout-2.1.0.dmg");

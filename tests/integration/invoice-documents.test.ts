@@ -27,7 +27,7 @@ import {
 import { eventually } from "../support/eventually";
 import { pageText } from "../support/pages";
 import { sandboxPay, startCheckout } from "../support/billing";
-import { engines } from "../support/engines";
+import { contractEngines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import { type RunningTestServer, startServer, startedDataDir } from "../support/server";
 
@@ -86,7 +86,7 @@ const indiaMonth = (date: Date) =>
     .format(date)
     .slice(0, 7);
 
-describe.each(engines())("issued invoice PDFs on $name", (engine) => {
+describe.each(contractEngines("stored documents"))("issued invoice PDFs on $name", (engine) => {
   const dataDir = startedDataDir(engine);
   let databaseUrl: string | undefined;
   let server: RunningTestServer;

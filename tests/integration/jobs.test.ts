@@ -28,7 +28,7 @@ import {
 import { desktopHandoff, exchangeHandoff } from "../support/desktop";
 import { eventually } from "../support/eventually";
 import { pageText, textOf } from "../support/pages";
-import { createDatabase, engines } from "../support/engines";
+import { createDatabase, contractEngines } from "../support/engines";
 import { startRazorpayProxy } from "../support/razorpay-proxy";
 import {
   type RunningTestServer,
@@ -471,7 +471,7 @@ async function insertJob(
   }
 }
 
-describe.each(engines())("dead jobs on /admin/jobs on $name", (engine) => {
+describe.each(contractEngines("job queue"))("dead jobs on /admin/jobs on $name", (engine) => {
   let server: RunningTestServer;
   let boss: string;
   let customer: string;

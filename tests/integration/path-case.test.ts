@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BROWSER_HEADERS, getWithCookies, signUpVerified } from "../support/auth";
 import { titleOf } from "../support/html";
-import { type RunningTestServer, startServer } from "../support/server";
+import { httpEngine } from "../support/engines";
+import { type RunningTestServer, startServerOn } from "../support/server";
 
 const PASSWORD = "path-case-password-1";
 
@@ -21,7 +22,7 @@ describe("paths spelt in another case, and the spent handoff link", () => {
   let customer: string;
 
   beforeAll(async () => {
-    server = await startServer({ env: { ADMIN_EMAILS: "chief@example.com" } });
+    server = await startServerOn(httpEngine(), { env: { ADMIN_EMAILS: "chief@example.com" } });
     admin = await signUpVerified(server, {
       name: "Chief",
       email: "chief@example.com",

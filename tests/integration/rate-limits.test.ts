@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningTestServer, startServer } from "../support/server";
+import { httpEngine } from "../support/engines";
+import { type RunningTestServer, startServerOn } from "../support/server";
 
 /** Issue 9, point 9: the desktop API and the callable functions count requests per client. */
 describe("API rate limits", () => {
   let server: RunningTestServer;
 
   beforeAll(async () => {
-    server = await startServer({
+    server = await startServerOn(httpEngine(), {
       env: { API_RATE_LIMIT: "5", UPDATES_RATE_LIMIT: "4", TRUST_PROXY: "loopback" },
     });
   });

@@ -7,7 +7,8 @@ import { parse } from "yaml";
 import { postForm, signUpVerified } from "../support/auth";
 import { runScript } from "../support/cli";
 import { type LocalS3, startS3 } from "../support/s3";
-import { type RunningTestServer, startServer } from "../support/server";
+import { httpEngine } from "../support/engines";
+import { type RunningTestServer, startServerOn } from "../support/server";
 
 /**
  * Release files in S3-compatible storage (a local s3rver from the npm registry): uploads stream
@@ -23,7 +24,7 @@ describe("release files in S3-compatible storage", () => {
   beforeAll(async () => {
     s3 = await startS3("pinout-releases");
     endpoint = s3.endpoint;
-    server = await startServer({
+    server = await startServerOn(httpEngine(), {
       env: {
         ADMIN_EMAILS: "ops@example.com",
         S3_BUCKET: "pinout-releases",

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, signUpVerified } from "../support/auth";
 import { signInDevice } from "../support/desktop";
 import { textOf } from "../support/pages";
-import { type RunningTestServer, startServer } from "../support/server";
+import { httpEngine } from "../support/engines";
+import { type RunningTestServer, startServerOn } from "../support/server";
 
 /**
  * Issue 22: a signed-in page streams from its first byte. Its inline scripts are allowed by a
@@ -16,7 +17,7 @@ describe("signed-in pages", () => {
   let cookie = "";
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServerOn(httpEngine());
     cookie = await signUpVerified(server, {
       name: "Meera",
       email: "meera@example.com",

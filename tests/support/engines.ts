@@ -41,21 +41,56 @@ export async function createDatabase(
   return url.toString();
 }
 
-/** The engines every database test runs on: PGlite always, PostgreSQL when the setup found one. */
+/**
+ * Why a test runs on both engines (issue 55, decision 0059): it exists because the engines differ
+ * there, or it proves the embedded default a newcomer runs whole. Every other database test runs on
+ * the production engine only.
+ */
+export type EngineContract =
+  | "migrations"
+  | "backup and restore"
+  | "job queue"
+  | "stored documents"
+  | "embedded default"
+  | "money journey"
+  | "prepared statements"
+  | "rate limits";
+
+const PGLITE: EngineCase = {
+  name: "pglite",
+  freshDatabaseUrl: async () => undefined,
+  emptyDatabaseUrl: async () => undefined,
+};
+
+function postgres(postgresUrl: string): EngineCase {
+  return {
+    name: "postgres",
+    freshDatabaseUrl: () => createDatabase(postgresUrl),
+    emptyDatabaseUrl: () => createDatabase(postgresUrl, { migrated: false }),
+  };
+}
+
+/**
+ * The engine the HTTP and database tests run on: PostgreSQL, the production engine (and the
+ * cheaper one to start), when the setup found one; PGlite on a machine without it, so every test
+ * still runs there. `.ci/run` installs PostgreSQL.
+ */
 export function engines(): EngineCase[] {
   const postgresUrl = inject("postgresUrl");
-  const list: EngineCase[] = [
-    {
-      name: "pglite",
-      freshDatabaseUrl: async () => undefined,
-      emptyDatabaseUrl: async () => undefined,
-    },
-  ];
-  if (postgresUrl)
-    list.push({
-      name: "postgres",
-      freshDatabaseUrl: () => createDatabase(postgresUrl),
-      emptyDatabaseUrl: () => createDatabase(postgresUrl, { migrated: false }),
-    });
-  return list;
+  return [postgresUrl ? postgres(postgresUrl) : PGLITE];
+}
+
+/**
+ * Both engines, for the engine contract: what differs between them or only the embedded default
+ * does. `why` is the tag, and says which part of the contract the test holds.
+ */
+export function contractEngines(why: EngineContract): EngineCase[] {
+  void why;
+  const postgresUrl = inject("postgresUrl");
+  return postgresUrl ? [PGLITE, postgres(postgresUrl)] : [PGLITE];
+}
+
+/** The one engine of `engines()`, for a test file that starts one site outside `describe.each`. */
+export function httpEngine(): EngineCase {
+  return engines()[0]!;
 }

@@ -13,7 +13,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { generateIdentity, identityToRecipient } from "age-encryption";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engines } from "../../../tests/support/engines";
+import { contractEngines } from "../../../tests/support/engines";
 import { openTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
 import { type Database, openDatabase } from "../db/client";
 import { localStorage } from "../releases/storage/local.server";
@@ -97,7 +97,7 @@ async function fingerprint(database: Database): Promise<Record<string, string>> 
   return print;
 }
 
-describe.each(engines())("backup and restore on $name", (engine) => {
+describe.each(contractEngines("backup and restore"))("backup and restore on $name", (engine) => {
   let source: TestDatabase;
   let releasesRoot: string;
   const releaseBytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 251));

@@ -3,7 +3,7 @@
  * are written into `EXECUTE` as literals, no value can end its literal.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engines } from "../../../tests/support/engines";
+import { contractEngines } from "../../../tests/support/engines";
 import { openTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
 import { engineOf, literal, prepared } from "./prepared";
 import { rateLimitHits } from "./schema";
@@ -25,7 +25,7 @@ const echo = prepared<{ text: string; seconds: number; at_ms: number }>(
   "select $1::text as text, $2::float8 as seconds, (extract(epoch from $3) * 1000)::float8 as at_ms",
 );
 
-describe.each(engines())("prepared statements on $name", (engine) => {
+describe.each(contractEngines("prepared statements"))("prepared statements on $name", (engine) => {
   let test: TestDatabase;
   beforeAll(async () => {
     test = await openTestDatabase({ databaseUrl: await engine.freshDatabaseUrl() });

@@ -5,7 +5,7 @@
  */
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { engines } from "../../../tests/support/engines";
+import { contractEngines } from "../../../tests/support/engines";
 import { openTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
 import { logger } from "../logger";
 import { requestContext } from "../request-context";
@@ -46,51 +46,56 @@ const read = countedRead<{ value: string }>(
   "select value from (values ('a'), ('b')) v(value) where value >= $1",
 );
 
-describe.each(engines())("a read that counts an API request on $name", (engine) => {
-  let test: TestDatabase;
-  beforeAll(async () => {
-    test = await openTestDatabase({ databaseUrl: await engine.freshDatabaseUrl() });
-  });
-  afterAll(async () => {
-    await test?.close();
-  });
+describe.each(contractEngines("rate limits"))(
+  "a read that counts an API request on $name",
+  (engine) => {
+    let test: TestDatabase;
+    beforeAll(async () => {
+      test = await openTestDatabase({ databaseUrl: await engine.freshDatabaseUrl() });
+    });
+    afterAll(async () => {
+      await test?.close();
+    });
 
-  it("counts once per call and reads, until the limit; then reads nothing", async () => {
-    const counted: string[] = [];
-    const count = {
-      groups: ["read-test"],
-      clientIp: "198.51.100.7",
-      onCounted: counted.push.bind(counted),
-    };
-    const first = await read.run(test.db, ["a"], count);
-    expect(first.rows.map((row) => row.value)).toEqual(["a", "b"]);
-    expect(first.limit).toMatchObject({ allowed: true, count: 1 });
-    // Finding nothing is counted too.
-    const none = await read.run(test.db, ["z"], count);
-    expect(none).toMatchObject({ rows: [], limit: { allowed: true, count: 2 } });
-    // The same count as the middleware's.
-    expect(await countApiRequest("read-test", "198.51.100.7", test.db)).toMatchObject({ count: 3 });
-    const refused = await read.run(test.db, ["a"], count);
-    expect(refused.rows).toEqual([]);
-    expect(refused.limit).toMatchObject({ allowed: false, count: 4 });
-    expect(refused.limit!.retryAfter).toBeGreaterThan(0);
-    expect(counted).toEqual(["read-test", "read-test", "read-test"]);
-    // Another client has its own count; no count asked, none made.
-    const other = await read.run(test.db, ["b"], { ...count, clientIp: "198.51.100.8" });
-    expect(other).toMatchObject({ rows: [{ value: "b" }], limit: { count: 1 } });
-    expect(await read.run(test.db, ["b"])).toEqual({ limit: null, rows: [{ value: "b" }] });
-  });
+    it("counts once per call and reads, until the limit; then reads nothing", async () => {
+      const counted: string[] = [];
+      const count = {
+        groups: ["read-test"],
+        clientIp: "198.51.100.7",
+        onCounted: counted.push.bind(counted),
+      };
+      const first = await read.run(test.db, ["a"], count);
+      expect(first.rows.map((row) => row.value)).toEqual(["a", "b"]);
+      expect(first.limit).toMatchObject({ allowed: true, count: 1 });
+      // Finding nothing is counted too.
+      const none = await read.run(test.db, ["z"], count);
+      expect(none).toMatchObject({ rows: [], limit: { allowed: true, count: 2 } });
+      // The same count as the middleware's.
+      expect(await countApiRequest("read-test", "198.51.100.7", test.db)).toMatchObject({
+        count: 3,
+      });
+      const refused = await read.run(test.db, ["a"], count);
+      expect(refused.rows).toEqual([]);
+      expect(refused.limit).toMatchObject({ allowed: false, count: 4 });
+      expect(refused.limit!.retryAfter).toBeGreaterThan(0);
+      expect(counted).toEqual(["read-test", "read-test", "read-test"]);
+      // Another client has its own count; no count asked, none made.
+      const other = await read.run(test.db, ["b"], { ...count, clientIp: "198.51.100.8" });
+      expect(other).toMatchObject({ rows: [{ value: "b" }], limit: { count: 1 } });
+      expect(await read.run(test.db, ["b"])).toEqual({ limit: null, rows: [{ value: "b" }] });
+    });
 
-  it("counts every group, outermost first, and stops at the first refusal", async () => {
-    const counted: string[] = [];
-    const count = {
-      groups: ["outer-test", "inner-test"],
-      clientIp: "192.0.2.1",
-      onCounted: counted.push.bind(counted),
-    };
-    for (let i = 0; i < 3; i++) await countApiRequest("outer-test", "192.0.2.1", test.db);
-    const refused = await read.run(test.db, ["a"], count);
-    expect(refused).toMatchObject({ rows: [], limit: { allowed: false } });
-    expect(counted).toEqual(["outer-test"]);
-  });
-});
+    it("counts every group, outermost first, and stops at the first refusal", async () => {
+      const counted: string[] = [];
+      const count = {
+        groups: ["outer-test", "inner-test"],
+        clientIp: "192.0.2.1",
+        onCounted: counted.push.bind(counted),
+      };
+      for (let i = 0; i < 3; i++) await countApiRequest("outer-test", "192.0.2.1", test.db);
+      const refused = await read.run(test.db, ["a"], count);
+      expect(refused).toMatchObject({ rows: [], limit: { allowed: false } });
+      expect(counted).toEqual(["outer-test"]);
+    });
+  },
+);
