@@ -36,7 +36,13 @@ import {
 import { BILLING_MAIL_JOB } from "./notify.server";
 import { makeRefund, queueRefund, REFUND_JOB, refundableLeft, refundJob } from "./refunds.server";
 import { billingOverview, statusText } from "./overview.server";
-import { checkoutSignature, RESYNC_JOB, startCheckout, verifyCheckout } from "./checkout.server";
+import {
+  checkoutSignature,
+  proOrder,
+  RESYNC_JOB,
+  startCheckout as startOrder,
+  verifyCheckout,
+} from "./checkout.server";
 import { resyncFromProvider } from "./resync.server";
 import { queueStaleResyncs } from "./stale.server";
 import { dedupeKeyTaken, enqueueJob } from "../jobs/queue.server";
@@ -72,6 +78,12 @@ describe("billing with the fake Razorpay", () => {
   });
 
   const options = () => ({ database: test.db, client });
+  /** A person's checkout of a plan, through the one checkout every buyer takes. */
+  const startCheckout = (
+    user: { id: string; email: string },
+    planId: Parameters<typeof proOrder>[1],
+    opts: ReturnType<typeof options>,
+  ) => startOrder(proOrder(user, planId), opts);
   const requestsTo = (method: string, prefix: string) =>
     fake.requests.filter((request) => request.method === method && request.path.startsWith(prefix));
 

@@ -3,13 +3,13 @@
  * checkout handler's signature, which only says "payment received, activating…". The
  * subscription becomes Pro when Razorpay confirms it (webhook or resync).
  */
-import { type Buyer, ofBuyer } from "./buyer";
+import { type Buyer, ofBuyer, personBuyer } from "./buyer";
 import { STATUS_RULES } from "~/lib/subscription-state";
 import { settleOpenCheckouts } from "./open-checkouts.server";
 import { createHmac } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { type PaidPlanId, planById, planPriceLabel } from "~/lib/plans";
-import { type Database, db as defaultDb } from "../db";
+import { type Database, db as defaultDb, type Executor } from "../db";
 import { type CouponRow, subscriptions, type SubscriptionRow } from "../db/schema";
 import { couponByCode, refusalMessage } from "../coupons/quote.server";
 import { normalizeCouponCode } from "~/lib/coupons";
@@ -28,6 +28,7 @@ import { safeEqual } from "../security/tokens";
 import { providerPlanFor } from "./plans.server";
 import { paymentsConfig, razorpay } from "./provider.server";
 import { RazorpayError, type RazorpayClient } from "./razorpay/client";
+import type { RazorpaySubscription } from "./razorpay/types";
 import {
   applyProviderSubscription,
   liveSubscriptionsOf,
@@ -41,17 +42,116 @@ export const RESYNC_JOB = "razorpay.resync";
 /** How many cycles a subscription runs before Razorpay completes it (about ten years). */
 export const TOTAL_COUNT = { monthly: 120, yearly: 10 } as const;
 
-export interface StartCheckoutOptions {
-  database?: Database;
-  client?: RazorpayClient;
+/**
+ * An order as the one checkout takes it (issue 54, one buyer). Its buyer's domain makes it — a
+ * person's plan with `proOrder` below, a team's seats with `seatsOrder` (teams/checkout.server) —
+ * and says what to check first, which open checkout is the same order, what to create at Razorpay
+ * and what to record beside the stored subscription. The steps and their order are
+ * `startCheckout`'s alone.
+ */
+export interface CheckoutOrder {
+  buyer: Buyer;
+  /** Words for a second checkout of the same buyer while this one is being started. */
+  busyMessage: string;
+  /** Checks and reads, under the buyer's lease, before anything is created. */
+  prepare(database: Database, client: RazorpayClient): Promise<PreparedOrder>;
+}
+
+export interface PreparedOrder {
+  /** The buyer's open checkouts: one for the same order is reused, the others let go. */
+  open: readonly SubscriptionRow[];
+  sameOrder(open: SubscriptionRow, fresh: RazorpaySubscription): Promise<boolean>;
+  /** The refusal when an open checkout was paid meanwhile; null when that does not stop this. */
+  paidMeanwhile: AppError | null;
+  /** The new subscription at Razorpay (and what must be held for it, such as a coupon). */
+  create(): Promise<RazorpaySubscription>;
+  /** What is recorded beside the stored subscription: what it replaces, a coupon, an upfront. */
+  complete(row: SubscriptionRow, readAt: Date): Promise<CheckoutRow>;
+}
+
+/**
+ * The checkout to pay; `couponNotice` says, in words for the buyer, that the coupon their open
+ * checkout was made with no longer applies and this one is at the full price (issue 53, finding 6).
+ */
+export type CheckoutRow = SubscriptionRow & { couponNotice?: string };
+
+/** The lease a buyer's checkouts take turns on (the keys the two paths had before issue 54). */
+function checkoutLease(buyer: Buyer): string {
+  switch (buyer.kind) {
+    case "person":
+      return `checkout:${buyer.userId}`;
+    case "team":
+      return `team-checkout:${buyer.teamId}`;
+  }
+}
+
+/**
+ * The unpaid subscription to open Razorpay checkout with, for a person or a team: the buyer's open
+ * one for this order if Razorpay still has it unpaid, else a new one. Open checkouts for other
+ * orders are cancelled so that at most one can ever be paid.
+ */
+export async function startCheckout(
+  order: CheckoutOrder,
+  options: {
+    database?: Database;
+    client?: RazorpayClient;
+    /** The buyer's analytics id, when they consented (the funnel's "paid" step). */
+    analyticsClientId?: string | null;
+  } = {},
+): Promise<CheckoutRow> {
+  const database = options.database ?? defaultDb();
+  const client = options.client ?? razorpay();
+  // One at a time per buyer, on every instance: two tabs, two owners or a double submit would
+  // otherwise both find no open checkout and create two subscriptions that could both be paid.
+  // The second waits, then reuses the first's open checkout.
+  try {
+    const row = await withLease(
+      checkoutLease(order.buyer),
+      async () => {
+        const prepared = await order.prepare(database, client);
+        const reused = await settleOpenCheckouts(prepared.open, prepared, database, client);
+        if (reused) return reused;
+        const readAt = new Date();
+        const created = await prepared.create();
+        const stored = await applyProviderSubscription(database, created, readAt);
+        if (!stored) throw new Error(`subscription ${created.id} was not stored`);
+        return prepared.complete(stored, readAt);
+      },
+      { ttlSeconds: 60, waitMs: 20_000, database },
+    );
+    if (!options.analyticsClientId || row.analyticsClientId === options.analyticsClientId)
+      return row;
+    await database
+      .update(subscriptions)
+      .set({ analyticsClientId: options.analyticsClientId })
+      .where(eq(subscriptions.id, row.id));
+    return { ...row, analyticsClientId: options.analyticsClientId };
+  } catch (error) {
+    if (error instanceof LeaseBusyError) throw new AppError("conflict", order.busyMessage);
+    throw error;
+  }
+}
+
+/** Records that `row` replaces `replaces` (a plan switch or a change of seats). */
+export async function markReplacing(
+  database: Executor,
+  row: SubscriptionRow,
+  replaces: SubscriptionRow,
+): Promise<SubscriptionRow> {
+  await database
+    .update(subscriptions)
+    .set({ replacesSubscriptionId: replaces.id })
+    .where(eq(subscriptions.id, row.id));
+  return { ...row, replacesSubscriptionId: replaces.id };
+}
+
+export interface ProOrderOptions {
   /** A plan switch: the new subscription starts when this one's period ends. */
   replaces?: SubscriptionRow;
-  /** The buyer's analytics id, when they consented (the funnel's "paid" step). */
-  analyticsClientId?: string | null;
   /**
    * Bought during a free trial, to start when the trial ends (issue 36, point 4): the mandate is
-   * authorised now and the first charge is at the trial's end. Refused when the trial ends within
-   * the hour or has ended, so nobody is charged today who chose to be charged later.
+   * authorised now and the first charge is at the trial's end. Refused when the trial ends
+   * within the hour or has ended, so nobody is charged today who chose to be charged later.
    */
   afterTrial?: boolean;
   /**
@@ -61,55 +161,26 @@ export interface StartCheckoutOptions {
   couponCode?: string | null;
 }
 
-/**
- * The unpaid subscription to open Razorpay checkout with: the buyer's open one for this plan if
- * Razorpay still has it unpaid, else a new one. Open checkouts for other plans are cancelled so
- * that at most one can ever be paid.
- */
-export async function startCheckout(
+/** A person's order of a paid plan: bought now, after their trial, or as a switch of plans. */
+export function proOrder(
   user: { id: string; email: string },
   planId: PaidPlanId,
-  options: StartCheckoutOptions = {},
-): Promise<CheckoutRow> {
-  // One at a time per person, on every instance: two tabs or a double submit would otherwise both
-  // find no open checkout and create two subscriptions that could both be paid. The second waits,
-  // then reuses the first's open checkout.
-  try {
-    const row = await withLease(
-      `checkout:${user.id}`,
-      () => startCheckoutNow(user, planId, options),
-      { ttlSeconds: 60, waitMs: 20_000, database: options.database },
-    );
-    if (!options.analyticsClientId || row.analyticsClientId === options.analyticsClientId)
-      return row;
-    await (options.database ?? defaultDb())
-      .update(subscriptions)
-      .set({ analyticsClientId: options.analyticsClientId })
-      .where(eq(subscriptions.id, row.id));
-    return { ...row, analyticsClientId: options.analyticsClientId };
-  } catch (error) {
-    if (error instanceof LeaseBusyError)
-      throw new AppError(
-        "conflict",
-        "Another checkout for your account is being started. Wait a moment and try again.",
-      );
-    throw error;
-  }
+  options: ProOrderOptions = {},
+): CheckoutOrder {
+  return {
+    buyer: personBuyer(user.id),
+    busyMessage: "Another checkout for your account is being started. Wait a moment and try again.",
+    prepare: (database, client) => prepareProOrder(user, planId, options, database, client),
+  };
 }
 
-/**
- * The checkout to pay; `couponNotice` says, in words for the buyer, that the coupon their open
- * checkout was made with no longer applies and this one is at the full price (issue 53, finding 6).
- */
-export type CheckoutRow = SubscriptionRow & { couponNotice?: string };
-
-async function startCheckoutNow(
+async function prepareProOrder(
   user: { id: string; email: string },
   planId: PaidPlanId,
-  options: StartCheckoutOptions,
-): Promise<CheckoutRow> {
-  const database = options.database ?? defaultDb();
-  const client = options.client ?? razorpay();
+  options: ProOrderOptions,
+  database: Database,
+  client: RazorpayClient,
+): Promise<PreparedOrder> {
   const plan = planById(planId);
   const replaces = options.replaces ?? null;
   const trialEnd =
@@ -125,6 +196,7 @@ async function startCheckoutNow(
   let coupon =
     options.couponCode && !replaces ? await couponNamed(options.couponCode, database) : null;
   let couponNotice: string | undefined;
+  let reserved: { redemptionId: string } | null = null;
 
   if (!replaces) {
     const live = await liveSubscriptionsOf(user.id, database);
@@ -135,95 +207,83 @@ async function startCheckoutNow(
       );
   }
 
-  const reused = await settleOpenCheckouts(
-    await openCheckoutsOf(user.id, database),
-    {
-      // The same plan, replacing the same subscription; outside a switch, starting at the same
-      // moment (now, or the trial's end): a checkout opened for "now" is never paid as one for
-      // "after the trial", nor the other way round.
-      sameOrder: async (open) => {
-        const same =
-          open.planId === planId &&
-          open.replacesSubscriptionId === (replaces?.id ?? null) &&
-          open.couponId === (coupon?.id ?? null) &&
-          (replaces !== null || unixSeconds(open.startAt) === unixSeconds(trialEnd));
-        if (!same || !open.couponId) return same;
-        // Reused with its coupon: the coupon's rules are checked again (it may have been
-        // disabled, have expired or been taken by others since), and its hold renewed. One that
-        // no longer applies makes this checkout go like an abandoned one, replaced below at the
-        // full price.
-        const held = await recheckHeldCoupon(database, { ...open, couponId: open.couponId }, user);
-        if (held.ok) return true;
-        coupon = null;
-        couponNotice = `${held.message} Your checkout is now at the full price, ${planPriceLabel(plan)}.`;
-        return false;
-      },
-      // Paid meanwhile (its webhook not in yet): this person has a subscription now.
-      paidMeanwhile: replaces
-        ? null
-        : new AppError(
-            "conflict",
-            "You already have a subscription. Manage it on Account → Subscription.",
-          ),
+  return {
+    open: await openCheckoutsOf(user.id, database),
+    // The same plan, replacing the same subscription; outside a switch, starting at the same
+    // moment (now, or the trial's end): a checkout opened for "now" is never paid as one for
+    // "after the trial", nor the other way round.
+    async sameOrder(open) {
+      const same =
+        open.planId === planId &&
+        open.replacesSubscriptionId === (replaces?.id ?? null) &&
+        open.couponId === (coupon?.id ?? null) &&
+        (replaces !== null || unixSeconds(open.startAt) === unixSeconds(trialEnd));
+      if (!same || !open.couponId) return same;
+      // Reused with its coupon: the coupon's rules are checked again (it may have been
+      // disabled, have expired or been taken by others since), and its hold renewed. One that
+      // no longer applies makes this checkout go like an abandoned one, replaced below at the
+      // full price.
+      const held = await recheckHeldCoupon(database, { ...open, couponId: open.couponId }, user);
+      if (held.ok) return true;
+      coupon = null;
+      couponNotice = `${held.message} Your checkout is now at the full price, ${planPriceLabel(plan)}.`;
+      return false;
     },
-    database,
-    client,
-  );
-  if (reused) return reused;
-
-  const { providerPlanId } = await providerPlanFor(planId, database, client);
-  const startAt = replaces?.currentEnd ?? trialEnd;
-  const reserved = coupon ? await reserveCoupon(database, coupon.id, planId, user) : null;
-  const readAt = new Date();
-  let created;
-  try {
-    created = await client.createSubscription({
-      plan_id: providerPlanId,
-      total_count: TOTAL_COUNT[plan.billingCycle ?? "monthly"],
-      customer_notify: 1,
-      ...(startAt && startAt > new Date()
-        ? { start_at: Math.floor(startAt.getTime() / 1000) }
-        : {}),
-      ...(coupon ? { offer_id: coupon.providerOfferId } : {}),
-      notes: {
-        user_id: user.id,
-        plan_id: planId,
-        email: user.email,
-        ...(replaces ? { replaces: replaces.providerSubscriptionId } : {}),
-        ...(coupon ? { coupon: coupon.code } : {}),
-      },
-    });
-  } catch (error) {
-    if (reserved) await dropReservation(database, reserved.redemptionId);
-    // Razorpay refused the coupon's offer (disabled, expired, used up or unknown in its
-    // Dashboard): the buyer gets a plain sentence, the operator Razorpay's words in the log.
-    if (coupon && error instanceof RazorpayError && error.field === "offer_id") {
-      logger().warn(
-        { err: error, coupon: coupon.code, offerId: coupon.providerOfferId },
-        "Razorpay refused a coupon's offer at checkout",
-      );
-      throw new AppError(
-        "conflict",
-        `The coupon ${coupon.code} cannot be used at the moment. Buy without it at the full price, or write to us and we will sort it out.`,
-        { field: "coupon" },
-      );
-    }
-    throw error;
-  }
-  const row = await applyProviderSubscription(database, created, readAt);
-  if (!row) throw new Error(`subscription ${created.id} was not stored`);
-  if (coupon && reserved) {
-    await linkCoupon(database, reserved.redemptionId, row.id, coupon.id);
-    return { ...row, couponId: coupon.id };
-  }
-  if (replaces) {
-    await database
-      .update(subscriptions)
-      .set({ replacesSubscriptionId: replaces.id })
-      .where(eq(subscriptions.id, row.id));
-    return { ...row, replacesSubscriptionId: replaces.id };
-  }
-  return couponNotice ? { ...row, couponNotice } : row;
+    // Paid meanwhile (its webhook not in yet): this person has a subscription now.
+    paidMeanwhile: replaces
+      ? null
+      : new AppError(
+          "conflict",
+          "You already have a subscription. Manage it on Account → Subscription.",
+        ),
+    async create() {
+      const { providerPlanId } = await providerPlanFor(planId, database, client);
+      const startAt = replaces?.currentEnd ?? trialEnd;
+      reserved = coupon ? await reserveCoupon(database, coupon.id, planId, user) : null;
+      try {
+        return await client.createSubscription({
+          plan_id: providerPlanId,
+          total_count: TOTAL_COUNT[plan.billingCycle ?? "monthly"],
+          customer_notify: 1,
+          ...(startAt && startAt > new Date()
+            ? { start_at: Math.floor(startAt.getTime() / 1000) }
+            : {}),
+          ...(coupon ? { offer_id: coupon.providerOfferId } : {}),
+          notes: {
+            user_id: user.id,
+            plan_id: planId,
+            email: user.email,
+            ...(replaces ? { replaces: replaces.providerSubscriptionId } : {}),
+            ...(coupon ? { coupon: coupon.code } : {}),
+          },
+        });
+      } catch (error) {
+        if (reserved) await dropReservation(database, reserved.redemptionId);
+        // Razorpay refused the coupon's offer (disabled, expired, used up or unknown in its
+        // Dashboard): the buyer gets a plain sentence, the operator Razorpay's words in the log.
+        if (coupon && error instanceof RazorpayError && error.field === "offer_id") {
+          logger().warn(
+            { err: error, coupon: coupon.code, offerId: coupon.providerOfferId },
+            "Razorpay refused a coupon's offer at checkout",
+          );
+          throw new AppError(
+            "conflict",
+            `The coupon ${coupon.code} cannot be used at the moment. Buy without it at the full price, or write to us and we will sort it out.`,
+            { field: "coupon" },
+          );
+        }
+        throw error;
+      }
+    },
+    async complete(row) {
+      if (coupon && reserved) {
+        await linkCoupon(database, reserved.redemptionId, row.id, coupon.id);
+        return { ...row, couponId: coupon.id };
+      }
+      if (replaces) return markReplacing(database, row, replaces);
+      return couponNotice ? { ...row, couponNotice } : row;
+    },
+  };
 }
 
 /** The coupon a checkout names, or the AppError saying there is none. */

@@ -12,7 +12,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { type PaidPlanId, planById } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
 import { member as members, subscriptions, type SubscriptionRow } from "../db/schema";
-import { startCheckout } from "./checkout.server";
+import { proOrder, startCheckout } from "./checkout.server";
 import type { BillingOptions } from "./sync-reactions.server";
 import { queueBillingMail } from "./notify.server";
 import { razorpay } from "./provider.server";
@@ -267,7 +267,7 @@ export async function startPlanSwitch(
   if (!allows(state, "switch") || !current.currentEnd)
     throw new AppError("conflict", "Plans can be switched once the current period is paid.");
   planById(target);
-  const next = await startCheckout(user, target, { ...options, replaces: current });
+  const next = await startCheckout(proOrder(user, target, { replaces: current }), options);
   return { current, next };
 }
 

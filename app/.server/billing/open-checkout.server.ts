@@ -10,7 +10,7 @@ import { formatInr } from "~/lib/money";
 import { type PaidPlanId, planById, planLabel, planPriceLabel } from "~/lib/plans";
 import { saveBillingProfile } from "./billing-profile.server";
 import { nextChargePaise } from "./charge-amount.server";
-import { type CheckoutRow, startCheckout } from "./checkout.server";
+import { type CheckoutRow, proOrder, startCheckout } from "./checkout.server";
 import { startPlanSwitch } from "./manage.server";
 import { paymentsConfig } from "./provider.server";
 
@@ -32,11 +32,13 @@ export async function openCheckout(user: SessionUser, order: CheckoutOrder) {
   const subscription: CheckoutRow =
     switching === "1"
       ? (await startPlanSwitch(user, planId)).next
-      : await startCheckout(user, planId, {
-          analyticsClientId: analyticsId,
-          afterTrial: start === "after-trial",
-          couponCode: coupon || null,
-        });
+      : await startCheckout(
+          proOrder(user, planId, {
+            afterTrial: start === "after-trial",
+            couponCode: coupon || null,
+          }),
+          { analyticsClientId: analyticsId },
+        );
   const plan = planById(planId);
   // What the first charge comes to (the coupon's price when the subscription has one): the
   // same answer as every "next charge" on the site.

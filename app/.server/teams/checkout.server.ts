@@ -11,55 +11,49 @@ import { eq } from "drizzle-orm";
 import { type BillingCycle, site } from "~/config/site";
 import { findPlan } from "~/lib/plans";
 import { type SeatTopup, seatQuote, seatsText, seatTopup } from "~/lib/seats";
-import { type Database, db as defaultDb } from "../db";
+import type { Database } from "../db";
 import { subscriptions, type SubscriptionRow, teamProfiles, teamSeatTopups } from "../db/schema";
-import { TOTAL_COUNT } from "../billing/checkout.server";
+import { teamBuyer } from "../billing/buyer";
+import {
+  type CheckoutOrder,
+  markReplacing,
+  type PreparedOrder,
+  TOTAL_COUNT,
+} from "../billing/checkout.server";
 import { providerPlanFor } from "../billing/plans.server";
-import { razorpay } from "../billing/provider.server";
 import type { RazorpayClient } from "../billing/razorpay/client";
-import { settleOpenCheckouts } from "../billing/open-checkouts.server";
-import { applyProviderSubscription } from "../billing/subscriptions.server";
 import { AppError } from "../http/errors";
-import { LeaseBusyError, withLease } from "../security/lease.server";
 import { teamSeatsOf } from "./seats.server";
 
-export async function startTeamCheckout(
+/**
+ * A team's order of seats, for `startCheckout` (one checkout for every buyer, issue 54): `buyer` is
+ * the owner or billing manager authorising it, whose page checked the role.
+ */
+export function seatsOrder(
   buyer: { id: string; email: string },
   organizationId: string,
   order: { cycle: BillingCycle; seats: number },
-  options: { database?: Database; client?: RazorpayClient } = {},
-): Promise<SubscriptionRow> {
-  const database = options.database ?? defaultDb();
-  const client = options.client ?? razorpay();
-  if (!Number.isInteger(order.seats) || order.seats < 1 || order.seats > site.teams.maxSeats)
-    throw new AppError("invalid", `Choose between 1 and ${site.teams.maxSeats} seats.`, {
-      field: "seats",
-    });
-  try {
-    // One at a time per team, on every instance: two owners (or a double submit) would otherwise
-    // both find no open checkout and create two subscriptions that could both be paid.
-    return await withLease(
-      `team-checkout:${organizationId}`,
-      () => startNow(buyer, organizationId, order, database, client),
-      { ttlSeconds: 60, waitMs: 20_000, database },
-    );
-  } catch (error) {
-    if (error instanceof LeaseBusyError)
-      throw new AppError(
-        "conflict",
-        "Someone else is buying seats for this team right now. Wait a moment and try again.",
-      );
-    throw error;
-  }
+): CheckoutOrder {
+  return {
+    buyer: teamBuyer(organizationId),
+    busyMessage:
+      "Someone else is buying seats for this team right now. Wait a moment and try again.",
+    prepare: (database, client) =>
+      prepareSeatsOrder(buyer, organizationId, order, database, client),
+  };
 }
 
-async function startNow(
+async function prepareSeatsOrder(
   buyer: { id: string; email: string },
   organizationId: string,
   order: { cycle: BillingCycle; seats: number },
   database: Database,
   client: RazorpayClient,
-): Promise<SubscriptionRow> {
+): Promise<PreparedOrder> {
+  if (!Number.isInteger(order.seats) || order.seats < 1 || order.seats > site.teams.maxSeats)
+    throw new AppError("invalid", `Choose between 1 and ${site.teams.maxSeats} seats.`, {
+      field: "seats",
+    });
   const [profile] = await database
     .select({ name: teamProfiles.name })
     .from(teamProfiles)
@@ -84,82 +78,75 @@ async function startNow(
   const replaces = change?.current ?? null;
   const topupPaise = change?.topup?.amountPaise ?? null;
 
-  const reused = await settleOpenCheckouts(
-    rows.filter((row) => checkoutOpen(row.status)),
-    {
-      // The same order: seats, plan, what it replaces and what it charges up front (a day later,
-      // fewer days are left, and Razorpay's upfront amount is fixed when it is created).
-      sameOrder: async (open, fresh) => {
-        const [openTopup] = await database
-          .select({ amountPaise: teamSeatTopups.amountPaise })
-          .from(teamSeatTopups)
-          .where(eq(teamSeatTopups.subscriptionId, open.id));
-        return (
-          open.providerPlanId === providerPlanId &&
-          (fresh.quantity ?? 1) === order.seats &&
-          open.replacesSubscriptionId === (replaces?.id ?? null) &&
-          (openTopup?.amountPaise ?? null) === topupPaise
-        );
-      },
-      paidMeanwhile: new AppError(
-        "conflict",
-        "The team's seats were just paid for: reload this page.",
-      ),
+  return {
+    open: rows.filter((row) => checkoutOpen(row.status)),
+    // The same order: seats, plan, what it replaces and what it charges up front (a day later,
+    // fewer days are left, and Razorpay's upfront amount is fixed when it is created).
+    async sameOrder(open, fresh) {
+      const [openTopup] = await database
+        .select({ amountPaise: teamSeatTopups.amountPaise })
+        .from(teamSeatTopups)
+        .where(eq(teamSeatTopups.subscriptionId, open.id));
+      return (
+        open.providerPlanId === providerPlanId &&
+        (fresh.quantity ?? 1) === order.seats &&
+        open.replacesSubscriptionId === (replaces?.id ?? null) &&
+        (openTopup?.amountPaise ?? null) === topupPaise
+      );
     },
-    database,
-    client,
-  );
-  if (reused) return reused;
-
-  const readAt = new Date();
-  const created = await client.createSubscription({
-    plan_id: providerPlanId,
-    total_count: TOTAL_COUNT[cycle],
-    quantity: order.seats,
-    customer_notify: 1,
-    // A change starts when the current cycle ends; the added seats' share of the current cycle
-    // is the upfront amount its authentication charges.
-    ...(replaces?.currentEnd ? { start_at: Math.floor(replaces.currentEnd.getTime() / 1000) } : {}),
-    ...(change?.topup
-      ? {
-          addons: [
-            {
-              item: {
-                name: `${seatsText(change.topup.seatsAdded)} more for ${change.topup.daysLeft} of ${change.topup.cycleDays} days`,
-                amount: change.topup.amountPaise,
-                currency: "INR" as const,
-              },
-            },
-          ],
-        }
-      : {}),
-    notes: {
-      team_id: organizationId,
-      plan_id: quote.planId,
-      seats: String(order.seats),
-      bought_by: buyer.id,
-      email: buyer.email,
-      ...(replaces ? { replaces: replaces.providerSubscriptionId } : {}),
-    },
-  });
-  const row = await applyProviderSubscription(database, created, readAt);
-  if (!row) throw new Error(`team subscription ${created.id} was not stored`);
-  if (!replaces) return row;
-  await database.transaction(async (tx) => {
-    await tx
-      .update(subscriptions)
-      .set({ replacesSubscriptionId: replaces.id })
-      .where(eq(subscriptions.id, row.id));
-    if (change?.topup && replaces.currentEnd)
-      await tx.insert(teamSeatTopups).values({
-        subscriptionId: row.id,
-        seatsAdded: change.topup.seatsAdded,
-        amountPaise: change.topup.amountPaise,
-        periodStart: readAt,
-        periodEnd: replaces.currentEnd,
+    paidMeanwhile: new AppError(
+      "conflict",
+      "The team's seats were just paid for: reload this page.",
+    ),
+    create: () =>
+      client.createSubscription({
+        plan_id: providerPlanId,
+        total_count: TOTAL_COUNT[cycle],
+        quantity: order.seats,
+        customer_notify: 1,
+        // A change starts when the current cycle ends; the added seats' share of the current
+        // cycle is the upfront amount its authentication charges.
+        ...(replaces?.currentEnd
+          ? { start_at: Math.floor(replaces.currentEnd.getTime() / 1000) }
+          : {}),
+        ...(change?.topup
+          ? {
+              addons: [
+                {
+                  item: {
+                    name: `${seatsText(change.topup.seatsAdded)} more for ${change.topup.daysLeft} of ${change.topup.cycleDays} days`,
+                    amount: change.topup.amountPaise,
+                    currency: "INR" as const,
+                  },
+                },
+              ],
+            }
+          : {}),
+        notes: {
+          team_id: organizationId,
+          plan_id: quote.planId,
+          seats: String(order.seats),
+          bought_by: buyer.id,
+          email: buyer.email,
+          ...(replaces ? { replaces: replaces.providerSubscriptionId } : {}),
+        },
+      }),
+    async complete(row, readAt) {
+      if (!replaces) return row;
+      return database.transaction(async (tx) => {
+        const replacing = await markReplacing(tx, row, replaces);
+        if (change?.topup && replaces.currentEnd)
+          await tx.insert(teamSeatTopups).values({
+            subscriptionId: row.id,
+            seatsAdded: change.topup.seatsAdded,
+            amountPaise: change.topup.amountPaise,
+            periodStart: readAt,
+            periodEnd: replaces.currentEnd,
+          });
+        return replacing;
       });
-  });
-  return { ...row, replacesSubscriptionId: replaces.id };
+    },
+  };
 }
 
 const cycleOf = (row: SubscriptionRow): BillingCycle =>

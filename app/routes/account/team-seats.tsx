@@ -4,10 +4,10 @@ import { useFormPending } from "~/components/use-form-pending";
 import { STATUS_RULES } from "~/lib/subscription-state";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
-import { verifyCheckout } from "~/.server/billing/checkout.server";
+import { startCheckout, verifyCheckout } from "~/.server/billing/checkout.server";
 import { paymentsConfig } from "~/.server/billing/provider.server";
 import { formAction, refuse } from "~/.server/forms/action.server";
-import { startTeamCheckout } from "~/.server/teams/checkout.server";
+import { seatsOrder } from "~/.server/teams/checkout.server";
 import { teamSeatsOf } from "~/.server/teams/seats.server";
 import { teamViewFor } from "~/.server/teams/teams.server";
 import { CheckoutProgress } from "~/components/billing/CheckoutProgress";
@@ -148,7 +148,7 @@ export async function action(args: Route.ActionArgs) {
     });
   return formAction(args, startSchema, async (input, { user }) => {
     const team = await managedTeam(user.id, params.id);
-    const subscription = await startTeamCheckout(user, team.id, input);
+    const subscription = await startCheckout(seatsOrder(user, team.id, input));
     const quote = seatQuote(input.cycle, input.seats);
     return data({
       intent: "start",
