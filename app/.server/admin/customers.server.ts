@@ -1,4 +1,5 @@
 import { type Entitlement, entitlementFor } from "../billing/entitlement.server";
+import { personBuyer } from "../billing/buyer";
 import type { PlanShown } from "~/lib/pro-source";
 import { billingOverview } from "../billing/overview.server";
 import { planShownFor } from "../billing/plan-shown.server";
@@ -46,7 +47,7 @@ export async function findCustomer(
   const [entitlement, devices, overview, trial] = await Promise.all([
     entitlementFor(user.id, { database, now }),
     listDevices(user.id, database),
-    billingOverview(user.id, database),
+    billingOverview(personBuyer(user.id), database),
     trialOf(user.id, database),
   ]);
   const plan = planShownFor({ entitlement, overview, trialEndsAt: trial?.endsAt ?? null, now });

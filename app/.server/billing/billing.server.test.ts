@@ -472,7 +472,7 @@ describe("billing with the fake Razorpay", () => {
     ).filter((payment) => payment.status === "captured");
     expect(captured.map((payment) => payment.amountPaise)).toEqual([69_900]);
 
-    const overview = await billingOverview(userId, test.db);
+    const overview = await billingOverview(personBuyer(userId), test.db);
     expect(overview.subscription).toMatchObject({
       planId: "pro-monthly",
       cancelAtCycleEnd: true,
@@ -532,7 +532,7 @@ describe("billing with the fake Razorpay", () => {
     expect(
       (await client.fetchSubscription(monthly.providerSubscriptionId)).has_scheduled_changes,
     ).toBe(false);
-    expect((await billingOverview(userId, test.db)).switchTo).toBeNull();
+    expect((await billingOverview(personBuyer(userId), test.db)).switchTo).toBeNull();
   });
 
   it("schedules a yearly renewal reminder a week before the charge", async () => {

@@ -3,6 +3,7 @@
  * (deduplicated, so a replayed event mails nobody twice), rendered and sent by the worker with
  * the data as it is then.
  */
+import { buyerOf, personBuyer } from "./buyer";
 import type { PlanSourceKind } from "~/lib/pro-source";
 import { billingOverview } from "./overview.server";
 import { planShownFor } from "./plan-shown.server";
@@ -112,21 +113,30 @@ async function recipientsOf(
     .where(eq(subscriptions.id, subscriptionId));
   if (!row) return null;
   const { subscription } = row;
-  if (!subscription.teamId)
-    return row.email && row.name !== null
-      ? { subscription, email: row.email, name: row.name }
-      : null;
+  const buyer = buyerOf(subscription);
+  if (!buyer) return null;
+  switch (buyer.kind) {
+    case "person":
+      return row.email && row.name !== null
+        ? { subscription, email: row.email, name: row.name }
+        : null;
+    case "team":
+      return teamRecipients(database, subscription, buyer.teamId);
+  }
+}
+
+/** A team's owners and billing managers, together on one mail, greeted by the team's name. */
+async function teamRecipients(
+  database: Database,
+  subscription: SubscriptionRow,
+  teamId: string,
+): Promise<{ subscription: SubscriptionRow; email: string; name: string } | null> {
   const managers = await database
     .select({ email: users.email, team: organizations.name })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
     .innerJoin(organizations, eq(organizations.id, members.organizationId))
-    .where(
-      and(
-        eq(members.organizationId, subscription.teamId),
-        inArray(members.role, ["owner", "billing"]),
-      ),
-    )
+    .where(and(eq(members.organizationId, teamId), inArray(members.role, ["owner", "billing"])))
     .orderBy(asc(members.createdAt));
   if (managers.length === 0) return null;
   return {
@@ -449,7 +459,7 @@ async function proKeptBy(userId: string | null, database: Database): Promise<Pro
   const now = new Date();
   const [entitlement, overview, trial] = await Promise.all([
     entitlementFor(userId, { database, now }),
-    billingOverview(userId, database),
+    billingOverview(personBuyer(userId), database),
     trialOf(userId, database),
   ]);
   const shown = planShownFor({ entitlement, overview, trialEndsAt: trial?.endsAt ?? null, now });

@@ -1,4 +1,5 @@
 /** What the account pages show about a buyer's subscription, in words and plain values. */
+import type { Buyer } from "./buyer";
 import { nextChargePaise } from "./charge-amount.server";
 import { subscriptionCouponText } from "../coupons/subscription-coupon.server";
 import { formatDate } from "~/lib/dates";
@@ -16,7 +17,7 @@ import { paymentMethodOf, paymentsOfSubscription } from "./payments.server";
 import {
   primarySubscription,
   scheduledSwitch,
-  subscriptionsOf,
+  subscriptionsOfBuyer,
   SWITCHED_PLAN,
 } from "./subscriptions.server";
 
@@ -166,11 +167,15 @@ export function accountBanner(state: {
   return bannerOf(primarySubscription(state.subscriptions)?.status);
 }
 
+/**
+ * What a buyer's subscription is, renews and charges, in the words every page uses: a person's
+ * own, or a team's seats (the team's page, for its owner and billing managers).
+ */
 export async function billingOverview(
-  userId: string,
+  buyer: Buyer,
   database: Database = defaultDb(),
 ): Promise<BillingOverview> {
-  const rows = await subscriptionsOf(userId, database);
+  const rows = await subscriptionsOfBuyer(buyer, database);
   const current =
     primarySubscription(rows) ??
     rows.find((row) => row.checkoutVerifiedAt && stateOfRow(row) === "activating") ??

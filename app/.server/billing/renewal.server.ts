@@ -4,6 +4,7 @@
  * amount and GST split, the payment method, and what happens if the charge fails. Built from
  * the same overview the subscription page reads, so the sentence and the details never disagree.
  */
+import { personBuyer } from "./buyer";
 import { formatDate } from "~/lib/dates";
 import type { GstSplit } from "~/lib/gst-split";
 import { formatInr } from "~/lib/money";
@@ -173,7 +174,9 @@ export async function renewalOf(
 ): Promise<{ overview: BillingOverview; renewal: Renewal | null }> {
   const database = options.database ?? defaultDb();
   const overview =
-    options.hasSubscriptions === false ? NO_SUBSCRIPTION : await billingOverview(userId, database);
+    options.hasSubscriptions === false
+      ? NO_SUBSCRIPTION
+      : await billingOverview(personBuyer(userId), database);
   const sub = overview.subscription;
   const amount = overview.switchTo?.pricePaise ?? sub?.nextChargePaise ?? null;
   const tax = amount !== null ? await taxOfCharge(database, userId, amount) : null;

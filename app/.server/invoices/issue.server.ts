@@ -6,6 +6,7 @@
  * stored with the row: what is served later is those bytes (`stored-pdf.server.ts`).
  */
 import { and, desc, eq, or, sql } from "drizzle-orm";
+import { type Buyer, personBuyer, teamBuyer } from "../billing/buyer";
 import { istDay } from "~/lib/india-time";
 import { site } from "~/config/site";
 import { stateByCode } from "~/lib/gst";
@@ -58,9 +59,21 @@ const unknownBuyer = (legalName = "Customer", email: string | null = null): Part
   email,
 });
 
-/** The buyer as their billing details say now (the moment of payment). */
-export async function buyerParty(executor: Executor, userId: string | null): Promise<Party> {
-  if (!userId) return unknownBuyer();
+/**
+ * The buyer as their billing details say now (the moment of payment): a person's, or a team's
+ * (issue 37, point 5: its billing details, GSTIN and state); unknown once neither is left.
+ */
+export async function buyerParty(executor: Executor, buyer: Buyer | null): Promise<Party> {
+  if (!buyer) return unknownBuyer();
+  switch (buyer.kind) {
+    case "person":
+      return personParty(executor, buyer.userId);
+    case "team":
+      return teamParty(executor, buyer.teamId);
+  }
+}
+
+async function personParty(executor: Executor, userId: string): Promise<Party> {
   const [row] = await executor
     .select({ profile: billingProfiles, name: users.name, email: users.email })
     .from(users)
@@ -94,8 +107,7 @@ function partyOf(
   };
 }
 
-/** A team as the buyer (issue 37, point 5): its billing details, GSTIN and state. */
-export async function teamBuyerParty(executor: Executor, teamId: string): Promise<Party> {
+async function teamParty(executor: Executor, teamId: string): Promise<Party> {
   const [profile] = await executor
     .select()
     .from(teamProfiles)
@@ -250,9 +262,10 @@ export async function issueInvoiceForPayment(
     amountPaise: input.amountPaise,
     ratePercent: site.pricing.gstRatePercent,
     supplier: supplierParty(),
-    buyer: team
-      ? await teamBuyerParty(executor, team.id)
-      : await buyerParty(executor, input.userId),
+    buyer: await buyerParty(
+      executor,
+      team ? teamBuyer(team.id) : input.userId ? personBuyer(input.userId) : null,
+    ),
     quantity: team?.seats ?? 1,
     line: {
       description: team

@@ -4,6 +4,7 @@
  * checkout show "₹592.37 + ₹106.63 IGST" before the buyer pays).
  */
 import { site } from "~/config/site";
+import { personBuyer } from "../billing/buyer";
 import type { Executor } from "../db";
 import { placeOfSupply, splitGstInclusive } from "./engine.server";
 import { buyerParty, supplierParty } from "./issue.server";
@@ -15,7 +16,7 @@ export async function taxOfCharge(
   amountPaise: number,
 ): Promise<TaxBreakdown> {
   const supplier = supplierParty();
-  const place = placeOfSupply(await buyerParty(executor, userId), supplier);
+  const place = placeOfSupply(await buyerParty(executor, personBuyer(userId)), supplier);
   return splitGstInclusive(
     amountPaise,
     site.pricing.gstRatePercent,

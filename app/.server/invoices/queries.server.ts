@@ -1,30 +1,32 @@
 /** Reading issued documents: a buyer's list, one document, and the admin's period views. */
 import { and, asc, desc, eq, gte, lt, type SQL } from "drizzle-orm";
 import { istMonth, istMonthRange } from "~/lib/india-time";
+import type { Buyer } from "../billing/buyer";
 import { type Database, db as defaultDb } from "../db";
 import { invoiceColumns, invoices, type InvoiceRow } from "../db/schema";
 
-export async function invoicesOfUser(
-  userId: string,
+/**
+ * A buyer's documents, newest first: a person's own, or a team's (issue 37, point 5: for its
+ * owner and billing managers, whose page checked the role).
+ */
+export async function invoicesOf(
+  buyer: Buyer,
   database: Database = defaultDb(),
 ): Promise<InvoiceRow[]> {
   return database
     .select(invoiceColumns)
     .from(invoices)
-    .where(eq(invoices.userId, userId))
+    .where(invoicesOfBuyer(buyer))
     .orderBy(desc(invoices.issuedAt), desc(invoices.number));
 }
 
-/** A team's documents (issue 37, point 5): for its owner and billing managers. */
-export async function invoicesOfTeam(
-  teamId: string,
-  database: Database = defaultDb(),
-): Promise<InvoiceRow[]> {
-  return database
-    .select(invoiceColumns)
-    .from(invoices)
-    .where(eq(invoices.teamId, teamId))
-    .orderBy(desc(invoices.issuedAt), desc(invoices.number));
+function invoicesOfBuyer(buyer: Buyer): SQL {
+  switch (buyer.kind) {
+    case "person":
+      return eq(invoices.userId, buyer.userId);
+    case "team":
+      return eq(invoices.teamId, buyer.teamId);
+  }
 }
 
 /** A buyer's latest document (invoice or credit note), or null before the first payment. */

@@ -7,7 +7,8 @@ import { STATUS_RULES } from "~/lib/subscription-state";
 import { stateOfRow } from "../billing/subscription-state.server";
 import type { SessionUser } from "../auth/session-shape";
 import { nextChargePaise } from "../billing/charge-amount.server";
-import { invoicesOfTeam } from "../invoices/queries.server";
+import { invoicesOf } from "../invoices/queries.server";
+import { teamBuyer } from "../billing/buyer";
 import { findPlan, planLabel } from "~/lib/plans";
 import { stateByCode } from "~/lib/gst";
 import { TEAM_ROLE_LABELS } from "./roles";
@@ -70,7 +71,7 @@ export async function teamPage(user: Pick<SessionUser, "id">, team: TeamView) {
     },
     // The team's tax invoices: for its owner and billing managers only (point 5).
     invoices: manages
-      ? (await invoicesOfTeam(team.id)).map((row) => ({
+      ? (await invoicesOf(teamBuyer(team.id))).map((row) => ({
           id: row.id,
           number: row.number,
           kind: row.kind,

@@ -1,4 +1,5 @@
 import { getSession } from "~/.server/auth/session";
+import { personBuyer } from "~/.server/billing/buyer";
 import { entitlementFor } from "~/.server/billing/entitlement.server";
 import { billingOverview } from "~/.server/billing/overview.server";
 import { planShownFor } from "~/.server/billing/plan-shown.server";
@@ -20,7 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const now = new Date();
   const [entitlement, overview, trial] = await Promise.all([
     entitlementFor(session.user.id, { now }),
-    billingOverview(session.user.id),
+    billingOverview(personBuyer(session.user.id)),
     trialState(session.user, { now }),
   ]);
   const shown = planShownFor({

@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { personBuyer } from "~/.server/billing/buyer";
 import { useFormPending } from "~/components/use-form-pending";
 import { STATUS_RULES } from "~/lib/subscription-state";
 import { z } from "zod";
@@ -29,7 +30,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
   const [profile, overview] = await Promise.all([
     billingProfileOf(user.id),
-    billingOverview(user.id),
+    billingOverview(personBuyer(user.id)),
   ]);
   return {
     defaults: billingDefaults(profile, user.name),

@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { personBuyer } from "~/.server/billing/buyer";
 import { useFormPending } from "~/components/use-form-pending";
 import { STATUS_RULES } from "~/lib/subscription-state";
 import { z } from "zod";
@@ -27,7 +28,7 @@ export const meta: Route.MetaFunction = () =>
 export async function loader({ context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
   const current = primarySubscription(await subscriptionsOf(user.id));
-  const overview = await billingOverview(user.id);
+  const overview = await billingOverview(personBuyer(user.id));
   // Only whether Razorpay knows something newer: the field-by-field comparison is the operator's
   // (/admin-fix-subscription), not words for a customer (issue 34, point 5).
   const comparison = current ? await compareForSubscriber(user.id, current) : null;

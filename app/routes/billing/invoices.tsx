@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import { requireSession } from "~/.server/auth/session";
 import { refundsOfCustomer } from "~/.server/billing/refunds.server";
-import { invoicesOfUser } from "~/.server/invoices/queries.server";
+import { personBuyer } from "~/.server/billing/buyer";
+import { invoicesOf } from "~/.server/invoices/queries.server";
 import { PageHeader } from "~/components/PageHeader";
 import { formatDate } from "~/lib/dates";
 import { formatInr } from "~/lib/money";
@@ -15,7 +16,10 @@ export const meta: Route.MetaFunction = () =>
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
-  const [rows, refunds] = await Promise.all([invoicesOfUser(user.id), refundsOfCustomer(user.id)]);
+  const [rows, refunds] = await Promise.all([
+    invoicesOf(personBuyer(user.id)),
+    refundsOfCustomer(user.id),
+  ]);
   const credited = new Set(
     rows.filter((row) => row.kind === "credit_note").map((row) => row.originalInvoiceId),
   );
