@@ -104,10 +104,12 @@ async function makeMigratedPglite() {
 
 /**
  * Starts the built site once on an empty embedded database and stops it: test servers that name
- * no data folder start on a copy (`startServer`). A unit-only run without a build skips it.
+ * no data folder start on a copy (`startServer`). A unit-only run without a build skips it, and
+ * so does `npm run test:quick` when it chose no test that starts a site (PINOUT_TEST_NO_SITES):
+ * the start costs about 4 s of CPU, and a site started anyway only starts on an empty folder.
  */
 async function makeDataTemplate() {
-  if (!hasBuild()) return;
+  if (!hasBuild() || process.env.PINOUT_TEST_NO_SITES) return;
   const dataDir = tempDataDir();
   const server = await startServerProcess({ dataDir });
   const { code } = await server.stop();
