@@ -27,6 +27,17 @@ describe("the envFile warning preload", () => {
     expect(printed).toContain("another warning 42");
   });
 
+  it("is preloaded by every command that starts React Router's Vite", () => {
+    const { scripts } = JSON.parse(
+      fs.readFileSync(path.resolve(import.meta.dirname, "..", "..", "package.json"), "utf8"),
+    ) as { scripts: Record<string, string> };
+    for (const name of ["build", "typecheck", "dev"])
+      expect(scripts[name], name).toContain("--import ./scripts/lib/quiet-envfile-warning.mjs");
+    // A bare `react-router` command would start Vite without it.
+    for (const [name, command] of Object.entries(scripts))
+      expect(command, name).not.toMatch(/(^|&& )react-router /);
+  });
+
   it("is still needed: React Router still starts Vite with envFile: false", () => {
     const require = createRequire(import.meta.url);
     const vitePlugin = path.join(

@@ -27,7 +27,7 @@ import {
   signUpVerified,
   startWithAdmin,
 } from "../support/auth";
-import { buyThroughSandbox } from "../support/billing";
+import { buyThroughSandbox, requestSelfRefund } from "../support/billing";
 import { pageText, textOf } from "../support/pages";
 import { signInDevice } from "../support/desktop";
 import { childProcesses } from "../support/child-processes";
@@ -128,14 +128,7 @@ describe.each(contractEngines("backup and restore"))(
       });
       await buyThroughSandbox(server, refunded);
       await server.jobsSettled();
-      const review = await (
-        await getWithCookies(server, "/account/subscription?refund=review", refunded)
-      ).text();
-      const refund = await postForm(server, "/account/subscription", refunded, {
-        intent: "request-refund",
-        paymentId: /name="paymentId" value="(pay_\w+)"/.exec(review)?.[1] ?? "",
-        key: /name="key" value="(rf_[\w-]+)"/.exec(review)?.[1] ?? "",
-      });
+      const refund = await requestSelfRefund(server, refunded);
       expect(refund.status).toBe(200);
       await server.jobsSettled();
       expect(await pageText(server, "/invoices", refunded)).toMatch(/Credit note/);

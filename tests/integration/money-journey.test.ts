@@ -9,8 +9,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getWithCookies, postForm, signUpVerified } from "../support/auth";
-import { buyThroughSandbox } from "../support/billing";
+import { getWithCookies, signUpVerified } from "../support/auth";
+import { buyThroughSandbox, requestSelfRefund } from "../support/billing";
 import { contractEngines } from "../support/engines";
 import { pageText } from "../support/pages";
 import { type RunningTestServer, startServerOn } from "../support/server";
@@ -61,14 +61,7 @@ describe.each(contractEngines("money journey"))("the money journey on $name", (e
     expect(invoiceText).not.toContain("Credit Note");
     expect(invoiceText).toContain("699.00");
 
-    const review = await (
-      await getWithCookies(server, "/account/subscription?refund=review", cookie)
-    ).text();
-    const refund = await postForm(server, "/account/subscription", cookie, {
-      intent: "request-refund",
-      paymentId: /name="paymentId" value="(pay_\w+)"/.exec(review)?.[1] ?? "",
-      key: /name="key" value="(rf_[\w-]+)"/.exec(review)?.[1] ?? "",
-    });
+    const refund = await requestSelfRefund(server, cookie);
     expect(refund.status).toBe(200);
     await server.jobsSettled();
 

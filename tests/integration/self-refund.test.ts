@@ -8,7 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDate } from "~/lib/dates";
 import { getWithCookies, postForm, signUpVerified } from "../support/auth";
 import { decodeJwt } from "jose";
-import { buyThroughSandbox, sandboxApi } from "../support/billing";
+import {
+  buyThroughSandbox,
+  sandboxApi,
+  selfRefundConfirmation as confirmation,
+} from "../support/billing";
 import { pageText, textOf } from "../support/pages";
 import { signInDevice } from "../support/desktop";
 import { engines } from "../support/engines";
@@ -36,11 +40,6 @@ describe.each(engines())("the customer's own refund on $name", (engine) => {
     expect(response.status).toBe(200);
     return (await response.json()) as { entitlement: { plan: string }; license: string };
   };
-  /** The confirmation's hidden fields, as the page draws them. */
-  const confirmation = (html: string) => ({
-    paymentId: /name="paymentId" value="(pay_\w+)"/.exec(html)?.[1] ?? "",
-    key: /name="key" value="(rf_[\w-]+)"/.exec(html)?.[1] ?? "",
-  });
 
   it("shows what happens, then refunds once for a confirmation sent twice, and ends Pro", async () => {
     const email = "changed-mind@example.com";

@@ -1,6 +1,6 @@
 /** Billing through HTTP the way a browser does it, plus signed webhooks, for integration tests. */
 import { createHmac, randomBytes } from "node:crypto";
-import { postForm } from "./auth";
+import { getWithCookies, postForm } from "./auth";
 import { eventually } from "./eventually";
 import { pageText } from "./pages";
 import type { RunningTestServer } from "./server";
@@ -138,4 +138,24 @@ export async function buyThroughSandbox(
     "Pro on /account",
   );
   return started.subscriptionId;
+}
+
+/** The hidden fields of the self-refund confirmation (`/account/subscription?refund=review`). */
+export function selfRefundConfirmation(html: string): { paymentId: string; key: string } {
+  return {
+    paymentId: /name="paymentId" value="(pay_\w+)"/.exec(html)?.[1] ?? "",
+    key: /name="key" value="(rf_[\w-]+)"/.exec(html)?.[1] ?? "",
+  };
+}
+
+/** Opens the self-refund review and confirms it, as the customer does; the action's answer. */
+export async function requestSelfRefund(
+  server: RunningTestServer,
+  cookie: string,
+): Promise<Response> {
+  const review = await getWithCookies(server, "/account/subscription?refund=review", cookie);
+  return postForm(server, "/account/subscription", cookie, {
+    intent: "request-refund",
+    ...selfRefundConfirmation(await review.text()),
+  });
 }

@@ -234,7 +234,10 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
       rank(b.until) - rank(a.until) ||
       Number(b.renews) - Number(a.renews) ||
       Number(Boolean(a.unpaid)) - Number(Boolean(b.unpaid)) ||
-      Number(Boolean(a.team)) - Number(Boolean(b.team)),
+      Number(Boolean(a.team)) - Number(Boolean(b.team)) ||
+      // Equal on everything a person sees the difference of: any fixed order will do.
+      a.plan.id.localeCompare(b.plan.id) ||
+      (a.team?.id ?? "").localeCompare(b.team?.id ?? ""),
   );
   const best = candidates[0];
   return best

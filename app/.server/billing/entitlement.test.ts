@@ -114,6 +114,68 @@ describe("decideEntitlement", () => {
       [scheduled, paid],
     ])
       expect(decideEntitlement({ subscriptions, grants: [] }, now).plan).toBe("pro-monthly");
+    // And the other way round, so the plans' names cannot be what decides.
+    const paidYearly = { ...sub("active", later(20), "pro-yearly"), paidCount: 1 };
+    const toMonthly = { ...sub("authenticated", later(20)), paidCount: 0 };
+    for (const subscriptions of [
+      [paidYearly, toMonthly],
+      [toMonthly, paidYearly],
+    ])
+      expect(decideEntitlement({ subscriptions, grants: [] }, now).plan).toBe("pro-yearly");
+  });
+
+  // The class of the case above: whatever the sources, the order they were read in decides
+  // nothing. Fails without the sort's last keys (two plans equal on everything else).
+  it("decides the same for the sources in any order", () => {
+    const status = fc.constantFrom(...SUBSCRIPTION_STATUSES);
+    const plan = fc.constantFrom("pro-monthly", "pro-yearly");
+    // Few distinct ends, so that sources tie on them often.
+    const end = fc.constantFrom(null, later(-1), later(10), later(20));
+    const own = fc.record({
+      planId: plan,
+      status,
+      currentEnd: end,
+      chargeAt: end,
+      endReason: fc.constant(null),
+      paidCount: fc.integer({ min: 0, max: 2 }),
+      cancelAtCycleEnd: fc.boolean(),
+    });
+    const seat = fc.record({
+      planId: plan,
+      status,
+      currentEnd: end,
+      chargeAt: end,
+      endReason: fc.constant(null),
+      paidCount: fc.integer({ min: 0, max: 2 }),
+      cancelAtCycleEnd: fc.boolean(),
+      team: fc.constantFrom({ id: "org_a", name: "A" }, { id: "org_b", name: "B" }),
+      seats: fc.integer({ min: 1, max: 3 }),
+      seatRank: fc.integer({ min: 1, max: 3 }),
+    });
+    const grant = fc.record({
+      planId: plan,
+      startsAt: fc.constantFrom(later(-5), now),
+      endsAt: fc.constantFrom(later(10), later(20)),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(own, { maxLength: 4 }),
+        fc.array(seat, { maxLength: 3 }),
+        fc.array(grant, { maxLength: 2 }),
+        (subscriptions, seats, grants) => {
+          const forwards = decideEntitlement({ subscriptions, seats, grants }, now);
+          const backwards = decideEntitlement(
+            {
+              subscriptions: [...subscriptions].reverse(),
+              seats: [...seats].reverse(),
+              grants: [...grants].reverse(),
+            },
+            now,
+          );
+          expect(backwards).toEqual(forwards);
+        },
+      ),
+    );
   });
 
   it("gives nothing once the end it was set to end at has passed, before the webhook says so", () => {
