@@ -90,6 +90,11 @@ export function contractEngines(why: EngineContract): EngineCase[] {
   return postgresUrl ? [PGLITE, postgres(postgresUrl)] : [PGLITE];
 }
 
+/** PGlite, the embedded default: for a test of PGlite itself (its settings, its folder). */
+export function embeddedEngine(): EngineCase {
+  return PGLITE;
+}
+
 /** The one engine of `engines()`, for a test file that starts one site outside `describe.each`. */
 export function httpEngine(): EngineCase {
   return engines()[0]!;

@@ -1,12 +1,14 @@
 /**
- * For unit tests of the admin and account queries: a throwaway embedded database in a temporary
- * folder, opened and migrated exactly as the server does it. Never imported by the app.
+ * For unit tests of the admin and account queries: a throwaway database, opened and migrated
+ * exactly as the server does it, on the suite's engine (PostgreSQL when there is one, decision
+ * 0059) unless the test names one. Never imported by the app.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Database, type DatabaseHandle, migrate, openDatabase } from "~/.server/db/client";
 import { user as users } from "~/.server/db/schema";
+import { type EngineCase, httpEngine } from "./engines";
 
 /** Set by the global setup: an embedded database folder with every migration applied. */
 export const MIGRATED_PGLITE_ENV = "PINOUT_TEST_MIGRATED_PGLITE";
@@ -20,20 +22,23 @@ export interface TestDatabase {
 }
 
 /**
- * PGlite in a temporary folder (a copy of the run's migrated one); with `databaseUrl` (a database
- * from an engine of `tests/support/engines.ts`) that PostgreSQL server instead, migrated the
- * same way (nothing to do on a copy of the run's template).
+ * A new database on `engine` (the suite's engine unless given): on PostgreSQL a copy of the run's
+ * migrated template; on PGlite a temporary folder copied from the run's migrated one. With
+ * `databaseUrl`, that existing PostgreSQL database instead (a second connection to one already
+ * opened). Either way `migrate` runs as the server runs it, and finds nothing to do on a copy.
  */
 export async function openTestDatabase(
-  options: { databaseUrl?: string } = {},
+  where: { engine?: EngineCase; databaseUrl?: string } = {},
 ): Promise<TestDatabase> {
+  const databaseUrl =
+    where.databaseUrl ?? (await (where.engine ?? httpEngine()).freshDatabaseUrl());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-unit-db-"));
   // A copy of the migrated folder: `migrate` below then finds nothing to do.
   const migrated = process.env[MIGRATED_PGLITE_ENV];
-  if (migrated && !options.databaseUrl) fs.cpSync(migrated, dataDir, { recursive: true });
+  if (migrated && !databaseUrl) fs.cpSync(migrated, dataDir, { recursive: true });
   let handle: DatabaseHandle | undefined;
   try {
-    handle = await openDatabase({ dataDir, databaseUrl: options.databaseUrl });
+    handle = await openDatabase({ dataDir, databaseUrl });
     await migrate(handle);
   } catch (error) {
     await handle?.close();

@@ -304,7 +304,7 @@ describe.each(engines())("revenue read from the database on $name", (engine) => 
   let test: TestDatabase;
 
   beforeAll(async () => {
-    test = await openTestDatabase({ databaseUrl: await engine.freshDatabaseUrl() });
+    test = await openTestDatabase({ engine });
     const database = test.db;
     const users = new Map<string, string>();
     for (const customer of ["a", "b", "c", "d", "e"])

@@ -79,7 +79,7 @@ describe.each(engines())("daily sums on $name", (engine) => {
     );
 
   beforeAll(async () => {
-    test = await openTestDatabase({ databaseUrl: await engine.freshDatabaseUrl() });
+    test = await openTestDatabase({ engine });
     const rows = [];
     for (const daysAgo of [0, 1, 2, 3, 5, 400, 401]) {
       for (const [index, clientId] of visitors.entries()) {
@@ -222,7 +222,7 @@ describe.each(engines())("the funnel before and after its days are summed on $na
     new Date(istDayStart(addIstDays(istDay(NOW), -daysAgo))!.getTime() + 10 * 3_600_000);
 
   beforeAll(async () => {
-    test = await openTestDatabase({ databaseUrl: await engine.freshDatabaseUrl() });
+    test = await openTestDatabase({ engine });
     const event = (clientId: string, daysAgo: number, name: string, params: object) => ({
       clientId,
       name,

@@ -103,7 +103,7 @@ describe.each(contractEngines("backup and restore"))("backup and restore on $nam
   const releaseBytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 251));
 
   beforeAll(async () => {
-    source = await openTestDatabase({ databaseUrl: await engine.freshDatabaseUrl() });
+    source = await openTestDatabase({ engine });
     // Rows of the awkward kinds: identity and bigserial columns, jsonb, timestamps, bytes, text
     // that needs quoting, a numeric-looking string, and a release file in storage.
     await source.db.execute(

@@ -33,7 +33,7 @@ function snapshot(id: string, status: Status, amountRefunded = 0): RazorpayPayme
 describe.each(engines())("a payment's status moves only forward, on $name", (engine) => {
   let test: TestDatabase;
   beforeAll(async () => {
-    test = await openTestDatabase({ databaseUrl: await engine.freshDatabaseUrl() });
+    test = await openTestDatabase({ engine });
   });
   afterAll(async () => {
     await test.close();

@@ -5,12 +5,13 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { embeddedEngine } from "../../../tests/support/engines";
 import { openTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
 import { EMBEDDED_SHARED_BUFFERS } from "./embedded";
 
 let test: TestDatabase;
 beforeAll(async () => {
-  test = await openTestDatabase();
+  test = await openTestDatabase({ engine: embeddedEngine() });
 });
 afterAll(async () => {
   await test?.close();

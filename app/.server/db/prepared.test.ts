@@ -28,7 +28,7 @@ const echo = prepared<{ text: string; seconds: number; at_ms: number }>(
 describe.each(contractEngines("prepared statements"))("prepared statements on $name", (engine) => {
   let test: TestDatabase;
   beforeAll(async () => {
-    test = await openTestDatabase({ databaseUrl: await engine.freshDatabaseUrl() });
+    test = await openTestDatabase({ engine });
   });
   afterAll(async () => {
     await test?.close();

@@ -27,7 +27,7 @@ describe.each(engines())("/api/desktop/me's answer on $name", (engine) => {
   let test: TestDatabase;
   let sequence = 0;
   beforeAll(async () => {
-    test = await openTestDatabase({ databaseUrl: await engine.freshDatabaseUrl() });
+    test = await openTestDatabase({ engine });
   });
   afterAll(async () => {
     await test?.close();

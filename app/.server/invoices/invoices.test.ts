@@ -26,9 +26,7 @@ describe.each(engines())("invoices on $name", (engine) => {
   let sequence = 0;
 
   beforeAll(async () => {
-    ({ db: database, close } = await openTestDatabase({
-      databaseUrl: await engine.freshDatabaseUrl(),
-    }));
+    ({ db: database, close } = await openTestDatabase({ engine }));
     buyer = await insertUser(database, {
       email: `buyer-${engine.name}@example.com`,
       name: "Meera",

@@ -34,9 +34,7 @@ describe.each(engines())("stored invoice PDFs on $name", (engine) => {
   let sequence = 0;
 
   beforeAll(async () => {
-    ({ db: database, close } = await openTestDatabase({
-      databaseUrl: await engine.freshDatabaseUrl(),
-    }));
+    ({ db: database, close } = await openTestDatabase({ engine }));
     buyer = await insertUser(database, { email: `pdf-${engine.name}@example.com`, name: "Ravi" });
   });
   afterAll(() => close());

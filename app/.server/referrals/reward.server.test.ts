@@ -30,7 +30,7 @@ describe.each(engines())("the referral reward and the self-refund on $name", (en
   let sequence = 0;
 
   beforeAll(async () => {
-    test = await openTestDatabase({ databaseUrl: await engine.freshDatabaseUrl() });
+    test = await openTestDatabase({ engine });
   });
   afterAll(async () => {
     await test?.close();

@@ -51,7 +51,7 @@ describe.each(contractEngines("rate limits"))(
   (engine) => {
     let test: TestDatabase;
     beforeAll(async () => {
-      test = await openTestDatabase({ databaseUrl: await engine.freshDatabaseUrl() });
+      test = await openTestDatabase({ engine });
     });
     afterAll(async () => {
       await test?.close();
