@@ -65,7 +65,12 @@ async function providePostgres(project: TestProject): Promise<() => void> {
   }
   project.provide("postgresUrl", cluster.url);
   project.provide("postgresTemplate", true);
-  return () => cluster.stop();
+  return () => {
+    const seconds = cluster.cpuSeconds();
+    if (seconds !== undefined)
+      console.log(`PostgreSQL (the suite's cluster) used ${seconds.toFixed(1)} CPU-s`);
+    cluster.stop();
+  };
 }
 
 /**

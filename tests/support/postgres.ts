@@ -33,6 +33,12 @@ export interface Cluster {
   url: string;
   /** Stops the server and deletes the cluster. */
   stop(): void;
+  /**
+   * The CPU seconds the server has used so far: the postmaster's and those of the processes it
+   * has reaped (every ended connection). `pg_ctl` detaches the server, so `time` around a test run
+   * does not count it; the suite prints it beside its own (decision 0045). Undefined off Linux.
+   */
+  cpuSeconds(): number | undefined;
   /** Stops the server only (an outage): `resume()` starts it again on the same port. */
   pause(): void;
   resume(): void;
@@ -89,6 +95,7 @@ export async function startCluster(bin: string): Promise<Cluster> {
       run("pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "stop"]);
     },
     resume: start,
+    cpuSeconds: () => postmasterCpuSeconds(dataDir),
     stop() {
       try {
         run("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
@@ -97,4 +104,19 @@ export async function startCluster(bin: string): Promise<Cluster> {
       }
     },
   };
+}
+
+/** utime + stime + cutime + cstime of the postmaster named in `postmaster.pid`, in seconds. */
+function postmasterCpuSeconds(dataDir: string): number | undefined {
+  try {
+    const pid = fs.readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0];
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command's closing parenthesis: state is field 3, utime field 14.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = fields.slice(11, 15).reduce((sum, field) => sum + Number(field), 0);
+    const perSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+    return Number.isFinite(ticks) && perSecond > 0 ? ticks / perSecond : undefined;
+  } catch {
+    return undefined;
+  }
 }
