@@ -227,7 +227,7 @@ export async function sendBillingMail(
           endedNow: subscription.endReason === "operator-ended",
           keeps:
             subscription.endReason === "operator-ended"
-              ? await proKeptBy(subscription.userId, database)
+              ? await proKeptBy(subscription, database)
               : null,
         }),
       );
@@ -325,9 +325,7 @@ export async function sendBillingMail(
           documentsWhere: documents.where,
           team: subscription.teamId !== null,
           keeps:
-            subscription.endReason === "refunded"
-              ? await proKeptBy(subscription.userId, database)
-              : null,
+            subscription.endReason === "refunded" ? await proKeptBy(subscription, database) : null,
         }),
       );
     }
@@ -453,15 +451,28 @@ const KEPT_FROM: Record<Exclude<PlanSourceKind, "free">, (team: string) => strin
  * Pro a person keeps when one of their subscriptions ends at once (a full refund, an operator's
  * "cancel now"): where from, decided as the account pages decide it (planShownFor), read when
  * the mail is sent. Null for a team's subscription (nobody's own) and for an account on Free.
+ *
+ * The ending subscription is never the source, whatever its row says when the mail is sent: its
+ * end reason is recorded at once, but its status follows Razorpay's cancellation webhook, which
+ * may not have been processed yet (it then still reads as running, and the mail said "another
+ * subscription of yours" for a trial's Pro).
  */
-async function proKeptBy(userId: string | null, database: Database): Promise<ProKept | null> {
+async function proKeptBy(
+  ending: Pick<SubscriptionRow, "userId" | "providerSubscriptionId">,
+  database: Database,
+): Promise<ProKept | null> {
+  const userId = ending.userId;
   if (!userId) return null;
   const now = new Date();
-  const [entitlement, overview, trial] = await Promise.all([
+  const [entitlement, read, trial] = await Promise.all([
     entitlementFor(userId, { database, now }),
     billingOverview(personBuyer(userId), database),
     trialOf(userId, database),
   ]);
+  const overview =
+    read.subscription?.providerSubscriptionId === ending.providerSubscriptionId
+      ? { ...read, subscription: null }
+      : read;
   const shown = planShownFor({ entitlement, overview, trialEndsAt: trial?.endsAt ?? null, now });
   if (shown.kind === "free") return null;
   return {
