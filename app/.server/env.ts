@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { type ForeignCurrency, isForeignCurrency } from "~/lib/money";
 
 const TRUST_PROXY_KEYWORDS = new Set(["loopback", "linklocal", "uniquelocal"]);
 
@@ -195,6 +196,57 @@ export const envSchema = z.object({
   /** `1` allows the sandbox off this machine (SITE_URL or HOST): a public demo that sells nothing. */
   PAYMENTS_SANDBOX_PUBLIC: flag,
   /**
+   * The foreign currencies a buyer outside India may pay in (issue 56, decision 0060): a
+   * comma-separated list of USD and EUR, or empty for rupees only. Offered only while
+   * GST_LUT_ARN holds a Letter of Undertaking for the current financial year.
+   */
+  SELL_ABROAD_CURRENCIES: z
+    .string()
+    .default("USD")
+    .transform((value, ctx) => {
+      const codes = [
+        ...new Set(
+          value
+            .split(",")
+            .map((code) => code.trim().toUpperCase())
+            .filter(Boolean),
+        ),
+      ];
+      const unknown = codes.filter((code) => !isForeignCurrency(code));
+      if (unknown.length > 0) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must list USD or EUR (comma-separated), not ${unknown.join(", ")}`,
+        });
+        return z.NEVER;
+      }
+      return codes as ForeignCurrency[];
+    }),
+  /**
+   * The ARN of the Letter of Undertaking (Form GST RFD-11) filed for GST_LUT_FINANCIAL_YEAR: an
+   * export invoice prints it. Without a valid one for the current year nothing is sold abroad.
+   */
+  GST_LUT_ARN: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .transform((value) => value.trim().toUpperCase())
+      .pipe(z.string().regex(/^[A-Z]{2}[0-9A-Z]{13}$/, { error: "must be the 15-character ARN" }))
+      .optional(),
+  ),
+  /** The financial year the LUT is for, as "2026-27". */
+  GST_LUT_FINANCIAL_YEAR: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}$/, { error: 'must be a financial year such as "2026-27"' })
+      .refine(
+        (value) => (Number(value.slice(0, 4)) + 1) % 100 === Number(value.slice(5)),
+        'must be two consecutive years, such as "2026-27"',
+      )
+      .optional(),
+  ),
+  /**
    * Server processes sharing the port (node:cluster), one per core at most: a process renders one
    * page at a time. More than one needs DATABASE_URL and the real Razorpay: the embedded database
    * and the payment sandbox each belong to one process.
@@ -369,6 +421,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (data.BACKUP_INTERVAL_HOURS > 0 && !data.BACKUP_DIR)
     problems.push(
       "  BACKUP_INTERVAL_HOURS: scheduled backups need BACKUP_DIR (where to write them)",
+    );
+  if (Boolean(data.GST_LUT_ARN) !== Boolean(data.GST_LUT_FINANCIAL_YEAR))
+    problems.push(
+      "  GST_LUT_ARN, GST_LUT_FINANCIAL_YEAR: set both (the Letter of Undertaking's ARN and the financial year it is for) or neither",
     );
   if (data.PAYMENTS_PROVIDER === "razorpay") {
     for (const name of [

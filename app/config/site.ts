@@ -4,6 +4,8 @@
  * Public by design: this module ships to the browser, so it holds no secrets.
  */
 
+import type { ForeignCurrency } from "~/lib/money";
+
 export type PlanId = "free" | "pro-monthly" | "pro-yearly";
 export type BillingCycle = "monthly" | "yearly";
 
@@ -12,6 +14,12 @@ export interface Plan {
   name: string;
   /** Price per billing cycle in paise (₹1 = 100 paise); 0 for free. */
   pricePaise: number;
+  /**
+   * Price per billing cycle for a buyer outside India, in each foreign currency's minor unit
+   * (cents): set here, never converted from rupees (issue 56, decision 0060). No GST is added: a
+   * sale abroad is an export of services. Which currencies are offered is SELL_ABROAD_CURRENCIES.
+   */
+  pricesAbroad: Record<ForeignCurrency, number>;
   billingCycle: BillingCycle | null;
   deviceLimit: number;
   features: readonly string[];
@@ -77,7 +85,15 @@ export interface SiteConfig {
    * volume: with at least `fromSeats` seats, every seat costs that tier's price.
    */
   teams: {
-    seatPrices: Record<BillingCycle, readonly { fromSeats: number; pricePaise: number }[]>;
+    seatPrices: Record<
+      BillingCycle,
+      readonly {
+        fromSeats: number;
+        pricePaise: number;
+        /** A seat's price for a team outside India, in cents (as `Plan.pricesAbroad`). */
+        pricesAbroad: Record<ForeignCurrency, number>;
+      }[]
+    >;
     maxSeats: number;
   };
   /** GST invoicing: the series prefix and the SAC the company's accountant chose. */
@@ -140,12 +156,12 @@ export const site: SiteConfig = {
   teams: {
     seatPrices: {
       monthly: [
-        { fromSeats: 1, pricePaise: 69_900 },
-        { fromSeats: 10, pricePaise: 59_900 },
+        { fromSeats: 1, pricePaise: 69_900, pricesAbroad: { USD: 9_00, EUR: 8_50 } },
+        { fromSeats: 10, pricePaise: 59_900, pricesAbroad: { USD: 7_50, EUR: 7_00 } },
       ],
       yearly: [
-        { fromSeats: 1, pricePaise: 6_99_900 },
-        { fromSeats: 10, pricePaise: 5_99_900 },
+        { fromSeats: 1, pricePaise: 6_99_900, pricesAbroad: { USD: 89_00, EUR: 85_00 } },
+        { fromSeats: 10, pricePaise: 5_99_900, pricesAbroad: { USD: 75_00, EUR: 70_00 } },
       ],
     },
     maxSeats: 200,
@@ -160,6 +176,7 @@ export const site: SiteConfig = {
       id: "free",
       name: "Free",
       pricePaise: 0,
+      pricesAbroad: { USD: 0, EUR: 0 },
       billingCycle: null,
       deviceLimit: 1,
       features: ["Board pin maps", "Serial monitor", "1 device"],
@@ -168,6 +185,7 @@ export const site: SiteConfig = {
       id: "pro-monthly",
       name: "Pro",
       pricePaise: 69_900,
+      pricesAbroad: { USD: 9_00, EUR: 8_50 },
       billingCycle: "monthly",
       deviceLimit: 3,
       features: ["Everything in Free", "Logic analyser views", "Firmware flashing", "3 devices"],
@@ -176,6 +194,7 @@ export const site: SiteConfig = {
       id: "pro-yearly",
       name: "Pro",
       pricePaise: 6_99_900,
+      pricesAbroad: { USD: 89_00, EUR: 85_00 },
       billingCycle: "yearly",
       deviceLimit: 3,
       features: ["Everything in Free", "Logic analyser views", "Firmware flashing", "3 devices"],

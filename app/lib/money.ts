@@ -1,22 +1,98 @@
-const wholeRupees = new Intl.NumberFormat("en-IN", {
-  style: "currency",
-  currency: "INR",
-  maximumFractionDigits: 0,
-});
-const withPaise = new Intl.NumberFormat("en-IN", {
-  style: "currency",
-  currency: "INR",
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
+/**
+ * The one money module: the currencies the site can sell in, their minor units, and how an
+ * amount reads. Every amount is an integer in its currency's minor unit (paise, cents); nothing
+ * here does arithmetic on a fraction of one (issue 56, decision 0060).
+ */
+
+/** The currencies a price can be set in: rupees, and the two a buyer abroad can pay in. */
+export const CURRENCIES = ["INR", "USD", "EUR"] as const;
+export type Currency = (typeof CURRENCIES)[number];
+/** A currency a buyer outside India pays in (card only; an export of services). */
+export type ForeignCurrency = Exclude<Currency, "INR">;
+export const FOREIGN_CURRENCIES = ["USD", "EUR"] as const satisfies readonly ForeignCurrency[];
+
+interface CurrencyFacts {
+  /** Minor units in one major unit: 100 paise in a rupee, 100 cents in a dollar or a euro. */
+  minorPerMajor: 100;
+  /** How its amounts are written: Indian digit grouping for rupees. */
+  locale: string;
+  /** What a person calls it, in a sentence. */
+  name: string;
+}
+
+const FACTS: Record<Currency, CurrencyFacts> = {
+  INR: { minorPerMajor: 100, locale: "en-IN", name: "Indian rupees" },
+  USD: { minorPerMajor: 100, locale: "en-US", name: "US dollars" },
+  EUR: { minorPerMajor: 100, locale: "en-IE", name: "euros" },
+};
+
+export function isCurrency(value: unknown): value is Currency {
+  return (CURRENCIES as readonly unknown[]).includes(value);
+}
+
+export function isForeignCurrency(value: unknown): value is ForeignCurrency {
+  return (FOREIGN_CURRENCIES as readonly unknown[]).includes(value);
+}
+
+export function currencyName(currency: Currency): string {
+  return FACTS[currency].name;
+}
+
+/** A throw for anything that is not a whole number of minor units: the one check, everywhere. */
+export function assertMinorUnits(amount: number, currency: Currency = "INR"): void {
+  if (!Number.isSafeInteger(amount))
+    throw new Error(`an amount in ${currency} must be a whole number of minor units: ${amount}`);
+}
+
+const formats = new Map<string, Intl.NumberFormat>();
+function formatter(currency: Currency, fractionDigits: 0 | 2): Intl.NumberFormat {
+  const key = `${currency}:${fractionDigits}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(FACTS[currency].locale, {
+      style: "currency",
+      currency,
+      minimumFractionDigits: fractionDigits,
+      maximumFractionDigits: fractionDigits,
+    });
+    formats.set(key, format);
+  }
+  return format;
+}
+
+/**
+ * An amount in minor units as people read it: 69900 INR → "₹699", 12345678 INR → "₹1,23,456.78",
+ * 900 USD → "$9", 8550 EUR → "€85.50". Minor units are shown only if there are any. The major
+ * and minor parts are split in integers; the formatter gets a decimal string, never a float.
+ */
+export function formatMoney(amount: number, currency: Currency): string {
+  assertMinorUnits(amount, currency);
+  const per = FACTS[currency].minorPerMajor;
+  const sign = amount < 0 ? "-" : "";
+  const major = Math.floor(Math.abs(amount) / per);
+  const minor = Math.abs(amount) % per;
+  if (minor === 0) return formatter(currency, 0).format(`${sign}${major}` as unknown as number);
+  const decimal = `${sign}${major}.${String(minor).padStart(2, "0")}`;
+  // Intl.NumberFormat takes a decimal string exactly (ECMA-402 "string as exact decimal").
+  return formatter(currency, 2).format(decimal as unknown as number);
+}
+
+/** The amount as a plain decimal string for machine-readable places (JSON-LD, CSV, analytics). */
+export function decimalOf(amount: number, currency: Currency): string {
+  assertMinorUnits(amount, currency);
+  const per = FACTS[currency].minorPerMajor;
+  const sign = amount < 0 ? "-" : "";
+  const major = Math.floor(Math.abs(amount) / per);
+  const minor = Math.abs(amount) % per;
+  return `${sign}${major}.${String(minor).padStart(2, "0")}`;
+}
 
 /** Paise as rupees with Indian digit grouping: 10000000 → "₹1,00,000"; paise shown only if any. */
 export function formatInr(paise: number): string {
-  if (!Number.isInteger(paise)) throw new Error(`amount in paise must be an integer: ${paise}`);
-  return paise % 100 === 0 ? wholeRupees.format(paise / 100) : withPaise.format(paise / 100);
+  return formatMoney(paise, "INR");
 }
 
 /** The rupee amount as a plain decimal string for machine-readable places (JSON-LD, analytics). */
 export function rupeesDecimal(paise: number): string {
-  return (paise / 100).toFixed(2);
+  return decimalOf(paise, "INR");
 }

@@ -143,9 +143,14 @@ export function controlCharge(tx: Tx, id: string, fail: boolean): ChargeResult {
   return { subscription: sub, payment };
 }
 
+/** The test card's issuer: in India, or abroad (Razorpay's international test cards). */
+export type CardIssuer = "domestic" | "international";
+
 export interface CheckoutInput {
   method: Method;
   vpa?: string | undefined;
+  /** For a card: where it was issued; by default abroad for a charge in another currency. */
+  card?: CardIssuer | undefined;
   outcome: "success" | "failure";
 }
 
@@ -155,7 +160,8 @@ export function checkoutPay(tx: Tx, id: string, input: CheckoutInput): ChargeRes
   const sub = record.entity;
   if (sub.status !== "created")
     throw badRequest(`This subscription cannot be authorised in ${sub.status} status.`);
-  assertUpiLimit(tx, record, input.method);
+  assertMethodTakes(tx, record, input.method);
+  rememberCard(tx, record, input);
   const vpa = input.method === "upi" ? (input.vpa ?? DEFAULT_VPA) : null;
   if (input.outcome === "failure") {
     // As at Razorpay, a charge made at checkout is made against the subscription's first invoice
@@ -258,9 +264,14 @@ function upfrontCharge(
  */
 export const UPI_AUTOPAY_LIMIT_PAISE = 15_000_00;
 
-function assertUpiLimit(tx: Tx, record: SubscriptionRecord, method: Method): void {
+/** UPI takes rupees only, and a subscription's debit up to the AutoPay limit. */
+function assertMethodTakes(tx: Tx, record: SubscriptionRecord, method: Method): void {
   if (method !== "upi") return;
   const plan = getPlan(tx.state, record.entity.plan_id);
+  if (plan.item.currency !== "INR")
+    throw badRequest(
+      `UPI takes payments in INR only; this subscription is charged in ${plan.item.currency}`,
+    );
   const charge = Math.max(plan.item.amount * record.entity.quantity, upfrontOf(record));
   if (charge > UPI_AUTOPAY_LIMIT_PAISE)
     throw badRequest(
@@ -268,16 +279,32 @@ function assertUpiLimit(tx: Tx, record: SubscriptionRecord, method: Method): voi
     );
 }
 
+/** Where the card the buyer chose was issued, remembered for the charges it makes. */
+function rememberCard(
+  tx: Tx,
+  record: SubscriptionRecord,
+  input: { method: Method; card?: CardIssuer | undefined },
+): void {
+  if (input.method !== "card") {
+    delete record.internationalCard;
+    return;
+  }
+  const foreign = getPlan(tx.state, record.entity.plan_id).item.currency !== "INR";
+  record.internationalCard =
+    (input.card ?? (foreign ? "international" : "domestic")) === "international";
+}
+
 /** The hosted page: authorise (again) with a new method; pending/halted ones are charged now. */
 export function hostedAuthorise(
   tx: Tx,
   id: string,
-  input: { method: Method; vpa?: string | undefined },
+  input: { method: Method; vpa?: string | undefined; card?: CardIssuer | undefined },
 ): ChargeResult {
   const record = getSubscription(tx.state, id);
   const sub = record.entity;
   if (sub.status === "created") return checkoutPay(tx, id, { ...input, outcome: "success" });
-  assertUpiLimit(tx, record, input.method);
+  assertMethodTakes(tx, record, input.method);
+  rememberCard(tx, record, input);
   if (!["authenticated", "active", "pending", "halted"].includes(sub.status))
     throw badRequest(`This subscription cannot be authorised in ${sub.status} status.`);
   record.method = input.method;

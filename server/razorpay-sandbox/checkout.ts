@@ -20,14 +20,18 @@ const vpa = z
   .trim()
   .regex(/^[A-Za-z0-9._-]{2,256}@[A-Za-z]{2,64}$/, "Enter a UPI ID like name@bank");
 
+/** Where the test card was issued (Razorpay's domestic and international test cards). */
+const card = z.enum(["domestic", "international"]);
+
 const payBody = z.strictObject({
   key_id: z.string(),
   method,
   vpa: vpa.optional(),
+  card: card.optional(),
   outcome: z.enum(["success", "failure"]),
 });
 
-const authoriseBody = z.strictObject({ method, vpa: vpa.optional() });
+const authoriseBody = z.strictObject({ method, vpa: vpa.optional(), card: card.optional() });
 
 function sendAsset(res: Response, type: string, body: string): void {
   res.set("Content-Type", type).set("Cache-Control", "no-cache").send(body);

@@ -3,6 +3,7 @@
  * fields per record that Razorpay keeps to itself (which subscription a payment belongs to, the
  * remembered payment method, scheduled changes).
  */
+import type { SandboxCurrency } from "./currencies";
 import type { Notes, Period } from "./util";
 
 export type SubscriptionStatus =
@@ -33,7 +34,7 @@ export interface PlanEntity {
     description: string | null;
     amount: number;
     unit_amount: number;
-    currency: "INR";
+    currency: SandboxCurrency;
     type: "plan";
     unit: null;
     tax_inclusive: boolean;
@@ -86,10 +87,11 @@ export interface PaymentEntity {
   id: string;
   entity: "payment";
   amount: number;
-  currency: "INR";
+  currency: SandboxCurrency;
   status: "captured" | "refunded" | "failed";
   order_id: null;
   invoice_id: string | null;
+  /** Whether the card was issued outside India. */
   international: boolean;
   method: Method;
   amount_refunded: number;
@@ -97,7 +99,14 @@ export interface PaymentEntity {
   captured: boolean;
   description: string | null;
   card_id: string | null;
-  card: { id: string; entity: "card"; last4: string; network: string; type: string } | null;
+  card: {
+    id: string;
+    entity: "card";
+    last4: string;
+    network: string;
+    type: string;
+    international: boolean;
+  } | null;
   bank: null;
   wallet: null;
   vpa: string | null;
@@ -114,13 +123,16 @@ export interface PaymentEntity {
   error_step: string | null;
   error_reason: string | null;
   created_at: number;
+  /** Only when `currency` is not INR: the amount in paise at the rate of the payment's moment. */
+  base_amount?: number;
+  base_currency?: "INR";
 }
 
 export interface RefundEntity {
   id: string;
   entity: "refund";
   amount: number;
-  currency: "INR";
+  currency: SandboxCurrency;
   payment_id: string;
   notes: Notes | [];
   receipt: string | null;
@@ -129,6 +141,9 @@ export interface RefundEntity {
   created_at: number;
   batch_id: null;
   status: "processed";
+  /** Only when `currency` is not INR, as on the payment. */
+  base_amount?: number;
+  base_currency?: "INR";
   speed_processed: "normal";
   speed_requested: "normal" | "optimum";
 }
@@ -148,7 +163,7 @@ export interface InvoiceEntity {
   amount: number;
   amount_paid: number;
   amount_due: number;
-  currency: "INR";
+  currency: SandboxCurrency;
   description: null;
   notes: [];
   /** Null for an invoice of an upfront amount (no billing cycle). */
@@ -164,7 +179,7 @@ export interface InvoiceEntity {
     gross_amount: number;
     tax_amount: number;
     net_amount: number;
-    currency: "INR";
+    currency: SandboxCurrency;
     type: "plan" | "addon";
     quantity: number;
   }[];
@@ -182,6 +197,11 @@ export interface SubscriptionRecord {
   entity: SubscriptionEntity;
   method: Method | null;
   vpa: string | null;
+  /**
+   * Internal: whether the remembered card was issued outside India (checkout's card choice);
+   * absent in state saved before it existed, and for UPI.
+   */
+  internationalCard?: boolean;
   scheduledCancel: boolean;
   scheduledChange: ScheduledChange | null;
   /**

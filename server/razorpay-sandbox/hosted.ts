@@ -3,7 +3,7 @@
  * Server-rendered HTML with no inline script or style (the site's CSP); its logic is hosted.js
  * (browser/hosted-page.ts), which reads what it needs from the page (the form's data-action).
  */
-import { money, perText } from "./browser/format";
+import { formatAmount, perText } from "./browser/format";
 import type { Method, PlanEntity, SubscriptionEntity } from "./entities";
 
 const ESCAPES: Record<string, string> = {
@@ -61,18 +61,21 @@ export function hostedPage(input: {
   returnTo: string | null;
 }): string {
   const { subscription: sub, plan } = input;
-  const amount = money.format((plan.item.amount * sub.quantity) / 100);
+  const amount = formatAmount(plan.item.amount * sub.quantity, plan.item.currency);
   const open = ["created", "authenticated", "active", "pending", "halted"].includes(sub.status);
-  const upi = input.method === "upi";
+  // UPI moves rupees only; a card for a charge in another currency is one issued abroad.
+  const rupees = plan.item.currency === "INR";
+  const upi = rupees && input.method === "upi";
+  const testCard = rupees ? "4718 6091 0820 4366" : "4012 8888 8888 1881 (issued outside India)";
   const back = safeReturnPath(input.returnTo);
   const hint = HINTS[sub.status];
   const form = open
     ? `<form id="rzp-sbx-form" data-action="${escapeHtml(`${input.root}/hosted/${sub.id}/authorise`)}" novalidate>
 <fieldset class="rzp-sbx-methods"><legend>Payment method</legend>
 <label class="rzp-sbx-choice"><input type="radio" name="method" value="card"${upi ? "" : " checked"}> <span>Card</span></label>
-<label class="rzp-sbx-choice"><input type="radio" name="method" value="upi"${upi ? " checked" : ""}> <span>UPI AutoPay</span></label>
+<label class="rzp-sbx-choice"${rupees ? "" : " hidden"}><input type="radio" name="method" value="upi"${upi ? " checked" : ""}> <span>UPI AutoPay</span></label>
 </fieldset>
-<p class="rzp-sbx-testcard" id="rzp-sbx-card"${upi ? " hidden" : ""}>Test card 4718 6091 0820 4366</p>
+<p class="rzp-sbx-testcard" id="rzp-sbx-card"${upi ? " hidden" : ""}>Test card ${testCard}</p>
 <label class="rzp-sbx-field" id="rzp-sbx-upi"${upi ? "" : " hidden"}><span>UPI ID</span><input class="rzp-sbx-input" name="vpa" value="${escapeHtml(input.vpa)}" autocomplete="off" spellcheck="false"></label>
 <div class="rzp-sbx-actions"><button type="submit" class="rzp-sbx-button rzp-sbx-primary">Authorise</button></div>
 </form>

@@ -25,6 +25,12 @@ export interface SandboxOptions {
   publicUrl: () => string;
   /** JSON file to persist state (atomic write: tmp file + rename, after each change); omitted = memory only. */
   statePath?: string;
+  /**
+   * The account's "international payments" setting: on, plans and charges in USD, EUR and GBP
+   * are taken (converted to rupees at the sandbox's fixed rates, currencies.ts); off, as on a new
+   * Razorpay account, a plan in another currency is refused. Defaults to on.
+   */
+  internationalPayments?: boolean;
   /** Unix seconds; defaults to real time. */
   now?: () => number;
   /** Delivery retry base in ms (default 500); tests pass a small number. */
@@ -50,6 +56,7 @@ export function createRazorpaySandbox(options: SandboxOptions): RazorpaySandbox 
   });
   const store = new Store({
     statePath: options.statePath,
+    international: options.internationalPayments ?? true,
     now,
     publicUrl: options.publicUrl,
     onEvent: (event) => webhooks.enqueue(event),

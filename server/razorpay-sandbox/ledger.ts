@@ -8,6 +8,7 @@ import type {
   RefundEntity,
   SubscriptionRecord,
 } from "./entities";
+import { conversionFields } from "./currencies";
 import { offerPrice } from "./offers";
 import { emit, getPlan, type Tx } from "./state";
 import { badRequest, inNotes, newArn, newId, notFound, outNotes, type Notes } from "./util";
@@ -26,16 +27,20 @@ export function newPayment(tx: Tx, record: SubscriptionRecord, draft: PaymentDra
   const notes = inNotes(record.entity.notes);
   const ok = draft.outcome === "success";
   const cardId = draft.method === "card" ? newId("card") : null;
-  const fee = ok ? Math.round((draft.amount * 2) / 100) : null;
+  // A charge is in its plan's currency; its fee (2 %) in paise, as Razorpay charges fees in rupees.
+  const currency = getPlan(tx.state, record.entity.plan_id).item.currency;
+  const conversion = conversionFields(draft.amount, currency);
+  const fee = ok ? Math.round(((conversion.base_amount ?? draft.amount) * 2) / 100) : null;
+  const international = cardId !== null && (record.internationalCard ?? currency !== "INR");
   const payment: PaymentEntity = {
     id: newId("pay"),
     entity: "payment",
     amount: draft.amount,
-    currency: "INR",
+    currency,
     status: ok ? "captured" : "failed",
     order_id: null,
     invoice_id: draft.invoiceId,
-    international: false,
+    international,
     method: draft.method,
     amount_refunded: 0,
     refund_status: null,
@@ -43,7 +48,23 @@ export function newPayment(tx: Tx, record: SubscriptionRecord, draft: PaymentDra
     description: null,
     card_id: cardId,
     card: cardId
-      ? { id: cardId, entity: "card", last4: "4366", network: "Visa", type: "credit" }
+      ? international
+        ? {
+            id: cardId,
+            entity: "card",
+            last4: "1881",
+            network: "Visa",
+            type: "credit",
+            international,
+          }
+        : {
+            id: cardId,
+            entity: "card",
+            last4: "4366",
+            network: "Visa",
+            type: "credit",
+            international,
+          }
       : null,
     bank: null,
     wallet: null,
@@ -61,6 +82,7 @@ export function newPayment(tx: Tx, record: SubscriptionRecord, draft: PaymentDra
     error_step: ok ? null : "payment_authorization",
     error_reason: ok ? null : "payment_failed",
     created_at: tx.now,
+    ...conversion,
   };
   tx.state.payments[payment.id] = { entity: payment, subscriptionId: record.entity.id };
   return payment;
@@ -136,7 +158,7 @@ export function newInvoice(
     amount: fields.amount,
     amount_paid: 0,
     amount_due: fields.amount,
-    currency: "INR",
+    currency: getPlan(tx.state, sub.plan_id).item.currency,
     description: null,
     notes: [],
     billing_start: fields.billingStart,
@@ -145,7 +167,7 @@ export function newInvoice(
       id: newId("li"),
       ...line,
       tax_amount: 0,
-      currency: "INR" as const,
+      currency: getPlan(tx.state, sub.plan_id).item.currency,
     })),
     date: tx.now,
     created_at: tx.now,
@@ -206,7 +228,14 @@ export function refundPayment(tx: Tx, paymentId: string, input: RefundInput): Re
     id: newId("rfnd"),
     entity: "refund",
     amount,
-    currency: "INR",
+    // In the payment's currency; its rupee value at the payment's own rate.
+    currency: payment.currency,
+    ...(payment.base_amount === undefined
+      ? {}
+      : {
+          base_amount: Math.round((amount * payment.base_amount) / payment.amount),
+          base_currency: "INR" as const,
+        }),
     payment_id: payment.id,
     notes: outNotes(input.notes),
     receipt: input.receipt ?? null,

@@ -5,6 +5,7 @@
 import { Router } from "express";
 import { z } from "zod";
 import { controlCharge } from "./billing";
+import { SANDBOX_CURRENCIES } from "./currencies";
 import { basicAuth, flag, notesInput, pageQuery, parse, parseBody } from "./http";
 import { refundPaymentOnce } from "./ledger";
 import { createOffer, getOffer, unlinkOffer } from "./offers";
@@ -32,7 +33,7 @@ const planBody = z
     item: z.strictObject({
       name: z.string().min(1).max(255),
       amount: z.number().int().min(100, "The amount must be atleast INR 1.00"),
-      currency: z.literal("INR"),
+      currency: z.enum(SANDBOX_CURRENCIES, { error: "Currency is not supported" }),
       description: z.string().max(2048).optional(),
     }),
     notes: notesInput.optional(),
@@ -60,7 +61,7 @@ const subscriptionBody = z.strictObject({
         item: z.strictObject({
           name: z.string().min(1).max(255),
           amount: z.number().int().min(100, "The amount must be atleast INR 1.00"),
-          currency: z.literal("INR"),
+          currency: z.enum(SANDBOX_CURRENCIES, { error: "Currency is not supported" }),
           description: z.string().max(2048).optional(),
         }),
       }),

@@ -15,6 +15,7 @@ import type {
   SubscriptionEntity,
   SubscriptionRecord,
 } from "./entities";
+import type { SandboxCurrency } from "./currencies";
 import { checkLinkableOffer } from "./offers";
 import { badRequest, newId, notFound, outNotes, type Notes, type Period } from "./util";
 
@@ -22,6 +23,8 @@ export const ACCOUNT_ID = "acc_Sandbox0000001";
 
 export interface Tx {
   state: SandboxState;
+  /** The account's setting: whether it may charge in currencies other than rupees. */
+  international: boolean;
   /** Unix seconds. */
   now: number;
   /** Absolute URL of the router root. */
@@ -60,11 +63,29 @@ export function emit(
 export interface PlanInput {
   period: Period;
   interval: number;
-  item: { name: string; amount: number; currency: "INR"; description?: string | undefined };
+  item: {
+    name: string;
+    amount: number;
+    currency: SandboxCurrency;
+    description?: string | undefined;
+  };
   notes?: Notes | undefined;
 }
 
+/**
+ * Razorpay takes other currencies only once the account's international payments are enabled;
+ * until then a plan in one is refused (the sandbox's words; the site shows them to the operator).
+ */
+function checkCurrencyEnabled(tx: Tx, currency: SandboxCurrency, field: string): void {
+  if (currency !== "INR" && !tx.international)
+    badField(
+      `International payments are not enabled for this account: ${currency} cannot be charged. Enable them on the Razorpay Dashboard (Account & Settings → International payments).`,
+      field,
+    );
+}
+
 export function createPlan(tx: Tx, input: PlanInput): PlanEntity {
+  checkCurrencyEnabled(tx, input.item.currency, "currency");
   const plan: PlanEntity = {
     id: newId("plan"),
     entity: "plan",
@@ -77,7 +98,7 @@ export function createPlan(tx: Tx, input: PlanInput): PlanEntity {
       description: input.item.description ?? null,
       amount: input.item.amount,
       unit_amount: input.item.amount,
-      currency: "INR",
+      currency: input.item.currency,
       type: "plan",
       unit: null,
       tax_inclusive: false,
@@ -119,13 +140,22 @@ export interface SubscriptionInput {
   offer_id?: string | undefined;
   addons?:
     | {
-        item: { name: string; amount: number; currency: "INR"; description?: string | undefined };
+        item: {
+          name: string;
+          amount: number;
+          currency: SandboxCurrency;
+          description?: string | undefined;
+        };
       }[]
     | undefined;
 }
 
 export function createSubscription(tx: Tx, input: SubscriptionInput): SubscriptionEntity {
-  if (!tx.state.plans[input.plan_id]) badField("The id provided does not exist", "plan_id");
+  const plan = tx.state.plans[input.plan_id];
+  if (!plan) badField("The id provided does not exist", "plan_id");
+  checkCurrencyEnabled(tx, plan.item.currency, "plan_id");
+  if (input.addons?.some(({ item }) => item.currency !== plan.item.currency))
+    badField("The addon's currency must be the plan's currency", "addons");
   if (input.start_at !== undefined && input.start_at <= tx.now)
     badField("start_at cannot be less than current time", "start_at");
   if (input.expire_by !== undefined && input.expire_by <= tx.now)
@@ -270,8 +300,12 @@ export function updateSubscription(tx: Tx, id: string, input: UpdateInput): Subs
     throw badRequest(`Subscription cannot be updated in ${sub.status} status.`);
   if (record.method === "upi")
     throw badRequest("Subscription cannot be updated when the payment method is UPI or emandate.");
-  if (input.plan_id !== undefined && !tx.state.plans[input.plan_id])
-    badField("The id provided does not exist", "plan_id");
+  if (input.plan_id !== undefined) {
+    const next = tx.state.plans[input.plan_id];
+    if (!next) badField("The id provided does not exist", "plan_id");
+    if (next.item.currency !== getPlan(tx.state, sub.plan_id).item.currency)
+      badField("A subscription cannot change to a plan in another currency", "plan_id");
+  }
   const change = {
     plan_id: input.plan_id ?? sub.plan_id,
     quantity: input.quantity ?? sub.quantity,

@@ -19,6 +19,8 @@ const stateFileSchema = z.looseObject({
 
 export interface StoreOptions {
   statePath?: string | undefined;
+  /** The account's international payments setting (see `SandboxOptions`). */
+  international: boolean;
   now: () => number;
   publicUrl: () => string;
   onEvent: (event: EventEnvelope) => void;
@@ -41,6 +43,7 @@ export class Store {
   change<T>(fn: (tx: Tx) => T): T {
     const tx: Tx = {
       state: structuredClone(this.state),
+      international: this.options.international,
       now: this.options.now(),
       publicUrl: this.options.publicUrl().replace(/\/+$/, ""),
       events: [],

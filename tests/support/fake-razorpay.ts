@@ -28,7 +28,11 @@ export interface FakeRazorpay {
 }
 
 export async function startFakeRazorpay(
-  options: { webhookUrl?: () => string | null } = {},
+  options: {
+    webhookUrl?: () => string | null;
+    /** The account's international payments setting (on by default, as the sandbox's). */
+    internationalPayments?: boolean;
+  } = {},
 ): Promise<FakeRazorpay> {
   const requests: RecordedRequest[] = [];
   let url = "";
@@ -36,6 +40,7 @@ export async function startFakeRazorpay(
     ...FAKE_KEYS,
     webhookUrl: options.webhookUrl ?? (() => null),
     publicUrl: () => url,
+    internationalPayments: options.internationalPayments,
     retryBaseMs: 20,
   });
   const app = express();

@@ -44,7 +44,7 @@ export async function billingStats(
         cancelReason: subscriptions.cancelReason,
         teamId: subscriptions.teamId,
         seats: subscriptions.seats,
-        unitPaise: providerPlans.amountPaise,
+        unitPaise: providerPlans.amount,
       })
       .from(subscriptions)
       .leftJoin(providerPlans, eq(providerPlans.providerPlanId, subscriptions.providerPlanId))

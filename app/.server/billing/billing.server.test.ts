@@ -16,7 +16,14 @@ import {
   type TestDatabase,
 } from "../../../tests/support/test-database";
 import { requestRefund, reviewRefund } from "../admin/refunds.server";
-import { auditLog, jobs, payments, subscriptions, webhookEvents } from "../db/schema";
+import {
+  auditLog,
+  jobs,
+  payments,
+  providerPlans,
+  subscriptions,
+  webhookEvents,
+} from "../db/schema";
 import { invoiceForPayment } from "../invoices/issue.server";
 import { istDay } from "~/lib/india-time";
 import { formatDate } from "~/lib/dates";
@@ -48,7 +55,7 @@ import { queueStaleResyncs } from "./stale.server";
 import { dedupeKeyTaken, enqueueJob } from "../jobs/queue.server";
 import { pruneQueueAndWebhooks } from "../jobs/retention.server";
 import { entitlementFor } from "./entitlement.server";
-import { syncPlans } from "./plans.server";
+import { providerPlanAmount, syncPlans } from "./plans.server";
 import { createRazorpayClient, type RazorpayClient } from "./razorpay/client";
 import {
   PROCESS_WEBHOOK_JOB,
@@ -186,6 +193,58 @@ describe("billing with the fake Razorpay", () => {
       first.map((plan) => plan.providerPlanId),
     );
     expect(requestsTo("POST", "/v1/plans")).toHaveLength(2);
+  });
+
+  it("syncs each plan in every currency sold abroad at its set price, in that currency, once (issue 56)", async () => {
+    const synced = await syncPlans(test.db, client, ["USD", "EUR"]);
+    expect(synced.map((plan) => [plan.planId, plan.currency])).toEqual([
+      ["pro-monthly", "INR"],
+      ["pro-monthly", "USD"],
+      ["pro-monthly", "EUR"],
+      ["pro-yearly", "INR"],
+      ["pro-yearly", "USD"],
+      ["pro-yearly", "EUR"],
+    ]);
+    const bodies = requestsTo("POST", "/v1/plans").map(
+      (request) =>
+        (request.body as { item: { amount: number; currency: string; description?: string } }).item,
+    );
+    // The rupee plans were made by the test above; these are the four abroad, at site.ts's prices,
+    // with no GST in their description.
+    expect(bodies.slice(-4)).toEqual([
+      { name: "Pinout Pro (monthly)", amount: 9_00, currency: "USD", description: "Pro (monthly)" },
+      { name: "Pinout Pro (monthly)", amount: 8_50, currency: "EUR", description: "Pro (monthly)" },
+      { name: "Pinout Pro (yearly)", amount: 89_00, currency: "USD", description: "Pro (yearly)" },
+      { name: "Pinout Pro (yearly)", amount: 85_00, currency: "EUR", description: "Pro (yearly)" },
+    ]);
+    const again = await syncPlans(test.db, client, ["USD", "EUR"]);
+    expect(again.every((plan) => !plan.created)).toBe(true);
+    // A dollar plan is no rupee amount: a seat's charge is never read from one as paise.
+    const usd = synced.find((plan) => plan.currency === "USD")!;
+    expect(await providerPlanAmount(usd.providerPlanId, test.db)).toBeNull();
+  });
+
+  it("names the plan and currency when the account cannot charge abroad, and stores nothing for it", async () => {
+    const closed = await startFakeRazorpay({ internationalPayments: false });
+    try {
+      const closedClient = createRazorpayClient({
+        baseUrl: closed.url,
+        keyId: FAKE_KEYS.keyId,
+        keySecret: FAKE_KEYS.keySecret,
+      });
+      const other = await openTestDatabase();
+      try {
+        await expect(syncPlans(other.db, closedClient, ["EUR"])).rejects.toThrow(
+          /^pro-monthly in EUR: .*International payments are not enabled for this account/,
+        );
+        const stored = await other.db.select().from(providerPlans);
+        expect(stored.map((row) => row.currency)).toEqual(["INR"]);
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await closed.close();
+    }
   });
 
   it("creates one subscription per buyer and reuses it while unpaid; a failed payment charges nothing", async () => {

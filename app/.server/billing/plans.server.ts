@@ -1,39 +1,54 @@
 /** Our plans at Razorpay: created once per plan and price, the mapping kept in provider_plans. */
 import { and, eq } from "drizzle-orm";
 import { site } from "~/config/site";
+import type { Currency, ForeignCurrency } from "~/lib/money";
 import { isPaidPlanId, type PaidPlanId, planById, planLabel } from "~/lib/plans";
 import { type Database, db as defaultDb, type Executor } from "../db";
 import { providerPlans } from "../db/schema";
 import type { RazorpayClient } from "./razorpay/client";
 import { razorpay } from "./provider.server";
+import { sellingAbroad } from "./selling-abroad.server";
 
 export interface PlanSync {
   planId: PaidPlanId;
+  currency: Currency;
   providerPlanId: string;
   created: boolean;
 }
 
+/** A price in one currency: `amount` in its minor unit. */
+export interface PlanPrice {
+  currency: Currency;
+  amount: number;
+}
+
 /**
- * The Razorpay plan that sells `planId` at its configured price (or at `amountPaise`: a team's
- * seat at its volume tier, charged × the subscription's quantity), created on first use. A price
- * change in site.ts makes a new Razorpay plan (plans are immutable there); subscriptions already
- * running keep their old one.
+ * The Razorpay plan that sells `planId` at its configured rupee price (or at `price`: a team's
+ * seat at its volume tier, charged × the subscription's quantity, or a price abroad in its own
+ * currency), created on first use. A price change in site.ts makes a new Razorpay plan (plans are
+ * immutable there); subscriptions already running keep their old one.
  */
 export async function providerPlanFor(
   planId: PaidPlanId,
   database: Database = defaultDb(),
   client: RazorpayClient = razorpay(),
-  amountPaise?: number,
+  price?: PlanPrice,
 ): Promise<PlanSync> {
   const plan = planById(planId);
-  const amount = amountPaise ?? plan.pricePaise;
+  const { currency, amount } = price ?? { currency: "INR", amount: plan.pricePaise };
   const find = () =>
     database
       .select()
       .from(providerPlans)
-      .where(and(eq(providerPlans.planId, planId), eq(providerPlans.amountPaise, amount)));
+      .where(
+        and(
+          eq(providerPlans.planId, planId),
+          eq(providerPlans.currency, currency),
+          eq(providerPlans.amount, amount),
+        ),
+      );
   const [known] = await find();
-  if (known) return { planId, providerPlanId: known.providerPlanId, created: false };
+  if (known) return { planId, currency, providerPlanId: known.providerPlanId, created: false };
 
   const created = await client.createPlan({
     period: plan.billingCycle === "yearly" ? "yearly" : "monthly",
@@ -41,10 +56,12 @@ export async function providerPlanFor(
     item: {
       name: `${site.product.name} ${planLabel(plan)}`,
       amount,
-      currency: "INR",
-      description: site.pricing.pricesIncludeGst
-        ? `${planLabel(plan)}, ${site.pricing.gstRatePercent}% GST included`
-        : planLabel(plan),
+      currency,
+      // A price abroad carries no Indian tax: an export of services is zero-rated (decision 0060).
+      description:
+        currency === "INR" && site.pricing.pricesIncludeGst
+          ? `${planLabel(plan)}, ${site.pricing.gstRatePercent}% GST included`
+          : planLabel(plan),
     },
     notes: { plan_id: planId },
   });
@@ -52,43 +69,70 @@ export async function providerPlanFor(
   // other plan is simply never used.
   await database
     .insert(providerPlans)
-    .values({ planId, amountPaise: amount, providerPlanId: created.id })
+    .values({ planId, currency, amount, providerPlanId: created.id })
     .onConflictDoNothing();
   const [stored] = await find();
   if (!stored) throw new Error(`provider plan for ${planId} was not stored`);
   return {
     planId,
+    currency,
     providerPlanId: stored.providerPlanId,
     created: stored.providerPlanId === created.id,
   };
 }
 
-/** `npm run billing:sync-plans`: every paid plan exists at Razorpay and the keys work. */
+/**
+ * `npm run billing:sync-plans`: every paid plan exists at Razorpay in rupees and in each currency
+ * sold abroad (`sellingAbroad()`, decision 0060), and the keys work. A currency the account cannot
+ * charge in (international payments not enabled) fails here, with Razorpay's words and the plan
+ * and currency named: the operator sees it now, not a buyer at checkout.
+ */
 export async function syncPlans(
   database: Database = defaultDb(),
   client: RazorpayClient = razorpay(),
+  abroad: readonly ForeignCurrency[] = currenciesSoldAbroad(),
 ): Promise<PlanSync[]> {
   const results: PlanSync[] = [];
   for (const plan of site.plans) {
     if (!isPaidPlanId(plan.id)) continue;
-    const result = await providerPlanFor(plan.id, database, client);
-    // Fetching proves the plan exists under these keys (a mapping from test keys would not).
-    await client.fetchPlan(result.providerPlanId);
-    results.push(result);
+    const prices: PlanPrice[] = [
+      { currency: "INR", amount: plan.pricePaise },
+      ...abroad.map((currency) => ({ currency, amount: plan.pricesAbroad[currency] })),
+    ];
+    for (const price of prices) {
+      let result: PlanSync;
+      try {
+        result = await providerPlanFor(plan.id, database, client, price);
+        // Fetching proves the plan exists under these keys (a mapping from test keys would not).
+        await client.fetchPlan(result.providerPlanId);
+      } catch (error) {
+        const words = error instanceof Error ? error.message : String(error);
+        throw new Error(`${plan.id} in ${price.currency}: ${words}`, { cause: error });
+      }
+      results.push(result);
+    }
   }
   return results;
 }
 
-/** What a Razorpay plan charges per unit (a seat, for a team), from the mapping. */
+function currenciesSoldAbroad(): readonly ForeignCurrency[] {
+  const abroad = sellingAbroad();
+  return abroad.open ? abroad.currencies : [];
+}
+
+/**
+ * What a Razorpay plan charges per unit (a seat, for a team), from the mapping, in paise: null
+ * for a plan unknown here or one that charges in another currency (no rupee amount to give).
+ */
 export async function providerPlanAmount(
   providerPlanId: string,
   database: Executor = defaultDb(),
 ): Promise<number | null> {
   const [row] = await database
-    .select({ amountPaise: providerPlans.amountPaise })
+    .select({ amount: providerPlans.amount, currency: providerPlans.currency })
     .from(providerPlans)
     .where(eq(providerPlans.providerPlanId, providerPlanId));
-  return row?.amountPaise ?? null;
+  return row && row.currency === "INR" ? row.amount : null;
 }
 
 /** Our plan id for a Razorpay plan id, from the mapping. */

@@ -27,6 +27,7 @@ import {
 import { ALERT_DELIVERIES, ALERT_KINDS, type AlertKind } from "../../lib/alerts";
 import { TICKET_CATEGORIES, TICKET_STATUSES } from "../../lib/support";
 import { TRIAL_END_REASONS } from "../../lib/trials";
+import type { Currency } from "../../lib/money";
 import { SUBSCRIPTION_STATUSES } from "../billing/razorpay/types";
 import type { InvoiceDocument } from "../invoices/types";
 import { organization, user as users } from "./auth-schema";
@@ -586,11 +587,17 @@ export const providerPlans = pgTable(
   "provider_plans",
   {
     planId: text("plan_id").notNull(),
-    amountPaise: integer("amount_paise").notNull(),
+    /** The currency the Razorpay plan charges in (decision 0060); rupees for every older row. */
+    currency: text("currency").$type<Currency>().notNull().default("INR"),
+    /**
+     * What the plan charges per unit, in `currency`'s minor unit. The column keeps the name it had
+     * when only rupees were sold.
+     */
+    amount: integer("amount_paise").notNull(),
     providerPlanId: text("provider_plan_id").notNull().unique(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [primaryKey({ columns: [table.planId, table.amountPaise] })],
+  (table) => [primaryKey({ columns: [table.planId, table.currency, table.amount] })],
 );
 
 export { SUBSCRIPTION_STATUSES };

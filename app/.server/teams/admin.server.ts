@@ -161,7 +161,7 @@ export async function teamSeatTotals(
       cancelReason: subscriptions.cancelReason,
       planId: subscriptions.planId,
       seats: subscriptions.seats,
-      unitPaise: providerPlans.amountPaise,
+      unitPaise: providerPlans.amount,
     })
     .from(subscriptions)
     .innerJoin(providerPlans, eq(providerPlans.providerPlanId, subscriptions.providerPlanId))

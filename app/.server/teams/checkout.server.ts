@@ -69,12 +69,10 @@ async function prepareSeatsOrder(
     live.length > 0 ? await plannedChange(organizationId, rows, order, database) : null;
   const cycle = change?.current ? cycleOf(change.current) : order.cycle;
   const quote = seatQuote(cycle, order.seats);
-  const { providerPlanId } = await providerPlanFor(
-    quote.planId,
-    database,
-    client,
-    quote.seatPricePaise,
-  );
+  const { providerPlanId } = await providerPlanFor(quote.planId, database, client, {
+    currency: "INR",
+    amount: quote.seatPricePaise,
+  });
   const replaces = change?.current ?? null;
   const topupPaise = change?.topup?.amountPaise ?? null;
 

@@ -3,7 +3,7 @@
  * Success/Failure and their requests to the sandbox, focus kept inside while it is open.
  */
 import { el, focusables, radio } from "./dom";
-import { money, perText } from "./format";
+import { formatAmount, perText } from "./format";
 
 /** The options Razorpay's checkout takes that the sandbox reads. */
 export interface CheckoutOptions {
@@ -20,7 +20,7 @@ export interface CheckoutOptions {
 /** GET /checkout/subscriptions/:id (checkout.ts of the sandbox's server). */
 interface SubscriptionInfo {
   status: string;
-  plan: { name: string; amount: number; period: string; interval: number };
+  plan: { name: string; amount: number; currency: string; period: string; interval: number };
   quantity: number;
   start_at: number | null;
   start_in_future: boolean;
@@ -51,6 +51,8 @@ interface Reply {
 interface PaymentForm {
   card: HTMLInputElement;
   upi: HTMLInputElement;
+  /** Checked: the test card issued outside India (offered for a charge in another currency). */
+  international: HTMLInputElement | null;
   vpa: HTMLInputElement;
   alert: HTMLParagraphElement;
   success: HTMLButtonElement;
@@ -237,7 +239,9 @@ export class SandboxCheckout {
     const body = ui.body;
     body.textContent = "";
     const quantity = info.quantity || 1;
-    const amountText = money.format((info.plan.amount * quantity) / 100);
+    const currency = info.plan.currency;
+    const money = (amount: number) => formatAmount(amount, currency);
+    const amountText = money(info.plan.amount * quantity);
     const times = quantity > 1 ? ` \u00d7 ${quantity}` : "";
     body.appendChild(el("p", "rzp-sbx-muted", info.plan.name + times));
     const amount = el("p", "rzp-sbx-amount", `${amountText} `);
@@ -251,24 +255,41 @@ export class SandboxCheckout {
           : offer.payment_method === "card"
             ? " (cards only)"
             : "";
-      const text = `Offer ${offer.name}${method}: ${offer.display_text ?? ""} First charge ${money.format(offer.amount / 100)}.`;
+      const text = `Offer ${offer.name}${method}: ${offer.display_text ?? ""} First charge ${money(offer.amount)}.`;
       body.appendChild(el("p", "rzp-sbx-note", text.replace(":  ", ": ")));
     }
-    const firstText = offer ? money.format(offer.amount / 100) : amountText;
+    const firstText = offer ? money(offer.amount) : amountText;
     if (info.start_in_future && info.start_at) {
       const when = dates.format(new Date(info.start_at * 1000));
       const note =
         info.upfront > 0
-          ? `Today you are charged ${money.format(info.upfront / 100)} (the upfront amount), then ${firstText} on ${when}.`
+          ? `Today you are charged ${money(info.upfront)} (the upfront amount), then ${firstText} on ${when}.`
           : `You will be charged ${firstText} on ${when}; today we only authorise the mandate.`;
       body.appendChild(el("p", "rzp-sbx-note", note));
     }
     const fieldset = el("fieldset", "rzp-sbx-methods");
     fieldset.appendChild(el("legend", null, "Payment method"));
     const card = radio(fieldset, `${ui.id}-method`, "card", "Card", true);
+    // UPI moves rupees only: a charge in another currency is offered cards alone.
     const upi = radio(fieldset, `${ui.id}-method`, "upi", "UPI AutoPay", false);
+    if (currency !== "INR") upi.closest("label")!.hidden = true;
     body.appendChild(fieldset);
-    const cardPanel = el("p", "rzp-sbx-testcard", "Test card 4718 6091 0820 4366");
+    let international: HTMLInputElement | null = null;
+    let cardPanel: HTMLElement;
+    if (currency === "INR") {
+      cardPanel = el("p", "rzp-sbx-testcard", "Test card 4718 6091 0820 4366");
+    } else {
+      cardPanel = el("fieldset", "rzp-sbx-methods");
+      cardPanel.appendChild(el("legend", null, "Test card"));
+      international = radio(
+        cardPanel,
+        `${ui.id}-card`,
+        "international",
+        "Issued outside India: 4012 8888 8888 1881",
+        true,
+      );
+      radio(cardPanel, `${ui.id}-card`, "domestic", "Issued in India: 4718 6091 0820 4366", false);
+    }
     body.appendChild(cardPanel);
     const upiPanel = el("label", "rzp-sbx-field");
     upiPanel.appendChild(el("span", null, "UPI ID"));
@@ -305,7 +326,7 @@ export class SandboxCheckout {
     const footnote =
       "Sandbox checkout: no real money moves. Success and Failure stand for the bank's answer.";
     body.appendChild(el("p", "rzp-sbx-footnote", footnote));
-    ui.form = { card, upi, vpa, alert, success, failure };
+    ui.form = { card, upi, international, vpa, alert, success, failure };
   }
 
   private setBusy(busy: boolean): void {
@@ -325,12 +346,11 @@ export class SandboxCheckout {
     if (!ui || !ui.form || this.busy) return;
     const form = ui.form;
     const method = form.upi.checked ? "upi" : "card";
-    const body: { key_id: string; method: string; outcome: Outcome; vpa?: string } = {
-      key_id: o.key,
-      method,
-      outcome,
-    };
+    const body: { key_id: string; method: string; outcome: Outcome; vpa?: string; card?: string } =
+      { key_id: o.key, method, outcome };
     if (method === "upi") body.vpa = form.vpa.value.trim();
+    if (method === "card" && form.international)
+      body.card = form.international.checked ? "international" : "domestic";
     form.alert.textContent = "";
     this.setBusy(true);
     const path = `/checkout/subscriptions/${encodeURIComponent(o.subscription_id)}/pay`;

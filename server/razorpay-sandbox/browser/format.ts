@@ -1,6 +1,26 @@
 /** Money and billing periods as the sandbox's pages show them (browser scripts and server HTML). */
 
-export const money = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR" });
+const formats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * An amount in its currency's subunit as Razorpay's checkout shows it: 69900 INR → "₹699.00",
+ * 8900 USD → "$89.00". Split in integers and handed to Intl as a decimal string, never a float.
+ */
+export function formatAmount(amount: number, currency: string): string {
+  let format = formats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat(currency === "INR" ? "en-IN" : "en-US", {
+      style: "currency",
+      currency,
+    });
+    formats.set(currency, format);
+  }
+  const sign = amount < 0 ? "-" : "";
+  const whole = Math.floor(Math.abs(amount) / 100);
+  const cents = String(Math.abs(amount) % 100).padStart(2, "0");
+  // ES2023 Intl takes a string as an exact decimal; the DOM lib's signature says number only.
+  return format.format(`${sign}${whole}.${cents}` as unknown as number);
+}
 
 const UNITS: Record<string, [string, string]> = {
   daily: ["day", "days"],

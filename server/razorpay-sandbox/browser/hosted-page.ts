@@ -2,11 +2,11 @@
  * hosted.js: the hosted "update payment method" page's script (server HTML from ../hosted.ts).
  * The page carries what the script needs: the form's `data-action` is where it posts.
  */
-import { money } from "./format";
+import { formatAmount } from "./format";
 
 interface AuthoriseReply {
   subscription: { status: string };
-  payment: { status: string; amount: number } | null;
+  payment: { status: string; amount: number; currency: string } | null;
   error?: { description?: string };
 }
 
@@ -62,7 +62,7 @@ function setUp(form: HTMLFormElement): void {
       const chosen = method === "upi" ? `UPI AutoPay (${body.vpa})` : "Card";
       let text = `Payment method authorised: ${chosen}.`;
       if (payment && payment.status === "captured")
-        text += ` Charged ${money.format(payment.amount / 100)}.`;
+        text += ` Charged ${formatAmount(payment.amount, payment.currency)}.`;
       text += ` The subscription is now ${subscription.status}.`;
       status.textContent = text;
       current.textContent = subscription.status;

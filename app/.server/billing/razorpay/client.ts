@@ -4,6 +4,7 @@
  * only the base URL differs.
  */
 import { type z } from "zod";
+import type { Currency } from "~/lib/money";
 import { boundedSignal } from "../../jobs/signal";
 import {
   collectionSchema,
@@ -50,7 +51,8 @@ export interface RazorpayClientOptions {
 export interface CreatePlanInput {
   period: "monthly" | "yearly";
   interval: number;
-  item: { name: string; amount: number; currency: "INR"; description?: string };
+  /** `amount` in the currency's minor unit; a currency other than INR needs international payments. */
+  item: { name: string; amount: number; currency: Currency; description?: string };
   notes?: Record<string, string>;
 }
 
@@ -68,7 +70,7 @@ export interface CreateSubscriptionInput {
    * An upfront amount, charged as the authentication transaction (with a future `start_at`,
    * instead of the refunded token): a team's seats added for the rest of a cycle (decision 0054).
    */
-  addons?: { item: { name: string; amount: number; currency: "INR" } }[];
+  addons?: { item: { name: string; amount: number; currency: Currency } }[];
 }
 
 export function createRazorpayClient(options: RazorpayClientOptions) {

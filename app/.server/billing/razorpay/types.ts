@@ -73,6 +73,14 @@ export const paymentSchema = z.looseObject({
   entity: z.literal("payment"),
   amount: paise,
   currency: z.string(),
+  /**
+   * Only when `currency` is not INR: the payment's value in paise at the rate Razorpay converted
+   * it at, the rupees it settles (razorpay.com/docs/payments/payments/currency-conversion).
+   */
+  base_amount: paise.optional(),
+  base_currency: z.string().optional(),
+  /** Whether the card was issued outside India. */
+  international: z.boolean().optional(),
   status: z.enum(["created", "authorized", "captured", "refunded", "failed"]),
   order_id: z.string().nullable().optional(),
   invoice_id: z.string().nullable().optional(),
@@ -110,6 +118,8 @@ export const refundSchema = z.looseObject({
   entity: z.literal("refund"),
   amount: paise,
   currency: z.string(),
+  base_amount: paise.optional(),
+  base_currency: z.string().optional(),
   payment_id: z.string(),
   notes: notesSchema.default({}),
   status: z.enum(["pending", "processed", "failed"]),
