@@ -440,6 +440,7 @@ export async function exportUserData(
         : null,
       amountPaise: payment.amountPaise,
       currency: payment.currency,
+      inrValuePaise: payment.inrValuePaise,
       status: payment.status,
       method: payment.method,
       cardNetwork: payment.cardNetwork,

@@ -38,6 +38,20 @@ function forwardStatus(incoming: RazorpayPayment["status"]): SQL {
 }
 
 /**
+ * A payment's worth in rupees as Razorpay reports it: its amount when it is in rupees, else its
+ * `base_amount` when Razorpay gives one in rupees (it converts at the moment of payment and
+ * settles that); null when it reports no conversion.
+ */
+export function inrValueOf(
+  entity: Pick<RazorpayPayment, "amount" | "currency" | "base_amount" | "base_currency">,
+): number | null {
+  if (entity.currency === "INR") return entity.amount;
+  return entity.base_currency === "INR" && entity.base_amount !== undefined
+    ? entity.base_amount
+    : null;
+}
+
+/**
  * Stores a payment, or brings a stored one up to date (status, only forward; refunds; the period
  * it paid for, once known). True when it is new: the caller sends "payment received" only then.
  */
@@ -55,6 +69,7 @@ export async function recordPayment(
       userId: subscription?.userId ?? null,
       amountPaise: entity.amount,
       currency: entity.currency,
+      inrValuePaise: inrValueOf(entity),
       status: entity.status,
       method: entity.method,
       cardNetwork: entity.card?.network ?? null,
@@ -75,6 +90,8 @@ export async function recordPayment(
     .set({
       status: forwardStatus(entity.status),
       amountRefundedPaise: sql`greatest(${payments.amountRefundedPaise}, ${entity.amount_refunded})`,
+      // The conversion, once reported, is the payment's and stays; a later snapshot may bring it.
+      inrValuePaise: sql`coalesce(${payments.inrValuePaise}, ${inrValueOf(entity)}::integer)`,
       ...(periodEnd
         ? {
             periodEnd: sql`coalesce(${payments.periodEnd}, ${periodEnd.toISOString()}::timestamptz)`,

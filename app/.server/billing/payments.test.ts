@@ -119,3 +119,68 @@ describe.each(engines())("a payment's status moves only forward, on $name", (eng
     }
   });
 });
+
+describe.each(engines())(
+  "a payment's worth in rupees, as Razorpay reports it, on $name",
+  (engine) => {
+    let test: TestDatabase;
+    beforeAll(async () => {
+      test = await openTestDatabase({ engine });
+    });
+    afterAll(async () => {
+      await test.close();
+    });
+
+    const inrValueStored = async (id: string) =>
+      (
+        await test.db
+          .select({
+            inr: payments.inrValuePaise,
+            amount: payments.amountPaise,
+            currency: payments.currency,
+          })
+          .from(payments)
+          .where(eq(payments.providerPaymentId, id))
+      )[0];
+
+    it("keeps a rupee payment's amount, and a dollar payment's base_amount, with its dollars", async () => {
+      const rupees = newPaymentId();
+      await recordPayment(test.db, snapshot(rupees, "captured"), null);
+      expect(await inrValueStored(rupees)).toEqual({
+        inr: 69_900,
+        amount: 69_900,
+        currency: "INR",
+      });
+
+      const dollars = newPaymentId();
+      await recordPayment(
+        test.db,
+        {
+          ...snapshot(dollars, "captured"),
+          amount: 89_00,
+          currency: "USD",
+          base_amount: 7_520_50,
+          base_currency: "INR",
+        },
+        null,
+      );
+      expect(await inrValueStored(dollars)).toEqual({
+        inr: 7_520_50,
+        amount: 89_00,
+        currency: "USD",
+      });
+    });
+
+    it("leaves it unknown without a conversion, and takes it from a later snapshot that has one, once", async () => {
+      const id = newPaymentId();
+      const usd = { ...snapshot(id, "captured"), amount: 89_00, currency: "USD" };
+      await recordPayment(test.db, usd, null);
+      expect((await inrValueStored(id))?.inr).toBeNull();
+      await recordPayment(test.db, { ...usd, base_amount: 7_520_50, base_currency: "INR" }, null);
+      expect((await inrValueStored(id))?.inr).toBe(7_520_50);
+      // A replayed snapshot with another figure never changes the payment's recorded rupees.
+      await recordPayment(test.db, { ...usd, base_amount: 9_999_99, base_currency: "INR" }, null);
+      expect((await inrValueStored(id))?.inr).toBe(7_520_50);
+    });
+  },
+);

@@ -727,8 +727,15 @@ export const payments = pgTable(
       onDelete: "set null",
     }),
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** The amount in `currency`'s minor unit (paise for rupees; the column's name is older). */
     amountPaise: integer("amount_paise").notNull(),
     currency: text("currency").notNull(),
+    /**
+     * What the payment is worth in rupees, as Razorpay reported it (issue 56, decision 0060): the
+     * amount itself for a rupee payment, the payment's `base_amount` for one in another currency,
+     * converted at the moment of payment. Null where Razorpay reported no conversion.
+     */
+    inrValuePaise: integer("inr_value_paise"),
     status: text("status").notNull(),
     method: text("method").notNull(),
     cardNetwork: text("card_network"),
