@@ -51,13 +51,21 @@ describe("FormMessage", () => {
     expect(scrolled).toEqual([]);
 
     top = 5_000;
+    // Hydrated by hand, so not Testing Library's to clean up: removed here, or the next test
+    // file this worker runs (workers are not isolated) finds a second "Saved." status in the page.
     const container = document.createElement("div");
     container.innerHTML = renderToString(<FormMessage message="Saved." tone="success" />);
     document.body.append(container);
-    await act(async () => {
-      hydrateRoot(container, <FormMessage message="Saved." tone="success" />);
-    });
-    expect(container.textContent).toBe("Saved.");
-    expect(scrolled).toEqual([]);
+    let root: ReturnType<typeof hydrateRoot> | undefined;
+    try {
+      await act(async () => {
+        root = hydrateRoot(container, <FormMessage message="Saved." tone="success" />);
+      });
+      expect(container.textContent).toBe("Saved.");
+      expect(scrolled).toEqual([]);
+    } finally {
+      await act(async () => root?.unmount());
+      container.remove();
+    }
   });
 });

@@ -11,6 +11,10 @@ import { killChildProcesses } from "./child-processes";
 vi.unstubAllEnvs();
 vi.unstubAllGlobals();
 vi.resetModules();
+// The DOM of a browser-like environment outlives its file too: anything a file left in the page
+// (rendered by hand, outside Testing Library's cleanup) is gone before the next file looks. A
+// "Saved." left by forms.test.tsx once gave subscription.test.tsx two statuses and four failures.
+if (typeof document !== "undefined") document.body.replaceChildren();
 
 // After the file's own teardown (after-hooks run last registered first): a server process it
 // left running, because a test failed or timed out before stopping it, ends with its file.
