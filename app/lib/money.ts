@@ -60,31 +60,36 @@ function formatter(currency: Currency, fractionDigits: 0 | 2): Intl.NumberFormat
   return format;
 }
 
-/**
- * An amount in minor units as people read it: 69900 INR → "₹699", 12345678 INR → "₹1,23,456.78",
- * 900 USD → "$9", 8550 EUR → "€85.50". Minor units are shown only if there are any. The major
- * and minor parts are split in integers; the formatter gets a decimal string, never a float.
- */
-export function formatMoney(amount: number, currency: Currency): string {
+/** An amount split in integers: its sign, whole major units and the minor units left over. */
+function split(
+  amount: number,
+  currency: Currency,
+): { sign: "-" | ""; major: number; minor: string } {
   assertMinorUnits(amount, currency);
   const per = FACTS[currency].minorPerMajor;
-  const sign = amount < 0 ? "-" : "";
-  const major = Math.floor(Math.abs(amount) / per);
-  const minor = Math.abs(amount) % per;
-  if (minor === 0) return formatter(currency, 0).format(`${sign}${major}` as unknown as number);
-  const decimal = `${sign}${major}.${String(minor).padStart(2, "0")}`;
-  // Intl.NumberFormat takes a decimal string exactly (ECMA-402 "string as exact decimal").
-  return formatter(currency, 2).format(decimal as unknown as number);
+  return {
+    sign: amount < 0 ? "-" : "",
+    major: Math.floor(Math.abs(amount) / per),
+    minor: String(Math.abs(amount) % per).padStart(2, "0"),
+  };
+}
+
+/**
+ * An amount in minor units as people read it: 69900 INR → "₹699", 12345678 INR → "₹1,23,456.78",
+ * 900 USD → "$9", 8550 EUR → "€85.50". Minor units are shown only if there are any. The
+ * formatter gets a decimal string (ECMA-402 takes it as an exact decimal), never a float.
+ */
+export function formatMoney(amount: number, currency: Currency): string {
+  const { sign, major, minor } = split(amount, currency);
+  const whole = minor === "00";
+  const decimal = whole ? `${sign}${major}` : `${sign}${major}.${minor}`;
+  return formatter(currency, whole ? 0 : 2).format(decimal as `${number}`);
 }
 
 /** The amount as a plain decimal string for machine-readable places (JSON-LD, CSV, analytics). */
 export function decimalOf(amount: number, currency: Currency): string {
-  assertMinorUnits(amount, currency);
-  const per = FACTS[currency].minorPerMajor;
-  const sign = amount < 0 ? "-" : "";
-  const major = Math.floor(Math.abs(amount) / per);
-  const minor = Math.abs(amount) % per;
-  return `${sign}${major}.${String(minor).padStart(2, "0")}`;
+  const { sign, major, minor } = split(amount, currency);
+  return `${sign}${major}.${minor}`;
 }
 
 /** Paise as rupees with Indian digit grouping: 10000000 → "₹1,00,000"; paise shown only if any. */

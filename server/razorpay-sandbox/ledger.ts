@@ -143,6 +143,7 @@ export function newInvoice(
   },
 ): InvoiceEntity {
   const sub = record.entity;
+  const currency = getPlan(tx.state, sub.plan_id).item.currency;
   const invoice: InvoiceEntity = {
     id: newId("inv"),
     entity: "invoice",
@@ -158,7 +159,7 @@ export function newInvoice(
     amount: fields.amount,
     amount_paid: 0,
     amount_due: fields.amount,
-    currency: getPlan(tx.state, sub.plan_id).item.currency,
+    currency,
     description: null,
     notes: [],
     billing_start: fields.billingStart,
@@ -167,7 +168,7 @@ export function newInvoice(
       id: newId("li"),
       ...line,
       tax_amount: 0,
-      currency: getPlan(tx.state, sub.plan_id).item.currency,
+      currency,
     })),
     date: tx.now,
     created_at: tx.now,

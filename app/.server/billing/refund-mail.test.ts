@@ -14,6 +14,7 @@ import {
   openTestDatabase,
   type TestDatabase,
 } from "../../../tests/support/test-database";
+import { readOutbox } from "../../../tests/support/mail";
 import { payments, refunds, subscriptions } from "../db/schema";
 import { startTrial } from "../trials/trials.server";
 import { sendBillingMail } from "./notify.server";
@@ -21,14 +22,6 @@ import { sendBillingMail } from "./notify.server";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-refund-mail-"));
 vi.stubEnv("DATA_DIR", dataDir);
 vi.stubEnv("SMTP_URL", "");
-
-const outbox = () =>
-  fs.existsSync(path.join(dataDir, "mail"))
-    ? fs
-        .readdirSync(path.join(dataDir, "mail"))
-        .filter((name) => name.endsWith(".eml"))
-        .map((name) => fs.readFileSync(path.join(dataDir, "mail", name), "utf8"))
-    : [];
 
 let test: TestDatabase;
 beforeAll(async () => {
@@ -82,8 +75,8 @@ it("names the trial as what keeps Pro while the refunded subscription still read
     { template: "refunded", subscriptionId: subscription!.id, refundId: "rfnd_TrialRefund01" },
     test.db,
   );
-  const [mail] = outbox().filter((text) => text.includes(email));
-  const words = (mail ?? "").replace(/=\r?\n/g, "").replace(/\s+/g, " ");
+  const [mail] = readOutbox(dataDir).filter((each) => each.to.includes(email));
+  const words = mail?.text.replace(/\s+/g, " ") ?? "";
   expect(words).toContain("Your account keeps Pro from your free trial until");
   expect(words).not.toContain("another subscription of yours");
 });

@@ -18,7 +18,8 @@ export function formatAmount(amount: number, currency: string): string {
   const sign = amount < 0 ? "-" : "";
   const whole = Math.floor(Math.abs(amount) / 100);
   const cents = String(Math.abs(amount) % 100).padStart(2, "0");
-  // ES2023 Intl takes a string as an exact decimal; the DOM lib's signature says number only.
+  // Browsers with ES2023's Intl take the string as an exact decimal; older ones convert it to a
+  // number, exact for any amount a checkout shows. The ES2019 library here types it number only.
   return format.format(`${sign}${whole}.${cents}` as unknown as number);
 }
 
