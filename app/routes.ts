@@ -26,6 +26,7 @@ export default [
   index("routes/home.tsx"),
   route("landing", "routes/landing.tsx"),
   route("pricing", "routes/pricing.tsx"),
+  route("pricing/currency", "routes/pricing-currency.ts"),
   route("download", "routes/download.tsx"),
   route("download/history", "routes/download-history.tsx"),
   route("download/:platform/:version?", "routes/downloads/file.ts"),

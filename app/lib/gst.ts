@@ -56,6 +56,9 @@ export const GST_STATES: readonly GstState[] = [
   { code: "36", name: "Telangana", kind: S, current: true },
   { code: "37", name: "Andhra Pradesh", kind: S, current: true },
   { code: "38", name: "Ladakh", kind: UT, current: true },
+  // The GST system's place of supply for a buyer outside India (an export of services, decision
+  // 0060): never a choice in the Indian form, the code of every buyer abroad.
+  { code: "96", name: "Foreign Country", kind: "other", current: false },
   { code: "97", name: "Other Territory", kind: "other", current: false },
 ];
 

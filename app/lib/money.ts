@@ -26,6 +26,20 @@ const FACTS: Record<Currency, CurrencyFacts> = {
   EUR: { minorPerMajor: 100, locale: "en-IE", name: "euros" },
 };
 
+/** An amount and its currency: what a price or a charge is wherever it may not be rupees. */
+export interface Money {
+  /** In the currency's minor unit. */
+  amount: number;
+  currency: Currency;
+}
+
+/** Its symbol alone, for a compact choice ("₹", "$", "€"). */
+export function currencySymbol(currency: Currency): string {
+  return SYMBOLS[currency];
+}
+
+const SYMBOLS: Record<Currency, string> = { INR: "₹", USD: "$", EUR: "€" };
+
 export function isCurrency(value: unknown): value is Currency {
   return (CURRENCIES as readonly unknown[]).includes(value);
 }
@@ -84,6 +98,11 @@ export function formatMoney(amount: number, currency: Currency): string {
   const whole = minor === "00";
   const decimal = whole ? `${sign}${major}` : `${sign}${major}.${minor}`;
   return formatter(currency, whole ? 0 : 2).format(decimal as `${number}`);
+}
+
+/** A Money as people read it (formatMoney of its amount and currency). */
+export function formatPrice(money: Money): string {
+  return formatMoney(money.amount, money.currency);
 }
 
 /** The amount as a plain decimal string for machine-readable places (JSON-LD, CSV, analytics). */

@@ -3,7 +3,7 @@
  * Browser-safe (the pricing page and the account pages render with it).
  */
 import { type BillingCycle, type Plan, type PlanId, site } from "~/config/site";
-import { formatInr } from "./money";
+import { type Currency, formatMoney } from "./money";
 
 export type { BillingCycle, Plan, PlanId };
 export type PaidPlanId = Exclude<PlanId, "free">;
@@ -59,10 +59,18 @@ export function analyticsPlanName(plan: Plan | string): string {
 const PER = { monthly: "month", yearly: "year" } as const;
 
 /** "₹699 / month"; "₹0" for the free plan. */
-export function planPriceLabel(plan: Plan): string {
+export function planPriceLabel(plan: Plan, currency: Currency = "INR"): string {
   return plan.billingCycle
-    ? `${formatInr(plan.pricePaise)} / ${PER[plan.billingCycle]}`
-    : formatInr(0);
+    ? `${formatMoney(planPriceIn(plan, currency), currency)} / ${PER[plan.billingCycle]}`
+    : formatMoney(0, currency);
+}
+
+/**
+ * A plan's price in a currency, in its minor unit: the rupee price as configured, or its price
+ * abroad (issue 56: set per currency in site.ts, never converted).
+ */
+export function planPriceIn(plan: Plan, currency: Currency): number {
+  return currency === "INR" ? plan.pricePaise : plan.pricesAbroad[currency];
 }
 
 /** What one subscriber of the plan is worth per month, in paise (yearly ÷ 12, rounded): MRR. */

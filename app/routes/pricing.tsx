@@ -11,8 +11,9 @@ import { track } from "~/lib/analytics/client";
 import { planEvents } from "~/lib/analytics/plan-events";
 import { publicPageHeaders } from "~/lib/cache-control";
 import { pageMeta } from "~/lib/meta";
-import { formatInr } from "~/lib/money";
-import { freePlan as configuredFreePlan, paidPlanFor } from "~/lib/plans";
+import { type Currency, currencyName, formatInr, formatMoney } from "~/lib/money";
+import { freePlan as configuredFreePlan, paidPlanFor, planPriceIn } from "~/lib/plans";
+import { CurrencySwitch } from "~/components/pricing/CurrencySwitch";
 import type { Route } from "./+types/pricing";
 
 /** The same for every visitor: cached and shared (app/lib/cache-control.ts). */
@@ -20,7 +21,7 @@ export const headers = publicPageHeaders;
 
 /** The trial's length and a coupon's prices (pricing-page.server.ts): nothing about the visitor. */
 export async function loader({ request }: Route.LoaderArgs) {
-  return pricingPage(request.url);
+  return pricingPage(request);
 }
 
 export const meta: Route.MetaFunction = () =>
@@ -37,9 +38,16 @@ function cycleOf(value: string | null): BillingCycle {
 }
 
 /** Yearly saving against twelve monthly payments, in whole percent. */
-function yearlySavingPercent(): number {
-  const monthlyYear = planFor("monthly").pricePaise * 12;
-  return Math.round(((monthlyYear - planFor("yearly").pricePaise) / monthlyYear) * 100);
+function yearlySavingPercent(currency: Currency): number {
+  const monthlyYear = planPriceIn(planFor("monthly"), currency) * 12;
+  return Math.round(((monthlyYear - planPriceIn(planFor("yearly"), currency)) / monthlyYear) * 100);
+}
+
+/** A yearly price a month: whole rupees, or cents abroad ($89 a year is $7.42 a month). */
+function perMonth(yearly: number, currency: Currency): string {
+  const perMonthMinor =
+    currency === "INR" ? Math.round(yearly / 12 / 100) * 100 : Math.round(yearly / 12);
+  return formatMoney(perMonthMinor, currency);
 }
 
 function CurrentPlanBadge() {
@@ -51,7 +59,9 @@ function CurrentPlanBadge() {
 }
 
 export default function PricingPage({ matches, loaderData }: Route.ComponentProps) {
-  const { trialDays, coupon } = loaderData;
+  const { trialDays, coupon, currency, offered, couponInRupeesOnly } = loaderData;
+  const abroad = currency !== "INR";
+  const inCurrency = abroad ? `&currency=${currency}` : "";
   const [params] = useSearchParams();
   const cycle = cycleOf(params.get("billing"));
   const pro = planFor(cycle);
@@ -82,7 +92,9 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
   // Signed-in visitors go straight to checkout; others sign up first and the plan travels along.
   const signUpFor = (plan: Plan) => {
     const withCoupon = coupon && proCoupon?.ok ? `&coupon=${encodeURIComponent(coupon.code)}` : "";
-    const next = plan.billingCycle ? `/checkout?plan=${plan.id}${withCoupon}` : "/account";
+    const next = plan.billingCycle
+      ? `/checkout?plan=${plan.id}${withCoupon}${inCurrency}`
+      : "/account";
     return signedIn ? next : `/auth?view=signup&next=${encodeURIComponent(next)}`;
   };
 
@@ -91,14 +103,17 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
       {siteUrl ? <PricingJsonLd siteUrl={siteUrl} /> : null}
       <div className="text-center">
         <h1 className="text-4xl font-bold tracking-tight text-white sm:text-5xl">
-          Simple pricing in rupees
+          Simple pricing in {abroad ? currencyName(currency) : "rupees"}
         </h1>
         <p className="mx-auto mt-4 max-w-2xl text-lg text-slate-300">
           Start free on one device. Upgrade when you need the logic views and flashing.{" "}
-          {site.pricing.pricesIncludeGst
-            ? `All prices include ${site.pricing.gstRatePercent}% GST.`
-            : `Prices exclude ${site.pricing.gstRatePercent}% GST.`}
+          {abroad
+            ? `Prices in ${currencyName(currency)} are for buyers outside India, paid by card. No Indian GST for buyers outside India: your invoice is an export invoice.`
+            : site.pricing.pricesIncludeGst
+              ? `All prices include ${site.pricing.gstRatePercent}% GST.`
+              : `Prices exclude ${site.pricing.gstRatePercent}% GST.`}
         </p>
+        <CurrencySwitch shown={currency} offered={offered} cycle={cycle} />
         <nav
           aria-label="Billing cycle"
           className="mt-8 inline-flex rounded-lg border border-slate-700 p-1"
@@ -106,7 +121,7 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
           {(["monthly", "yearly"] as const).map((option) => (
             <Link
               key={option}
-              to={`?billing=${option}${coupon ? `&coupon=${encodeURIComponent(coupon.code)}` : ""}`}
+              to={`?billing=${option}${coupon ? `&coupon=${encodeURIComponent(coupon.code)}` : ""}${inCurrency}`}
               replace
               preventScrollReset
               aria-current={cycle === option ? "page" : undefined}
@@ -114,7 +129,7 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
                 cycle === option ? "bg-green-500 text-slate-950" : "text-slate-300 hover:text-white"
               }`}
             >
-              {option === "monthly" ? "Monthly" : `Yearly (save ${yearlySavingPercent()}%)`}
+              {option === "monthly" ? "Monthly" : `Yearly (save ${yearlySavingPercent(currency)}%)`}
             </Link>
           ))}
         </nav>
@@ -130,7 +145,7 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
             {currentId === freePlan.id ? <CurrentPlanBadge /> : null}
           </h2>
           <p className="mt-4">
-            <span className="text-4xl font-bold text-white">{formatInr(0)}</span>
+            <span className="text-4xl font-bold text-white">{formatMoney(0, currency)}</span>
             <span className="text-slate-400"> forever</span>
           </p>
           <ul className="mt-6 flex-1 space-y-2 text-slate-300">
@@ -175,7 +190,9 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
             )}
           </h2>
           <p className="mt-4" data-testid="pro-price">
-            <span className="text-4xl font-bold text-white">{formatInr(pro.pricePaise)}</span>
+            <span className="text-4xl font-bold text-white">
+              {formatMoney(planPriceIn(pro, currency), currency)}
+            </span>
             <span className="text-slate-400">
               {cycle === "yearly" ? " per year" : " per month"}
             </span>
@@ -183,9 +200,12 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
           {coupon && proCoupon ? (
             <CouponPrice code={coupon.code} method={coupon.method} view={proCoupon} cycle={cycle} />
           ) : null}
+          {couponInRupeesOnly ? (
+            <p className="mt-2 text-sm text-amber-200">Coupons apply to prices in rupees only.</p>
+          ) : null}
           <p className="mt-1 text-sm text-slate-400">
             {cycle === "yearly"
-              ? `${formatInr(Math.round(pro.pricePaise / 12 / 100) * 100)} a month, billed yearly`
+              ? `${perMonth(planPriceIn(pro, currency), currency)} a month, billed yearly`
               : "Billed monthly, cancel any time"}
           </p>
           <ul className="mt-6 flex-1 space-y-2 text-slate-300">

@@ -9,7 +9,9 @@ import { STATUS_RULES } from "~/lib/subscription-state";
 import type { SessionUser } from "../auth/session-shape";
 import { couponView } from "../coupons/pricing-view.server";
 import { paidStartAfterTrial } from "../trials/trials.server";
-import { isPaidPlanId, planById, planLabel, planPriceLabel } from "~/lib/plans";
+import { currencyName, type Money } from "~/lib/money";
+import { isPaidPlanId, planById, planLabel, planPriceIn, planPriceLabel } from "~/lib/plans";
+import { offeredCurrencies, offeredCurrency } from "./pricing-currency.server";
 import { paymentsConfig } from "./provider.server";
 import { liveSubscriptionsOf } from "./subscriptions.server";
 
@@ -19,14 +21,27 @@ export async function checkoutPage(user: SessionUser, requestUrl: string) {
   const planId = isPaidPlanId(requested) ? requested : "pro-monthly";
   const switching = url.searchParams.get("switch") === "1";
   const live = await liveSubscriptionsOf(user.id);
-  if (!switching && live.some((row) => STATUS_RULES[row.status].manageable))
-    return "already-subscribed" as const;
+  const manageable = live.find((row) => STATUS_RULES[row.status].manageable);
+  if (!switching && manageable) return "already-subscribed" as const;
+  // The currency (issue 56): a switch keeps its subscription's; else `?currency=` when it is sold
+  // now. One asked for and not sold is said, and the page sells in rupees.
+  const asked = url.searchParams.get("currency");
+  const sold = offeredCurrency(asked);
+  const currency = switching && manageable ? manageable.currency : (sold ?? "INR");
+  const currencyRefused =
+    !switching && asked && asked !== "INR" && !sold
+      ? `Prices in ${/^[A-Z]{3}$/.test(asked) ? asked : "that currency"} are not offered at the moment: the prices below are in rupees, for buyers in India.`
+      : null;
   const plan = planById(planId);
   const payments = paymentsConfig();
   // During a free trial the plan can start when the trial ends (issue 36, point 4).
   const trialEnd = switching ? null : await paidStartAfterTrial(user.id);
   // A coupon (issue 36, point 7): every rule, this buyer's included; never on a plan switch.
-  const code = switching ? "" : (url.searchParams.get("coupon")?.slice(0, 64).trim() ?? "");
+  // Coupons are rupee discounts (decision 0061).
+  const code =
+    switching || currency !== "INR"
+      ? ""
+      : (url.searchParams.get("coupon")?.slice(0, 64).trim() ?? "");
   const couponFor = code ? await couponView(code, user) : null;
   const couponPlan = couponFor ? couponFor.plans[planId] : null;
   return {
@@ -36,12 +51,19 @@ export async function checkoutPage(user: SessionUser, requestUrl: string) {
         : null,
     trialEndsAt: trialEnd?.toISOString() ?? null,
     plan: {
-      id: plan.id,
+      id: planId,
       label: planLabel(plan),
-      price: planPriceLabel(plan),
+      price: planPriceLabel(plan, currency),
+      /** The rupee list price (the analytics catalogue counts in rupees). */
       pricePaise: plan.pricePaise,
+      list: { amount: planPriceIn(plan, currency), currency } satisfies Money,
       cycle: plan.billingCycle,
     },
+    currency,
+    currencyName: currencyName(currency),
+    currencyRefused,
+    /** The other side of the border, for a link: a buyer may be on the wrong one. */
+    otherCurrencies: switching ? [] : offeredCurrencies().filter((other) => other !== currency),
     switching,
     checkout: {
       keyId: payments.keyId,

@@ -8,7 +8,8 @@ import { STATUS_RULES } from "~/lib/subscription-state";
 import { settleOpenCheckouts } from "./open-checkouts.server";
 import { createHmac } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
-import { type PaidPlanId, planById, planPriceLabel } from "~/lib/plans";
+import type { Currency } from "~/lib/money";
+import { type PaidPlanId, planById, planPriceIn, planPriceLabel } from "~/lib/plans";
 import { type Database, db as defaultDb, type Executor } from "../db";
 import { type CouponRow, subscriptions, type SubscriptionRow } from "../db/schema";
 import { couponByCode, refusalMessage } from "../coupons/quote.server";
@@ -159,6 +160,12 @@ export interface ProOrderOptions {
    * its Razorpay offer linked to the new subscription; a refusal says which rule failed.
    */
   couponCode?: string | null;
+  /**
+   * What it is sold in (issue 56): rupees, or a currency sold abroad to a buyer outside India
+   * (checked by `openCheckout` against what is sold now). A switch keeps the currency of the
+   * subscription it replaces, whatever is asked: a buyer who moves buys anew.
+   */
+  currency?: Currency;
 }
 
 /** A person's order of a paid plan: bought now, after their trial, or as a switch of plans. */
@@ -183,6 +190,10 @@ async function prepareProOrder(
 ): Promise<PreparedOrder> {
   const plan = planById(planId);
   const replaces = options.replaces ?? null;
+  const currency: Currency = replaces?.currency ?? options.currency ?? "INR";
+  // Coupons are rupee discounts (decision 0061); the page says so before it gets here.
+  if (options.couponCode && currency !== "INR")
+    throw new AppError("invalid", "Coupons apply to prices in rupees only.", { field: "coupon" });
   const trialEnd =
     options.afterTrial && !replaces ? await paidStartAfterTrial(user.id, database) : null;
   if (options.afterTrial && !replaces && !trialEnd)
@@ -215,6 +226,7 @@ async function prepareProOrder(
     async sameOrder(open) {
       const same =
         open.planId === planId &&
+        open.currency === currency &&
         open.replacesSubscriptionId === (replaces?.id ?? null) &&
         open.couponId === (coupon?.id ?? null) &&
         (replaces !== null || unixSeconds(open.startAt) === unixSeconds(trialEnd));
@@ -226,7 +238,7 @@ async function prepareProOrder(
       const held = await recheckHeldCoupon(database, { ...open, couponId: open.couponId }, user);
       if (held.ok) return true;
       coupon = null;
-      couponNotice = `${held.message} Your checkout is now at the full price, ${planPriceLabel(plan)}.`;
+      couponNotice = `${held.message} Your checkout is now at the full price, ${planPriceLabel(plan, currency)}.`;
       return false;
     },
     // Paid meanwhile (its webhook not in yet): this person has a subscription now.
@@ -237,7 +249,10 @@ async function prepareProOrder(
           "You already have a subscription. Manage it on Account → Subscription.",
         ),
     async create() {
-      const { providerPlanId } = await providerPlanFor(planId, database, client);
+      const { providerPlanId } = await providerPlanFor(planId, database, client, {
+        currency,
+        amount: planPriceIn(plan, currency),
+      });
       const startAt = replaces?.currentEnd ?? trialEnd;
       reserved = coupon ? await reserveCoupon(database, coupon.id, planId, user) : null;
       try {
@@ -253,6 +268,7 @@ async function prepareProOrder(
             user_id: user.id,
             plan_id: planId,
             email: user.email,
+            currency,
             ...(replaces ? { replaces: replaces.providerSubscriptionId } : {}),
             ...(coupon ? { coupon: coupon.code } : {}),
           },

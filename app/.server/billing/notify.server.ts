@@ -12,7 +12,7 @@ import { entitlementFor } from "./entitlement.server";
 import { trialOf } from "../trials/trials.server";
 import { statusesWhere, type SubscriptionStatus } from "~/lib/subscription-state";
 import { stateOfRow } from "./subscription-state.server";
-import { nextChargePaise } from "./charge-amount.server";
+import { nextCharge } from "./charge-amount.server";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { site } from "~/config/site";
@@ -191,7 +191,8 @@ export async function sendBillingMail(
           plan: topup
             ? `${planLabel(subscription.planId)}, ${seatsText(topup.seatsAdded)} added for the rest of the period`
             : labelOf(subscription),
-          amountPaise: payment.amountPaise,
+          // A subscription's payments are in its currency (Razorpay charges its plan's).
+          amount: { amount: payment.amountPaise, currency: subscription.currency },
           paymentId: payment.providerPaymentId,
           nextChargeAt: subscription.chargeAt,
           invoice: invoice
@@ -211,7 +212,7 @@ export async function sendBillingMail(
         paymentFailedMessage({
           ...to,
           plan: labelOf(subscription),
-          amountPaise: await nextChargePaise(subscription, database),
+          amount: await nextCharge(subscription, database),
           fixUrl,
         }),
       );
@@ -272,7 +273,7 @@ export async function sendBillingMail(
           from: old ? labelOf(old) : "your current plan",
           to_plan: labelOf(subscription),
           startsAt: subscription.startAt,
-          amountPaise: await nextChargePaise(subscription, database),
+          amount: await nextCharge(subscription, database),
           accountUrl,
         }),
       );
@@ -309,7 +310,7 @@ export async function sendBillingMail(
         refundedMessage({
           ...to,
           plan: labelOf(subscription),
-          amountPaise: refund.amountPaise,
+          amount: { amount: refund.amountPaise, currency: subscription.currency },
           paymentId: refund.providerPaymentId,
           refundId: refund.providerRefundId,
           arn: refund.arn,
@@ -352,9 +353,12 @@ export async function sendBillingMail(
           plan: labelOf(subscription),
           subscriptionId: subscription.providerSubscriptionId,
           keptPlan: kept ? planLabel(kept.planId) : null,
-          refundPaise: taken
-            .filter((payment) => payment.status === "captured" || payment.status === "refunded")
-            .reduce((sum, payment) => sum + payment.amountPaise, 0),
+          refund: {
+            amount: taken
+              .filter((payment) => payment.status === "captured" || payment.status === "refunded")
+              .reduce((sum, payment) => sum + payment.amountPaise, 0),
+            currency: subscription.currency,
+          },
           accountUrl,
         }),
       );
@@ -369,7 +373,7 @@ export async function sendBillingMail(
           ...to,
           plan: labelOf(subscription),
           period: plan.billingCycle === "yearly" ? "year" : "month",
-          amountPaise: await nextChargePaise(subscription, database),
+          amount: await nextCharge(subscription, database),
           chargeAt: subscription.chargeAt,
           accountUrl,
         }),

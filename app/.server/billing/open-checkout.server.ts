@@ -6,13 +6,15 @@
 import type { SessionUser } from "../auth/session-shape";
 import type { BillingDetails } from "~/lib/billing-details";
 import { formatDate } from "~/lib/dates";
-import { formatInr } from "~/lib/money";
+import { type Currency, currencyName, formatPrice } from "~/lib/money";
 import { type PaidPlanId, planById, planLabel, planPriceLabel } from "~/lib/plans";
+import { AppError } from "../http/errors";
 import { saveBillingProfile } from "./billing-profile.server";
-import { nextChargePaise } from "./charge-amount.server";
+import { nextCharge } from "./charge-amount.server";
 import { type CheckoutRow, proOrder, startCheckout } from "./checkout.server";
 import { startPlanSwitch } from "./manage.server";
 import { paymentsConfig } from "./provider.server";
+import { sellingAbroad } from "./selling-abroad.server";
 
 export interface CheckoutOrder {
   planId: PaidPlanId;
@@ -21,13 +23,26 @@ export interface CheckoutOrder {
   start: "after-trial" | "now";
   /** A coupon the page accepted; checked and reserved again by startCheckout. */
   coupon?: string;
+  /** Rupees with the Indian details, or a currency sold abroad with a buyer abroad's. */
+  currency: Currency;
   details: BillingDetails;
   /** The visitor's signed analytics id, with consent only: the funnel counts this payment. */
   analyticsId: string | null;
 }
 
 export async function openCheckout(user: SessionUser, order: CheckoutOrder) {
-  const { planId, switching, start, coupon, details, analyticsId } = order;
+  const { planId, switching, start, coupon, details, analyticsId, currency } = order;
+  // Before anything is stored: a currency not sold now (no LUT for this year, or not configured)
+  // is refused with the reason, whoever asks for it.
+  if (currency !== "INR") {
+    const abroad = sellingAbroad();
+    if (!abroad.open || !abroad.currencies.includes(currency))
+      throw new AppError(
+        "conflict",
+        `Prices in ${currencyName(currency)} are not offered at the moment. Buyers in India pay in rupees; if you are outside India, write to us and we will help.`,
+        { field: "currency" },
+      );
+  }
   await saveBillingProfile(user.id, details);
   const subscription: CheckoutRow =
     switching === "1"
@@ -36,13 +51,14 @@ export async function openCheckout(user: SessionUser, order: CheckoutOrder) {
           proOrder(user, planId, {
             afterTrial: start === "after-trial",
             couponCode: coupon || null,
+            currency,
           }),
           { analyticsClientId: analyticsId },
         );
   const plan = planById(planId);
   // What the first charge comes to (the coupon's price when the subscription has one): the
   // same answer as every "next charge" on the site.
-  const firstPaise = await nextChargePaise(subscription);
+  const first = await nextCharge(subscription);
   const firstCharge =
     subscription.startAt && subscription.startAt > new Date() ? subscription.startAt : null;
   return {
@@ -52,15 +68,17 @@ export async function openCheckout(user: SessionUser, order: CheckoutOrder) {
       subscriptionId: subscription.providerSubscriptionId,
       keyId: paymentsConfig().keyId,
       description: [
-        `${planLabel(plan)}: ${planPriceLabel(plan)}, GST included`,
-        subscription.couponId ? `first payment ${formatInr(firstPaise)} with ${coupon}` : null,
+        subscription.currency === "INR"
+          ? `${planLabel(plan)}: ${planPriceLabel(plan)}, GST included`
+          : `${planLabel(plan)}: ${planPriceLabel(plan, subscription.currency)}, no Indian GST (export)`,
+        subscription.couponId ? `first payment ${formatPrice(first)} with ${coupon}` : null,
         firstCharge && switching !== "1"
           ? `first charge on ${formatDate(firstCharge.toISOString())}`
           : null,
       ]
         .filter(Boolean)
         .join(", "),
-      amountPaise: firstPaise,
+      amount: first,
       planId,
     },
   };

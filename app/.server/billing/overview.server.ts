@@ -1,9 +1,10 @@
 /** What the account pages show about a buyer's subscription, in words and plain values. */
 import type { Buyer } from "./buyer";
-import { nextChargePaise } from "./charge-amount.server";
+import { nextCharge } from "./charge-amount.server";
 import { subscriptionCouponText } from "../coupons/subscription-coupon.server";
 import { formatDate } from "~/lib/dates";
-import { findPlan, planLabel } from "~/lib/plans";
+import type { Money } from "~/lib/money";
+import { findPlan, planLabel, planPriceIn } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
 import type { SubscriptionRow } from "../db/schema";
 import {
@@ -34,7 +35,8 @@ export interface SubscriptionSummary {
   /** ISO dates; null when not applicable. */
   currentEnd: string | null;
   nextChargeAt: string | null;
-  nextChargePaise: number | null;
+  /** In the subscription's currency (rupees, or a buyer abroad's). */
+  nextCharge: Money | null;
   /** The coupon it was bought with and what is left of it, in words; null without one. */
   coupon: string | null;
   paymentMethod: string | null;
@@ -50,7 +52,7 @@ export interface SubscriptionSummary {
 
 export interface BillingOverview {
   subscription: SubscriptionSummary | null;
-  switchTo: { plan: string; planId: string; startsAt: string | null; pricePaise: number } | null;
+  switchTo: { plan: string; planId: string; startsAt: string | null; price: Money } | null;
   banner: Banner;
 }
 
@@ -196,7 +198,7 @@ export async function billingOverview(
           plan: planLabel(nextPlan),
           planId: nextPlan.id,
           startsAt: iso(next.startAt ?? next.chargeAt),
-          pricePaise: nextPlan.pricePaise,
+          price: { amount: planPriceIn(nextPlan, next.currency), currency: next.currency },
         }
       : null;
   return {
@@ -209,7 +211,7 @@ export async function billingOverview(
       statusText: statusText(current, switchTo),
       currentEnd: iso(current.currentEnd),
       nextChargeAt: charging ? iso(current.chargeAt ?? current.currentEnd) : null,
-      nextChargePaise: charging && plan ? await nextChargePaise(current, database) : null,
+      nextCharge: charging && plan ? await nextCharge(current, database) : null,
       coupon: await subscriptionCouponText(current, database),
       paymentMethod: paid ? paymentMethodOf(paid).customerLabel : null,
       cancelAtCycleEnd: current.cancelAtCycleEnd,

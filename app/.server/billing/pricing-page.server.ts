@@ -4,14 +4,26 @@
  * `?coupon=CODE`, the coupon's prices or why it does not apply (its own rules only: whether this
  * person may use it is checked at checkout), the same for every visitor of that address. Nothing
  * about the visitor: the page is cached and shared.
+ *
+ * The currency is the page's address (`?currency=`, pricing-currency.server): a visitor whose
+ * cookie remembers another one is sent to its address instead.
  */
+import { redirect } from "react-router";
 import { couponView } from "../coupons/pricing-view.server";
 import { env } from "../env";
+import { pricingCurrency } from "./pricing-currency.server";
 
-export async function pricingPage(requestUrl: string) {
-  const code = new URL(requestUrl).searchParams.get("coupon")?.slice(0, 64).trim() ?? "";
+export async function pricingPage(request: Request) {
+  const currency = pricingCurrency(request.url, request.headers.get("cookie"));
+  if ("redirectTo" in currency)
+    throw redirect(currency.redirectTo, { headers: { "Cache-Control": "private, no-store" } });
+  const code = new URL(request.url).searchParams.get("coupon")?.slice(0, 64).trim() ?? "";
   return {
     trialDays: env().TRIAL_DAYS,
-    coupon: code ? await couponView(code, null) : null,
+    currency: currency.shown,
+    offered: currency.offered,
+    // Coupons are rupee discounts (decision 0061): a page in another currency shows none.
+    coupon: code && currency.shown === "INR" ? await couponView(code, null) : null,
+    couponInRupeesOnly: code !== "" && currency.shown !== "INR",
   };
 }

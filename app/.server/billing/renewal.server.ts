@@ -7,7 +7,7 @@
 import { personBuyer } from "./buyer";
 import { formatDate } from "~/lib/dates";
 import type { GstSplit } from "~/lib/gst-split";
-import { formatInr } from "~/lib/money";
+import { formatPrice, type Money } from "~/lib/money";
 import { STATE_RULES, STATUS, STATUS_RULES } from "~/lib/subscription-state";
 import { type Database, db as defaultDb } from "../db";
 import { taxOfCharge } from "../invoices/preview.server";
@@ -18,9 +18,13 @@ export interface NextCharge {
   at: string;
   /** The plan the charge pays for ("Pro (yearly)" after a scheduled switch). */
   plan: string;
-  amountPaise: number;
-  /** The GST inside the amount, as the invoice will split it. */
-  tax: GstSplit;
+  /** In the subscription's currency. */
+  amount: Money;
+  /**
+   * The GST inside a rupee amount, as the invoice will split it; null for a charge abroad (an
+   * export: no Indian GST, nothing to split).
+   */
+  tax: GstSplit | null;
 }
 
 export interface Renewal {
@@ -62,18 +66,18 @@ export function describeRenewal(
   // A failed charge is being retried on Razorpay's schedule: there is no next date to promise.
   const charging = rules.nextCharge;
   const next: NextCharge | null =
-    charging && switchTo && switchTo.startsAt && options.tax
+    charging && switchTo && switchTo.startsAt
       ? {
           at: switchTo.startsAt,
           plan: switchTo.plan,
-          amountPaise: switchTo.pricePaise,
+          amount: switchTo.price,
           tax: options.tax,
         }
-      : charging && sub.nextChargeAt && sub.nextChargePaise !== null && options.tax
+      : charging && sub.nextChargeAt && sub.nextCharge !== null
         ? {
             at: sub.nextChargeAt,
             plan: sub.plan,
-            amountPaise: sub.nextChargePaise,
+            amount: sub.nextCharge,
             tax: options.tax,
           }
         : null;
@@ -91,7 +95,7 @@ export function describeRenewal(
   if (running && switchTo)
     return {
       ...base,
-      sentence: `${sub.plan} until ${day(switchTo.startsAt)}; then ${switchTo.plan} starts, and ${formatInr(switchTo.pricePaise)} is charged that day.`,
+      sentence: `${sub.plan} until ${day(switchTo.startsAt)}; then ${switchTo.plan} starts, and ${formatPrice(switchTo.price)} is charged that day.`,
     };
   const keepsPro =
     options.onPro && options.proUntil && new Date(options.proUntil) > options.now
@@ -103,7 +107,7 @@ export function describeRenewal(
       return {
         ...base,
         sentence: next
-          ? `${sub.plan} renews on ${formatDate(next.at)} for ${formatInr(next.amountPaise)}.`
+          ? `${sub.plan} renews on ${formatDate(next.at)} for ${formatPrice(next.amount)}.`
           : `${sub.plan} is active.`,
       };
     case "ending":
@@ -119,7 +123,7 @@ export function describeRenewal(
       return {
         ...base,
         sentence: next
-          ? `${sub.plan} is authorised: the first charge, ${formatInr(next.amountPaise)}, is on ${formatDate(next.at)}.`
+          ? `${sub.plan} is authorised: the first charge, ${formatPrice(next.amount)}, is on ${formatDate(next.at)}.`
           : `${sub.plan} is authorised: the first charge is still to come.`,
       };
     case "retrying":
@@ -178,8 +182,12 @@ export async function renewalOf(
       ? NO_SUBSCRIPTION
       : await billingOverview(personBuyer(userId), database);
   const sub = overview.subscription;
-  const amount = overview.switchTo?.pricePaise ?? sub?.nextChargePaise ?? null;
-  const tax = amount !== null ? await taxOfCharge(database, userId, amount) : null;
+  const amount = overview.switchTo?.price ?? sub?.nextCharge ?? null;
+  // GST is split only out of a rupee charge; a charge abroad is an export, zero-rated.
+  const tax =
+    amount !== null && amount.currency === "INR"
+      ? await taxOfCharge(database, userId, amount.amount)
+      : null;
   return {
     overview,
     renewal: describeRenewal(overview, {

@@ -5,6 +5,7 @@
 import { type Buyer, ofBuyer } from "./buyer";
 import { queueSeatTrim } from "../teams/trim-queue";
 import { and, desc, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { type Currency, isCurrency } from "~/lib/money";
 import { isPaidPlanId } from "~/lib/plans";
 import { type Database, db as defaultDb, type Executor } from "../db";
 import {
@@ -13,6 +14,7 @@ import {
   type SubscriptionRow,
   GRANTS_NOTHING_END_REASONS,
   organization as organizations,
+  providerPlans,
   user as users,
 } from "../db/schema";
 import { planIdForProviderPlan } from "./plans.server";
@@ -99,6 +101,7 @@ export async function applyProviderSubscription(
         userId: owner ? owner.id : null,
         teamId: team ? team.id : null,
         planId,
+        currency: await currencyOfPlan(executor, entity),
         ...fields,
       })
       .onConflictDoNothing({ target: subscriptions.providerSubscriptionId });
@@ -232,4 +235,20 @@ export async function openCheckoutsOf(
   database: Database = defaultDb(),
 ): Promise<SubscriptionRow[]> {
   return userSubscriptions(userId, database, eq(subscriptions.status, STATUS.created));
+}
+
+/**
+ * What a new subscription charges in: its Razorpay plan's currency from our mapping (the
+ * subscription entity names none), else the currency its checkout noted, else rupees.
+ */
+async function currencyOfPlan(
+  executor: Executor,
+  entity: Pick<RazorpaySubscription, "plan_id" | "notes">,
+): Promise<Currency> {
+  const [mapped] = await executor
+    .select({ currency: providerPlans.currency })
+    .from(providerPlans)
+    .where(eq(providerPlans.providerPlanId, entity.plan_id));
+  if (mapped) return mapped.currency;
+  return isCurrency(entity.notes.currency) ? entity.notes.currency : "INR";
 }

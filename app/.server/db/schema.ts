@@ -8,6 +8,7 @@
  */
 import { getTableColumns, sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   bigserial,
@@ -27,7 +28,7 @@ import {
 import { ALERT_DELIVERIES, ALERT_KINDS, type AlertKind } from "../../lib/alerts";
 import { TICKET_CATEGORIES, TICKET_STATUSES } from "../../lib/support";
 import { TRIAL_END_REASONS } from "../../lib/trials";
-import type { Currency } from "../../lib/money";
+import { CURRENCIES, type Currency } from "../../lib/money";
 import { SUBSCRIPTION_STATUSES } from "../billing/razorpay/types";
 import type { InvoiceDocument } from "../invoices/types";
 import { organization, user as users } from "./auth-schema";
@@ -525,11 +526,35 @@ const billingIdentityColumns = () => ({
   addressLine2: text("address_line2").notNull().default(""),
   city: text("city").notNull(),
   postalCode: text("postal_code").notNull(),
-  /** Two-digit GST state code; the name comes from the GST state table. */
+  /**
+   * Two-digit GST state code; the name comes from the GST state table. "96" (the GST system's
+   * "Foreign Country") for a buyer outside India, and only for one.
+   */
   stateCode: text("state_code").notNull(),
   gstin: text("gstin"),
+  /** ISO 3166-1 alpha-2: "IN" for a buyer in India; any other is a buyer abroad (issue 56). */
+  countryCode: text("country_code").notNull().default("IN"),
+  /** A buyer abroad's VAT or tax id, printed on the export invoice; never for a buyer in India. */
+  taxId: text("tax_id"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A buyer abroad has the GST system's "Foreign Country" (96) for a state and no GSTIN; a buyer in
+ * India never has either of those, nor a foreign tax id.
+ */
+function abroadChecks(
+  name: string,
+  table: { countryCode: AnyPgColumn; stateCode: AnyPgColumn; gstin: AnyPgColumn; taxId: AnyPgColumn },
+) {
+  return [
+    check(`${name}_country_code_check`, sql`${table.countryCode} ~ '^[A-Z]{2}$'`),
+    check(
+      `${name}_abroad_check`,
+      sql`(${table.countryCode} = 'IN') = (${table.stateCode} <> '96') and (${table.countryCode} = 'IN' or ${table.gstin} is null) and (${table.countryCode} <> 'IN' or ${table.taxId} is null)`,
+    ),
+  ];
+}
 
 export const billingProfiles = pgTable(
   "billing_profiles",
@@ -539,7 +564,10 @@ export const billingProfiles = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     ...billingIdentityColumns(),
   },
-  (table) => [check("billing_profiles_state_code_check", sql`${table.stateCode} ~ '^[0-9]{2}$'`)],
+  (table) => [
+    check("billing_profiles_state_code_check", sql`${table.stateCode} ~ '^[0-9]{2}$'`),
+    ...abroadChecks("billing_profiles", table),
+  ],
 );
 
 /**
@@ -555,7 +583,10 @@ export const teamProfiles = pgTable(
       .references(() => organization.id, { onDelete: "cascade" }),
     ...billingIdentityColumns(),
   },
-  (table) => [check("team_profiles_state_code_check", sql`${table.stateCode} ~ '^[0-9]{2}$'`)],
+  (table) => [
+    check("team_profiles_state_code_check", sql`${table.stateCode} ~ '^[0-9]{2}$'`),
+    ...abroadChecks("team_profiles", table),
+  ],
 );
 
 export type TeamProfileRow = typeof teamProfiles.$inferSelect;
@@ -688,6 +719,11 @@ export const subscriptions = pgTable(
      */
     teamId: text("team_id").references(() => organization.id, { onDelete: "set null" }),
     seats: integer("seats").notNull().default(1),
+    /**
+     * What it charges in (its Razorpay plan's currency, issue 56): rupees for a buyer in India,
+     * a foreign currency for a buyer abroad. Never changes: a buyer who moves buys anew.
+     */
+    currency: text("currency", { enum: CURRENCIES }).notNull().default("INR"),
     /** When the provider state held here was read; an older read never overwrites a newer one. */
     syncedAt: timestamp("synced_at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -1173,6 +1209,12 @@ export const invoices = pgTable(
     sgstPaise: integer("sgst_paise").notNull(),
     igstPaise: integer("igst_paise").notNull(),
     totalPaise: integer("total_paise").notNull(),
+    /**
+     * An export's currency and its amount in that currency's minor unit (issue 56): the paise
+     * columns above hold its value in rupees at the rate the document prints.
+     */
+    currency: text("currency", { enum: CURRENCIES }).notNull().default("INR"),
+    currencyAmount: integer("currency_amount"),
     /** The InvoiceDocument as issued: supplier, buyer, lines, taxes, totals. */
     document: jsonb("document").$type<InvoiceDocument>().notNull(),
     /**
@@ -1192,6 +1234,10 @@ export const invoices = pgTable(
       .on(table.providerPaymentId)
       .where(sql`${table.kind} = 'invoice'`),
     check("invoices_kind_check", sql`${table.kind} in ('invoice', 'credit_note')`),
+    check(
+      "invoices_currency_check",
+      sql`(${table.currency} = 'INR') = (${table.currencyAmount} is null)`,
+    ),
     check("invoices_number_check", sql`${table.number} ~ '^[A-Za-z0-9/-]{1,16}$'`),
     check("invoices_pdf_check", sql`(${table.pdf} is null) = (${table.pdfSha256} is null)`),
     check("invoices_pdf_sha256_check", sql`${table.pdfSha256} ~ '^[0-9a-f]{64}$'`),

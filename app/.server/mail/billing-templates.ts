@@ -1,10 +1,20 @@
 /** The billing messages: payment received or failed, halted, cancelled, plan change, reminder. */
 import { site } from "~/config/site";
 import { formatDate } from "~/lib/dates";
-import { formatInr } from "~/lib/money";
+import { formatPrice, type Money } from "~/lib/money";
 import { type TrialEndReason, trialEndedWords } from "~/lib/trials";
 import type { MailMessage } from "./mailer.server";
 import { renderTo } from "./templates";
+
+/** " (GST included)" after a rupee amount; nothing after one charged abroad (an export). */
+function gstIncluded(amount: Money): string {
+  return amount.currency === "INR" ? " (GST included)" : "";
+}
+
+/** The document a charge is invoiced with: a GST tax invoice, or an export invoice abroad. */
+function invoiceKind(amount: Money): string {
+  return amount.currency === "INR" ? "tax invoice" : "export invoice";
+}
 
 interface Recipient {
   to: string;
@@ -14,7 +24,7 @@ interface Recipient {
 export function paymentReceivedMessage(
   input: Recipient & {
     plan: string;
-    amountPaise: number;
+    amount: Money;
     paymentId: string;
     nextChargeAt: Date | null;
     /** The GST tax invoice of this payment: linked, and attached as a PDF. */
@@ -25,9 +35,9 @@ export function paymentReceivedMessage(
   },
 ): MailMessage {
   const message = renderTo(input, {
-    subject: `Payment received: ${formatInr(input.amountPaise)} for ${site.product.name} ${input.plan}`,
+    subject: `Payment received: ${formatPrice(input.amount)} for ${site.product.name} ${input.plan}`,
     paragraphs: [
-      `We received your payment of ${formatInr(input.amountPaise)} (GST included) for ${input.plan}. Payment reference: ${input.paymentId}.`,
+      `We received your payment of ${formatPrice(input.amount)}${gstIncluded(input.amount)} for ${input.plan}. Payment reference: ${input.paymentId}.`,
       input.nextChargeAt
         ? `Your next charge is on ${formatDate(input.nextChargeAt.toISOString())}.`
         : "Thank you for your subscription.",
@@ -53,12 +63,12 @@ export function paymentReceivedMessage(
 }
 
 export function paymentFailedMessage(
-  input: Recipient & { plan: string; amountPaise: number; fixUrl: string },
+  input: Recipient & { plan: string; amount: Money; fixUrl: string },
 ): MailMessage {
   return renderTo(input, {
     subject: `Action needed: your ${site.product.name} payment failed`,
     paragraphs: [
-      `We could not charge ${formatInr(input.amountPaise)} for ${input.plan}. Razorpay will try again over the next days, and you keep Pro meanwhile.`,
+      `We could not charge ${formatPrice(input.amount)} for ${input.plan}. Razorpay will try again over the next days, and you keep Pro meanwhile.`,
       "If your card expired or your UPI mandate was revoked, update the payment method now so that nothing is interrupted.",
     ],
     action: { label: "Fix my subscription", url: input.fixUrl },
@@ -191,7 +201,7 @@ export function planChangeMessage(
     from: string;
     to_plan: string;
     startsAt: Date | null;
-    amountPaise: number;
+    amount: Money;
     accountUrl: string;
   },
 ): MailMessage {
@@ -201,7 +211,7 @@ export function planChangeMessage(
   return renderTo(input, {
     subject: `Plan change scheduled: ${input.to_plan} from ${when}`,
     paragraphs: [
-      `You switch from ${input.from} to ${input.to_plan} on ${when}. The first charge of ${formatInr(input.amountPaise)} is made then; your current plan runs until that day and is not renewed.`,
+      `You switch from ${input.from} to ${input.to_plan} on ${when}. The first charge of ${formatPrice(input.amount)} is made then; your current plan runs until that day and is not renewed.`,
     ],
     action: { label: "View your subscription", url: input.accountUrl },
   });
@@ -226,7 +236,7 @@ export function switchWithdrawnMessage(
 export function refundedMessage(
   input: Recipient & {
     plan: string;
-    amountPaise: number;
+    amount: Money;
     paymentId: string;
     /** Razorpay's refund id, and the bank's reference (ARN) once Razorpay has it. */
     refundId: string;
@@ -244,9 +254,9 @@ export function refundedMessage(
   },
 ): MailMessage {
   const message = renderTo(input, {
-    subject: `Refund of ${formatInr(input.amountPaise)} for ${site.product.name} ${input.plan}`,
+    subject: `Refund of ${formatPrice(input.amount)} for ${site.product.name} ${input.plan}`,
     paragraphs: [
-      `We refunded ${formatInr(input.amountPaise)} of your payment ${input.paymentId} for ${input.plan}. Banks usually show it within 5 to 7 working days.`,
+      `We refunded ${formatPrice(input.amount)} of your payment ${input.paymentId} for ${input.plan}. Banks usually show it within 5 to 7 working days.`,
       input.arn
         ? `To trace it with your bank, quote the bank reference (ARN) ${input.arn}; our refund reference is ${input.refundId}.`
         : `Our refund reference is ${input.refundId}; the bank reference (ARN) is shown ${input.documentsWhere} once Razorpay has it.`,
@@ -285,7 +295,7 @@ export function duplicateCancelledMessage(
     plan: string;
     subscriptionId: string;
     keptPlan: string | null;
-    refundPaise: number;
+    refund: Money;
     accountUrl: string;
   },
 ): MailMessage {
@@ -293,8 +303,8 @@ export function duplicateCancelledMessage(
     subject: `We cancelled a second ${site.product.name} subscription`,
     paragraphs: [
       `Your account already had ${input.keptPlan ?? "a subscription"}, so the second ${input.plan} subscription (${input.subscriptionId}) is cancelled and will not charge you again. Your Pro continues as before.`,
-      input.refundPaise > 0
-        ? `What it charged, ${formatInr(input.refundPaise)}, is refunded in full; a GST credit note follows in a separate mail.`
+      input.refund.amount > 0
+        ? `What it charged, ${formatPrice(input.refund)}, is refunded in full; a credit note follows in a separate mail.`
         : "Nothing was charged for it.",
     ],
     action: { label: "View your subscription", url: input.accountUrl },
@@ -305,7 +315,7 @@ export function renewalReminderMessage(
   input: Recipient & {
     plan: string;
     period: "month" | "year";
-    amountPaise: number;
+    amount: Money;
     chargeAt: Date;
     accountUrl: string;
   },
@@ -313,7 +323,7 @@ export function renewalReminderMessage(
   return renderTo(input, {
     subject: `Your ${site.product.name} ${input.plan} renews on ${formatDate(input.chargeAt.toISOString())}`,
     paragraphs: [
-      `On ${formatDate(input.chargeAt.toISOString())} we will charge ${formatInr(input.amountPaise)} (GST included) to renew ${input.plan} for another ${input.period}.`,
+      `On ${formatDate(input.chargeAt.toISOString())} we will charge ${formatPrice(input.amount)}${gstIncluded(input.amount)} to renew ${input.plan} for another ${input.period}.`,
       "Nothing to do if you want to continue. To stop the renewal, cancel or pause it before that date from Account → Subscription.",
     ],
     action: { label: "Manage your subscription", url: input.accountUrl },
@@ -343,7 +353,7 @@ export function trialConvertsMessage(
     endsAt: Date;
     daysLeft: number;
     plan: string;
-    amountPaise: number;
+    amount: Money;
     chargeAt: Date;
     subscriptionUrl: string;
   },
@@ -353,7 +363,7 @@ export function trialConvertsMessage(
   return renderTo(input, {
     subject: `Your ${site.product.name} Pro trial ends on ${end}: ${input.plan} starts then`,
     paragraphs: [
-      `Your free Pro trial ends on ${end}, in ${input.daysLeft === 1 ? "1 day" : `${input.daysLeft} days`}. As you chose, ${input.plan} starts then: ${formatInr(input.amountPaise)} (GST included) will be charged on ${charge} to the payment method you authorised, and a tax invoice follows.`,
+      `Your free Pro trial ends on ${end}, in ${input.daysLeft === 1 ? "1 day" : `${input.daysLeft} days`}. As you chose, ${input.plan} starts then: ${formatPrice(input.amount)}${gstIncluded(input.amount)} will be charged on ${charge} to the payment method you authorised, and a ${invoiceKind(input.amount)} follows.`,
       `To not start it, cancel it before ${charge} on your subscription page: nothing is charged then, and your account moves to Free when the trial ends.`,
     ],
     action: { label: "Your subscription", url: input.subscriptionUrl },

@@ -6,7 +6,7 @@
 import { STATUS_RULES } from "~/lib/subscription-state";
 import { stateOfRow } from "../billing/subscription-state.server";
 import type { SessionUser } from "../auth/session-shape";
-import { nextChargePaise } from "../billing/charge-amount.server";
+import { nextCharge } from "../billing/charge-amount.server";
 import { invoicesOf } from "../invoices/queries.server";
 import { teamBuyer } from "../billing/buyer";
 import { findPlan, planLabel } from "~/lib/plans";
@@ -37,7 +37,8 @@ export async function teamPage(user: Pick<SessionUser, "id">, team: TeamView) {
           ? {
               seats: seats.next.seats,
               from: (seats.next.chargeAt ?? seats.next.startAt)?.toISOString() ?? null,
-              chargePaise: manages ? await nextChargePaise(seats.next) : null,
+              // Teams buy in rupees only (decision 0061: seats abroad are not sold yet).
+              chargePaise: manages ? (await nextCharge(seats.next)).amount : null,
               per: findPlan(seats.next.planId)?.billingCycle === "yearly" ? "year" : "month",
             }
           : null,
@@ -65,7 +66,7 @@ export async function teamPage(user: Pick<SessionUser, "id">, team: TeamView) {
             currentEnd: subscription.currentEnd?.toISOString() ?? null,
             chargeAt: subscription.chargeAt?.toISOString() ?? null,
             // What the next charge comes to: the one function every page asks.
-            nextChargePaise: manages ? await nextChargePaise(subscription) : null,
+            nextChargePaise: manages ? (await nextCharge(subscription)).amount : null,
           }
         : null,
     },

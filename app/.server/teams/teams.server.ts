@@ -248,6 +248,8 @@ export async function teamViewFor(
           postalCode: profile.postalCode,
           stateCode: profile.stateCode,
           gstin: profile.gstin,
+          countryCode: profile.countryCode,
+          taxId: profile.taxId,
         }
       : null,
     members: people.map((person) => ({

@@ -6,7 +6,7 @@
  * bought Pro meanwhile.
  */
 import { statusesWhere } from "~/lib/subscription-state";
-import { nextChargePaise } from "../billing/charge-amount.server";
+import { nextCharge } from "../billing/charge-amount.server";
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { addIstDays, istDay, istDayStart } from "~/lib/india-time";
@@ -117,7 +117,7 @@ export async function sendTrialMail(
         endsAt: row.trial.endsAt,
         daysLeft: job.template === "ends-in-3-days" ? 3 : 1,
         plan: planLabel(plan),
-        amountPaise: await nextChargePaise(scheduled, database),
+        amount: await nextCharge(scheduled, database),
         chargeAt: scheduled.chargeAt ?? row.trial.endsAt,
         subscriptionUrl: `${env().SITE_URL}/account/subscription`,
       }),

@@ -11,7 +11,7 @@ import { track } from "~/lib/analytics/client";
 import { planEvents } from "~/lib/analytics/plan-events";
 import { formatDate } from "~/lib/dates";
 import { gstSplitText } from "~/lib/gst-split";
-import { formatInr } from "~/lib/money";
+import { formatPrice } from "~/lib/money";
 import {
   allows,
   STATE_RULES,
@@ -49,14 +49,16 @@ export function SubscriptionCard({
           <Detail term="Next charge">
             <span data-testid="next-charge" className="block">
               {switchTo
-                ? `${formatInr(renewal.next.amountPaise)} on ${formatDate(renewal.next.at)}, for ${renewal.next.plan}`
-                : `${formatInr(renewal.next.amountPaise)} on ${formatDate(renewal.next.at)}`}
+                ? `${formatPrice(renewal.next.amount)} on ${formatDate(renewal.next.at)}, for ${renewal.next.plan}`
+                : `${formatPrice(renewal.next.amount)} on ${formatDate(renewal.next.at)}`}
             </span>
             <span
               data-testid="next-charge-gst"
               className="mt-1 block text-sm font-normal text-slate-300"
             >
-              {`${gstSplitText(renewal.next.tax)}, as your invoice will show it`}
+              {renewal.next.tax
+                ? `${gstSplitText(renewal.next.tax)}, as your invoice will show it`
+                : "No Indian GST: a sale outside India, on an export invoice"}
             </span>
           </Detail>
         ) : sub.cancelAtCycleEnd && sub.currentEnd ? (
@@ -123,7 +125,7 @@ export function SubscriptionCard({
         <div className="mt-8 border-t border-slate-800 pt-6" data-testid="scheduled-switch">
           <h3 className="font-semibold text-white">{`Your switch to ${switchTo.plan}`}</h3>
           <p className="mt-1 text-sm text-slate-300">
-            {`${sub.plan} runs until ${switchTo.startsAt ? formatDate(switchTo.startsAt) : "the end of this period"}; then ${switchTo.plan} starts at ${formatInr(switchTo.pricePaise)}. Nothing to do to keep it; you can still change your mind until then.`}
+            {`${sub.plan} runs until ${switchTo.startsAt ? formatDate(switchTo.startsAt) : "the end of this period"}; then ${switchTo.plan} starts at ${formatPrice(switchTo.price)}. Nothing to do to keep it; you can still change your mind until then.`}
           </p>
           <div className="mt-3 flex flex-wrap gap-3">
             <Form method="post">

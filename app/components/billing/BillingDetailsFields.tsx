@@ -100,9 +100,14 @@ export function BillingDetailsFields({
 }
 
 export function billingDefaults(
-  profile: (Partial<Omit<BillingDefaults, "gstin">> & { gstin?: string | null }) | null,
+  profile:
+    | (Partial<Omit<BillingDefaults, "gstin">> & { gstin?: string | null; countryCode?: string })
+    | null,
   fallbackName: string,
 ): BillingDefaults {
+  // An address abroad is not an Indian one: only the name carries over to the Indian form.
+  if (profile?.countryCode && profile.countryCode !== "IN")
+    return billingDefaults({ name: profile.name ?? fallbackName }, fallbackName);
   return {
     name: profile?.name ?? fallbackName,
     addressLine1: profile?.addressLine1 ?? "",

@@ -112,7 +112,7 @@ function loaderData({
         plan: planLabel(nextPlan),
         planId: nextPlan.id,
         startsAt: PERIOD_END,
-        pricePaise: nextPlan.pricePaise,
+        price: { amount: nextPlan.pricePaise, currency: "INR" as const },
       }
     : null;
   const row = sub && {
@@ -137,7 +137,7 @@ function loaderData({
           statusText: statusText(row, switchTo),
           currentEnd: PERIOD_END,
           nextChargeAt: charging ? PERIOD_END : null,
-          nextChargePaise: charging ? current.pricePaise : null,
+          nextCharge: charging ? { amount: current.pricePaise, currency: "INR" } : null,
           coupon: null,
           paymentMethod: sub.paymentMethod === undefined ? "UPI meera@okaxis" : sub.paymentMethod,
           cancelAtCycleEnd: row.cancelAtCycleEnd,
@@ -155,7 +155,7 @@ function loaderData({
   };
   const onSubscription =
     current && entitlement.plan !== "free" && ["active", "pending"].includes(sub?.status ?? "");
-  const amount = switchTo?.pricePaise ?? summary?.nextChargePaise ?? null;
+  const amount = switchTo?.price.amount ?? summary?.nextCharge?.amount ?? null;
   return {
     refund: {
       offer:

@@ -30,7 +30,7 @@ import { Card } from "~/components/Section";
 import { track } from "~/lib/analytics/client";
 import { planEvents } from "~/lib/analytics/plan-events";
 import { formatDate } from "~/lib/dates";
-import { formatInr } from "~/lib/money";
+import { formatInr, formatPrice } from "~/lib/money";
 import { planLabel } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
 import { trialDaysLeft } from "~/lib/trials";
@@ -172,7 +172,7 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
           </p>
           <p className="mt-2 text-sm text-slate-300" data-testid="trial-next">
             {startsAfterTrial && sub
-              ? `${sub.plan} starts when it ends: the first charge, ${formatInr(renewal?.next?.amountPaise ?? 0)}, is on ${formatDate(trial.endsAt)}, and nothing is charged before. To not start it, cancel it below before then.`
+              ? `${sub.plan} starts when it ends: the first charge, ${renewal?.next ? formatPrice(renewal.next.amount) : formatInr(0)}, is on ${formatDate(trial.endsAt)}, and nothing is charged before. To not start it, cancel it below before then.`
               : `Nothing will be charged: we never asked for a card. After ${formatDate(trial.endsAt)} your account moves to Free (one device) by itself, unless you choose a plan. A plan chosen now can start when the trial ends, or at once.`}
           </p>
         </Card>

@@ -57,7 +57,7 @@ const proMonthly: SubscriptionSummary = {
   statusText: "Active",
   currentEnd: "2027-03-12T00:00:00.000Z",
   nextChargeAt: "2027-03-12T00:00:00.000Z",
-  nextChargePaise: 69_900,
+  nextCharge: { amount: 69_900, currency: "INR" },
   coupon: null,
   paymentMethod: "UPI meera@okaxis",
   cancelAtCycleEnd: false,

@@ -10,10 +10,10 @@ import { PageHeader } from "~/components/PageHeader";
 import { track } from "~/lib/analytics/client";
 import { planEvents } from "~/lib/analytics/plan-events";
 import { formatDate } from "~/lib/dates";
-import { formatInr } from "~/lib/money";
+import { formatPrice } from "~/lib/money";
 import { findPlan, planLabel } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
-import { nextChargePaise } from "~/.server/billing/charge-amount.server";
+import { nextCharge } from "~/.server/billing/charge-amount.server";
 import type { Route } from "./+types/checkout-complete";
 
 export const meta: Route.MetaFunction = () =>
@@ -46,9 +46,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       pricePaise: plan?.pricePaise ?? 0,
     },
     paymentId: firstPayment?.providerPaymentId ?? subscription.checkoutPaymentId,
-    amountPaise: firstPayment?.amountPaise ?? null,
+    paid: firstPayment
+      ? { amount: firstPayment.amountPaise, currency: subscription.currency }
+      : null,
+    // The catalogue counts revenue in rupees: a payment abroad by its INR value as settled.
+    paidInrPaise: firstPayment?.inrValuePaise ?? null,
     nextChargeAt: subscription.chargeAt?.toISOString() ?? null,
-    nextChargePaise: await nextChargePaise(subscription),
+    nextCharge: await nextCharge(subscription),
   };
 }
 
@@ -56,7 +60,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const WAIT_MS = 60_000;
 
 export default function CheckoutComplete({ loaderData }: Route.ComponentProps) {
-  const { ready, plan, paymentId, amountPaise, nextChargeAt, nextChargePaise } = loaderData;
+  const { ready, plan, paymentId, paid, nextChargeAt, nextCharge } = loaderData;
   const revalidator = useRevalidator();
   const [waitedOut, setWaitedOut] = useState(false);
 
@@ -79,9 +83,12 @@ export default function CheckoutComplete({ loaderData }: Route.ComponentProps) {
     if (sessionStorage.getItem(key)) return;
     sessionStorage.setItem(key, "1");
     if (loaderData.switch) return;
-    track("purchase", planEvents.purchase(plan.id, paymentId, amountPaise ?? plan.pricePaise));
+    track(
+      "purchase",
+      planEvents.purchase(plan.id, paymentId, loaderData.paidInrPaise ?? plan.pricePaise),
+    );
     track("subscription_start", planEvents.subscriptionStart(plan.id));
-  }, [ready, paymentId, amountPaise, plan, loaderData.switch]);
+  }, [ready, paymentId, loaderData.paidInrPaise, plan, loaderData.switch]);
 
   if (ready) {
     return (
@@ -92,15 +99,15 @@ export default function CheckoutComplete({ loaderData }: Route.ComponentProps) {
             loaderData.switch
               ? `${plan.label} starts on ${nextChargeAt ? formatDate(nextChargeAt) : "the end of your current period"}.`
               : loaderData.startsLater
-                ? `Your ${plan.label} subscription is authorised: it starts on ${nextChargeAt ? formatDate(nextChargeAt) : "the day your trial ends"}, with its first charge of ${formatInr(nextChargePaise)}. Nothing is charged before, and your trial runs until then.`
+                ? `Your ${plan.label} subscription is authorised: it starts on ${nextChargeAt ? formatDate(nextChargeAt) : "the day your trial ends"}, with its first charge of ${formatPrice(nextCharge)}. Nothing is charged before, and your trial runs until then.`
                 : `Your ${plan.label} subscription is active.`
           }
         />
-        {amountPaise !== null ? (
-          <p className="text-slate-200">{`We received ${formatInr(amountPaise)} (payment ${paymentId}). A receipt is on its way by email.`}</p>
+        {paid !== null ? (
+          <p className="text-slate-200">{`We received ${formatPrice(paid)} (payment ${paymentId}). A receipt is on its way by email.`}</p>
         ) : null}
         {nextChargeAt && !loaderData.switch && !loaderData.startsLater ? (
-          <p className="mt-2 text-slate-300">{`Next charge: ${formatInr(nextChargePaise)} on ${formatDate(nextChargeAt)}.`}</p>
+          <p className="mt-2 text-slate-300">{`Next charge: ${formatPrice(nextCharge)} on ${formatDate(nextChargeAt)}.`}</p>
         ) : null}
         <div className="mt-8 flex flex-wrap gap-3">
           <Link to="/account/subscription" className="btn-primary">

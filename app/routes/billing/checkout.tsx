@@ -10,6 +10,7 @@ import { analyticsIdOf } from "~/.server/analytics/visitor-id.server";
 import { formAction, refuse } from "~/.server/forms/action.server";
 import { requireSession } from "~/.server/auth/session";
 import { billingDefaults, BillingDetailsFields } from "~/components/billing/BillingDetailsFields";
+import { abroadDefaults, AbroadDetailsFields } from "~/components/billing/AbroadDetailsFields";
 import { OrderSummary } from "~/components/billing/OrderSummary";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { CheckoutProgress } from "~/components/billing/CheckoutProgress";
@@ -24,10 +25,11 @@ import { site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
 import { readConsent } from "~/lib/analytics/consent";
 import { planEvents } from "~/lib/analytics/plan-events";
-import { billingDetailsSchema } from "~/lib/billing-details";
+import { abroadDetailsSchema, billingDetailsSchema } from "~/lib/billing-details";
 import { placeOfSupplyCode, splitInclusive } from "~/lib/gst-split";
 import { formatDate } from "~/lib/dates";
-import { formatInr } from "~/lib/money";
+import { FOREIGN_CURRENCIES, formatPrice, type Money } from "~/lib/money";
+import { CurrencyElsewhere, CurrencyRefused } from "~/components/billing/CurrencyElsewhere";
 import { PAID_PLAN_IDS, type PaidPlanId } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/checkout";
@@ -40,23 +42,34 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = await checkoutPage(user, request.url);
   if (page === "already-subscribed")
     throw redirect("/account/subscription?notice=already-subscribed");
-  return { ...page, defaults: billingDefaults(await billingProfileOf(user.id), user.name) };
+  const profile = await billingProfileOf(user.id);
+  return {
+    ...page,
+    defaults: billingDefaults(profile, user.name),
+    abroad: abroadDefaults(profile, user.name),
+  };
 }
 
+const orderSchema = z.object({
+  intent: z.literal("start"),
+  plan: z.enum(PAID_PLAN_IDS),
+  switch: z.enum(["0", "1"]).default("0"),
+  /** During a trial: start when it ends (the default the page offers) or at once. */
+  start: z.enum(["after-trial", "now"]).default("now"),
+  /** A coupon the page accepted; checked and reserved again by startCheckout. */
+  coupon: z.string().trim().max(64).optional(),
+  /** The browser's analytics id, sent only after consent: the funnel counts this payment. */
+  /** Sent by pages from before issue 32, point 11; ignored (the id is our signed cookie's). */
+  analytics_id: z.uuid().optional(),
+});
+/** In India: rupees, with the GST details; abroad (issue 56): a currency sold abroad, by card. */
 const startSchema = z.intersection(
-  z.object({
-    intent: z.literal("start"),
-    plan: z.enum(PAID_PLAN_IDS),
-    switch: z.enum(["0", "1"]).default("0"),
-    /** During a trial: start when it ends (the default the page offers) or at once. */
-    start: z.enum(["after-trial", "now"]).default("now"),
-    /** A coupon the page accepted; checked and reserved again by startCheckout. */
-    coupon: z.string().trim().max(64).optional(),
-    /** The browser's analytics id, sent only after consent: the funnel counts this payment. */
-    /** Sent by pages from before issue 32, point 11; ignored (the id is our signed cookie's). */
-    analytics_id: z.uuid().optional(),
-  }),
+  orderSchema.extend({ currency: z.literal("INR").default("INR") }),
   billingDetailsSchema,
+);
+const startAbroadSchema = z.intersection(
+  orderSchema.extend({ currency: z.enum(FOREIGN_CURRENCIES) }),
+  abroadDetailsSchema,
 );
 const verifySchema = z.object({
   intent: z.literal("verify"),
@@ -66,12 +79,13 @@ const verifySchema = z.object({
 });
 
 export interface CheckoutOpen extends OpenSubscription {
-  amountPaise: number;
+  amount: Money;
   planId: PaidPlanId;
 }
 
 export async function action(args: Route.ActionArgs) {
-  const intent = (await args.request.clone().formData()).get("intent");
+  const form = await args.request.clone().formData();
+  const intent = form.get("intent");
   if (intent === "verify") {
     return formAction(args, verifySchema, async (input, { user }) => {
       const verified = await verifyCheckout(personBuyer(user.id), input);
@@ -85,13 +99,17 @@ export async function action(args: Route.ActionArgs) {
       );
     });
   }
-  return formAction(args, startSchema, async (input, { user }) => {
+  // The form says which side of the border the buyer is on; each side has its own fields.
+  const schema =
+    form.get("currency") && form.get("currency") !== "INR" ? startAbroadSchema : startSchema;
+  return formAction(args, schema, async (input, { user }) => {
     const {
       intent: _intent,
       plan: planId,
       switch: switching,
       start,
       coupon,
+      currency,
       analytics_id: _analyticsId,
       ...details
     } = input;
@@ -104,6 +122,7 @@ export async function action(args: Route.ActionArgs) {
       switching,
       start,
       coupon,
+      currency,
       details,
       analyticsId,
     });
@@ -118,9 +137,11 @@ export async function action(args: Route.ActionArgs) {
 
 export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
   const { plan, switching, defaults, checkout, prefill, trialEndsAt, coupon } = loaderData;
+  // Outside India (issue 56): a price in the buyer's currency, card only, no GST to split.
+  const abroad = loaderData.currency !== "INR";
   // A coupon that applies to this plan for this buyer; its refusal is shown otherwise.
   const applied = coupon?.view.ok ? coupon : null;
-  const firstPaise = applied ? applied.view.pricePaise : plan.pricePaise;
+  const first: Money = applied ? { amount: applied.view.pricePaise, currency: "INR" } : plan.list;
   const per = plan.cycle === "yearly" ? "year" : "month";
   // During a trial: when the plan starts. Its end is the default, so no trial day is lost.
   const [start, setStart] = useState<"after-trial" | "now">("after-trial");
@@ -143,16 +164,23 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
     // A switch's authorisation is not a checkout: the funnel counts sales (issue 33, point 8).
     onOpened: (details) => {
       if (!switching)
-        track("begin_checkout", planEvents.beginCheckout(details.planId, details.amountPaise));
+        track(
+          "begin_checkout",
+          // The catalogue counts in rupees: a cart abroad at the plan's rupee list price.
+          planEvents.beginCheckout(
+            details.planId,
+            details.amount.currency === "INR" ? details.amount.amount : plan.pricePaise,
+          ),
+        );
     },
   });
   // The GST split follows the state (or GSTIN) as it is chosen: the invoice's own rule.
   const [place, setPlace] = useState(() => placeOfSupplyCode(defaults.gstin, defaults.stateCode));
   const gst =
-    place === null
+    place === null || abroad
       ? null
       : splitInclusive(
-          firstPaise,
+          first.amount,
           site.pricing.gstRatePercent,
           place !== site.company.address.stateCode,
         );
@@ -166,7 +194,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
     if (appliedCode)
       track(
         "coupon_apply",
-        planEvents.couponApply(plan.id, appliedCode, plan.pricePaise - firstPaise),
+        planEvents.couponApply(plan.id, appliedCode, plan.pricePaise - first.amount),
       );
     // Once per code and plan shown.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -180,8 +208,10 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
           switching
             ? "The new plan starts when your current period ends; you authorise it now and are charged then."
             : trialEndsAt
-              ? `Your free trial runs until ${trialEnd}. Choose when ${plan.label} starts, then authorise it with Razorpay (UPI AutoPay or card).`
-              : "Your billing details, then payment with Razorpay (UPI AutoPay or card)."
+              ? `Your free trial runs until ${trialEnd}. Choose when ${plan.label} starts, then authorise it with Razorpay (${abroad ? "card" : "UPI AutoPay or card"}).`
+              : abroad
+                ? `Your billing details, then payment by card with Razorpay, in ${loaderData.currencyName}.`
+                : "Your billing details, then payment with Razorpay (UPI AutoPay or card)."
         }
       >
         <div className="mt-4">
@@ -189,12 +219,13 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         </div>
       </PageHeader>
 
+      <CurrencyRefused words={loaderData.currencyRefused} />
       <OrderSummary
         plan={plan}
         coupon={coupon}
         switching={switching}
         applied={applied}
-        firstPaise={firstPaise}
+        first={first}
         gst={gst}
         afterTrial={afterTrial}
         trialEnd={trialEnd}
@@ -227,6 +258,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         <input type="hidden" name="intent" value="start" />
         <input type="hidden" name="plan" value={plan.id} />
         <input type="hidden" name="switch" value={switching ? "1" : "0"} />
+        <input type="hidden" name="currency" value={loaderData.currency} />
         {applied ? <input type="hidden" name="coupon" value={applied.code} /> : null}
         {trialEndsAt ? (
           <fieldset className="mb-6">
@@ -241,7 +273,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
                 {
                   value: "now",
                   label: "Now",
-                  detail: `${formatInr(firstPaise)} is charged today, and the paid ${per} starts today, over the rest of your trial.`,
+                  detail: `${formatPrice(first)} is charged today, and the paid ${per} starts today, over the rest of your trial.`,
                 },
               ] as const
             ).map((choice) => (
@@ -262,7 +294,12 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             ))}
           </fieldset>
         ) : null}
-        <BillingDetailsFields defaults={defaults} errors={errors} />
+        {abroad ? (
+          <AbroadDetailsFields defaults={loaderData.abroad} errors={errors} />
+        ) : (
+          <BillingDetailsFields defaults={defaults} errors={errors} />
+        )}
+        <CurrencyElsewhere plan={plan.id} others={loaderData.otherCurrencies} />
         <SubmitButton
           pending={paying || phase === "opening"}
           waiting={applying}
@@ -272,7 +309,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
               : afterTrial
                 ? `Authorise ${plan.label}: first charge on ${trialEnd}`
                 : applied
-                  ? `Continue to payment: ${formatInr(firstPaise)}`
+                  ? `Continue to payment: ${formatPrice(first)}`
                   : `Continue to payment: ${plan.price}`
           }
           pendingLabel="Opening payment…"

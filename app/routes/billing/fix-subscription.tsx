@@ -17,7 +17,7 @@ import { hitRateLimit } from "~/.server/security/rate-limit.server";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { Card } from "~/components/Section";
-import { formatInr } from "~/lib/money";
+import { formatPrice } from "~/lib/money";
 import { pageMeta } from "~/lib/meta";
 import { newTicketUrl, REPLY_WITHIN_HOURS } from "~/lib/support";
 import type { Route } from "./+types/fix-subscription";
@@ -77,7 +77,7 @@ function storyOf(
   next: string;
   fix: boolean;
 } {
-  const amount = sub.nextChargePaise !== null ? ` of ${formatInr(sub.nextChargePaise)}` : "";
+  const amount = sub.nextCharge !== null ? ` of ${formatPrice(sub.nextCharge)}` : "";
   const dunning = STATUS_RULES[sub.status].dunning;
   if (dunning === "pending")
     return {
