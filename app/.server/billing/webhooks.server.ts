@@ -21,11 +21,16 @@ import { safeEqual } from "../security/tokens";
 import { queueBillingMail } from "./notify.server";
 import { applyAndFollowUp } from "./resync.server";
 import { subscriptionByProviderId } from "./subscriptions.server";
-import { creditRefundsOf, issueInvoiceForPayment } from "../invoices/issue.server";
+import {
+  creditRefundsOf,
+  issueExportInvoiceForPayment,
+  issueInvoiceForPayment,
+} from "../invoices/issue.server";
+import { isCurrency } from "~/lib/money";
 import { seatTopupPaidBy } from "../teams/topups.server";
 import { couponCodeOf } from "../coupons/quote.server";
 import { noteReferredPayment } from "../referrals/reward.server";
-import { recordPayment } from "./payments.server";
+import { inrValueOf, recordPayment } from "./payments.server";
 import { settleRefund } from "./refunds.server";
 import { razorpay } from "./provider.server";
 import { RazorpayError, type RazorpayClient } from "./razorpay/client";
@@ -191,7 +196,7 @@ export async function processWebhookEvent(
       // Seats added mid-cycle (decision 0054): the upfront amount pays for them until the
       // current cycle ends, and its invoice says so.
       const topup = owner.teamId ? await seatTopupPaidBy(tx, owner.id, paymentEntity.amount) : null;
-      await issueInvoiceForPayment(tx, {
+      const paid = {
         paymentId: paymentEntity.id,
         amountPaise: paymentEntity.amount,
         paidAt: new Date(paymentEntity.created_at * 1000),
@@ -201,11 +206,24 @@ export async function processWebhookEvent(
         // (a charge processed late, after retries or a stall, belongs to its own period).
         periodStart: topup?.periodStart ?? billed?.start ?? owner.currentStart,
         periodEnd: topup?.periodEnd ?? billed?.end ?? owner.currentEnd,
-        couponCode: await couponCodeOf(tx, owner.couponId),
         team: owner.teamId
           ? { id: owner.teamId, seats: topup?.seatsAdded ?? owner.seats, added: topup !== null }
           : null,
-      });
+      };
+      // Rupees make a GST tax invoice; a payment abroad an export invoice (issue 56). The
+      // payment's own currency decides, as Razorpay charged it.
+      const currency = isCurrency(paymentEntity.currency) ? paymentEntity.currency : owner.currency;
+      if (currency === "INR")
+        await issueInvoiceForPayment(tx, {
+          ...paid,
+          couponCode: await couponCodeOf(tx, owner.couponId),
+        });
+      else
+        await issueExportInvoiceForPayment(tx, {
+          ...paid,
+          currency,
+          inrValuePaise: inrValueOf(paymentEntity),
+        });
       await creditRefundsOf(tx, paymentEntity.id);
       // The seats' upfront amount is a payment like a renewal: its receipt and invoice are
       // mailed (issue 54: it was charged without a word). The key is the charge's own, so a

@@ -7,7 +7,8 @@
 import { stateByCode, validateGstin } from "~/lib/gst";
 import { splitInclusive } from "~/lib/gst-split";
 import { IST_OFFSET_MS } from "~/lib/india-time";
-import type { InvoiceLine, Party, TaxBreakdown, TaxInvoice } from "./types";
+import { currencyName, type ForeignCurrency } from "~/lib/money";
+import type { ExportFacts, InvoiceLine, Party, TaxBreakdown, TaxInvoice } from "./types";
 
 /** Rule 46: an invoice number has at most 16 characters of letters, digits, "/" and "-". */
 export const INVOICE_NUMBER = /^[A-Za-z0-9/-]{1,16}$/;
@@ -132,6 +133,7 @@ export function computeTaxInvoice(input: {
  * invoice's figures. Whether several refunds together exceed the invoice is the caller's check.
  */
 export function creditNoteFor(invoice: TaxInvoice, refundPaise: number): TaxInvoice {
+  if (invoice.export) return exportCreditNoteFor(invoice, invoice.export, refundPaise);
   if (!Number.isSafeInteger(refundPaise) || refundPaise < 1 || refundPaise > invoice.tax.totalPaise)
     throw new Error(`refund must be 1..${invoice.tax.totalPaise} paise: ${refundPaise}`);
   // The engine writes one line per invoice; with more, a refund could not be apportioned.
@@ -148,6 +150,148 @@ export function creditNoteFor(invoice: TaxInvoice, refundPaise: number): TaxInvo
     tax,
     amountInWords: amountInWords(refundPaise),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exports of services (issue 56, decision 0060)
+
+/** The place of supply of every export: the GST system's "Foreign Country". */
+export const EXPORT_PLACE = { code: "96", name: "Foreign Country" } as const;
+
+/** The endorsement Rule 46 asks of an export under a Letter of Undertaking. */
+export const LUT_ENDORSEMENT =
+  "Supply meant for export under Letter of Undertaking without payment of integrated tax";
+
+/** `a × b ÷ c`, rounded half up, exactly (BigInt: the product can pass 2^53). */
+function mulDiv(a: number, b: number, c: number): number {
+  const [x, y, z] = [BigInt(a), BigInt(b), BigInt(c)];
+  return Number((2n * x * y + z) / (2n * z));
+}
+
+/**
+ * Rupees per unit of a currency to four places, from an amount and its rupee value (both in
+ * minor units of 1/100): 8900 cents worth 752050 paise → "84.5000".
+ */
+export function rateOf(amount: number, inrPaise: number): string {
+  assertPaise(inrPaise, "rupee value");
+  if (!Number.isSafeInteger(amount) || amount < 1)
+    throw new Error(`an export's amount must be a whole, positive number of cents: ${amount}`);
+  const tenThousandths = mulDiv(inrPaise, 10_000, amount);
+  return `${Math.floor(tenThousandths / 10_000)}.${String(tenThousandths % 10_000).padStart(4, "0")}`;
+}
+
+/** Zero-rated: the whole rupee value is taxable, no tax on it (IGST at 0% under the LUT). */
+function zeroRated(inrPaise: number): TaxBreakdown {
+  return {
+    taxablePaise: inrPaise,
+    cgstRate: 0,
+    sgstRate: 0,
+    igstRate: 0,
+    cgstPaise: 0,
+    sgstPaise: 0,
+    igstPaise: 0,
+    totalPaise: inrPaise,
+  };
+}
+
+/**
+ * An export invoice for one payment in a foreign currency: its amount as paid, its value in
+ * rupees (Razorpay's conversion of that payment, Rule 34(2)) and the rate that makes, no Indian
+ * tax, the LUT's endorsement. The paise figures, as on every document, are in rupees.
+ */
+export function computeExportInvoice(input: {
+  amount: number;
+  currency: ForeignCurrency;
+  inrPaise: number;
+  rateSource: string;
+  lut: { arn: string; financialYear: string };
+  supplier: Party;
+  buyer: Party;
+  line: Omit<InvoiceLine, "taxablePaise" | "quantity" | "discount">;
+  quantity?: number;
+}): TaxInvoice {
+  if (input.supplier.stateCode === null) throw new Error("the supplier has no state code");
+  if (input.buyer.gstin !== null) throw new Error("a buyer abroad has no GSTIN");
+  const facts: ExportFacts = {
+    currency: input.currency,
+    amount: input.amount,
+    rate: rateOf(input.amount, input.inrPaise),
+    rateSource: input.rateSource,
+    lut: input.lut,
+    amountInWords: foreignAmountInWords(input.amount, input.currency),
+  };
+  return {
+    supplier: input.supplier,
+    buyer: input.buyer,
+    placeOfSupply: { ...EXPORT_PLACE },
+    // An export is an inter-State supply (IGST Act s. 7(5)(a)): IGST, at zero under the LUT.
+    interState: true,
+    b2b: false,
+    lines: [{ ...input.line, quantity: input.quantity ?? 1, taxablePaise: input.inrPaise }],
+    tax: zeroRated(input.inrPaise),
+    amountInWords: amountInWords(input.inrPaise),
+    reverseCharge: false,
+    export: facts,
+  };
+}
+
+/**
+ * A credit note for a refund of an export, in its currency (Razorpay refunds in the payment's):
+ * its rupee value at the invoice's own rate, so a full refund reverses the invoice exactly.
+ */
+function exportCreditNoteFor(invoice: TaxInvoice, facts: ExportFacts, refund: number): TaxInvoice {
+  if (!Number.isSafeInteger(refund) || refund < 1 || refund > facts.amount)
+    throw new Error(`refund must be 1..${facts.amount} ${facts.currency} cents: ${refund}`);
+  const [line, ...others] = invoice.lines;
+  if (!line || others.length > 0)
+    throw new Error(`a credit note needs an invoice of one line, not ${invoice.lines.length}`);
+  const inrPaise =
+    refund === facts.amount
+      ? invoice.tax.totalPaise
+      : mulDiv(refund, invoice.tax.totalPaise, facts.amount);
+  return {
+    ...invoice,
+    lines: [{ ...line, quantity: 1, taxablePaise: inrPaise }],
+    tax: zeroRated(inrPaise),
+    amountInWords: amountInWords(inrPaise),
+    export: {
+      ...facts,
+      amount: refund,
+      amountInWords: foreignAmountInWords(refund, facts.currency),
+    },
+  };
+}
+
+/** International numbering for a buyer abroad: billion, million, thousand. */
+function internationalWords(n: number): string {
+  if (n === 0) return "Zero";
+  const parts: string[] = [];
+  const scales: [number, string][] = [
+    [1_000_000_000, "Billion"],
+    [1_000_000, "Million"],
+    [1000, "Thousand"],
+  ];
+  let rest = n;
+  for (const [size, name] of scales) {
+    const count = Math.floor(rest / size);
+    if (count > 0) parts.push(`${internationalWords(count)} ${name}`);
+    rest %= size;
+  }
+  if (rest > 0) parts.push(belowThousand(rest));
+  return parts.join(" ");
+}
+
+const MAJOR_WORDS: Record<ForeignCurrency, string> = { USD: "US Dollars", EUR: "Euros" };
+
+/** "US Dollars Eighty-Nine and Fifty Cents Only", "Euros Eighty-Five Only". */
+export function foreignAmountInWords(amount: number, currency: ForeignCurrency): string {
+  if (!Number.isSafeInteger(amount) || amount < 0)
+    throw new Error(`an amount in ${currencyName(currency)} must be whole cents: ${amount}`);
+  const whole = Math.floor(amount / 100);
+  const cents = amount % 100;
+  const centWords =
+    cents > 0 ? ` and ${belowHundred(cents)} ${cents === 1 ? "Cent" : "Cents"}` : "";
+  return `${MAJOR_WORDS[currency]} ${internationalWords(whole)}${centWords} Only`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -23,13 +23,18 @@ import {
 } from "../db/schema";
 import type { Executor } from "../db";
 import {
+  computeExportInvoice,
   computeTaxInvoice,
   creditNoteFor,
   financialYear,
   formatDocumentNumber,
 } from "./engine.server";
+import { type Currency, currencyName } from "~/lib/money";
+import { countryName } from "~/lib/countries";
+import { logger } from "../logger";
+import { sellingAbroad } from "../billing/selling-abroad.server";
 import { renderForIssue } from "./stored-pdf.server";
-import type { DocumentKind, InvoiceDocument, Party, TaxInvoice } from "./types";
+import type { DocumentKind, InvoiceDocument, InvoiceLine, Party, TaxInvoice } from "./types";
 
 /** The company as the supplier on every document (copied into each one as issued). */
 export function supplierParty(): Party {
@@ -89,10 +94,34 @@ async function personParty(executor: Executor, userId: string): Promise<Party> {
 function partyOf(
   profile: Pick<
     typeof billingProfiles.$inferSelect,
-    "name" | "addressLine1" | "addressLine2" | "city" | "postalCode" | "stateCode" | "gstin"
+    | "name"
+    | "addressLine1"
+    | "addressLine2"
+    | "city"
+    | "postalCode"
+    | "stateCode"
+    | "gstin"
+    | "countryCode"
+    | "taxId"
   >,
   email: string | null,
 ): Party {
+  // A buyer abroad (issue 56): the country and any VAT id are printed, not the GST code 96.
+  if (profile.countryCode !== "IN")
+    return {
+      legalName: profile.name,
+      addressLines: [
+        profile.addressLine1,
+        profile.addressLine2,
+        [profile.postalCode, profile.city].filter(Boolean).join(" "),
+      ].filter(Boolean),
+      stateCode: null,
+      stateName: null,
+      gstin: null,
+      email,
+      country: { code: profile.countryCode, name: countryName(profile.countryCode) },
+      taxId: profile.taxId,
+    };
   return {
     legalName: profile.name,
     addressLines: [
@@ -192,6 +221,8 @@ async function store(
       sgstPaise: tax.sgstPaise,
       igstPaise: tax.igstPaise,
       totalPaise: tax.totalPaise,
+      currency: input.computed.export?.currency ?? "INR",
+      currencyAmount: input.computed.export?.amount ?? null,
       document,
       pdf,
       pdfSha256,
@@ -238,21 +269,9 @@ export async function invoiceForPayment(
  */
 export async function issueInvoiceForPayment(
   executor: Executor,
-  input: {
-    paymentId: string;
-    amountPaise: number;
-    paidAt: Date;
-    userId: string | null;
-    planId: string;
-    periodStart: Date | null;
-    periodEnd: Date | null;
+  input: PaymentToInvoice & {
     /** The coupon the subscription was bought with: the discount is shown before tax. */
     couponCode?: string | null;
-    /**
-     * A team's seats (issue 37): the invoice is the team's, B2B to its GSTIN, for N seats (or N
-     * seats added for the rest of a cycle).
-     */
-    team?: { id: string; seats: number; added?: boolean } | null;
   },
 ): Promise<InvoiceRow> {
   const existing = await invoiceForPayment(executor, input.paymentId);
@@ -262,20 +281,9 @@ export async function issueInvoiceForPayment(
     amountPaise: input.amountPaise,
     ratePercent: site.pricing.gstRatePercent,
     supplier: supplierParty(),
-    buyer: await buyerParty(
-      executor,
-      team ? teamBuyer(team.id) : input.userId ? personBuyer(input.userId) : null,
-    ),
+    buyer: await payerParty(executor, input),
     quantity: team?.seats ?? 1,
-    line: {
-      description: team
-        ? `${site.invoicing.sacDescription}: ${site.product.name} ${planLabel(input.planId)} subscription, ${team.seats === 1 ? "1 seat" : `${team.seats} seats`}${team.added ? " added for the rest of the period" : ""}`
-        : `${site.invoicing.sacDescription}: ${site.product.name} ${planLabel(input.planId)} subscription`,
-      sac: site.invoicing.sac,
-      periodStart: input.periodStart ? isoDay(input.periodStart) : null,
-      // The period's last day, inclusive.
-      periodEnd: input.periodEnd ? isoDay(new Date(input.periodEnd.getTime() - 86_400_000)) : null,
-    },
+    line: lineOf(input),
     list: input.couponCode
       ? { pricePaise: listPriceOf(input.planId), label: `Coupon ${input.couponCode}` }
       : null,
@@ -286,6 +294,97 @@ export async function issueInvoiceForPayment(
     issuedAt: input.paidAt,
     userId: input.userId,
     teamId: team?.id ?? null,
+    paymentId: input.paymentId,
+  });
+}
+
+/** A captured payment, as its invoice needs it. */
+interface PaymentToInvoice {
+  paymentId: string;
+  /** In the payment's currency's minor unit. */
+  amountPaise: number;
+  paidAt: Date;
+  userId: string | null;
+  planId: string;
+  periodStart: Date | null;
+  periodEnd: Date | null;
+  /**
+   * A team's seats (issue 37): the invoice is the team's, B2B to its GSTIN, for N seats (or N
+   * seats added for the rest of a cycle).
+   */
+  team?: { id: string; seats: number; added?: boolean } | null;
+}
+
+/** Who paid, as the document prints them: the team, the person, or an unknown buyer. */
+function payerParty(executor: Executor, input: PaymentToInvoice): Promise<Party> {
+  const { team } = input;
+  return buyerParty(
+    executor,
+    team ? teamBuyer(team.id) : input.userId ? personBuyer(input.userId) : null,
+  );
+}
+
+/** The one line of a subscription payment's document. */
+function lineOf(
+  input: PaymentToInvoice,
+): Omit<InvoiceLine, "taxablePaise" | "quantity" | "discount"> {
+  const { team } = input;
+  return {
+    description: team
+      ? `${site.invoicing.sacDescription}: ${site.product.name} ${planLabel(input.planId)} subscription, ${team.seats === 1 ? "1 seat" : `${team.seats} seats`}${team.added ? " added for the rest of the period" : ""}`
+      : `${site.invoicing.sacDescription}: ${site.product.name} ${planLabel(input.planId)} subscription`,
+    sac: site.invoicing.sac,
+    periodStart: input.periodStart ? isoDay(input.periodStart) : null,
+    // The period's last day, inclusive.
+    periodEnd: input.periodEnd ? isoDay(new Date(input.periodEnd.getTime() - 86_400_000)) : null,
+  };
+}
+
+/**
+ * The export invoice of a captured payment in a foreign currency (issue 56); the existing one
+ * when it was issued before. Null, logged for the operator, when one cannot be issued
+ * truthfully: Razorpay reported no rupee value for the payment, or no Letter of Undertaking covers
+ * the day it was paid (an export without one owes IGST, which this site does not compute). The
+ * payment and the subscription go on either way: the buyer paid.
+ */
+export async function issueExportInvoiceForPayment(
+  executor: Executor,
+  input: PaymentToInvoice & {
+    currency: Exclude<Currency, "INR">;
+    /** Its value in rupees as Razorpay reported it (payments.inr_value_paise). */
+    inrValuePaise: number | null;
+  },
+): Promise<InvoiceRow | null> {
+  const existing = await invoiceForPayment(executor, input.paymentId);
+  if (existing) return existing;
+  const abroad = sellingAbroad(input.paidAt);
+  const inr = input.inrValuePaise;
+  if (inr === null || !abroad.open) {
+    logger().error(
+      { paymentId: input.paymentId, currency: input.currency },
+      inr === null
+        ? `No export invoice for payment ${input.paymentId} in ${currencyName(input.currency)}: Razorpay reported no rupee value for it`
+        : `No export invoice for payment ${input.paymentId}: ${abroad.open ? "" : abroad.words}`,
+    );
+    return null;
+  }
+  const computed = computeExportInvoice({
+    amount: input.amountPaise,
+    currency: input.currency,
+    inrPaise: inr,
+    rateSource: "Razorpay's conversion of this payment",
+    lut: abroad.lut,
+    supplier: supplierParty(),
+    buyer: await payerParty(executor, input),
+    line: lineOf(input),
+    quantity: input.team?.seats ?? 1,
+  });
+  return store(executor, {
+    kind: "invoice",
+    computed,
+    issuedAt: input.paidAt,
+    userId: input.userId,
+    teamId: input.team?.id ?? null,
     paymentId: input.paymentId,
   });
 }
@@ -338,6 +437,9 @@ export async function reissueWithBuyer(
   at: Date,
 ): Promise<{ creditNote: InvoiceRow; invoice: InvoiceRow }> {
   const { document } = original;
+  // An export names no GSTIN to correct; its buyer's details are corrected by a credit note and
+  // a new sale, as the law has it for any other change.
+  if (document.export) throw new Error(`${original.number} is an export invoice: no GSTIN on it`);
   const creditNote = await store(executor, {
     kind: "credit_note",
     computed: creditNoteFor(document, original.totalPaise),

@@ -9,7 +9,9 @@ import { createRequire } from "node:module";
 import type { Font, FontCollection } from "fontkit";
 import type PDFDocumentClass from "pdfkit";
 import { site } from "~/config/site";
-import type { InvoiceDocument, InvoiceLine, Party } from "./types";
+import { type Currency, decimalOf } from "~/lib/money";
+import { LUT_ENDORSEMENT } from "./engine.server";
+import type { ExportFacts, InvoiceDocument, InvoiceLine, Party } from "./types";
 
 // Resolved through Node's module lookup rather than a path relative to this file, so the same
 // code finds the fonts from the source tree, under Vitest and from the bundle in build/server/.
@@ -49,6 +51,29 @@ const rupees = new Intl.NumberFormat("en-IN", {
 /** Paise as rupees with Indian grouping and always two decimals: 123456750 → "₹12,34,567.50". */
 export function formatRupees(paise: number): string {
   return rupees.format(paise / 100);
+}
+
+const foreignFormats = new Map<Currency, Intl.NumberFormat>();
+/** An export's amount with two decimals, as its currency writes it: 8900 USD → "$89.00". */
+export function formatForeign(amount: number, currency: Currency): string {
+  let format = foreignFormats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", {
+      style: "currency",
+      currency,
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    });
+    foreignFormats.set(currency, format);
+  }
+  // A decimal string, read exactly by Intl: no float between the cents and the page.
+  return format.format(decimalOf(amount, currency) as `${number}`);
+}
+
+/** The document's title: an export says so (issue 56). */
+function titleOf(doc: InvoiceDocument, isCredit: boolean): string {
+  if (doc.export) return isCredit ? "Credit Note (Export)" : "Export Invoice";
+  return isCredit ? "Credit Note" : "Tax Invoice";
 }
 
 /** An issue timestamp is an instant: the calendar date in India, where it is issued. */
@@ -93,9 +118,14 @@ function rule(pdf: Pdf, y: number, fromX = MARGIN): void {
 }
 
 function header(pdf: Pdf, doc: InvoiceDocument, isCredit: boolean): number {
-  const title = isCredit ? "Credit Note" : "Tax Invoice";
-  let y = put(pdf, title, MARGIN, MARGIN, { bold: true, size: 18 });
+  let y = put(pdf, titleOf(doc, isCredit), MARGIN, MARGIN, { bold: true, size: 18 });
   y = put(pdf, "Original for recipient", MARGIN, y, { size: 8 }) + 10;
+  if (doc.export) {
+    // Rule 46's export endorsement, with the Letter of Undertaking it rests on.
+    y = put(pdf, `${LUT_ENDORSEMENT.toUpperCase()}.`, MARGIN, y, { bold: true });
+    const { lut } = doc.export;
+    y = put(pdf, `LUT ARN: ${lut.arn} (financial year ${lut.financialYear})`, MARGIN, y) + 10;
+  }
   const { supplier, original } = doc;
   const supplierLines: (string | null)[] = [supplier.legalName, ...supplier.addressLines];
   supplierLines.push(`GSTIN: ${supplier.gstin ?? ""}`);
@@ -119,10 +149,21 @@ function header(pdf: Pdf, doc: InvoiceDocument, isCredit: boolean): number {
 function billTo(pdf: Pdf, doc: InvoiceDocument, top: number): number {
   const { buyer, placeOfSupply } = doc;
   const lines = [buyer.legalName, ...buyer.addressLines, stateLine(buyer)];
-  lines.push(`GSTIN: ${buyer.gstin ?? "Unregistered"}`);
+  if (doc.export) {
+    // A buyer abroad: their country and any VAT id; no Indian state, no GSTIN.
+    if (buyer.country) lines.push(`Country: ${buyer.country.name}`);
+    if (buyer.taxId) lines.push(`VAT / tax id: ${buyer.taxId}`);
+  } else lines.push(`GSTIN: ${buyer.gstin ?? "Unregistered"}`);
   let y = put(pdf, "Bill to", MARGIN, top, { size: 8 });
   y = block(pdf, lines, MARGIN, y, DETAILS_X - MARGIN - 10) + 8;
-  y = put(pdf, `Place of supply: ${placeOfSupply.name} (${placeOfSupply.code})`, MARGIN, y);
+  y = put(
+    pdf,
+    doc.export
+      ? `Place of supply: outside India${buyer.country ? ` (${buyer.country.name})` : ""}`
+      : `Place of supply: ${placeOfSupply.name} (${placeOfSupply.code})`,
+    MARGIN,
+    y,
+  );
   return put(pdf, `Reverse charge: ${doc.reverseCharge ? "Yes" : "No"}`, MARGIN, y) + 14;
 }
 
@@ -137,16 +178,24 @@ function tableRow(pdf: Pdf, cells: [string, string, string, string], y: number, 
   );
 }
 
-function lineItems(pdf: Pdf, lines: InvoiceLine[], top: number): number {
+function lineItems(
+  pdf: Pdf,
+  lines: InvoiceLine[],
+  top: number,
+  exported: ExportFacts | undefined,
+): number {
   rule(pdf, top);
   put(pdf, "#", COL.index.x, top + 5, { ...COL.index, bold: true });
-  let y = tableRow(pdf, ["Description", "SAC", "Qty", "Taxable value"], top + 5, true);
+  const heading = exported ? `Amount (${exported.currency})` : "Taxable value";
+  let y = tableRow(pdf, ["Description", "SAC", "Qty", heading], top + 5, true);
   rule(pdf, y + 3);
   y += 8;
   lines.forEach((line, i) => {
     put(pdf, String(i + 1), COL.index.x, y, COL.index);
     // A coupon's discount comes off before tax: the listed value, then the discount under it.
-    const amount = formatRupees(line.discount?.listTaxablePaise ?? line.taxablePaise);
+    const amount = exported
+      ? formatForeign(exported.amount, exported.currency)
+      : formatRupees(line.discount?.listTaxablePaise ?? line.taxablePaise);
     y = tableRow(pdf, [line.description, line.sac, String(line.quantity), amount], y);
     if (line.periodStart && line.periodEnd) {
       const period = `Period: ${formatPlain(line.periodStart)} – ${formatPlain(line.periodEnd)}`;
@@ -162,7 +211,28 @@ function lineItems(pdf: Pdf, lines: InvoiceLine[], top: number): number {
   return y + 6;
 }
 
+/**
+ * An export's totals: what was paid in its currency, the rate, its rupee value (the taxable value
+ * GST returns report) and IGST at zero under the LUT; the amount in words in its currency.
+ */
+function exportTotals(pdf: Pdf, doc: InvoiceDocument, facts: ExportFacts, top: number): number {
+  let y = top;
+  const row = (label: string, amount: string, bold = false) => {
+    put(pdf, label, TOTAL_LABEL_X - 60, y, { width: COL.amount.x - TOTAL_LABEL_X + 60, bold });
+    y = put(pdf, amount, COL.amount.x, y, { ...COL.amount, bold, align: "right" }) + 2;
+  };
+  row(`Total (${facts.currency})`, formatForeign(facts.amount, facts.currency), true);
+  row(`Exchange rate (${facts.rateSource})`, `₹${facts.rate} per ${facts.currency}`);
+  row("Taxable value (INR)", formatRupees(doc.tax.taxablePaise));
+  row("IGST @ 0% (export under LUT)", formatRupees(0));
+  rule(pdf, y, TOTAL_LABEL_X - 60);
+  y += 4;
+  row("Value in INR", formatRupees(doc.tax.totalPaise), true);
+  return put(pdf, `Amount in words: ${facts.amountInWords}`, MARGIN, y + 10) + 24;
+}
+
 function totals(pdf: Pdf, doc: InvoiceDocument, top: number): number {
+  if (doc.export) return exportTotals(pdf, doc, doc.export, top);
   const { tax } = doc;
   const rows: [string, number][] = [["Taxable value", tax.taxablePaise]];
   // Only the taxes that apply: CGST + SGST within the supplier's state, else IGST.
@@ -248,7 +318,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     lang: "en-IN",
     displayTitle: true,
     info: {
-      Title: `${isCredit ? "Credit Note" : "Tax Invoice"} ${doc.number}`,
+      Title: `${titleOf(doc, isCredit)} ${doc.number}`,
       Author: doc.supplier.legalName,
       CreationDate: issued,
       ModDate: issued,
@@ -263,7 +333,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     pdf.on("error", reject);
     let y = header(pdf, doc, isCredit);
     y = billTo(pdf, doc, y);
-    y = lineItems(pdf, doc.lines, y);
+    y = lineItems(pdf, doc.lines, y, doc.export);
     y = totals(pdf, doc, y);
     footer(pdf, doc, isCredit, y);
     pdf.end();

@@ -3,6 +3,7 @@
  * copy, never edited) and rendered to PDF. Money is integer paise; dates are ISO strings.
  */
 import type { GstSplit } from "~/lib/gst-split";
+import type { ForeignCurrency } from "~/lib/money";
 
 /** A supplier or buyer exactly as printed on the document. */
 export interface Party {
@@ -18,6 +19,27 @@ export interface Party {
   email?: string | null;
   /** The supplier's Corporate Identity Number; absent on documents issued before it was printed. */
   cin?: string | null;
+  /** A buyer outside India (issue 56): their country, printed on the export invoice. */
+  country?: { code: string; name: string } | null;
+  /** A buyer abroad's VAT or tax id, as given. */
+  taxId?: string | null;
+}
+
+/**
+ * What makes a document an export of services (issue 56, decision 0060): zero-rated under a
+ * Letter of Undertaking, in the buyer's currency, with its value in rupees at the rate used.
+ */
+export interface ExportFacts {
+  currency: ForeignCurrency;
+  /** The amount in the currency's minor unit (cents): what the buyer paid, or is credited. */
+  amount: number;
+  /** Rupees for one unit of the currency, to four places ("84.5000"): INR value ÷ amount. */
+  rate: string;
+  /** Where the rupee value comes from, in words printed on the document. */
+  rateSource: string;
+  lut: { arn: string; financialYear: string };
+  /** "US Dollars Eighty-Nine Only". */
+  amountInWords: string;
 }
 
 export interface InvoiceLine {
@@ -65,6 +87,8 @@ export interface TaxInvoice {
   /** "Rupees Six Hundred Ninety-Nine Only". */
   amountInWords: string;
   reverseCharge: false;
+  /** Present on an export invoice or its credit note; the paise figures are its rupee value. */
+  export?: ExportFacts;
 }
 
 export type DocumentKind = "invoice" | "credit_note";
