@@ -44,6 +44,9 @@ export const istDate = (date: Date) =>
     .format(date)
     .replaceAll(" ", "-");
 
+/** An export of services (issue 56): Table 6A, never a domestic section. */
+export const isExport = (row: Pick<InvoiceRow, "currency">) => row.currency !== "INR";
+
 export const rateOf = (row: InvoiceRow) => {
   const { tax } = row.document;
   return tax.igstRate + tax.cgstRate + tax.sgstRate;

@@ -7,13 +7,17 @@
  * - b2cs: unregistered buyers summed by place of supply and rate, B2C credit notes netted in
  *   (Table 7; no invoice here reaches B2C Large's ₹1 lakh inter-state threshold).
  * - cdnr: credit notes to registered buyers (Table 9B).
- * - hsn(b2b), hsn(b2c): per SAC and rate, credit notes netted in (Table 12).
+ * - exp: exports of services under the LUT (Table 6A, WOPAY, rate 0; no port or shipping bill
+ *   for a service), at their rupee value (issue 56).
+ * - cdnur: credit notes for exports (Table 9B, unregistered, type EXPWOP).
+ * - hsn(b2b), hsn(b2c): per SAC and rate, credit notes netted in (Table 12); exports, made to
+ *   unregistered buyers, in the B2C part at rate 0.
  * - docs: each series' first and last number issued in the month, how many, how many cancelled
  *   (Table 13). Documents are never cancelled here (a correction is a credit note): 0.
  */
 import { site } from "~/config/site";
 import type { InvoiceRow } from "../db/schema";
-import { type Cell, csvLines, istDate, placeLabel, rateOf, rupees } from "./csv";
+import { type Cell, csvLines, isExport, istDate, placeLabel, rateOf, rupees } from "./csv";
 import { sumBy } from "./sums";
 
 export const B2B_HEADER = [
@@ -72,6 +76,34 @@ export const HSN_HEADER = [
   "Rate",
 ] as const;
 
+/** Table 6A as the offline tool's `exp` sheet ("Summary For EXP(6)") has it. */
+export const EXP_HEADER = [
+  "Export Type",
+  "Invoice Number",
+  "Invoice date",
+  "Invoice Value",
+  "Port Code",
+  "Shipping Bill Number",
+  "Shipping Bill Date",
+  "Rate",
+  "Taxable Value",
+  "Cess Amount",
+] as const;
+
+/** Credit notes to unregistered buyers (the tool's `cdnur` sheet): here, exports' only. */
+export const CDNUR_HEADER = [
+  "UR Type",
+  "Note Number",
+  "Note Date",
+  "Note Type",
+  "Place Of Supply",
+  "Note Value",
+  "Applicable % of Tax Rate",
+  "Rate",
+  "Taxable Value",
+  "Cess Amount",
+] as const;
+
 export const DOCS_HEADER = [
   "Nature of Document",
   "Sr. No. From",
@@ -83,7 +115,8 @@ export const DOCS_HEADER = [
 /** The files of the month's ZIP, by name, in the order the tool's sections come. */
 export function gstr1OfflineFiles(rows: readonly InvoiceRow[]): Record<string, string> {
   const registered = rows.filter((row) => row.b2b);
-  const unregistered = rows.filter((row) => !row.b2b);
+  const exports = rows.filter((row) => !row.b2b && isExport(row));
+  const unregistered = rows.filter((row) => !row.b2b && !isExport(row));
 
   const b2b: Cell[][] = [[...B2B_HEADER]];
   const cdnr: Cell[][] = [[...CDNR_HEADER]];
@@ -134,6 +167,36 @@ export function gstr1OfflineFiles(rows: readonly InvoiceRow[]): Record<string, s
       "",
     ]);
 
+  const exp: Cell[][] = [[...EXP_HEADER]];
+  const cdnur: Cell[][] = [[...CDNUR_HEADER]];
+  for (const row of exports)
+    if (row.kind === "invoice")
+      exp.push([
+        "WOPAY",
+        row.number,
+        istDate(row.issuedAt),
+        rupees(row.totalPaise),
+        "",
+        "",
+        "",
+        rateOf(row),
+        rupees(row.taxablePaise),
+        rupees(0),
+      ]);
+    else
+      cdnur.push([
+        "EXPWOP",
+        row.number,
+        istDate(row.issuedAt),
+        "C",
+        "",
+        rupees(row.totalPaise),
+        "",
+        rateOf(row),
+        rupees(row.taxablePaise),
+        rupees(0),
+      ]);
+
   const hsn = (of: readonly InvoiceRow[]) => {
     const lines: Cell[][] = [[...HSN_HEADER]];
     for (const sum of sumBy(of, (row) => `${sacOf(row)}:${rateOf(row)}`))
@@ -171,8 +234,10 @@ export function gstr1OfflineFiles(rows: readonly InvoiceRow[]): Record<string, s
     "b2b.csv": csvLines(b2b),
     "b2cs.csv": csvLines(b2cs),
     "cdnr.csv": csvLines(cdnr),
+    "exp.csv": csvLines(exp),
+    "cdnur.csv": csvLines(cdnur),
     "hsn(b2b).csv": csvLines(hsn(registered)),
-    "hsn(b2c).csv": csvLines(hsn(unregistered)),
+    "hsn(b2c).csv": csvLines(hsn([...unregistered, ...exports])),
     "docs.csv": csvLines(docs),
   };
 }

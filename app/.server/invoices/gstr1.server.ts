@@ -1,10 +1,11 @@
 /**
  * A month's documents as one CSV for GSTR-1, in the sections the return asks for:
  * B2B (one row per invoice to a registered buyer), B2CS (unregistered buyers summed by place of
- * supply and rate, B2C credit notes netted in) and CDNR (credit notes to registered buyers).
+ * supply and rate, B2C credit notes netted in), CDNR (credit notes to registered buyers) and EXP
+ * (exports of services under the LUT, one row per invoice or credit note, at rupee value).
  * Amounts are rupees with two decimals, as the GST offline tool takes them.
  */
-import { type Cell, csvLines, istDate, placeLabel, rateOf, rupees } from "./csv";
+import { type Cell, csvLines, isExport, istDate, placeLabel, rateOf, rupees } from "./csv";
 import { sumBy } from "./sums";
 import type { InvoiceRow } from "../db/schema";
 
@@ -54,8 +55,29 @@ export function gstr1Csv(rows: readonly InvoiceRow[]): string {
     ]);
   }
   // Unregistered buyers by place of supply and rate (the key sorts as "29:18"), credit notes netted.
+  // Exports (issue 56): zero-rated under the LUT, never in the domestic sections below.
+  for (const row of rows.filter((each) => !each.b2b && isExport(each))) {
+    const credit = row.kind === "credit_note";
+    lines.push([
+      credit ? "cdnur-exp" : "exp",
+      "",
+      row.document.buyer.legalName,
+      row.number,
+      istDate(row.issuedAt),
+      credit ? (row.document.original?.number ?? "") : "",
+      rupees(row.totalPaise),
+      placeLabel(row.placeOfSupply),
+      "N",
+      rateOf(row),
+      rupees(row.taxablePaise),
+      rupees(row.igstPaise),
+      rupees(row.cgstPaise),
+      rupees(row.sgstPaise),
+      rupees(0),
+    ]);
+  }
   for (const sum of sumBy(
-    rows.filter((row) => !row.b2b),
+    rows.filter((row) => !row.b2b && !isExport(row)),
     (row) => `${row.placeOfSupply}:${rateOf(row)}`,
   )) {
     lines.push([

@@ -1,13 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { InvoiceRow } from "../db/schema";
-import { computeTaxInvoice, creditNoteFor } from "./engine.server";
+import { computeExportInvoice, computeTaxInvoice, creditNoteFor } from "./engine.server";
 import { gstr1Csv } from "./gstr1.server";
 import {
   B2B_HEADER,
   B2CS_HEADER,
   CDNR_HEADER,
+  CDNUR_HEADER,
   DOCS_HEADER,
+  EXP_HEADER,
   gstr1OfflineFiles,
   HSN_HEADER,
 } from "./gstr1-offline.server";
@@ -68,6 +70,8 @@ function row(
     sgstPaise: tax.sgstPaise,
     igstPaise: tax.igstPaise,
     totalPaise: tax.totalPaise,
+    currency: computed.export?.currency ?? "INR",
+    currencyAmount: computed.export?.amount ?? null,
     document,
     createdAt: new Date(),
   };
@@ -226,14 +230,48 @@ describe("the GSTR-1 CSV against spreadsheet formulas (OWASP CSV injection)", ()
   });
 });
 
+/** An export of services (issue 56): a buyer in Germany paying in dollars, under the LUT. */
+const exportOf = (amount: number, inrPaise: number) =>
+  computeExportInvoice({
+    amount,
+    currency: "USD",
+    inrPaise,
+    rateSource: "Razorpay's conversion of this payment",
+    lut: { arn: "AD2904260012345", financialYear: "2026-27" },
+    supplier: supplierParty(),
+    buyer: {
+      legalName: "Werkbank GmbH",
+      addressLines: ["Torstraße 1", "10119 Berlin"],
+      stateCode: null,
+      stateName: null,
+      gstin: null,
+      country: { code: "DE", name: "Germany" },
+      taxId: "DE123456789",
+    },
+    line,
+  });
+
 describe("the GSTR-1 files for the offline tool", () => {
   const b2b = row(invoice(699_900, buyer("27", "Maharashtra", "27AAPFU0939F1ZV")), "invoice");
   const karnataka = row(invoice(69_900, buyer("29", "Karnataka")), "invoice");
   const karnataka2 = row(invoice(69_900, buyer("29", "Karnataka")), "invoice");
   const kerala = row(invoice(69_900, buyer("32", "Kerala")), "invoice");
+  const exported = row(exportOf(89_00, 7_520_50), "invoice");
+  const exported2 = row(exportOf(9_00, 76_050), "invoice");
   const b2bCredit = row(creditNoteFor(b2b.document, 100_000), "credit_note", b2b);
   const b2cCredit = row(creditNoteFor(karnataka2.document, 69_900), "credit_note", karnataka2);
-  const rows = [b2b, karnataka, karnataka2, kerala, b2bCredit, b2cCredit];
+  const exportCredit = row(creditNoteFor(exported2.document, 9_00), "credit_note", exported2);
+  const rows = [
+    b2b,
+    karnataka,
+    karnataka2,
+    kerala,
+    exported,
+    exported2,
+    b2bCredit,
+    b2cCredit,
+    exportCredit,
+  ];
   const files = gstr1OfflineFiles(rows);
   const sheet = (name: string) => {
     const [header, ...records] = parseCsv(files[name] ?? "");
@@ -247,10 +285,14 @@ describe("the GSTR-1 files for the offline tool", () => {
       "b2b.csv",
       "b2cs.csv",
       "cdnr.csv",
+      "exp.csv",
+      "cdnur.csv",
       "hsn(b2b).csv",
       "hsn(b2c).csv",
       "docs.csv",
     ]);
+    expect(sheet("exp.csv").header).toEqual([...EXP_HEADER]);
+    expect(sheet("cdnur.csv").header).toEqual([...CDNUR_HEADER]);
     expect(sheet("b2b.csv").header).toEqual([...B2B_HEADER]);
     expect(sheet("b2cs.csv").header).toEqual([...B2CS_HEADER]);
     expect(sheet("cdnr.csv").header).toEqual([...CDNR_HEADER]);
@@ -301,11 +343,28 @@ describe("the GSTR-1 files for the offline tool", () => {
     ]);
   });
 
+  it("reports exports in Table 6A only: one WOPAY row per export invoice at its rupee value", () => {
+    expect(sheet("exp.csv").records).toEqual([
+      ["WOPAY", exported.number, "20-Nov-2026", "7520.50", "", "", "", "0", "7520.50", "0.00"],
+      ["WOPAY", exported2.number, "20-Nov-2026", "760.50", "", "", "", "0", "760.50", "0.00"],
+    ]);
+    expect(sheet("cdnur.csv").records).toEqual([
+      ["EXPWOP", exportCredit.number, "20-Nov-2026", "C", "", "760.50", "", "0", "760.50", "0.00"],
+    ]);
+    // No domestic section names an export.
+    const numbers = [exported, exported2, exportCredit].map((each) => each.number);
+    for (const name of ["b2b.csv", "b2cs.csv", "cdnr.csv"])
+      expect(files[name]).not.toMatch(new RegExp(numbers.join("|")));
+    expect(sheet("b2cs.csv").records.some((cells) => cells[1]?.startsWith("96"))).toBe(false);
+  });
+
   it("adds up to the month's totals: taxable value, each tax, and every document issued", () => {
     const taxable =
       sheet("b2b.csv").records.reduce((sum, cells) => sum + paise(cells[11]), 0) -
       sheet("cdnr.csv").records.reduce((sum, cells) => sum + paise(cells[11]), 0) +
-      sheet("b2cs.csv").records.reduce((sum, cells) => sum + paise(cells[4]), 0);
+      sheet("b2cs.csv").records.reduce((sum, cells) => sum + paise(cells[4]), 0) +
+      sheet("exp.csv").records.reduce((sum, cells) => sum + paise(cells[8]), 0) -
+      sheet("cdnur.csv").records.reduce((sum, cells) => sum + paise(cells[8]), 0);
     expect(taxable).toBe(totals.taxablePaise);
     const hsn = [...sheet("hsn(b2b).csv").records, ...sheet("hsn(b2c).csv").records];
     const column = (index: number) => hsn.reduce((sum, cells) => sum + paise(cells[index]), 0);
@@ -318,8 +377,8 @@ describe("the GSTR-1 files for the offline tool", () => {
     expect(hsn[0]?.slice(0, 4)).toEqual(["997331", site.invoicing.sacDescription, "NA", "0"]);
     // Table 13: each series from its first to its last number, nothing cancelled.
     expect(sheet("docs.csv").records).toEqual([
-      ["Invoices for outward supply", b2b.number, kerala.number, "4", "0"],
-      ["Credit Note", b2bCredit.number, b2cCredit.number, "2", "0"],
+      ["Invoices for outward supply", b2b.number, exported2.number, "6", "0"],
+      ["Credit Note", b2bCredit.number, exportCredit.number, "3", "0"],
     ]);
     const documents = sheet("docs.csv").records.reduce((sum, cells) => sum + Number(cells[3]), 0);
     expect(documents).toBe(totals.documents);
