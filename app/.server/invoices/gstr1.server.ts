@@ -7,6 +7,7 @@
  */
 import { type Cell, csvLines, isExport, istDate, placeLabel, rateOf, rupees } from "./csv";
 import { sumBy } from "./sums";
+import { decimalOf } from "~/lib/money";
 import type { InvoiceRow } from "../db/schema";
 
 const HEADER = [
@@ -25,7 +26,24 @@ const HEADER = [
   "cgst",
   "sgst",
   "cess",
+  // Issue 56: what a document was in its own currency (an export's), the rate and its rupee value.
+  "currency",
+  "foreign_amount",
+  "exchange_rate",
+  "inr_value",
 ];
+
+/** The currency columns of a document; rupees throughout for a domestic one. */
+function currencyCells(row: InvoiceRow | null): Cell[] {
+  const facts = row?.document.export;
+  if (!row || !facts) return ["INR", "", "", row ? rupees(row.totalPaise) : ""];
+  return [
+    facts.currency,
+    decimalOf(facts.amount, facts.currency),
+    facts.rate,
+    rupees(row.totalPaise),
+  ];
+}
 
 export function gstr1Csv(rows: readonly InvoiceRow[]): string {
   const lines: Cell[][] = [HEADER];
@@ -52,6 +70,7 @@ export function gstr1Csv(rows: readonly InvoiceRow[]): string {
       rupees(row.cgstPaise),
       rupees(row.sgstPaise),
       rupees(0),
+      ...currencyCells(row),
     ]);
   }
   // Unregistered buyers by place of supply and rate (the key sorts as "29:18"), credit notes netted.
@@ -74,6 +93,7 @@ export function gstr1Csv(rows: readonly InvoiceRow[]): string {
       rupees(row.cgstPaise),
       rupees(row.sgstPaise),
       rupees(0),
+      ...currencyCells(row),
     ]);
   }
   for (const sum of sumBy(
@@ -96,6 +116,10 @@ export function gstr1Csv(rows: readonly InvoiceRow[]): string {
       rupees(sum.cgst),
       rupees(sum.sgst),
       rupees(0),
+      "INR",
+      "",
+      "",
+      rupees(sum.total),
     ]);
   }
   return csvLines(lines);

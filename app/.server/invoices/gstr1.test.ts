@@ -181,7 +181,7 @@ describe("the GSTR-1 CSV against spreadsheet formulas (OWASP CSV injection)", ()
   const nameCell = (legalName: string) => {
     const records = parseCsv(gstr1Csv([registered(legalName)]));
     expect(records).toHaveLength(2);
-    expect(records[1]).toHaveLength(15);
+    expect(records[1]).toHaveLength(19);
     return records[1]?.[2];
   };
   const TRIGGERS = ["=", "+", "-", "@", "\t", "\r"];
@@ -341,6 +341,36 @@ describe("the GSTR-1 files for the offline tool", () => {
       ["OE", "29-Karnataka", "", "18", (karnataka.taxablePaise / 100).toFixed(2)],
       ["OE", "32-Kerala", "", "18", (kerala.taxablePaise / 100).toFixed(2)],
     ]);
+  });
+
+  it("gives the combined CSV each export's currency, amount, rate and rupee value", () => {
+    const records = parseCsv(gstr1Csv(rows));
+    expect(records[0]?.slice(15)).toEqual([
+      "currency",
+      "foreign_amount",
+      "exchange_rate",
+      "inr_value",
+    ]);
+    const exp = records.filter((cells) => cells[0] === "exp");
+    expect(exp.map((cells) => [cells[3], ...cells.slice(15)])).toEqual([
+      [exported.number, "USD", "89.00", "84.5000", "7520.50"],
+      [exported2.number, "USD", "9.00", "84.5000", "760.50"],
+    ]);
+    expect(records.find((cells) => cells[0] === "cdnur-exp")?.slice(15)).toEqual([
+      "USD",
+      "9.00",
+      "84.5000",
+      "760.50",
+    ]);
+    expect(records.find((cells) => cells[0] === "b2b")?.slice(15)).toEqual([
+      "INR",
+      "",
+      "",
+      "6999.00",
+    ]);
+    expect(
+      records.filter((cells) => cells[0] === "b2cs").every((cells) => cells[15] === "INR"),
+    ).toBe(true);
   });
 
   it("reports exports in Table 6A only: one WOPAY row per export invoice at its rupee value", () => {
