@@ -1,4 +1,5 @@
 /** What the pricing page compares and answers; plans and prices themselves live in site.ts. */
+import { type Currency, currencyName } from "~/lib/money";
 import { seatTiersText } from "~/lib/seats";
 
 /**
@@ -8,6 +9,10 @@ import { seatTiersText } from "~/lib/seats";
  */
 export const PAYMENT_METHODS_TEXT =
   "Pay with UPI AutoPay or a debit or credit card, through Razorpay: the mandate you approve renews the plan. We never see or store your card number or UPI PIN.";
+
+/** The same sentence for a buyer outside India (issue 56): a card, no UPI (rupees only). */
+export const PAYMENT_METHODS_ABROAD_TEXT =
+  "Pay with an international debit or credit card, through Razorpay: the card you authorise renews the plan. UPI is for payments in rupees. We never see or store your card number.";
 
 export interface ComparisonRow {
   feature: string;
@@ -26,6 +31,14 @@ export const comparison: readonly ComparisonRow[] = [
   { feature: "Email support", free: "Community", pro: "Within 1 working day" },
   { feature: "GST tax invoice", free: false, pro: true },
 ];
+
+/** The comparison as a buyer in `currency` reads it: abroad, the invoice is an export invoice. */
+export function comparisonFor(currency: Currency): readonly ComparisonRow[] {
+  if (currency === "INR") return comparison;
+  return comparison.map((row) =>
+    row.feature === "GST tax invoice" ? { ...row, feature: "Export invoice (no Indian GST)" } : row,
+  );
+}
 
 export interface Faq {
   question: string;
@@ -67,3 +80,23 @@ export const pricingFaq: readonly Faq[] = [
       "Yes: ask within 7 days of your first payment of a new subscription and we refund it in full. See the refund policy for the details.",
   },
 ];
+
+/**
+ * The questions as a buyer in `currency` reads them (issue 56): abroad, tax, payment and team
+ * answers say what the site does for a buyer outside India; the others are the same.
+ */
+export function pricingFaqFor(currency: Currency): readonly Faq[] {
+  if (currency === "INR") return pricingFaq;
+  const abroad: Record<string, string> = {
+    "Do the prices include GST?": `Prices in ${currencyName(currency)} are for buyers outside India, and no Indian GST is charged on them: each payment gets an export invoice (an export of services under our Letter of Undertaking) in ${currencyName(currency)}, with its value in rupees; a business may add its VAT or tax id. We do not charge other countries' taxes, such as VAT or sales tax.`,
+    "Which payment methods can I use?": PAYMENT_METHODS_ABROAD_TEXT,
+    "Can my company buy Pro for its team?": `Teams buy seats in rupees, with GST, with a billing address in India. For a team outside India, write to us and we will help.`,
+  };
+  return pricingFaq.map((faq) => {
+    const answer = abroad[faq.question];
+    if (!answer) return faq;
+    return faq.question === "Do the prices include GST?"
+      ? { question: "Is tax included in the price?", answer }
+      : { ...faq, answer };
+  });
+}

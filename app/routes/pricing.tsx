@@ -244,9 +244,9 @@ export default function PricingPage({ matches, loaderData }: Route.ComponentProp
         </section>
       </div>
 
-      <PlanComparison free={freePlan.name} pro={pro.name} />
+      <PlanComparison free={freePlan.name} pro={pro.name} currency={currency} />
 
-      <PricingFaq />
+      <PricingFaq currency={currency} />
     </div>
   );
 }

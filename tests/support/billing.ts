@@ -22,6 +22,17 @@ export const DETAILS = {
   gstin: "",
 };
 
+/** A business in Germany with a VAT id: the abroad form's fields (issue 56). */
+export const ABROAD_DETAILS = {
+  name: "Werkbank GmbH",
+  addressLine1: "Torstraße 1",
+  addressLine2: "",
+  city: "Berlin",
+  postalCode: "10119",
+  countryCode: "DE",
+  taxId: "DE 123 456 789",
+};
+
 /** The sandbox's keys as Basic auth, as the site sends them to Razorpay's REST API. */
 export const SANDBOX_AUTH = `Basic ${Buffer.from(`${SANDBOX.keyId}:${SANDBOX.keySecret}`).toString("base64")}`;
 
@@ -66,13 +77,15 @@ export async function sandboxPay(
   subscriptionId: string,
   outcome: "success" | "failure",
   method: "card" | "upi" = "card",
+  /** Where the test card was issued: international for a charge in dollars or euros. */
+  card?: "domestic" | "international",
 ) {
   const response = await fetch(
     `${server.url}/_sandbox/razorpay/checkout/subscriptions/${subscriptionId}/pay`,
     {
       method: "POST",
       headers: { "content-type": "application/json", origin: server.url },
-      body: JSON.stringify({ key_id: SANDBOX.keyId, method, outcome }),
+      body: JSON.stringify({ key_id: SANDBOX.keyId, method, outcome, ...(card ? { card } : {}) }),
     },
   );
   return { status: response.status, body: (await response.json()) as Record<string, string> };

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import type { CheckoutPage } from "~/.server/billing/checkout-page.server";
 import { CouponField } from "~/components/billing/CouponField";
 import { CouponPrice, couponPriceText } from "~/components/billing/CouponPrice";
-import { PAYMENT_METHODS_TEXT } from "~/config/pricing";
+import { PAYMENT_METHODS_ABROAD_TEXT, PAYMENT_METHODS_TEXT } from "~/config/pricing";
 import { site } from "~/config/site";
 import { type GstSplit, gstSplitText } from "~/lib/gst-split";
 import { formatPrice, type Money } from "~/lib/money";
@@ -73,9 +73,7 @@ export function OrderSummary({
             : "Choose your state below to see the GST split your tax invoice will show."}
       </p>
       <p className="mt-2 text-sm text-slate-300" data-testid="checkout-methods">
-        {abroad
-          ? "Pay by card (Visa, Mastercard, American Express). UPI is for payments in rupees."
-          : PAYMENT_METHODS_TEXT}
+        {abroad ? PAYMENT_METHODS_ABROAD_TEXT : PAYMENT_METHODS_TEXT}
       </p>
       <p className="mt-3 text-sm text-slate-300" data-testid="checkout-terms" aria-live="polite">
         {afterTrial

@@ -1,8 +1,17 @@
 /** The pricing page's table comparing Free and Pro, feature by feature. */
 import { ScrollBox } from "~/components/ScrollBox";
-import { comparison } from "~/config/pricing";
+import { comparisonFor } from "~/config/pricing";
+import type { Currency } from "~/lib/money";
 
-export function PlanComparison({ free, pro }: { free: string; pro: string }) {
+export function PlanComparison({
+  free,
+  pro,
+  currency = "INR",
+}: {
+  free: string;
+  pro: string;
+  currency?: Currency;
+}) {
   return (
     <section aria-labelledby="compare" className="mx-auto mt-20 max-w-4xl">
       <h2 id="compare" className="text-2xl font-bold text-white">
@@ -27,7 +36,7 @@ export function PlanComparison({ free, pro }: { free: string; pro: string }) {
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-800 text-slate-300">
-            {comparison.map((row) => (
+            {comparisonFor(currency).map((row) => (
               <tr key={row.feature}>
                 <th scope="row" className="px-4 py-3 font-normal text-slate-200">
                   {row.feature}

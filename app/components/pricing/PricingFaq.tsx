@@ -1,17 +1,18 @@
 /** The pricing page's questions, each opened in place (counted as `faq_click`). */
 import { Link } from "react-router";
-import { pricingFaq } from "~/config/pricing";
+import { pricingFaqFor } from "~/config/pricing";
+import type { Currency } from "~/lib/money";
 import { site } from "~/config/site";
 import { track } from "~/lib/analytics/client";
 
-export function PricingFaq() {
+export function PricingFaq({ currency = "INR" }: { currency?: Currency }) {
   return (
     <section aria-labelledby="faq" className="mx-auto mt-20 max-w-3xl">
       <h2 id="faq" className="text-2xl font-bold text-white">
         Questions
       </h2>
       <div className="mt-6 divide-y divide-slate-800 rounded-xl border border-slate-800">
-        {pricingFaq.map((faq) => (
+        {pricingFaqFor(currency).map((faq) => (
           <details
             key={faq.question}
             className="group px-5 py-4"

@@ -1,0 +1,236 @@
+/**
+ * Issue 56, selling abroad, over HTTP on the sandbox: the pricing page's currency switch, a
+ * business in Germany buying Pro yearly in dollars by international card, its export invoice and
+ * the credit note of its refund (read back with pdftotext); and, without a Letter of Undertaking
+ * for this financial year, no foreign currency offered and a foreign checkout refused with words,
+ * nothing stored.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { financialYear } from "~/.server/invoices/engine.server";
+import { getWithCookies, postForm, signUpVerified } from "../support/auth";
+import { ABROAD_DETAILS, requestSelfRefund, sandboxPay, startCheckout } from "../support/billing";
+import { httpEngine } from "../support/engines";
+import { eventually } from "../support/eventually";
+import { pageText } from "../support/pages";
+import { type RunningTestServer, startServerOn } from "../support/server";
+
+const ARN = "AD2904260012345";
+const LUT = { GST_LUT_ARN: ARN, GST_LUT_FINANCIAL_YEAR: financialYear(new Date()).label };
+
+function pdfText(bytes: Buffer): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "selling-abroad-"));
+  try {
+    const file = path.join(folder, "document.pdf");
+    fs.writeFileSync(file, bytes);
+    return execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+const flat = (text: string) => text.replace(/\s+/g, " ");
+
+describe("selling abroad with a Letter of Undertaking for this year", () => {
+  let server: RunningTestServer;
+  beforeAll(async () => {
+    server = await startServerOn(httpEngine(), {
+      env: { AUTH_RATE_LIMIT: "100", ...LUT, SELL_ABROAD_CURRENCIES: "USD,EUR" },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("shows one currency at a time, switched by the visitor and remembered", async () => {
+    const inr = await pageText(server, "/pricing?billing=yearly", "");
+    expect(inr).toContain("Simple pricing in rupees");
+    expect(inr).toContain("₹6,999");
+    const usd = await pageText(server, "/pricing?billing=yearly&currency=USD", "");
+    expect(usd).toContain("Simple pricing in US dollars");
+    expect(usd).toContain("$89");
+    expect(usd).toContain("No Indian GST for buyers outside India");
+    // Nothing of the rupee page: no rupee price, no GST promise (its FAQ and table say export).
+    expect(usd).not.toMatch(/₹\d|includes 18% GST|GST tax invoice/);
+    expect(usd).toContain("Export invoice (no Indian GST)");
+    expect(usd).toContain("We do not charge other countries' taxes");
+    expect(await pageText(server, "/pricing?currency=EUR", "")).toContain("€8.50");
+
+    const chosen = await fetch(`${server.url}/pricing/currency?to=USD&billing=yearly`, {
+      redirect: "manual",
+    });
+    expect(chosen.status).toBe(302);
+    expect(chosen.headers.get("location")).toBe("/pricing?currency=USD&billing=yearly");
+    const cookie = chosen.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/^currency=USD; Path=\/; Max-Age=31536000; SameSite=Lax/);
+    const back = await fetch(`${server.url}/pricing`, {
+      headers: { cookie: "currency=USD" },
+      redirect: "manual",
+    });
+    expect(back.status).toBe(302);
+    expect(back.headers.get("location")).toBe("/pricing?currency=USD");
+    expect(back.headers.get("cache-control")).toBe("private, no-store");
+    // A currency not sold is not remembered: back to rupees.
+    const unknown = await fetch(`${server.url}/pricing/currency?to=GBP`, { redirect: "manual" });
+    expect(unknown.headers.get("set-cookie")).toMatch(/^currency=INR;/);
+  });
+
+  it("sells Pro yearly in dollars to a business in Germany, invoiced as an export, and credits its refund", async () => {
+    const cookie = await signUpVerified(server, {
+      name: "Jonas",
+      email: "jonas@werkbank.example",
+      password: "selling-abroad-password-1",
+    });
+    const page = await pageText(server, "/checkout?plan=pro-yearly&currency=USD", cookie);
+    expect(page).toContain("$89 / year");
+    expect(page).toContain("None (export)");
+    expect(page).toContain("VAT or tax id");
+
+    // UPI is rupees only: the sandbox, like Razorpay, takes a card for a charge in dollars.
+    const started = await startCheckout(server, cookie, "pro-yearly", ABROAD_DETAILS, {
+      currency: "USD",
+    });
+    expect(started.status).toBe(200);
+    const subscriptionId = started.subscriptionId!;
+    expect((await sandboxPay(server, subscriptionId, "success", "upi")).status).toBe(400);
+    const paid = await sandboxPay(server, subscriptionId, "success", "card", "international");
+    expect(paid.status).toBe(200);
+    await postForm(server, "/checkout.data", cookie, { intent: "verify", ...paid.body });
+    await eventually(
+      async () => /Plan Pro/.test(await pageText(server, "/account", cookie)),
+      20_000,
+      "Pro on /account",
+    );
+    await server.jobsSettled();
+
+    const [stored] = await server.sql(
+      `select currency from subscriptions where provider_subscription_id = '${subscriptionId}'`,
+    );
+    expect(stored?.currency).toBe("USD");
+    const subscription = flat(await pageText(server, "/account/subscription", cookie));
+    expect(subscription).toMatch(/renews on .* for \$89\./);
+    expect(subscription).toContain("No Indian GST: a sale outside India, on an export invoice");
+    expect(subscription).not.toMatch(/CGST|SGST|IGST/);
+
+    const [payment] = await server.sql(
+      `select amount_paise, currency, inr_value_paise from payments`,
+    );
+    expect(payment).toMatchObject({ amount_paise: 8900, currency: "USD" });
+    const inrValue = Number(payment?.inr_value_paise);
+    expect(Number.isSafeInteger(inrValue) && inrValue > 0).toBe(true);
+
+    const documents = async () =>
+      [
+        ...(await (await getWithCookies(server, "/invoices", cookie)).text()).matchAll(
+          /\/invoices\/([0-9a-f-]{36})\.pdf/g,
+        ),
+      ].map((match) => match[0]);
+    const [invoiceUrl] = await documents();
+    const invoice = pdfText(
+      Buffer.from(await (await getWithCookies(server, invoiceUrl!, cookie)).arrayBuffer()),
+    );
+    const rupees = `₹${new Intl.NumberFormat("en-IN", { minimumFractionDigits: 2 }).format(inrValue / 100)}`;
+    expect(invoice).toContain("Export Invoice");
+    expect(flat(invoice)).toContain(
+      "SUPPLY MEANT FOR EXPORT UNDER LETTER OF UNDERTAKING WITHOUT PAYMENT OF INTEGRATED TAX.",
+    );
+    expect(invoice).toContain(`LUT ARN: ${ARN}`);
+    expect(invoice).toContain("Country: Germany");
+    expect(invoice).toContain("VAT / tax id: DE123456789");
+    expect(invoice).toContain("$89.00");
+    expect(invoice).toContain(rupees);
+    expect(invoice).toContain("₹84.5000 per USD");
+    expect(invoice).not.toMatch(/CGST|SGST/);
+
+    expect((await requestSelfRefund(server, cookie)).status).toBe(200);
+    await server.jobsSettled();
+    const creditNoteUrl = (await documents()).find((url) => url !== invoiceUrl);
+    expect(creditNoteUrl).toBeDefined();
+    const credit = pdfText(
+      Buffer.from(await (await getWithCookies(server, creditNoteUrl!, cookie)).arrayBuffer()),
+    );
+    expect(credit).toContain("Credit Note (Export)");
+    expect(credit).toContain("$89.00");
+    expect(credit).toContain(rupees);
+
+    // As the month's GSTR-1 reads them: two export documents at the same rupee value, no tax.
+    const rows = await server.sql(
+      `select kind, currency, currency_amount, total_paise, igst_paise from invoices order by issued_at, sequence`,
+    );
+    expect(rows).toEqual([
+      {
+        kind: "invoice",
+        currency: "USD",
+        currency_amount: 8900,
+        total_paise: inrValue,
+        igst_paise: 0,
+      },
+      {
+        kind: "credit_note",
+        currency: "USD",
+        currency_amount: 8900,
+        total_paise: inrValue,
+        igst_paise: 0,
+      },
+    ]);
+  });
+
+  it("refuses a coupon on a price abroad, with words", async () => {
+    const cookie = await signUpVerified(server, {
+      name: "Ana",
+      email: "ana@example.es",
+      password: "selling-abroad-password-2",
+    });
+    const refused = await startCheckout(
+      server,
+      cookie,
+      "pro-monthly",
+      { ...ABROAD_DETAILS, countryCode: "ES", taxId: "" },
+      { currency: "EUR", coupon: "LAUNCH20" },
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain("Coupons apply to prices in rupees only.");
+  });
+});
+
+describe("selling abroad without a Letter of Undertaking for this year", () => {
+  let server: RunningTestServer;
+  beforeAll(async () => {
+    server = await startServerOn(httpEngine(), {
+      env: { AUTH_RATE_LIMIT: "100", GST_LUT_ARN: ARN, GST_LUT_FINANCIAL_YEAR: "2019-20" },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("offers no foreign currency and refuses a foreign checkout with words, storing nothing", async () => {
+    const pricing = await pageText(server, "/pricing?currency=USD", "");
+    expect(pricing).toContain("Simple pricing in rupees");
+    expect(pricing).not.toContain("US dollars");
+    expect(pricing).not.toContain("$");
+
+    const cookie = await signUpVerified(server, {
+      name: "Jonas",
+      email: "jonas@werkbank.example",
+      password: "selling-abroad-password-1",
+    });
+    expect(await pageText(server, "/checkout?plan=pro-yearly&currency=USD", cookie)).toContain(
+      "Prices in USD are not offered at the moment",
+    );
+    const refused = await startCheckout(server, cookie, "pro-yearly", ABROAD_DETAILS, {
+      currency: "USD",
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toContain("Prices in US dollars are not offered at the moment");
+    expect(refused.subscriptionId).toBeNull();
+    expect(await server.sql("select count(*)::int as n from subscriptions")).toEqual([{ n: 0 }]);
+    expect(await server.sql("select count(*)::int as n from billing_profiles")).toEqual([{ n: 0 }]);
+    expect(
+      await server.sql("select count(*)::int as n from provider_plans where currency <> 'INR'"),
+    ).toEqual([{ n: 0 }]);
+  });
+});
