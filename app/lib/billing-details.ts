@@ -70,14 +70,15 @@ export const abroadDetailsSchema = z
       .string()
       .refine(isCountryCode, { error: "Choose your country." })
       .refine((code) => code !== INDIA, {
-        error: "A buyer in India pays in rupees with GST: choose Indian rupees on the pricing page.",
+        error:
+          "A buyer in India pays in rupees with GST: choose Indian rupees on the pricing page.",
       }),
     taxId: z
       .string()
       .trim()
       .toUpperCase()
       .max(30, { error: "Use at most 30 characters." })
-      .regex(/^[A-Z0-9 .\/-]*$/, {
+      .regex(/^[A-Z0-9 ./-]*$/, {
         error: "A VAT or tax id has letters and digits only (spaces, dots and dashes are fine).",
       })
       .default(""),

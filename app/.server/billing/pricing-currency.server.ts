@@ -35,8 +35,7 @@ export function currencyCookie(currency: Currency, secure: boolean): string {
 }
 
 export type PricingCurrency =
-  | { redirectTo: string }
-  | { shown: Currency; offered: readonly Currency[] };
+  { redirectTo: string } | { shown: Currency; offered: readonly Currency[] };
 
 /**
  * The currency of a /pricing request: `?currency=` when offered; without it, the remembered one

@@ -545,7 +545,12 @@ const billingIdentityColumns = () => ({
  */
 function abroadChecks(
   name: string,
-  table: { countryCode: AnyPgColumn; stateCode: AnyPgColumn; gstin: AnyPgColumn; taxId: AnyPgColumn },
+  table: {
+    countryCode: AnyPgColumn;
+    stateCode: AnyPgColumn;
+    gstin: AnyPgColumn;
+    taxId: AnyPgColumn;
+  },
 ) {
   return [
     check(`${name}_country_code_check`, sql`${table.countryCode} ~ '^[A-Z]{2}$'`),
