@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { INDIA, isCountryCode } from "./countries";
-import { gstinMatchesState, stateByCode, validateGstin } from "./gst";
+import { FOREIGN_COUNTRY, gstinMatchesState, stateByCode, validateGstin } from "./gst";
 
 const line = (label: string, max: number) =>
   z
@@ -52,7 +52,7 @@ export const billingDetailsSchema = z
   }));
 
 /** The GST system's place of supply for every buyer outside India ("Foreign Country"). */
-export const FOREIGN_STATE_CODE = "96";
+export const FOREIGN_STATE_CODE = FOREIGN_COUNTRY.code;
 
 /**
  * A buyer abroad's details (issue 56): the address the export invoice prints, the country (any

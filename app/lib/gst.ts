@@ -56,9 +56,6 @@ export const GST_STATES: readonly GstState[] = [
   { code: "36", name: "Telangana", kind: S, current: true },
   { code: "37", name: "Andhra Pradesh", kind: S, current: true },
   { code: "38", name: "Ladakh", kind: UT, current: true },
-  // The GST system's place of supply for a buyer outside India (an export of services, decision
-  // 0060): never a choice in the Indian form, the code of every buyer abroad.
-  { code: "96", name: "Foreign Country", kind: "other", current: false },
   { code: "97", name: "Other Territory", kind: "other", current: false },
 ];
 
@@ -68,6 +65,13 @@ export const BILLING_STATES: readonly GstState[] = GST_STATES.filter((state) => 
 );
 
 const BY_CODE = new Map(GST_STATES.map((state) => [state.code, state]));
+
+/**
+ * The GST system's place of supply for a buyer outside India (an export of services, decision
+ * 0060): the code every buyer abroad has for a state. Not in the table above: no GSTIN starts with
+ * it, and nobody chooses it as a state.
+ */
+export const FOREIGN_COUNTRY = { code: "96", name: "Foreign Country" } as const;
 
 export function stateByCode(code: string): GstState | undefined {
   return BY_CODE.get(code);

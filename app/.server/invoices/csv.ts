@@ -3,7 +3,7 @@
  * are numbers because of their type), rupees with two decimals, dates and places as the GST
  * offline tool takes them.
  */
-import { stateByCode } from "~/lib/gst";
+import { FOREIGN_COUNTRY, stateByCode } from "~/lib/gst";
 import type { InvoiceRow } from "../db/schema";
 
 /**
@@ -31,7 +31,9 @@ function csvCell(cell: Cell): string {
 }
 
 export function placeLabel(code: string): string {
-  return `${code}-${stateByCode(code)?.name ?? "Unknown"}`;
+  const name =
+    stateByCode(code)?.name ?? (code === FOREIGN_COUNTRY.code ? FOREIGN_COUNTRY.name : "Unknown");
+  return `${code}-${name}`;
 }
 
 export const istDate = (date: Date) =>

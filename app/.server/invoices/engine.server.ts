@@ -4,7 +4,7 @@
  * No database, no clock, no I/O: everything it needs is passed in, so the same inputs always
  * give the same document.
  */
-import { stateByCode, validateGstin } from "~/lib/gst";
+import { FOREIGN_COUNTRY, stateByCode, validateGstin } from "~/lib/gst";
 import { splitInclusive } from "~/lib/gst-split";
 import { IST_OFFSET_MS } from "~/lib/india-time";
 import { currencyName, type ForeignCurrency } from "~/lib/money";
@@ -156,7 +156,7 @@ export function creditNoteFor(invoice: TaxInvoice, refundPaise: number): TaxInvo
 // Exports of services (issue 56, decision 0060)
 
 /** The place of supply of every export: the GST system's "Foreign Country". */
-export const EXPORT_PLACE = { code: "96", name: "Foreign Country" } as const;
+export const EXPORT_PLACE = FOREIGN_COUNTRY;
 
 /** The endorsement Rule 46 asks of an export under a Letter of Undertaking. */
 export const LUT_ENDORSEMENT =

@@ -302,6 +302,8 @@ describe("/billing", () => {
       postalCode: "560025",
       stateCode: "29",
       gstin: "29AAPCP1234F1ZC",
+      countryCode: "IN",
+      taxId: null,
     });
   });
 });

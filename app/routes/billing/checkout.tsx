@@ -164,9 +164,9 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
     // A switch's authorisation is not a checkout: the funnel counts sales (issue 33, point 8).
     onOpened: (details) => {
       if (!switching)
+        // The catalogue counts in rupees: a cart abroad at the plan's rupee list price.
         track(
           "begin_checkout",
-          // The catalogue counts in rupees: a cart abroad at the plan's rupee list price.
           planEvents.beginCheckout(
             details.planId,
             details.amount.currency === "INR" ? details.amount.amount : plan.pricePaise,
