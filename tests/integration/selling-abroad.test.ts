@@ -12,7 +12,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { financialYear } from "~/.server/invoices/engine.server";
 import { getWithCookies, postForm, signUpVerified } from "../support/auth";
-import { ABROAD_DETAILS, requestSelfRefund, sandboxPay, startCheckout } from "../support/billing";
+import {
+  ABROAD_DETAILS,
+  DETAILS,
+  requestSelfRefund,
+  sandboxPay,
+  startCheckout,
+} from "../support/billing";
 import { httpEngine } from "../support/engines";
 import { eventually } from "../support/eventually";
 import { pageText } from "../support/pages";
@@ -144,6 +150,16 @@ describe("selling abroad with a Letter of Undertaking for this year", () => {
     expect(invoice).toContain(rupees);
     expect(invoice).toContain("₹84.5000 per USD");
     expect(invoice).not.toMatch(/CGST|SGST/);
+
+    // The buyer "moves" to India: refused while the dollar subscription runs, with the way out.
+    const moved = await postForm(server, "/billing.data", cookie, {
+      intent: "save-details",
+      ...DETAILS,
+    });
+    expect(moved.status).toBe(409);
+    expect(await moved.text()).toContain(
+      "Your subscription is billed in US dollars to an address outside India",
+    );
 
     expect((await requestSelfRefund(server, cookie)).status).toBe(200);
     await server.jobsSettled();

@@ -26,6 +26,7 @@ import { type Session, sessionContext } from "~/.server/auth/session";
 import { saveBillingProfile } from "~/.server/billing/billing-profile.server";
 import type { SubscriptionSummary } from "~/.server/billing/overview.server";
 import { billingDefaults } from "~/components/billing/BillingDetailsFields";
+import { abroadDefaults } from "~/components/billing/AbroadDetailsFields";
 import { BILLING_STATES, stateByCode } from "~/lib/gst";
 import BillingPage, { action, type loader } from "./billing";
 
@@ -69,10 +70,16 @@ const proMonthly: SubscriptionSummary = {
 
 /** What the real loader returns: no billing profile yet, so the defaults hold the user's name. */
 function loaderData(
-  options: { profile?: Parameters<typeof billingDefaults>[0]; sub?: SubscriptionSummary } = {},
+  options: {
+    profile?: Parameters<typeof billingDefaults>[0];
+    sub?: SubscriptionSummary;
+    abroad?: boolean;
+  } = {},
 ): LoaderData {
   const profile = options.profile ?? null;
   return {
+    abroad: options.abroad ?? false,
+    abroadDefaults: abroadDefaults(null, session.user.name),
     defaults: billingDefaults(profile, session.user.name),
     saved: profile !== null,
     stateName: profile?.stateCode ? (stateByCode(profile.stateCode)?.name ?? null) : null,
@@ -130,6 +137,8 @@ const stateSelect = () => form().getByLabelText("State or union territory", { se
 async function fillIn(user: ReturnType<typeof userEvent.setup>, values: Record<string, string>) {
   for (const [name, value] of Object.entries(values)) {
     if (name === "State or union territory") await user.selectOptions(stateSelect(), value);
+    else if (name === "Country")
+      await user.selectOptions(form().getByLabelText("Country", { selector: "select" }), value);
     else {
       // Pasted in one go: typing key by key costs time and shows nothing more here.
       await user.click(field(name));
@@ -305,5 +314,47 @@ describe("/billing", () => {
       countryCode: "IN",
       taxId: null,
     });
+  });
+
+  it("saves a billing address outside India: a country and a VAT id, no state or GSTIN", async () => {
+    const user = userEvent.setup({ delay: null });
+    await renderPage(loaderData({ abroad: true }));
+    expect(form().queryByLabelText("State or union territory")).toBeNull();
+    await fillIn(user, {
+      Address: "Torstraße 1",
+      City: "Berlin",
+      "Postal code (if your country has one)": "10119",
+      Country: "DE",
+      "VAT or tax id (optional)": "de 123.456.789",
+    });
+    await user.click(form().getByRole("button", { name: "Save billing details" }));
+    await screen.findByRole("status");
+    expect(saveBillingProfile).toHaveBeenCalledWith("user-1", {
+      name: "Meera Iyer",
+      addressLine1: "Torstraße 1",
+      addressLine2: "",
+      city: "Berlin",
+      postalCode: "10119",
+      countryCode: "DE",
+      stateCode: "96",
+      gstin: null,
+      taxId: "DE123456789",
+    });
+  });
+
+  it("refuses India on the abroad form, and a country that does not exist", async () => {
+    for (const [countryCode, words] of [
+      ["IN", "A buyer in India pays in rupees with GST: choose Indian rupees on the pricing page."],
+      ["XX", "Choose your country."],
+    ] as const) {
+      const refused = await refusalOf({
+        name: "Meera Iyer",
+        addressLine1: "Torstraße 1",
+        city: "Berlin",
+        countryCode,
+      });
+      expect(refused).toMatchObject({ ok: false, errors: { countryCode: [words] } });
+    }
+    expect(saveBillingProfile).not.toHaveBeenCalled();
   });
 });

@@ -14,10 +14,11 @@ import {
   BillingDetailsFields,
 } from "~/components/billing/BillingDetailsFields";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
+import { abroadDefaults, AbroadDetailsFields } from "~/components/billing/AbroadDetailsFields";
 import { FormMessage, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { Card } from "~/components/Section";
-import { billingDetailsSchema } from "~/lib/billing-details";
+import { abroadDetailsSchema, billingDetailsSchema, isAbroad } from "~/lib/billing-details";
 import { stateByCode } from "~/lib/gst";
 import { pageMeta } from "~/lib/meta";
 import { newTicketUrl } from "~/lib/support";
@@ -26,13 +27,18 @@ import type { Route } from "./+types/billing";
 export const meta: Route.MetaFunction = () =>
   pageMeta("Billing", "Payment method and billing details.");
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
+  const side = new URL(request.url).searchParams.get("side");
   const [profile, overview] = await Promise.all([
     billingProfileOf(user.id),
     billingOverview(personBuyer(user.id)),
   ]);
+  // The form of the side of the border the saved address is on, or the one asked for.
+  const abroad = side === "abroad" || (side !== "india" && profile !== null && isAbroad(profile));
   return {
+    abroad,
+    abroadDefaults: abroadDefaults(profile, user.name),
     defaults: billingDefaults(profile, user.name),
     saved: profile !== null,
     stateName: profile ? (stateByCode(profile.stateCode)?.name ?? profile.stateCode) : null,
@@ -45,6 +51,11 @@ const schema = z.intersection(
   z.object({ intent: z.literal("save-details") }),
   billingDetailsSchema,
 );
+/** A billing address outside India (issue 56): the abroad form sends a country. */
+const abroadSchema = z.intersection(
+  z.object({ intent: z.literal("save-details") }),
+  abroadDetailsSchema,
+);
 
 /** The form's fields, sent back as typed when the form is refused (a post without JavaScript). */
 const FIELDS = [
@@ -55,12 +66,15 @@ const FIELDS = [
   "postalCode",
   "stateCode",
   "gstin",
-] as const satisfies readonly (keyof BillingDefaults)[];
+  "countryCode",
+  "taxId",
+] as const satisfies readonly (keyof BillingDefaults | "countryCode" | "taxId")[];
 
 export async function action(args: Route.ActionArgs) {
+  const abroad = (await args.request.clone().formData()).has("countryCode");
   return formAction(
     args,
-    schema,
+    abroad ? abroadSchema : schema,
     async ({ intent: _intent, ...details }, { user }) => {
       await saveBillingProfile(user.id, details);
       return done(
@@ -73,7 +87,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function BillingPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { defaults, overview, testMode } = loaderData;
+  const { defaults, overview, testMode, abroad } = loaderData;
   const sub = overview.subscription;
   const saving = useFormPending({ intent: "save-details" });
   const errors = actionData && "errors" in actionData ? (actionData.errors ?? {}) : {};
@@ -137,7 +151,21 @@ export default function BillingPage({ loaderData, actionData }: Route.ComponentP
           <FormMessage tone={actionData.ok ? "success" : "error"} message={actionData.message} />
         ) : null}
         <input type="hidden" name="intent" value="save-details" />
-        <BillingDetailsFields defaults={shown} errors={errors} />
+        {abroad ? (
+          <AbroadDetailsFields
+            defaults={
+              typed ? { ...loaderData.abroadDefaults, ...typed } : loaderData.abroadDefaults
+            }
+            errors={errors}
+          />
+        ) : (
+          <BillingDetailsFields defaults={shown} errors={errors} />
+        )}
+        <p className="mb-2 text-sm">
+          <Link to={abroad ? "/billing?side=india" : "/billing?side=abroad"} className="link">
+            {abroad ? "My billing address is in India" : "My billing address is outside India"}
+          </Link>
+        </p>
         <SubmitButton
           pending={saving}
           label="Save billing details"
