@@ -11,7 +11,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { financialYear } from "~/.server/invoices/engine.server";
-import { getWithCookies, postForm, signUpVerified } from "../support/auth";
+import {
+  ADMIN_EMAIL,
+  getWithCookies,
+  postForm,
+  signUpAdmin,
+  signUpVerified,
+} from "../support/auth";
 import {
   ABROAD_DETAILS,
   DETAILS,
@@ -216,7 +222,12 @@ describe("selling abroad without a Letter of Undertaking for this year", () => {
   let server: RunningTestServer;
   beforeAll(async () => {
     server = await startServerOn(httpEngine(), {
-      env: { AUTH_RATE_LIMIT: "100", GST_LUT_ARN: ARN, GST_LUT_FINANCIAL_YEAR: "2019-20" },
+      env: {
+        AUTH_RATE_LIMIT: "100",
+        GST_LUT_ARN: ARN,
+        GST_LUT_FINANCIAL_YEAR: "2019-20",
+        ADMIN_EMAILS: ADMIN_EMAIL,
+      },
     });
   });
   afterAll(async () => {
@@ -248,5 +259,13 @@ describe("selling abroad without a Letter of Undertaking for this year", () => {
     expect(
       await server.sql("select count(*)::int as n from provider_plans where currency <> 'INR'"),
     ).toEqual([{ n: 0 }]);
+
+    // The operator is told why, and what to do.
+    const admin = await signUpAdmin(server, "selling-abroad-admin-password");
+    const dashboard = flat(await pageText(server, "/admin", admin));
+    expect(dashboard).toContain(
+      `Selling abroad is off: the Letter of Undertaking configured (${ARN}) is for 2019-20`,
+    );
+    expect(dashboard).toContain("set GST_LUT_ARN and GST_LUT_FINANCIAL_YEAR=");
   });
 });

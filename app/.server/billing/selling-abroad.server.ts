@@ -65,3 +65,15 @@ export function sellingAbroad(now: Date = new Date()): SellingAbroad {
     now,
   );
 }
+
+/** What /admin says of it: what is sold under which LUT, or why nothing is (a warning if fixable). */
+export type SellingAbroadStatus =
+  | { open: true; currencies: readonly string[]; arn: string; financialYear: string }
+  | { open: false; warn: boolean; words: string };
+
+export function sellingAbroadStatus(now: Date = new Date()): SellingAbroadStatus {
+  const abroad = sellingAbroad(now);
+  return abroad.open
+    ? { open: true, currencies: abroad.currencies, ...abroad.lut }
+    : { open: false, warn: abroad.why !== "no-currencies", words: abroad.words };
+}

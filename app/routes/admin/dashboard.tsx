@@ -30,6 +30,8 @@ import { TodayQueue } from "~/components/admin/TodayQueue";
 import { BackupNotice } from "~/components/admin/BackupNotice";
 import { backupOverview, healthOf } from "~/.server/backup/backup-runs.server";
 import { todayQueue } from "~/.server/admin/today.server";
+import { sellingAbroadStatus } from "~/.server/billing/selling-abroad.server";
+import { SellingAbroadNotice } from "~/components/admin/SellingAbroadNotice";
 
 export const meta: Route.MetaFunction = () => pageMeta("Admin", "Operator overview.");
 
@@ -61,6 +63,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       })),
     },
     backups: healthOf(backups, now),
+    abroad: sellingAbroadStatus(now),
     stuckLanes: stuck.map((lane) => ({ ...lane, label: LANES[lane.lane].label })),
     stats,
     feedback,
@@ -133,6 +136,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
     <AdminPage>
       <PageHeader title="Admin" lead="What needs attention, at a glance." />
       <BackupNotice health={backups} />
+      <SellingAbroadNotice status={loaderData.abroad} />
       <StuckLanesAlert lanes={stuckLanes} />
       <TodayQueue queue={today} />
 
