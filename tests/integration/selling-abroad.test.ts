@@ -50,7 +50,12 @@ describe("selling abroad with a Letter of Undertaking for this year", () => {
   let server: RunningTestServer;
   beforeAll(async () => {
     server = await startServerOn(httpEngine(), {
-      env: { AUTH_RATE_LIMIT: "100", ...LUT, SELL_ABROAD_CURRENCIES: "USD,EUR" },
+      env: {
+        AUTH_RATE_LIMIT: "100",
+        ...LUT,
+        SELL_ABROAD_CURRENCIES: "USD,EUR",
+        ADMIN_EMAILS: ADMIN_EMAIL,
+      },
     });
   });
   afterAll(async () => {
@@ -157,6 +162,15 @@ describe("selling abroad with a Letter of Undertaking for this year", () => {
     expect(invoice).toContain("₹84.5000 per USD");
     expect(invoice).not.toMatch(/CGST|SGST/);
 
+    // The cockpit counts it in rupees, at its payment's rate, split by currency.
+    const admin = await signUpAdmin(server, "selling-abroad-admin-password");
+    const monthly = Math.round(inrValue / 12);
+    const inr = (paise: number) =>
+      `₹${new Intl.NumberFormat("en-IN", { minimumFractionDigits: paise % 100 ? 2 : 0 }).format(paise / 100)}`;
+    expect(flat(await pageText(server, "/admin/analytics", admin))).toContain(
+      `sold in USD ${inr(monthly)}`,
+    );
+
     // The buyer "moves" to India: refused while the dollar subscription runs, with the way out.
     const moved = await postForm(server, "/billing.data", cookie, {
       intent: "save-details",
@@ -177,6 +191,10 @@ describe("selling abroad with a Letter of Undertaking for this year", () => {
     expect(credit).toContain("Credit Note (Export)");
     expect(credit).toContain("$89.00");
     expect(credit).toContain(rupees);
+    // Its refund counts in rupees too, at the payment's rate.
+    expect(flat(await pageText(server, "/admin/analytics", admin))).toContain(
+      `${inr(inrValue)} (1)`,
+    );
 
     // As the month's GSTR-1 reads them: two export documents at the same rupee value, no tax.
     const rows = await server.sql(

@@ -28,6 +28,7 @@ export async function revenueMonths(
       select coalesce(s.user_id, 'team:' || s.team_id, p.user_id, 'subscription:' || s.id::text)
                as customer,
              s.id as subscription_id, s.plan_id, p.status, p.amount_paise,
+             p.currency, p.inr_value_paise,
              p.amount_refunded_paise, (extract(epoch from p.paid_at) * 1000)::float8 as paid_ms,
              (extract(epoch from p.recorded_at) * 1000)::float8 as recorded_ms,
              case when s.team_id is not null then s.seats * pp.amount_paise end as team_cycle_paise,
@@ -37,8 +38,18 @@ export async function revenueMonths(
         left join provider_plans pp on pp.provider_plan_id = s.provider_plan_id
        where p.paid_at < ${to.toISOString()}::timestamptz`),
     database
-      .select({ amountPaise: refunds.amountPaise, at: refunds.createdAt })
+      .select({
+        // In rupees: a refund abroad is in its payment's currency, at that payment's rate.
+        amountPaise:
+          sql<number>`(case when ${payments.currency} = 'INR' or ${payments.currency} is null
+          then ${refunds.amountPaise}
+          else round(${refunds.amountPaise}::numeric * coalesce(${payments.inrValuePaise}, 0)
+                     / nullif(${payments.amountPaise}, 0))
+        end)::integer`.mapWith(Number),
+        at: refunds.createdAt,
+      })
       .from(refunds)
+      .leftJoin(payments, eq(payments.providerPaymentId, refunds.providerPaymentId))
       .where(
         and(gte(refunds.createdAt, from), lt(refunds.createdAt, to), ne(refunds.status, "failed")),
       ),
@@ -61,6 +72,8 @@ export async function revenueMonths(
         plan_id: string;
         status: string;
         amount_paise: number;
+        currency: string;
+        inr_value_paise: number | null;
         amount_refunded_paise: number;
         paid_ms: number;
         recorded_ms: number;
@@ -86,6 +99,8 @@ export async function revenueMonths(
     planId: row.plan_id,
     status: row.status,
     amountPaise: Number(row.amount_paise),
+    currency: row.currency,
+    inrPaise: row.inr_value_paise === null ? null : Number(row.inr_value_paise),
     amountRefundedPaise: Number(row.amount_refunded_paise),
     paidAt: new Date(Number(row.paid_ms)),
     recordedAt: new Date(Number(row.recorded_ms)),

@@ -105,6 +105,7 @@ const EXPECTED = [
   {
     month: "2026-08",
     mrrPaise: 349_500,
+    mrrByCurrency: { INR: 349_500 },
     subscribers: 5,
     newPaise: 349_500,
     expansionPaise: 0,
@@ -125,6 +126,7 @@ const EXPECTED = [
   {
     month: "2026-09",
     mrrPaise: 198_125,
+    mrrByCurrency: { INR: 198_125 },
     subscribers: 3,
     newPaise: 0,
     expansionPaise: 0,
@@ -145,6 +147,7 @@ const EXPECTED = [
   {
     month: "2026-10",
     mrrPaise: 198_125,
+    mrrByCurrency: { INR: 198_125 },
     subscribers: 3,
     newPaise: 0,
     expansionPaise: 0,
@@ -165,6 +168,7 @@ const EXPECTED = [
   {
     month: "2026-11",
     mrrPaise: 198_125,
+    mrrByCurrency: { INR: 198_125 },
     subscribers: 3,
     newPaise: 0,
     expansionPaise: 0,
@@ -383,5 +387,40 @@ describe.each(engines())("revenue read from the database on $name", (engine) => 
     expect(months).toHaveLength(12);
     expect(months.slice(0, 8).every((month) => month.mrrPaise === 0)).toBe(true);
     expect(months.slice(8)).toEqual(EXPECTED);
+  });
+
+  it("counts a subscription paid abroad at its rupee value, split by currency (issue 56)", () => {
+    const [month] = revenueByMonth({
+      months: ["2026-12"],
+      now: new Date("2026-12-20T00:00:00Z"),
+      payments: [
+        {
+          customer: "in",
+          subscriptionId: "s-in",
+          planId: "pro-monthly",
+          status: "captured",
+          amountPaise: 69_900,
+          amountRefundedPaise: 0,
+          paidAt: new Date("2026-12-03T00:00:00Z"),
+        },
+        {
+          customer: "de",
+          subscriptionId: "s-de",
+          planId: "pro-yearly",
+          status: "captured",
+          // $89, worth ₹7,520.50 as Razorpay converted it: a twelfth of that a month.
+          amountPaise: 89_00,
+          currency: "USD",
+          inrPaise: 7_520_50,
+          amountRefundedPaise: 0,
+          paidAt: new Date("2026-12-04T00:00:00Z"),
+        },
+      ],
+      refunds: [],
+      creditNotes: [],
+    });
+    expect(month?.mrrByCurrency).toEqual({ INR: 69_900, USD: 62_671 });
+    expect(month?.mrrPaise).toBe(69_900 + 62_671);
+    expect(month?.newPaise).toBe(69_900 + 62_671);
   });
 });

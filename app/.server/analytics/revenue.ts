@@ -38,9 +38,16 @@ export interface RevenuePayment {
    * mid-cycle): revenue that month, but no MRR.
    */
   recurring?: boolean;
+  /**
+   * Issue 56: the payment's currency (rupees when absent) and, for another currency, its value in
+   * rupees as Razorpay converted it: MRR is in rupees at each payment's own rate.
+   */
+  currency?: string;
+  inrPaise?: number | null;
 }
 
 export interface RevenueRefund {
+  /** In rupees (a refund abroad at its payment's rate). */
   amountPaise: number;
   at: Date;
 }
@@ -53,6 +60,8 @@ export interface RevenueCreditNote {
 export interface RevenueMonth {
   month: string;
   mrrPaise: number;
+  /** The MRR by the currency its subscriptions are paid in, each in rupees (issue 56). */
+  mrrByCurrency: Record<string, number>;
   subscribers: number;
   newPaise: number;
   expansionPaise: number;
@@ -93,6 +102,7 @@ interface Coverage {
   customer: string;
   subscriptionId: string;
   monthlyPaise: number;
+  currency: string;
   /** [from, to) in epoch milliseconds: compared many times, so numbers rather than Dates. */
   from: number;
   to: number;
@@ -105,10 +115,18 @@ function coverages(payments: readonly RevenuePayment[]): Coverage[] {
     if (payment.recurring === false) continue;
     const plan = findPlan(payment.planId);
     if (!plan?.billingCycle) continue;
+    const currency = payment.currency ?? "INR";
     result.push({
       customer: payment.customer,
       subscriptionId: payment.subscriptionId,
-      monthlyPaise: payment.monthlyPaise ?? monthlyValuePaise(plan),
+      currency,
+      // Abroad: the payment's rupee value, a twelfth of it for a year (the plan's rupee price
+      // says nothing of what a buyer paid in dollars).
+      monthlyPaise:
+        payment.monthlyPaise ??
+        (currency === "INR"
+          ? monthlyValuePaise(plan)
+          : Math.round((payment.inrPaise ?? 0) / (plan.billingCycle === "yearly" ? 12 : 1))),
       from: payment.paidAt.getTime(),
       to: periodEnd(payment.paidAt, plan.billingCycle).getTime() + GRACE_MS,
     });
@@ -126,6 +144,18 @@ export function mrrAt(covers: readonly Coverage[], at: number): Map<string, numb
     byCustomer.set(cover.customer, (byCustomer.get(cover.customer) ?? 0) + cover.monthlyPaise);
   }
   return byCustomer;
+}
+
+/** The MRR at a moment by the currency each subscription is paid in, in rupees. */
+function mrrByCurrencyAt(covers: readonly Coverage[], at: number): Record<string, number> {
+  const seen = new Set<string>();
+  const byCurrency: Record<string, number> = {};
+  for (const cover of covers) {
+    if (cover.from > at || cover.to <= at || seen.has(cover.subscriptionId)) continue;
+    seen.add(cover.subscriptionId);
+    byCurrency[cover.currency] = (byCurrency[cover.currency] ?? 0) + cover.monthlyPaise;
+  }
+  return byCurrency;
 }
 
 /** Which of `months` an instant falls in (before `now`), by its index; -1 for none. */
@@ -233,6 +263,7 @@ export function revenueByMonth(input: {
     return {
       month,
       mrrPaise,
+      mrrByCurrency: mrrByCurrencyAt(covers, Math.min(range.to.getTime(), now)),
       subscribers: after.size,
       newPaise,
       expansionPaise,

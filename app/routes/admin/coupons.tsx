@@ -123,7 +123,7 @@ export default function CouponsPage({ loaderData }: Route.ComponentProps) {
     <AdminPage>
       <PageHeader
         title="Coupons"
-        lead="A coupon is charged by a Razorpay offer: make the offer in Razorpay's Dashboard with the same terms, then add the coupon here with its offer id."
+        lead="A coupon is charged by a Razorpay offer: make the offer in Razorpay's Dashboard with the same terms, then add the coupon here with its offer id. Coupons apply to prices in rupees only: a buyer abroad pays the price of their currency, and checkout says so."
       />
 
       <AdminSection id="coupons" title="All coupons">

@@ -20,7 +20,7 @@ export function RevenueSection({ months }: { months: RevenueMonth[] }) {
     <AdminSection
       id="revenue"
       title="Revenue"
-      lead="From our payment records, GST included. MRR counts every subscription a payment covers at the month's end (yearly plans ÷ 12), so a cancelled plan counts until its paid period ends; the current month is measured now."
+      lead="From our payment records, in rupees: GST included on sales in India, and a payment abroad at its rupee value as Razorpay converted it. MRR counts every subscription a payment covers at the month's end (yearly plans ÷ 12), so a cancelled plan counts until its paid period ends; the current month is measured now."
     >
       <ColumnChart
         summary={`MRR per month; ${last ? `${monthLabel(last.month)}: ${inr(last.mrrPaise)}` : "no data"}.`}
@@ -32,6 +32,7 @@ export function RevenueSection({ months }: { months: RevenueMonth[] }) {
         yTitle="MRR (₹, GST included)"
         formatValue={inr}
       />
+      {last ? <MrrByCurrency month={last} /> : null}
       <div className="mt-4">
         <AdminTable
           caption="Revenue per month"
@@ -77,5 +78,23 @@ export function RevenueSection({ months }: { months: RevenueMonth[] }) {
         </AdminTable>
       </div>
     </AdminSection>
+  );
+}
+
+/** The latest MRR split by the currency its subscriptions pay in, each in rupees (issue 56). */
+function MrrByCurrency({ month }: { month: RevenueMonth }) {
+  const parts = Object.entries(month.mrrByCurrency).sort(([a], [b]) =>
+    a === "INR" ? -1 : b === "INR" ? 1 : a.localeCompare(b),
+  );
+  if (parts.length === 0) return null;
+  return (
+    <p className="mt-3 text-sm text-slate-300" data-testid="mrr-by-currency">
+      {`MRR by currency, ${monthLabel(month.month)}: `}
+      {parts
+        .map(([currency, paise]) =>
+          currency === "INR" ? `sold in rupees ${inr(paise)}` : `sold in ${currency} ${inr(paise)}`,
+        )
+        .join(" · ")}
+    </p>
   );
 }
