@@ -1,3 +1,4 @@
+import type { Currency, Money } from "~/lib/money";
 import type { RouterContextProvider } from "react-router";
 import {
   getSession,
@@ -69,7 +70,8 @@ export interface OverviewFacts {
     number: string;
     kind: "invoice" | "credit_note";
     issuedAt: Date;
-    totalPaise: number;
+    /** What it was for: rupees, or an export's amount in its currency (issue 56). */
+    total: Money;
   } | null;
 }
 
@@ -91,6 +93,8 @@ interface StateRow extends EntitlementSourcesRow {
     kind: "invoice" | "credit_note";
     issuedMs: number;
     totalPaise: number;
+    currency: Currency;
+    currencyAmount: number | null;
   } | null;
   signed_up_ms: number | null;
   active_devices: number;
@@ -136,7 +140,8 @@ function stateSql(now: string): { columns: string; join: string } {
      (select coalesce(json_agg(step), '[]'::json) from onboarding_reports
        where user_id = u.id) as reported_steps,
      (select json_build_object('id', i.id, 'number', i.number, 'kind', i.kind,
-         'issuedMs', ${ms("i.issued_at")}, 'totalPaise', i.total_paise)
+         'issuedMs', ${ms("i.issued_at")}, 'totalPaise', i.total_paise,
+         'currency', i.currency, 'currencyAmount', i.currency_amount)
        from invoices i where i.user_id = u.id
        order by i.issued_at desc, i.number desc limit 1) as latest_invoice`,
     join: `cross join lateral (
@@ -207,7 +212,13 @@ function stateOfRow(row: StateRow | undefined): AccountState {
             number: row.latest_invoice.number,
             kind: row.latest_invoice.kind,
             issuedAt: new Date(row.latest_invoice.issuedMs),
-            totalPaise: row.latest_invoice.totalPaise,
+            total:
+              row.latest_invoice.currencyAmount === null
+                ? { amount: row.latest_invoice.totalPaise, currency: "INR" }
+                : {
+                    amount: row.latest_invoice.currencyAmount,
+                    currency: row.latest_invoice.currency,
+                  },
           }
         : null,
     },

@@ -4,7 +4,7 @@
  */
 import { recurs } from "../billing/subscription-state.server";
 import { statusesWhere } from "~/lib/subscription-state";
-import { and, count, desc, eq, gte, ilike, inArray, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import { istMonth, istMonthRange } from "~/lib/india-time";
 import { findPlan, isPaidPlanId, monthlyValuePaise, type PaidPlanId } from "~/lib/plans";
 import { teamMonthlyPaise } from "~/lib/seats";
@@ -45,6 +45,13 @@ export async function billingStats(
         teamId: subscriptions.teamId,
         seats: subscriptions.seats,
         unitPaise: providerPlans.amount,
+        currency: subscriptions.currency,
+        // Abroad (issue 56): what its latest payment was worth in rupees, as Razorpay converted it.
+        lastInrPaise: sql<number | null>`(select ${payments.inrValuePaise} from ${payments}
+          where ${payments.subscriptionId} = ${subscriptions.id} and ${payments.status} = 'captured'
+          order by ${payments.paidAt} desc limit 1)`.mapWith((value: unknown) =>
+          value === null ? null : Number(value),
+        ),
       })
       .from(subscriptions)
       .leftJoin(providerPlans, eq(providerPlans.providerPlanId, subscriptions.providerPlanId))
@@ -70,11 +77,14 @@ export async function billingStats(
     // A subscription cancelled at period end brings no more recurring revenue; one a switch or
     // a change of seats replaces does, until the new one starts.
     if (!plan || !recurs(row)) continue;
-    // A team's: its seats at the seat's price (issue 37, point 6).
+    // A team's: its seats at the seat's price (issue 37, point 6). One abroad: its latest
+    // payment's rupee value a month (MRR is in rupees; its price is in another currency).
     mrr +=
-      row.teamId && row.unitPaise !== null && plan.billingCycle
-        ? teamMonthlyPaise(plan.billingCycle, row.unitPaise, row.seats)
-        : monthlyValuePaise(plan);
+      row.currency !== "INR"
+        ? Math.round((row.lastInrPaise ?? 0) / (plan.billingCycle === "yearly" ? 12 : 1))
+        : row.teamId && row.unitPaise !== null && plan.billingCycle
+          ? teamMonthlyPaise(plan.billingCycle, row.unitPaise, row.seats)
+          : monthlyValuePaise(plan);
   }
   return {
     mrrPaise: mrr,

@@ -10,8 +10,8 @@ import { stateOfRow } from "../billing/subscription-state.server";
 import { cancelAtRazorpay } from "../billing/cancel-at-razorpay.server";
 import { eq } from "drizzle-orm";
 import { formatDate } from "~/lib/dates";
-import { formatInr } from "~/lib/money";
-import { isPaidPlanId, planById } from "~/lib/plans";
+import { type Currency, formatMoney } from "~/lib/money";
+import { isPaidPlanId, planById, planPriceIn } from "~/lib/plans";
 import { assertAdmin, type Session } from "../auth/session";
 import { type Database, db as defaultDb } from "../db";
 import { subscriptions, type SubscriptionRow } from "../db/schema";
@@ -94,7 +94,7 @@ export async function adminCancelSubscription(
     const unused = unusedPart(row, readAt);
     return `Cancelled now: Pro has ended and nothing more will be charged. The customer was mailed.${
       unused
-        ? ` The refund policy promises the unused part of the period (${formatInr(unused.paise)}, ${unused.days} of ${unused.ofDays} days) unless this was for a breach of the Terms: refund it under Payments.`
+        ? ` The refund policy promises the unused part of the period (${formatMoney(unused.paise, unused.currency)}, ${unused.days} of ${unused.ofDays} days) unless this was for a breach of the Terms: refund it under Payments.`
         : ""
     }`;
   }
@@ -108,16 +108,20 @@ export async function adminCancelSubscription(
  * anything but a breach of the Terms. Null when the period is unknown or over.
  */
 export function unusedPart(
-  row: Pick<SubscriptionRow, "planId" | "currentStart" | "currentEnd" | "status">,
+  row: Pick<SubscriptionRow, "planId" | "currentStart" | "currentEnd" | "status"> &
+    Partial<Pick<SubscriptionRow, "currency">>,
   at: Date,
-): { paise: number; days: number; ofDays: number } | null {
+): { paise: number; currency: Currency; days: number; ofDays: number } | null {
   if (!STATUS_RULES[row.status].paying) return null;
   if (!row.currentStart || !row.currentEnd || !isPaidPlanId(row.planId)) return null;
   const ofDays = Math.round((row.currentEnd.getTime() - row.currentStart.getTime()) / DAY_MS);
   const days = Math.floor((row.currentEnd.getTime() - at.getTime()) / DAY_MS);
   if (ofDays <= 0 || days <= 0) return null;
-  const paise = Math.floor((planById(row.planId).pricePaise * Math.min(days, ofDays)) / ofDays);
-  return { paise, days: Math.min(days, ofDays), ofDays };
+  // In the subscription's currency (its plan's price there): a refund is in the payment's.
+  const currency = row.currency ?? "INR";
+  const price = planPriceIn(planById(row.planId), currency);
+  const paise = Math.floor((price * Math.min(days, ofDays)) / ofDays);
+  return { paise, currency, days: Math.min(days, ofDays), ofDays };
 }
 
 const DAY_MS = 86_400_000;

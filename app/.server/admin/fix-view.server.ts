@@ -125,6 +125,7 @@ async function customerView(customer: Customer, kinds: readonly TimelineKind[]) 
       payments: billing.payments.map((payment) => ({
         id: payment.providerPaymentId,
         amountPaise: payment.amountPaise,
+        currency: payment.currency,
         refundedPaise: payment.amountRefundedPaise,
         status: payment.status,
         method: paymentMethodOf(payment).label,

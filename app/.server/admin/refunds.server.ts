@@ -5,7 +5,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
-import { formatInr } from "~/lib/money";
+import { type Currency, formatMoney } from "~/lib/money";
 import { assertAdmin, type Session } from "../auth/session";
 import { type Database, db as defaultDb, type Executor } from "../db";
 import { auditLog, jobs, payments, subscriptions } from "../db/schema";
@@ -20,12 +20,17 @@ import { AppError } from "../http/errors";
 
 export interface RefundReview {
   paymentId: string;
+  /** This amount and the two below are in `currency`'s minor unit: the payment's (issue 56). */
   amountPaise: number;
+  currency: Currency;
   paidPaise: number;
   /** What could still be refunded before this one (refunds made and requested subtracted). */
   refundablePaise: number;
   paidAt: string;
-  /** The credit note against the payment's tax invoice, as it will be issued. */
+  /**
+   * The credit note against the payment's invoice, as it will be issued: in rupees (an export's
+   * at its invoice's rate, with no tax).
+   */
   creditNote: {
     against: string;
     taxablePaise: number;
@@ -74,11 +79,11 @@ async function refundablePayment(
       "Nothing is left to refund on this payment (refunds requested count).",
     );
   const amount = amountPaise ?? refundable;
-  // Razorpay's minimum refund is ₹1.00.
+  // Razorpay's minimum refund is one unit of the currency (₹1.00, $1.00, €1.00).
   if (amount < 100 || amount > refundable)
     throw new AppError(
       "invalid",
-      `You can refund between ₹1.00 and what is left (${formatInr(refundable)}).`,
+      `You can refund between ${formatMoney(100, payment.currency)} and what is left (${formatMoney(refundable, payment.currency)}).`,
     );
   return { payment, refundable, amount };
 }
@@ -103,6 +108,7 @@ export async function reviewRefund(
   return {
     paymentId: payment.providerPaymentId,
     amountPaise: amount,
+    currency: payment.currency,
     paidPaise: payment.amountPaise,
     refundablePaise: refundable,
     paidAt: payment.paidAt.toISOString(),

@@ -7,7 +7,7 @@
 import { inArray } from "drizzle-orm";
 import { TIMELINE_LIMIT, type TimelineEntry, type TimelineKind } from "~/lib/customer-timeline";
 import { formatDate } from "~/lib/dates";
-import { formatInr } from "~/lib/money";
+import { type Currency, formatInr, formatMoney } from "~/lib/money";
 import { planLabel } from "~/lib/plans";
 import type { Database } from "../db";
 import {
@@ -56,11 +56,15 @@ export interface TimelineSources {
     providerRefundId: string;
     providerPaymentId: string;
     amountPaise: number;
+    currency: Currency;
     status: string;
     arn: string | null;
     createdAt: Date;
   }[];
-  invoices: Pick<InvoiceRow, "kind" | "number" | "issuedAt" | "totalPaise">[];
+  invoices: Pick<
+    InvoiceRow,
+    "kind" | "number" | "issuedAt" | "totalPaise" | "currency" | "currencyAmount"
+  >[];
   grants: { planId: string; endsAt: Date; reason: string; createdAt: Date }[];
   events: {
     eventId: string;
@@ -131,14 +135,14 @@ export function timelineEntries(sources: TimelineSources): TimelineEntry[] {
       const failed = payment.status === "failed";
       const refunded =
         payment.amountRefundedPaise > 0
-          ? `; ${formatInr(payment.amountRefundedPaise)} refunded`
+          ? `; ${formatMoney(payment.amountRefundedPaise, payment.currency)} refunded`
           : "";
       return {
         at: payment.paidAt,
         kind: "payments",
         title: failed
-          ? `Payment of ${formatInr(payment.amountPaise)} failed`
-          : `Payment of ${formatInr(payment.amountPaise)} ${payment.status}`,
+          ? `Payment of ${formatMoney(payment.amountPaise, payment.currency)} failed`
+          : `Payment of ${formatMoney(payment.amountPaise, payment.currency)} ${payment.status}`,
         detail: `${payment.providerPaymentId}, ${paymentMethodOf(payment).label}${failed && payment.errorDescription ? `: ${payment.errorDescription}` : ""}${refunded}`,
         problem: failed,
       };
@@ -146,14 +150,18 @@ export function timelineEntries(sources: TimelineSources): TimelineEntry[] {
     ...sources.refunds.map((refund): Entry => ({
       at: refund.createdAt,
       kind: "payments",
-      title: `Refund of ${formatInr(refund.amountPaise)} ${refund.status}`,
+      title: `Refund of ${formatMoney(refund.amountPaise, refund.currency)} ${refund.status}`,
       detail: `${refund.providerRefundId} of ${refund.providerPaymentId}${refund.arn ? `; bank reference ${refund.arn}` : ""}`,
     })),
     ...sources.invoices.map((document): Entry => ({
       at: document.issuedAt,
       kind: "documents",
       title: `${document.kind === "credit_note" ? "Credit note" : "Invoice"} ${document.number} issued`,
-      detail: formatInr(document.totalPaise),
+      // An export: its amount in its currency, and the rupee value the GST returns carry.
+      detail:
+        document.currencyAmount === null
+          ? formatInr(document.totalPaise)
+          : `${formatMoney(document.currencyAmount, document.currency)} (${formatInr(document.totalPaise)})`,
     })),
     ...sources.grants.map((grant): Entry =>
       // A free trial is the customer's own doing, not an admin action (issue 36).
@@ -263,6 +271,7 @@ export async function timelineExtras(
             providerRefundId: refunds.providerRefundId,
             providerPaymentId: refunds.providerPaymentId,
             amountPaise: refunds.amountPaise,
+            currency: refunds.currency,
             status: refunds.status,
             arn: refunds.arn,
             createdAt: refunds.createdAt,

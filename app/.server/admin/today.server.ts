@@ -3,6 +3,7 @@
  * linked to its customer. Subscriptions in dunning with their next retry, payments that failed
  * today (India day), tickets waiting for the team (oldest first), open refund requests, dead jobs.
  */
+import type { Currency } from "~/lib/money";
 import { statusesWhere } from "~/lib/subscription-state";
 import { and, asc, count, eq, gte, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { istDay, istDayStart } from "~/lib/india-time";
@@ -26,6 +27,7 @@ export interface TodayQueue {
     paymentId: string;
     email: string | null;
     amountPaise: number;
+    currency: Currency;
     error: string | null;
     at: Date;
   }[];
@@ -65,6 +67,7 @@ export async function todayQueue(
           paymentId: payments.providerPaymentId,
           email: users.email,
           amountPaise: payments.amountPaise,
+          currency: payments.currency,
           error: payments.errorDescription,
           at: payments.paidAt,
         })

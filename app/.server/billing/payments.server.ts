@@ -3,6 +3,7 @@ import { desc, eq, type SQL, sql } from "drizzle-orm";
 import { type Database, db as defaultDb, type Executor } from "../db";
 import { payments, type PaymentRow, refunds, type SubscriptionRow } from "../db/schema";
 import type { RazorpayPayment, RazorpayRefund } from "./razorpay/types";
+import { type Currency, isCurrency } from "~/lib/money";
 
 /**
  * How far along a payment is. A status moves only to a higher rank: created → authorized →
@@ -52,6 +53,18 @@ export function inrValueOf(
 }
 
 /**
+ * A payment's currency, one this site sells in: its plans are the only ones charged on the
+ * account. Another is an error the webhook's record shows the operator, never a guess.
+ */
+function currencyOf(entity: Pick<RazorpayPayment, "id" | "currency">): Currency {
+  if (!isCurrency(entity.currency))
+    throw new Error(
+      `payment ${entity.id} is in ${entity.currency}, a currency this site does not sell in`,
+    );
+  return entity.currency;
+}
+
+/**
  * Stores a payment, or brings a stored one up to date (status, only forward; refunds; the period
  * it paid for, once known). True when it is new: the caller sends "payment received" only then.
  */
@@ -68,7 +81,7 @@ export async function recordPayment(
       subscriptionId: subscription?.id ?? null,
       userId: subscription?.userId ?? null,
       amountPaise: entity.amount,
-      currency: entity.currency,
+      currency: currencyOf(entity),
       inrValuePaise: inrValueOf(entity),
       status: entity.status,
       method: entity.method,
@@ -119,6 +132,7 @@ export async function recordRefund(
       providerRefundId: entity.id,
       providerPaymentId: entity.payment_id,
       amountPaise: entity.amount,
+      currency: currencyOf({ id: entity.payment_id, currency: entity.currency }),
       status: entity.status,
       reason,
       arn: entity.acquirer_data?.arn ?? null,
@@ -133,6 +147,18 @@ export async function recordRefund(
         ...(entity.acquirer_data?.arn ? { arn: entity.acquirer_data.arn } : {}),
       },
     });
+}
+
+/** The currency a recorded payment was made in; rupees for one not recorded. */
+export async function currencyOfPayment(
+  paymentId: string,
+  database: Executor = defaultDb(),
+): Promise<Currency> {
+  const [row] = await database
+    .select({ currency: payments.currency })
+    .from(payments)
+    .where(eq(payments.providerPaymentId, paymentId));
+  return row?.currency ?? "INR";
 }
 
 export async function paymentsOfSubscription(

@@ -6,9 +6,9 @@
  * second one. Recording the refund, its credit note and the customer's mail is idempotent too, and
  * the same code runs when Razorpay reports a refund made elsewhere (its dashboard).
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { formatInr } from "~/lib/money";
+import { type Currency, formatMoney, isCurrency } from "~/lib/money";
 import { subscriptionCustomer } from "../alerts/customer-path.server";
 import { raiseAlert } from "../alerts/raise.server";
 import { type Database, db as defaultDb, type Executor } from "../db";
@@ -147,7 +147,7 @@ export async function settleRefund(
       await raiseAlert(executor, {
         kind: "refund",
         key: `refund:${refund.id}`,
-        summary: `${formatInr(refund.amount)} was refunded to ${customer.email} (${refund.payment_id}${note ? `, credit note ${note.number}` : ""}).`,
+        summary: `${isCurrency(refund.currency) ? formatMoney(refund.amount, refund.currency) : `${refund.amount} ${refund.currency} minor units`} was refunded to ${customer.email} (${refund.payment_id}${note ? `, credit note ${note.number}` : ""}).`,
         path: customer.path,
       });
   }
@@ -229,7 +229,9 @@ export const refundJob = defineJob({
 
 export interface CustomerRefund {
   paymentId: string;
+  /** In `currency`'s minor unit: the payment's currency. */
   amountPaise: number;
+  currency: Currency;
   /** Requested: stored, not yet made at Razorpay. Then Razorpay's own status. */
   status: "requested" | "pending" | "processed" | "failed";
   refundId: string | null;
@@ -250,6 +252,7 @@ export async function refundsOfCustomer(
     .select({
       paymentId: refunds.providerPaymentId,
       amountPaise: refunds.amountPaise,
+      currency: refunds.currency,
       status: refunds.status,
       refundId: refunds.providerRefundId,
       arn: refunds.arn,
@@ -264,12 +267,27 @@ export async function refundsOfCustomer(
     .where(refundJobsInFlight("targetUserId", userId));
   const statusOf = (status: string): CustomerRefund["status"] =>
     status === "processed" || status === "failed" ? status : "pending";
+  // A request not made yet is in its payment's currency.
+  const requestedIds = requested.map(
+    ({ payload }) => (payload as Pick<RefundRequest, "paymentId">).paymentId,
+  );
+  const currencies = new Map(
+    requestedIds.length === 0
+      ? []
+      : (
+          await database
+            .select({ id: payments.providerPaymentId, currency: payments.currency })
+            .from(payments)
+            .where(inArray(payments.providerPaymentId, requestedIds))
+        ).map((row) => [row.id, row.currency] as const),
+  );
   return [
     ...requested.map(({ payload, at }) => {
       const request = payload as Pick<RefundRequest, "paymentId" | "amountPaise">;
       return {
         paymentId: request.paymentId,
         amountPaise: request.amountPaise,
+        currency: currencies.get(request.paymentId) ?? ("INR" as const),
         status: "requested" as const,
         refundId: null,
         arn: null,

@@ -26,6 +26,7 @@ import { refundWindowOpen } from "./refund-window.server";
 import { primarySubscription, subscriptionsOf } from "./subscriptions.server";
 import { planLabel } from "~/lib/plans";
 import type { GstSplit } from "~/lib/gst-split";
+import type { Currency, Money } from "~/lib/money";
 
 const WINDOW_MS = REFUND_WINDOW_DAYS * 86_400_000;
 
@@ -35,9 +36,11 @@ export type SelfRefundRefusal = "refunded" | "renewed" | "past-window" | "had-on
 export interface SelfRefundOffer {
   paymentId: string;
   plan: string;
+  /** In `currency`'s minor unit: the payment's own currency (issue 56). */
   amountPaise: number;
-  /** The GST the credit note will reverse. */
-  tax: GstSplit;
+  currency: Currency;
+  /** The GST the credit note will reverse; null for a payment abroad (an export, no GST). */
+  tax: GstSplit | null;
   /** Where the money goes back: "Visa •••• 4366". */
   method: string;
   paidAt: string;
@@ -87,7 +90,8 @@ export async function selfRefundStanding(
     paymentId: first.providerPaymentId,
     plan: planLabel(current.planId),
     amountPaise: first.amountPaise,
-    tax: await taxOfCharge(database, userId, first.amountPaise),
+    currency: first.currency,
+    tax: first.currency === "INR" ? await taxOfCharge(database, userId, first.amountPaise) : null,
     method: paymentMethodOf(first).customerLabel,
     paidAt: first.paidAt.toISOString(),
     until: new Date(first.paidAt.getTime() + WINDOW_MS).toISOString(),
@@ -145,11 +149,12 @@ export async function requestSelfRefund(
   user: { id: string; email: string },
   input: { paymentId: string; key: string },
   options: { database?: Database; now?: Date } = {},
-): Promise<{ queued: boolean; amountPaise: number }> {
+): Promise<{ queued: boolean; refund: Money }> {
   const database = options.database ?? defaultDb();
   const [payment] = await database
     .select({
       amountPaise: payments.amountPaise,
+      currency: payments.currency,
       subscriptionUser: subscriptions.userId,
     })
     .from(payments)
@@ -167,7 +172,7 @@ export async function requestSelfRefund(
   if (!offer || offer.paymentId !== input.paymentId) {
     // The other submit of this confirmation stored it already: the same request, not a refusal.
     if (await dedupeKeyTaken(database, `refund:${input.key}`))
-      return { queued: false, amountPaise: payment.amountPaise };
+      return { queued: false, refund: { amount: payment.amountPaise, currency: payment.currency } };
     throw refused();
   }
   const queued = await database.transaction(async (tx) => {
@@ -203,5 +208,5 @@ export async function requestSelfRefund(
     });
   });
   if (queued) kickJobs();
-  return { queued, amountPaise: payment.amountPaise };
+  return { queued, refund: { amount: payment.amountPaise, currency: payment.currency } };
 }

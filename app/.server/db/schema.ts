@@ -770,7 +770,8 @@ export const payments = pgTable(
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     /** The amount in `currency`'s minor unit (paise for rupees; the column's name is older). */
     amountPaise: integer("amount_paise").notNull(),
-    currency: text("currency").notNull(),
+    /** Razorpay's currency of the payment: its subscription's plan's (one of ours, CURRENCIES). */
+    currency: text("currency").$type<Currency>().notNull(),
     /**
      * What the payment is worth in rupees, as Razorpay reported it (issue 56, decision 0060): the
      * amount itself for a rupee payment, the payment's `base_amount` for one in another currency,
@@ -812,7 +813,9 @@ export const refunds = pgTable("refunds", {
   providerPaymentId: text("provider_payment_id")
     .notNull()
     .references(() => payments.providerPaymentId),
+  /** In `currency`'s minor unit: Razorpay refunds in the payment's currency. */
   amountPaise: integer("amount_paise").notNull(),
+  currency: text("currency").$type<Currency>().notNull().default("INR"),
   status: text("status").notNull(),
   reason: text("reason"),
   /**

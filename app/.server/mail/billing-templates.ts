@@ -11,6 +11,16 @@ function gstIncluded(amount: Money): string {
   return amount.currency === "INR" ? " (GST included)" : "";
 }
 
+/** As a mail names the document: "GST tax invoice" in India, "export invoice" abroad. */
+function documentOf(amount: Money): string {
+  return amount.currency === "INR" ? "GST tax invoice" : "export invoice";
+}
+
+/** A refund's document, named the same way. */
+function creditOf(amount: Money): string {
+  return amount.currency === "INR" ? "GST credit note" : "credit note";
+}
+
 /** The document a charge is invoiced with: a GST tax invoice, or an export invoice abroad. */
 function invoiceKind(amount: Money): string {
   return amount.currency === "INR" ? "tax invoice" : "export invoice";
@@ -42,8 +52,8 @@ export function paymentReceivedMessage(
         ? `Your next charge is on ${formatDate(input.nextChargeAt.toISOString())}.`
         : "Thank you for your subscription.",
       input.invoice
-        ? `Your GST tax invoice ${input.invoice.number} is attached, and always ${input.documentsWhere}.`
-        : `Your GST tax invoice is ${input.documentsWhere}.`,
+        ? `Your ${documentOf(input.amount)} ${input.invoice.number} is attached, and always ${input.documentsWhere}.`
+        : `Your ${documentOf(input.amount)} is ${input.documentsWhere}.`,
     ],
     action: input.invoice
       ? { label: `Download invoice ${input.invoice.number}`, url: input.invoice.url }
@@ -270,8 +280,8 @@ export function refundedMessage(
           ]
         : []),
       input.creditNote
-        ? `The GST credit note ${input.creditNote.number} is attached, and always ${input.documentsWhere}.`
-        : `The GST credit note is ${input.documentsWhere}.`,
+        ? `The ${creditOf(input.amount)} ${input.creditNote.number} is attached, and always ${input.documentsWhere}.`
+        : `The ${creditOf(input.amount)} is ${input.documentsWhere}.`,
     ],
     action: input.creditNote
       ? { label: `Download credit note ${input.creditNote.number}`, url: input.creditNote.url }

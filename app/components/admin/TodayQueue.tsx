@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { customerPagePath } from "~/lib/admin-paths";
 import { formatDateTime } from "~/lib/dates";
 import { countOf } from "~/lib/format";
-import { formatInr } from "~/lib/money";
+import { type Currency, formatMoney } from "~/lib/money";
 import { REPLY_WITHIN_HOURS, ticketRef } from "~/lib/support";
 import { AdminSection } from "./AdminUi";
 
@@ -18,6 +18,7 @@ export interface TodayQueueData {
     paymentId: string;
     email: string | null;
     amountPaise: number;
+    currency: Currency;
     error: string | null;
     at: string;
   }[];
@@ -89,7 +90,7 @@ export function TodayQueue({ queue }: { queue: TodayQueueData }) {
               <li key={row.paymentId}>
                 <CustomerLink email={row.email} />{" "}
                 <span className="text-slate-300">
-                  · {formatInr(row.amountPaise)} at {formatDateTime(row.at)}
+                  · {formatMoney(row.amountPaise, row.currency)} at {formatDateTime(row.at)}
                   {row.error ? ` · ${row.error}` : ""}
                 </span>
               </li>

@@ -3,7 +3,7 @@ import { useFormPending } from "~/components/use-form-pending";
 import { formatDate } from "~/lib/dates";
 import type { SelfRefundOffer, SelfRefundRefusal } from "~/.server/billing/self-refund.server";
 import { gstSplitText } from "~/lib/gst-split";
-import { formatInr } from "~/lib/money";
+import { formatInr, formatMoney } from "~/lib/money";
 import { newTicketUrl } from "~/lib/support";
 
 export interface SelfRefundView {
@@ -55,7 +55,7 @@ export function SelfRefund({ refund }: { refund: SelfRefundView }) {
         </Link>
       </p>
     );
-  const tax = offer.tax.totalPaise - offer.tax.taxablePaise;
+  const paid = formatMoney(offer.amountPaise, offer.currency);
   return (
     <section
       id="refund"
@@ -67,7 +67,7 @@ export function SelfRefund({ refund }: { refund: SelfRefundView }) {
         Changed your mind?
       </h3>
       <p className="mt-1 text-sm text-slate-300">
-        {`You paid ${formatInr(offer.amountPaise)} for ${offer.plan} on ${formatDate(offer.paidAt)}. Until ${formatDate(offer.until)} you can have it back in full.`}
+        {`You paid ${paid} for ${offer.plan} on ${formatDate(offer.paidAt)}. Until ${formatDate(offer.until)} you can have it back in full.`}
       </p>
       {refund.review ? (
         <Form
@@ -78,8 +78,12 @@ export function SelfRefund({ refund }: { refund: SelfRefundView }) {
             className="list-inside list-disc space-y-1 text-sm text-amber-100"
             data-testid="refund-review"
           >
-            <li>{`${formatInr(offer.amountPaise)} goes back to ${offer.method}; banks usually show it within 5 to 7 working days.`}</li>
-            <li>{`A GST credit note reverses the invoice: ${gstSplitText(offer.tax)} (${formatInr(tax)} of GST).`}</li>
+            <li>{`${paid} goes back to ${offer.method}; banks usually show it within 5 to 7 working days.`}</li>
+            <li>
+              {offer.tax
+                ? `A GST credit note reverses the invoice: ${gstSplitText(offer.tax)} (${formatInr(offer.tax.totalPaise - offer.tax.taxablePaise)} of GST).`
+                : "A credit note reverses your export invoice, in the same currency and at the same rate."}
+            </li>
             <li>
               {offer.trialUntil
                 ? `${offer.plan} ends now; your free trial goes on giving Pro until ${formatDate(offer.trialUntil)}, then your account moves to Free unless you choose a plan. Nothing more is charged.`
@@ -91,7 +95,7 @@ export function SelfRefund({ refund }: { refund: SelfRefundView }) {
           <input type="hidden" name="key" value={offer.key} />
           <div className="mt-3 flex flex-wrap gap-3">
             <button type="submit" className="btn-primary" disabled={refunding}>
-              {`Refund ${formatInr(offer.amountPaise)} and end Pro now`}
+              {`Refund ${paid} and end Pro now`}
             </button>
             <Link to="/account/subscription" className="btn-secondary">
               Keep Pro

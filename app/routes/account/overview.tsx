@@ -14,7 +14,7 @@ import { referralOverviewOf, referredNote } from "~/.server/referrals/overview.s
 import { PageHeader } from "~/components/PageHeader";
 import { SignOutButton } from "~/components/SignOutButton";
 import { formatDate } from "~/lib/dates";
-import { formatInr } from "~/lib/money";
+import { formatPrice } from "~/lib/money";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/overview";
 
@@ -57,7 +57,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       number: invoice.number,
       kind: invoice.kind,
       issuedAt: invoice.issuedAt.toISOString(),
-      totalPaise: invoice.totalPaise,
+      total: invoice.total,
     },
     user: { id: user.id, name: user.name, email: user.email, role: user.role },
     onboarding: onboardingProgressOf(state.onboarding, now),
@@ -139,7 +139,7 @@ export default function AccountOverview({ loaderData }: Route.ComponentProps) {
               <a href={`/invoices/${lastInvoice.id}.pdf`} className="link">
                 {lastInvoice.number}
               </a>
-              {`, ${formatInr(lastInvoice.totalPaise)} on ${formatDate(lastInvoice.issuedAt)}.`}
+              {`, ${formatPrice(lastInvoice.total)} on ${formatDate(lastInvoice.issuedAt)}.`}
             </p>
           ) : null}
           <p className="mt-3 flex flex-wrap gap-3">

@@ -164,6 +164,7 @@ function loaderData({
               paymentId: "pay_First0001",
               plan: planLabel(current),
               amountPaise: current.pricePaise,
+              currency: "INR",
               tax: splitGstInclusive(current.pricePaise, 18, true),
               method: "Visa •••• 4366",
               paidAt: "2027-02-12T06:30:00.000Z",

@@ -109,11 +109,11 @@ export async function action(args: Route.ActionArgs) {
       );
     }
     if (input.intent === "request-refund") {
-      const { amountPaise } = await requestSelfRefund(user, input);
+      const { refund } = await requestSelfRefund(user, input);
       // Twice (a double submit) is one request: the same answer both times.
       return done(
         "request-refund",
-        `Refund requested: ${formatInr(amountPaise)} goes back to where you paid from, and Pro ends now. A mail with the credit note and the refund reference follows; Invoices shows where it stands.`,
+        `Refund requested: ${formatPrice(refund)} goes back to where you paid from, and Pro ends now. A mail with the credit note and the refund reference follows; Invoices shows where it stands.`,
       );
     }
     if (input.intent === "withdraw-switch") {

@@ -16,6 +16,7 @@ import {
 import { adminCancelSubscription } from "~/.server/admin/cancel.server";
 import { signOutCustomerDevice } from "~/.server/admin/customers.server";
 import { customerPageView, fixSubscriptionView } from "~/.server/admin/fix-view.server";
+import { currencyOfPayment } from "~/.server/billing/payments.server";
 import { requireAdmin } from "~/.server/auth/session";
 import { refundKey } from "~/.server/billing/refunds.server";
 import { sandboxCharge, sandboxControlsAvailable } from "~/.server/billing/sandbox-control.server";
@@ -39,7 +40,7 @@ import { TestModeBadge } from "~/components/billing/TestModeBadge";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { timelineFilter } from "~/lib/customer-timeline";
-import { formatInr } from "~/lib/money";
+import { formatMoney } from "~/lib/money";
 import { PAID_PLAN_IDS } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/fix-subscription";
@@ -186,9 +187,10 @@ export async function action(args: Route.ActionArgs) {
             );
           const { queued } = await requestRefund(session, input.userId, input);
           const outcome = await awaitRefund(input.paymentId, input.key);
-          const amount = formatInr(input.amountPaise);
+          const currency = await currencyOfPayment(input.paymentId);
+          const amount = formatMoney(input.amountPaise, currency);
           if (outcome.state === "made") {
-            const refunded = `Refunded ${formatInr(outcome.amountPaise)} (${outcome.refundId})${outcome.creditNote ? `; credit note ${outcome.creditNote} issued and mailed to the customer` : ""}.`;
+            const refunded = `Refunded ${formatMoney(outcome.amountPaise, currency)} (${outcome.refundId})${outcome.creditNote ? `; credit note ${outcome.creditNote} issued and mailed to the customer` : ""}.`;
             const when = input.afterRefund;
             if (subscription?.afterRefund !== "choose" || !when || when === "keep")
               return done(

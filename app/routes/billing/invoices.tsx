@@ -5,7 +5,7 @@ import { personBuyer } from "~/.server/billing/buyer";
 import { invoicesOf } from "~/.server/invoices/queries.server";
 import { PageHeader } from "~/components/PageHeader";
 import { formatDate } from "~/lib/dates";
-import { formatInr } from "~/lib/money";
+import { type Currency, formatMoney, formatPrice } from "~/lib/money";
 import { pageMeta } from "~/lib/meta";
 import { newTicketUrl } from "~/lib/support";
 import type { Route } from "./+types/invoices";
@@ -33,7 +33,11 @@ export async function loader({ context }: Route.LoaderArgs) {
         number: row.number,
         issuedAt: row.issuedAt.toISOString(),
         description: document.lines[0]?.description.split(": ").at(-1) ?? "",
-        totalPaise: row.totalPaise,
+        // An export: what was paid in its currency (its rupee value is on the document).
+        total:
+          row.currencyAmount === null
+            ? { amount: row.totalPaise, currency: "INR" as Currency }
+            : { amount: row.currencyAmount, currency: row.currency },
         status:
           row.kind === "credit_note"
             ? `Credit against ${document.original?.number ?? "an invoice"}`
@@ -88,7 +92,7 @@ export default function InvoicesPage({ loaderData }: Route.ComponentProps) {
                   <td className="px-4 py-3 text-slate-200">{formatDate(document.issuedAt)}</td>
                   <td className="px-4 py-3 text-slate-200">{document.description}</td>
                   <td className="px-4 py-3 text-slate-100 tabular-nums">
-                    {`${document.kind === "credit_note" ? "−" : ""}${formatInr(document.totalPaise)}`}
+                    {`${document.kind === "credit_note" ? "−" : ""}${formatPrice(document.total)}`}
                   </td>
                   <td className="px-4 py-3 text-slate-200">{document.status}</td>
                   <td className="px-4 py-3">
@@ -140,6 +144,7 @@ function Refunds({
   refunds: {
     paymentId: string;
     amountPaise: number;
+    currency: Currency;
     status: keyof typeof REFUND_STATUS;
     refundId: string | null;
     arn: string | null;
@@ -185,7 +190,7 @@ function Refunds({
               >
                 <td className="px-4 py-3 text-slate-200">{formatDate(refund.at)}</td>
                 <td className="px-4 py-3 text-slate-100 tabular-nums">
-                  {formatInr(refund.amountPaise)}
+                  {formatMoney(refund.amountPaise, refund.currency)}
                 </td>
                 <td className="px-4 py-3 text-slate-200">{REFUND_STATUS[refund.status]}</td>
                 <td className="px-4 py-3 font-mono text-slate-200">{refund.refundId ?? "—"}</td>

@@ -6,7 +6,7 @@ import type { FixBilling } from "~/.server/admin/fix-view.server";
 import { AdminSection, AdminTable, HiddenFields, TD, TR } from "~/components/admin/AdminUi";
 import { Field } from "~/components/forms";
 import { formatDate, formatDateTime } from "~/lib/dates";
-import { formatInr } from "~/lib/money";
+import { currencySymbol, formatInr, formatMoney } from "~/lib/money";
 import { AFTER_REFUND, AFTER_REFUND_LABELS, type SectionProps } from "./shared";
 
 function refundable(payment: FixBilling["payments"][number]): boolean {
@@ -33,6 +33,7 @@ function RefundConfirmation({
 }) {
   const refunding = useFormPending({ intent: "refund", fields: { paymentId: review.paymentId } });
   const whole = review.amountPaise === review.refundablePaise;
+  const money = (amount: number) => formatMoney(amount, review.currency);
   const panel = useRevealWhenShown<HTMLDivElement>(review.key);
   return (
     <div
@@ -43,16 +44,18 @@ function RefundConfirmation({
       data-testid="refund-confirmation"
     >
       <h3 id="refund-confirm" className="font-semibold text-white">
-        {`Refund ${formatInr(review.amountPaise)}?`}
+        {`Refund ${money(review.amountPaise)}?`}
       </h3>
       <ul className="mt-2 list-inside list-disc text-sm text-slate-200">
         <li>
-          {`${whole ? "Everything left" : "Part"} of payment ${review.paymentId}: ${formatInr(review.paidPaise)} paid on ${formatDate(review.paidAt)}, ${formatInr(review.refundablePaise)} refundable.`}
+          {`${whole ? "Everything left" : "Part"} of payment ${review.paymentId}: ${money(review.paidPaise)} paid on ${formatDate(review.paidAt)}, ${money(review.refundablePaise)} refundable.`}
         </li>
         <li>
-          {review.creditNote
-            ? `A GST credit note for ${formatInr(review.creditNote.totalPaise)} (taxable ${formatInr(review.creditNote.taxablePaise)}, GST ${formatInr(review.creditNote.taxPaise)}) is issued against invoice ${review.creditNote.against} and mailed to the customer.`
-            : "This payment has no tax invoice, so no credit note is issued."}
+          {review.creditNote && review.currency !== "INR"
+            ? `An export credit note worth ${formatInr(review.creditNote.totalPaise)} (at its invoice's rate, no GST) is issued against invoice ${review.creditNote.against} and mailed to the customer.`
+            : review.creditNote
+              ? `A GST credit note for ${formatInr(review.creditNote.totalPaise)} (taxable ${formatInr(review.creditNote.taxablePaise)}, GST ${formatInr(review.creditNote.taxPaise)}) is issued against invoice ${review.creditNote.against} and mailed to the customer.`
+              : "This payment has no tax invoice, so no credit note is issued."}
         </li>
         <li>{`Reason: ${reason}`}</li>
         {review.subscription?.afterRefund === "ends" ? (
@@ -95,7 +98,7 @@ function RefundConfirmation({
         ) : null}
         <div className="flex flex-wrap items-center gap-3">
           <button type="submit" className="btn-primary" disabled={refunding}>
-            {`Refund ${formatInr(review.amountPaise)}`}
+            {`Refund ${money(review.amountPaise)}`}
           </button>
           <Link to={`?email=${encodeURIComponent(email)}#payments`} className="link">
             Don’t refund
@@ -139,8 +142,12 @@ export function PaymentsSection({
             <tr key={payment.id} className={TR}>
               <td className={TD}>{formatDateTime(payment.paidAt)}</td>
               <td className={`${TD} font-mono text-xs`}>{payment.id}</td>
-              <td className={`${TD} whitespace-nowrap`}>{formatInr(payment.amountPaise)}</td>
-              <td className={`${TD} whitespace-nowrap`}>{formatInr(payment.refundedPaise)}</td>
+              <td className={`${TD} whitespace-nowrap`}>
+                {formatMoney(payment.amountPaise, payment.currency)}
+              </td>
+              <td className={`${TD} whitespace-nowrap`}>
+                {formatMoney(payment.refundedPaise, payment.currency)}
+              </td>
               <td className={TD}>{payment.status}</td>
               <td className={TD}>{payment.method}</td>
               <td className={TD}>
@@ -154,7 +161,7 @@ export function PaymentsSection({
                       }}
                     />
                     <Field
-                      label="Amount in ₹ (empty: all left)"
+                      label={`Amount in ${currencySymbol(payment.currency)} (empty: all left)`}
                       name="amount"
                       className="w-40"
                       inputMode="decimal"
