@@ -10,7 +10,9 @@ import {
   E2E_LAYOUT_ADMIN_EMAIL,
   E2E_PORT,
   E2E_POLISH_ADMIN_EMAIL,
+  E2E_LUT_ARN,
   E2E_RELEASES_ADMIN_EMAIL,
+  e2eLutFinancialYear,
 } from "./tests/e2e/env";
 
 // Debian's Chromium (Playwright's own browser download is not reachable here). Its old headless
@@ -84,6 +86,10 @@ export default defineConfig({
       AUTH_RATE_LIMIT: "1000",
       API_RATE_LIMIT: "10000",
       LOG_LEVEL: "warn",
+      // Selling abroad (issue 56): dollars and euros under this year's Letter of Undertaking.
+      SELL_ABROAD_CURRENCIES: "USD,EUR",
+      GST_LUT_ARN: E2E_LUT_ARN,
+      GST_LUT_FINANCIAL_YEAR: e2eLutFinancialYear(),
     },
   },
 });

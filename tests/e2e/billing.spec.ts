@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { acceptAnalytics, flushEvents, recordEvents } from "./analytics-helpers";
 import {
@@ -9,6 +8,7 @@ import {
   uniqueEmail,
   waitForHydration,
 } from "./fixtures";
+import { desktopMe } from "./desktop-me";
 
 const PASSWORD = "billing-e2e-password-1";
 
@@ -18,39 +18,6 @@ async function fillBillingDetails(page: Page) {
   await page.getByLabel("City").fill("Bengaluru");
   await page.getByLabel("PIN code").fill("560001");
   await page.getByLabel("State or union territory").selectOption({ label: "Karnataka" });
-}
-
-/** Signs the desktop app in with this browser's session (handoff + PKCE) and returns `me`. */
-async function desktopMe(page: Page) {
-  const verifier = randomBytes(32).toString("base64url");
-  const challenge = createHash("sha256").update(verifier).digest("base64url");
-  const handoff = await page.request.post("/api/functions/generateAuthRedirectToken", {
-    data: {
-      data: {
-        redirect_uri: "http://127.0.0.1:53682/callback",
-        state: "state-1234567",
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-      },
-    },
-    headers: { origin: new URL(page.url()).origin },
-  });
-  expect(handoff.status()).toBe(200);
-  const { token } = ((await handoff.json()) as { result: { token: string } }).result;
-  const exchanged = await page.request.post("/api/desktop/token", {
-    data: {
-      token,
-      code_verifier: verifier,
-      device_name: "E2E Mac",
-      platform: "mac",
-      app_version: "2.1.0",
-    },
-  });
-  const { access_token } = (await exchanged.json()) as { access_token: string };
-  const me = await page.request.get("/api/desktop/me", {
-    headers: { authorization: `Bearer ${access_token}` },
-  });
-  return (await me.json()) as { entitlement: { plan: string; device_limit: number } };
 }
 
 /**

@@ -21,3 +21,14 @@ export const E2E_COUPONS_ADMIN_EMAIL = "coupons@pinout.test";
 /** 60 characters: the admin pages are measured with a long address (tests/e2e/pages.spec.ts). */
 export const E2E_LAYOUT_ADMIN_EMAIL =
   "layout-admin.operations-and-support@pinout-labs-bengaluru.in";
+
+/**
+ * The Letter of Undertaking the journeys sell abroad under (issue 56): for the financial year of
+ * today in India (April to March), so a foreign currency is offered whenever the suite runs.
+ */
+export const E2E_LUT_ARN = "AD2904260012345";
+export function e2eLutFinancialYear(now: Date = new Date()): string {
+  const india = new Date(now.getTime() + 5.5 * 3_600_000);
+  const start = india.getUTCMonth() >= 3 ? india.getUTCFullYear() : india.getUTCFullYear() - 1;
+  return `${start}-${String((start + 1) % 100).padStart(2, "0")}`;
+}

@@ -1,18 +1,8 @@
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, signUpAndVerify, test, uniqueEmail, waitForHydration } from "./fixtures";
+import { pdfText } from "./pdf-text";
 
 const PASSWORD = "invoices-e2e-password-1";
-
-/** The text of a PDF, as pdftotext reads it (poppler-utils). */
-function pdfText(bytes: Buffer): string {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "invoice-")), "invoice.pdf");
-  fs.writeFileSync(file, bytes);
-  return execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
-}
 
 async function buy(page: Page, state: string, gstin = "") {
   await page.goto("/checkout?plan=pro-monthly");

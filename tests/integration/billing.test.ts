@@ -644,7 +644,16 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
     const files = unzipSync(new Uint8Array(await offline.arrayBuffer()));
     const sheet = (name: string) => parseCsv(strFromU8(files[name] ?? new Uint8Array()));
     expect(Object.keys(files).sort()).toEqual(
-      ["b2b.csv", "b2cs.csv", "cdnr.csv", "docs.csv", "hsn(b2b).csv", "hsn(b2c).csv"].sort(),
+      [
+        "b2b.csv",
+        "b2cs.csv",
+        "cdnr.csv",
+        "exp.csv",
+        "cdnur.csv",
+        "docs.csv",
+        "hsn(b2b).csv",
+        "hsn(b2c).csv",
+      ].sort(),
     );
     expect(sheet("b2b.csv")[0]?.[0]).toBe("GSTIN/UIN of Recipient");
     expect(sheet("b2b.csv").some((cells) => cells[0] === "29AAPFU0939F1ZR")).toBe(true);

@@ -23,7 +23,9 @@ export function CurrencySwitch({
         <Link
           key={currency}
           to={`/pricing/currency?to=${currency}&billing=${cycle}`}
-          preventScrollReset
+          // A resource route that sets the cookie and redirects: a document request, not a
+          // client-side navigation (which would ask it for route data it does not have).
+          reloadDocument
           aria-current={currency === shown ? "page" : undefined}
           className={`rounded-md border px-3 py-1 text-sm ${
             currency === shown
