@@ -16,6 +16,7 @@ import {
   LUT_ENDORSEMENT,
   rateOf,
 } from "./engine.server";
+import { FOREIGN_CURRENCIES } from "~/lib/money";
 import { renderInvoicePdf } from "./pdf.server";
 import type { InvoiceDocument, Party } from "./types";
 
@@ -118,11 +119,12 @@ describe("an export's credit note", () => {
         fc.integer({ min: 1, max: 10_000_000 }),
         fc.integer({ min: 1, max: 2_000_000_000 }),
         fc.integer({ min: 1, max: 10_000_000 }),
-        (amount, inr, refundSeed) => {
+        fc.constantFrom(...FOREIGN_CURRENCIES),
+        (amount, inr, refundSeed, currency) => {
           const refund = 1 + (refundSeed % amount);
           const doc = computeExportInvoice({
             amount,
-            currency: "EUR",
+            currency,
             inrPaise: inr,
             rateSource: "x",
             lut,
