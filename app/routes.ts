@@ -88,6 +88,7 @@ export default [
       route("admin/users", "routes/admin/users.tsx"),
       route("admin/subscriptions", "routes/admin/subscriptions.tsx"),
       route("admin/invoices", "routes/admin/invoices.tsx"),
+      route("admin/exchange-rates", "routes/admin/exchange-rates.tsx"),
       route("admin/coupons", "routes/admin/coupons.tsx"),
       route("admin/teams", "routes/admin/teams.tsx"),
       route("admin/teams/:id", "routes/admin/team.tsx"),

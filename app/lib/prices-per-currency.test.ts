@@ -53,12 +53,12 @@ describe("a coupon's charge (rupees only)", () => {
             amount: fc.integer({ min: 1, max: 10_000_000 }),
           }),
         ),
-        fc.constantFrom("once" as const, "repeating" as const, "forever" as const),
+        fc.constantFrom("once" as const, "cycles" as const, "forever" as const),
         fc.integer({ min: 0, max: 30 }),
         (list, off, duration, index) => {
           const charge = chargeWithCoupon(
             list,
-            { ...off, duration, durationCycles: duration === "repeating" ? 3 : null },
+            { ...off, duration, durationCycles: duration === "cycles" ? 3 : null },
             index,
           );
           expect(Number.isSafeInteger(charge)).toBe(true);

@@ -21,10 +21,16 @@ import {
 import {
   ABROAD_DETAILS,
   DETAILS,
+  postWebhook,
   requestSelfRefund,
+  SANDBOX,
+  sandboxApi,
   sandboxPay,
+  signedWebhook,
   startCheckout,
 } from "../support/billing";
+import { formatDate } from "~/lib/dates";
+import { istDay } from "~/lib/india-time";
 import { httpEngine } from "../support/engines";
 import { eventually } from "../support/eventually";
 import { pageText } from "../support/pages";
@@ -48,6 +54,10 @@ const flat = (text: string) => text.replace(/\s+/g, " ");
 
 describe("selling abroad with a Letter of Undertaking for this year", () => {
   let server: RunningTestServer;
+  let adminCookie: string | undefined;
+  /** The administrator, signed up by the first test that needs them. */
+  const admin = async () =>
+    (adminCookie ??= await signUpAdmin(server, "selling-abroad-admin-password"));
   beforeAll(async () => {
     server = await startServerOn(httpEngine(), {
       env: {
@@ -163,11 +173,10 @@ describe("selling abroad with a Letter of Undertaking for this year", () => {
     expect(invoice).not.toMatch(/CGST|SGST/);
 
     // The cockpit counts it in rupees, at its payment's rate, split by currency.
-    const admin = await signUpAdmin(server, "selling-abroad-admin-password");
     const monthly = Math.round(inrValue / 12);
     const inr = (paise: number) =>
       `₹${new Intl.NumberFormat("en-IN", { minimumFractionDigits: paise % 100 ? 2 : 0 }).format(paise / 100)}`;
-    expect(flat(await pageText(server, "/admin/analytics", admin))).toContain(
+    expect(flat(await pageText(server, "/admin/analytics", await admin()))).toContain(
       `sold in USD ${inr(monthly)}`,
     );
 
@@ -192,7 +201,7 @@ describe("selling abroad with a Letter of Undertaking for this year", () => {
     expect(credit).toContain("$89.00");
     expect(credit).toContain(rupees);
     // Its refund counts in rupees too, at the payment's rate.
-    expect(flat(await pageText(server, "/admin/analytics", admin))).toContain(
+    expect(flat(await pageText(server, "/admin/analytics", await admin()))).toContain(
       `${inr(inrValue)} (1)`,
     );
 
@@ -216,6 +225,114 @@ describe("selling abroad with a Letter of Undertaking for this year", () => {
         igst_paise: 0,
       },
     ]);
+  });
+
+  it("invoices a payment Razorpay did not value at the RBI reference rate the operator enters", async () => {
+    const cookie = await signUpVerified(server, {
+      name: "Mia",
+      email: "mia@example.de",
+      password: "selling-abroad-password-3",
+    });
+    const started = await startCheckout(
+      server,
+      cookie,
+      "pro-monthly",
+      { ...ABROAD_DETAILS, name: "Mia Krause", taxId: "" },
+      { currency: "USD" },
+    );
+    const subscriptionId = started.subscriptionId!;
+    const paid = await sandboxPay(server, subscriptionId, "success", "card", "international");
+    await postForm(server, "/checkout.data", cookie, { intent: "verify", ...paid.body });
+    await eventually(
+      async () => /Plan Pro/.test(await pageText(server, "/account", cookie)),
+      20_000,
+      "Pro on /account",
+    );
+    // A renewal as a Razorpay event with no conversion in it (no base_amount).
+    const subscription = await sandboxApi<Record<string, unknown>>(
+      server.url,
+      `/v1/subscriptions/${subscriptionId}`,
+    );
+    const paidAt = Math.floor(Date.now() / 1000);
+    const payment = {
+      id: "pay_NoRateNoRate01",
+      entity: "payment",
+      amount: 9_00,
+      currency: "USD",
+      status: "captured",
+      method: "card",
+      amount_refunded: 0,
+      captured: true,
+      international: true,
+      card: { last4: "1881", network: "Visa" },
+      notes: [],
+      created_at: paidAt,
+    };
+    const delivery = signedWebhook(
+      JSON.stringify({
+        entity: "event",
+        event: "subscription.charged",
+        contains: ["subscription", "payment"],
+        payload: { subscription: { entity: subscription }, payment: { entity: payment } },
+        created_at: paidAt,
+      }),
+      SANDBOX.webhookSecret,
+    );
+    expect((await postWebhook(server.url, delivery)).status).toBe(200);
+    await server.jobsSettled();
+    expect(
+      await server.sql(
+        "select inr_value_paise from payments where provider_payment_id = 'pay_NoRateNoRate01'",
+      ),
+    ).toEqual([{ inr_value_paise: null }]);
+
+    // The operator is told, enters the day's rate, and the invoice is issued at it.
+    expect(flat(await pageText(server, "/admin", await admin()))).toContain(
+      "1 export invoice waits for an RBI reference rate",
+    );
+    expect(await pageText(server, "/admin/exchange-rates", await admin())).toContain(
+      "pay_NoRateNoRate01",
+    );
+    const day = istDay(new Date(paidAt * 1000));
+    const refused = await postForm(server, "/admin/exchange-rates.data", await admin(), {
+      intent: "enter-rate",
+      currency: "USD",
+      day,
+      rate: "84.50251",
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("with at most four decimals");
+    const entered = await postForm(server, "/admin/exchange-rates.data", await admin(), {
+      intent: "enter-rate",
+      currency: "USD",
+      day,
+      rate: "84.5025",
+    });
+    expect(entered.status).toBe(200);
+    expect(await entered.text()).toMatch(/Issued PL\/\d{2}-\d{2}\/\d{6}/);
+    // $9.00 at ₹84.5025: 900 × 845025 ÷ 10000 = 76052.25 paise, ₹760.52, kept with the payment.
+    expect(
+      await server.sql(
+        "select p.inr_value_paise, i.total_paise, i.currency_amount from payments p join invoices i on i.provider_payment_id = p.provider_payment_id where p.provider_payment_id = 'pay_NoRateNoRate01'",
+      ),
+    ).toEqual([{ inr_value_paise: 76052, total_paise: 76052, currency_amount: 900 }]);
+    const invoices = [
+      ...(await (await getWithCookies(server, "/invoices", cookie)).text()).matchAll(
+        /\/invoices\/([0-9a-f-]{36})\.pdf/g,
+      ),
+    ].map((match) => match[0]);
+    const texts = await Promise.all(
+      invoices.map(async (url) =>
+        pdfText(Buffer.from(await (await getWithCookies(server, url, cookie)).arrayBuffer())),
+      ),
+    );
+    const renewal = texts.find((text) => text.includes("pay_NoRateNoRate01")) ?? "";
+    expect(flat(renewal)).toContain(`RBI reference rate of ${formatDate(day)}`);
+    expect(renewal).toContain("₹84.5025 per USD");
+    expect(renewal).toContain("₹760.52");
+    expect(await pageText(server, "/admin/exchange-rates", await admin())).toContain(
+      "No export invoice is waiting for a rate.",
+    );
   });
 
   it("refuses a coupon on a price abroad, with words", async () => {

@@ -28,7 +28,7 @@ import {
 import { ALERT_DELIVERIES, ALERT_KINDS, type AlertKind } from "../../lib/alerts";
 import { TICKET_CATEGORIES, TICKET_STATUSES } from "../../lib/support";
 import { TRIAL_END_REASONS } from "../../lib/trials";
-import { CURRENCIES, type Currency } from "../../lib/money";
+import { CURRENCIES, type Currency, type ForeignCurrency } from "../../lib/money";
 import { SUBSCRIPTION_STATUSES } from "../billing/razorpay/types";
 import type { InvoiceDocument } from "../invoices/types";
 import { organization, user as users } from "./auth-schema";
@@ -825,6 +825,28 @@ export const refunds = pgTable("refunds", {
   arn: text("arn"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The RBI reference rate of a day for a currency, as the operator entered it (issue 56; decision
+ * 0061, CGST Rules r. 34(2)): the rupee value of an export paid on that India day when Razorpay
+ * reported no conversion. In rupees per unit × 10,000 ("84.5025" is 845025): an integer, exactly.
+ */
+export const exchangeRates = pgTable(
+  "exchange_rates",
+  {
+    currency: text("currency").$type<ForeignCurrency>().notNull(),
+    /** The India day (YYYY-MM-DD) the rate is for. */
+    day: text("day").notNull(),
+    rateE4: integer("rate_e4").notNull(),
+    enteredBy: text("entered_by").notNull(),
+    enteredAt: timestamp("entered_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.currency, table.day] }),
+    check("exchange_rates_day_check", sql`${table.day} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`),
+    check("exchange_rates_rate_check", sql`${table.rateE4} > 0`),
+  ],
+);
 
 /**
  * Every signature-verified webhook as received (raw body kept), stored before the 2xx reply.

@@ -176,8 +176,31 @@ export function rateOf(amount: number, inrPaise: number): string {
   assertPaise(inrPaise, "rupee value");
   if (!Number.isSafeInteger(amount) || amount < 1)
     throw new Error(`an export's amount must be a whole, positive number of cents: ${amount}`);
-  const tenThousandths = mulDiv(inrPaise, 10_000, amount);
-  return `${Math.floor(tenThousandths / 10_000)}.${String(tenThousandths % 10_000).padStart(4, "0")}`;
+  return rateText(mulDiv(inrPaise, 10_000, amount));
+}
+
+/** A rate in ten-thousandths of a rupee as printed: 845025 → "84.5025". */
+export function rateText(rateE4: number): string {
+  // Zero only for a value too small to show in four places (a few paise for many dollars).
+  if (!Number.isSafeInteger(rateE4) || rateE4 < 0)
+    throw new Error(`a rate is a whole, non-negative number of ten-thousandths: ${rateE4}`);
+  return `${Math.floor(rateE4 / 10_000)}.${String(rateE4 % 10_000).padStart(4, "0")}`;
+}
+
+/** "84.5025" (up to four places, no float) → 845025; null for anything else. */
+export function parseRate(text: string): number | null {
+  const match = /^(\d{1,6})(?:\.(\d{1,4}))?$/.exec(text.trim());
+  if (!match) return null;
+  const rateE4 = Number(match[1]) * 10_000 + Number((match[2] ?? "").padEnd(4, "0"));
+  return rateE4 > 0 ? rateE4 : null;
+}
+
+/**
+ * An amount abroad in rupees at a reference rate (Rule 34(2)): cents × rupees per unit gives
+ * paise, rounded half up, exactly.
+ */
+export function inrAtRate(amount: number, rateE4: number): number {
+  return mulDiv(amount, rateE4, 10_000);
 }
 
 /** Zero-rated: the whole rupee value is taxable, no tax on it (IGST at 0% under the LUT). */
@@ -204,6 +227,8 @@ export function computeExportInvoice(input: {
   currency: ForeignCurrency;
   inrPaise: number;
   rateSource: string;
+  /** A reference rate used (in ten-thousandths), printed as entered; else value ÷ amount. */
+  rateE4?: number;
   lut: { arn: string; financialYear: string };
   supplier: Party;
   buyer: Party;
@@ -215,7 +240,8 @@ export function computeExportInvoice(input: {
   const facts: ExportFacts = {
     currency: input.currency,
     amount: input.amount,
-    rate: rateOf(input.amount, input.inrPaise),
+    rate:
+      input.rateE4 === undefined ? rateOf(input.amount, input.inrPaise) : rateText(input.rateE4),
     rateSource: input.rateSource,
     lut: input.lut,
     amountInWords: foreignAmountInWords(input.amount, input.currency),

@@ -13,8 +13,11 @@ import {
   computeExportInvoice,
   creditNoteFor,
   foreignAmountInWords,
+  inrAtRate,
   LUT_ENDORSEMENT,
+  parseRate,
   rateOf,
+  rateText,
 } from "./engine.server";
 import { FOREIGN_CURRENCIES } from "~/lib/money";
 import { renderInvoicePdf } from "./pdf.server";
@@ -140,6 +143,18 @@ describe("an export's credit note", () => {
         },
       ),
     );
+  });
+
+  it("reads an entered reference rate exactly, and values cents at it in whole paise", () => {
+    expect(parseRate("84.5025")).toBe(845_025);
+    expect(parseRate(" 91.2 ")).toBe(912_000);
+    expect(parseRate("84")).toBe(840_000);
+    for (const bad of ["84.50251", "-1", "0", "1e2", "84,50", "", "."])
+      expect(parseRate(bad)).toBeNull();
+    expect(rateText(845_025)).toBe("84.5025");
+    // $9.00 at ₹84.5025: 900 × 845025 ÷ 10000 = 76052.25 paise.
+    expect(inrAtRate(9_00, 845_025)).toBe(76_052);
+    expect(inrAtRate(1, 5_000)).toBe(1);
   });
 
   it("rounds the rate half up to four places, exactly", () => {

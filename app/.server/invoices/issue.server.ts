@@ -33,6 +33,8 @@ import { type Currency, currencyName } from "~/lib/money";
 import { countryName } from "~/lib/countries";
 import { logger } from "../logger";
 import { sellingAbroad } from "../billing/selling-abroad.server";
+import { formatDate } from "~/lib/dates";
+import { valueAtReferenceRate } from "./reference-rates.server";
 import { renderForIssue } from "./stored-pdf.server";
 import type { DocumentKind, InvoiceDocument, InvoiceLine, Party, TaxInvoice } from "./types";
 
@@ -358,13 +360,28 @@ export async function issueExportInvoiceForPayment(
   const existing = await invoiceForPayment(executor, input.paymentId);
   if (existing) return existing;
   const abroad = sellingAbroad(input.paidAt);
-  const inr = input.inrValuePaise;
-  if (inr === null || !abroad.open) {
+  if (!abroad.open) {
     logger().error(
       { paymentId: input.paymentId, currency: input.currency },
-      inr === null
-        ? `No export invoice for payment ${input.paymentId} in ${currencyName(input.currency)}: Razorpay reported no rupee value for it`
-        : `No export invoice for payment ${input.paymentId}: ${abroad.open ? "" : abroad.words}`,
+      `No export invoice for payment ${input.paymentId}: ${abroad.words}`,
+    );
+    return null;
+  }
+  // Razorpay's conversion of the payment; else the RBI reference rate of its day, if entered.
+  const reference =
+    input.inrValuePaise === null
+      ? await valueAtReferenceRate(executor, {
+          paymentId: input.paymentId,
+          amount: input.amountPaise,
+          currency: input.currency,
+          paidAt: input.paidAt,
+        })
+      : null;
+  const inr = input.inrValuePaise ?? reference?.inrPaise ?? null;
+  if (inr === null) {
+    logger().error(
+      { paymentId: input.paymentId, currency: input.currency },
+      `No export invoice yet for payment ${input.paymentId} in ${currencyName(input.currency)}: Razorpay reported no rupee value; enter the RBI reference rate of ${istDay(input.paidAt)} on /admin/exchange-rates`,
     );
     return null;
   }
@@ -372,7 +389,10 @@ export async function issueExportInvoiceForPayment(
     amount: input.amountPaise,
     currency: input.currency,
     inrPaise: inr,
-    rateSource: "Razorpay's conversion of this payment",
+    rateSource: reference
+      ? `RBI reference rate of ${formatDate(reference.day)}`
+      : "Razorpay's conversion of this payment",
+    ...(reference ? { rateE4: reference.rateE4 } : {}),
     lut: abroad.lut,
     supplier: supplierParty(),
     buyer: await payerParty(executor, input),

@@ -222,13 +222,14 @@ function exportTotals(pdf: Pdf, doc: InvoiceDocument, facts: ExportFacts, top: n
     y = put(pdf, amount, COL.amount.x, y, { ...COL.amount, bold, align: "right" }) + 2;
   };
   row(`Total (${facts.currency})`, formatForeign(facts.amount, facts.currency), true);
-  row(`Exchange rate (${facts.rateSource})`, `₹${facts.rate} per ${facts.currency}`);
+  row("Exchange rate", `₹${facts.rate} per ${facts.currency}`);
   row("Taxable value (INR)", formatRupees(doc.tax.taxablePaise));
   row("IGST @ 0% (export under LUT)", formatRupees(0));
   rule(pdf, y, TOTAL_LABEL_X - 60);
   y += 4;
   row("Value in INR", formatRupees(doc.tax.totalPaise), true);
-  return put(pdf, `Amount in words: ${facts.amountInWords}`, MARGIN, y + 10) + 24;
+  y = put(pdf, `Amount in words: ${facts.amountInWords}`, MARGIN, y + 10);
+  return put(pdf, `Rate used: ${facts.rateSource}.`, MARGIN, y + 2) + 24;
 }
 
 function totals(pdf: Pdf, doc: InvoiceDocument, top: number): number {

@@ -3,10 +3,16 @@
  * Undertaking, or why no foreign currency is offered (an LUT missing or of another year is a
  * warning: buyers abroad see rupees only until it is fixed).
  */
+import { Link } from "react-router";
 import type { SellingAbroadStatus } from "~/.server/billing/selling-abroad.server";
 
-export function SellingAbroadNotice({ status }: { status: SellingAbroadStatus }) {
-  const warn = !status.open && status.warn;
+export function SellingAbroadNotice({
+  status,
+}: {
+  status: SellingAbroadStatus & { waitingForRate: number };
+}) {
+  const waiting = status.waitingForRate;
+  const warn = (!status.open && status.warn) || waiting > 0;
   return (
     <p
       role={warn ? "alert" : undefined}
@@ -20,6 +26,14 @@ export function SellingAbroadNotice({ status }: { status: SellingAbroadStatus })
       {status.open
         ? `Selling abroad in ${status.currencies.join(" and ")}, as exports under LUT ${status.arn} (${status.financialYear}).`
         : status.words}
+      {waiting > 0 ? (
+        <>
+          {` ${waiting === 1 ? "1 export invoice waits" : `${waiting} export invoices wait`} for an RBI reference rate: `}
+          <Link to="/admin/exchange-rates" className="font-medium text-white underline">
+            Exchange rates
+          </Link>
+        </>
+      ) : null}
     </p>
   );
 }

@@ -31,6 +31,7 @@ import { BackupNotice } from "~/components/admin/BackupNotice";
 import { backupOverview, healthOf } from "~/.server/backup/backup-runs.server";
 import { todayQueue } from "~/.server/admin/today.server";
 import { sellingAbroadStatus } from "~/.server/billing/selling-abroad.server";
+import { exportsWaitingForRate } from "~/.server/invoices/reference-rates.server";
 import { SellingAbroadNotice } from "~/components/admin/SellingAbroadNotice";
 
 export const meta: Route.MetaFunction = () => pageMeta("Admin", "Operator overview.");
@@ -38,16 +39,18 @@ export const meta: Route.MetaFunction = () => pageMeta("Admin", "Operator overvi
 export async function loader({ context }: Route.LoaderArgs) {
   requireAdmin(context);
   const now = new Date();
-  const [today, stats, feedback, billing, downloads, versions, stuck, backups] = await Promise.all([
-    todayQueue(),
-    dashboardStats(),
-    newestFeedback(),
-    billingStats(),
-    downloadsPerDay(30),
-    activeVersionShare(),
-    staleLanes(),
-    backupOverview(now),
-  ]);
+  const [today, stats, feedback, billing, downloads, versions, stuck, backups, waitingForRate] =
+    await Promise.all([
+      todayQueue(),
+      dashboardStats(),
+      newestFeedback(),
+      billingStats(),
+      downloadsPerDay(30),
+      activeVersionShare(),
+      staleLanes(),
+      backupOverview(now),
+      exportsWaitingForRate(),
+    ]);
   return {
     today: {
       ...today,
@@ -63,7 +66,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       })),
     },
     backups: healthOf(backups, now),
-    abroad: sellingAbroadStatus(now),
+    abroad: { ...sellingAbroadStatus(now), waitingForRate: waitingForRate.length },
     stuckLanes: stuck.map((lane) => ({ ...lane, label: LANES[lane.lane].label })),
     stats,
     feedback,
