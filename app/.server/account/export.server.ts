@@ -116,6 +116,9 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   // keeps that id on the subscription, which ties that browser's events to the account.
   analytics_events: { exportedAs: "siteAnalytics" },
   analytics_daily: { notExported: "totals per day: nobody's in particular" },
+  exchange_rates: {
+    notExported: "the RBI's reference rates the operator entered: no customer's data",
+  },
   analytics_visitor_days: { notExported: "hashed visitor ids per day, not linked to an account" },
   analytics_rolled_days: { notExported: "which days are summed: no personal data" },
   webhook_events: {
