@@ -10,7 +10,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { strFromU8, unzipSync } from "fflate";
 import { financialYear } from "~/.server/invoices/engine.server";
+import { parseCsv } from "../support/csv";
 import {
   ADMIN_EMAIL,
   getWithCookies,
@@ -204,6 +206,34 @@ describe("selling abroad with a Letter of Undertaking for this year", () => {
     expect(flat(await pageText(server, "/admin/analytics", await admin()))).toContain(
       `${inr(inrValue)} (1)`,
     );
+
+    // The month's GSTR-1 ZIP: the export in Table 6A and its credit note in CDNUR, at their
+    // rupee value, and neither in a domestic section.
+    const zip = await getWithCookies(server, "/admin/invoices/gstr1-offline.zip", await admin());
+    const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
+    const sheet = (name: string) => parseCsv(strFromU8(files[name] ?? new Uint8Array()));
+    const value = (inrValue / 100).toFixed(2);
+    expect(sheet("exp.csv").slice(1)).toEqual([
+      [
+        "WOPAY",
+        expect.stringMatching(/^PL\//),
+        expect.any(String),
+        value,
+        "",
+        "",
+        "",
+        "0",
+        value,
+        "0.00",
+      ],
+    ]);
+    expect(
+      sheet("cdnur.csv")
+        .slice(1)
+        .map((cells) => [cells[0], cells[5]]),
+    ).toEqual([["EXPWOP", value]]);
+    for (const domestic of ["b2b.csv", "b2cs.csv", "cdnr.csv"])
+      expect(sheet(domestic).slice(1)).toEqual([]);
 
     // As the month's GSTR-1 reads them: two export documents at the same rupee value, no tax.
     const rows = await server.sql(
