@@ -134,6 +134,7 @@ export default [
       route("token", "routes/desktop/token.ts"),
       route("refresh", "routes/desktop/refresh.ts"),
       route("me", "routes/desktop/me.ts"),
+      route("heartbeat", "routes/desktop/heartbeat.ts"),
       route("usage", "routes/desktop/usage.ts"),
       route("logout", "routes/desktop/logout.ts"),
       route("trial", "routes/desktop/trial.ts"),

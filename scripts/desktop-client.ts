@@ -3,7 +3,7 @@
  * integration by example (RFC 8252 loopback redirect + PKCE S256, token refresh, offline licence).
  *
  *   npm run desktop-client -- login --server http://127.0.0.1:3000 [--device-name "Asha's Mac"] [--platform mac]
- *   npm run desktop-client -- me | refresh | usage | open-account | logout   [--server …]
+ *   npm run desktop-client -- me | heartbeat | refresh | usage | open-account | logout   [--server …]
  *
  * open-account prints a /login-via?token= link (2 minutes, single use); the site shows
  * "Continue as …?" and signs the browser in only when the user confirms.
@@ -183,6 +183,20 @@ async function main() {
       return login();
     case "me":
       return me(loadState());
+    case "heartbeat": {
+      // What a running app does every check_in.interval_seconds (issue 57): the entitlement
+      // now, or why this machine has no slot.
+      const state = loadState();
+      const response = await api("/api/desktop/heartbeat", { token: state.access_token, body: {} });
+      if (response.status !== 200)
+        fail(`heartbeat: ${response.status} ${JSON.stringify(response.json)}`);
+      const checkIn = response.json.check_in as { interval_seconds: number };
+      const entitlement = response.json.entitlement as { plan: string };
+      console.log(
+        `checked in: plan ${entitlement.plan}; next check-in in ${Math.round(checkIn.interval_seconds / 3600)} h`,
+      );
+      return;
+    }
     case "refresh": {
       const state = loadState();
       const response = await api("/api/desktop/refresh", {
@@ -243,7 +257,7 @@ async function main() {
     }
     default:
       console.log(
-        "usage: npm run desktop-client -- <login|me|refresh|usage|open-account|logout> [--server URL] [--state FILE]",
+        "usage: npm run desktop-client -- <login|me|heartbeat|refresh|usage|open-account|logout> [--server URL] [--state FILE]",
       );
       process.exitCode = command === "help" ? 0 : 2;
   }

@@ -284,6 +284,14 @@ export const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
   /** Path-style URLs (bucket in the path), which MinIO and most local servers need. */
   S3_FORCE_PATH_STYLE: flag,
+  /**
+   * Issue 57, heartbeats: a signed-in app checks in every DEVICE_CHECK_IN_HOURS (the check-in's
+   * answer says so), and a machine silent for DEVICE_SILENT_DAYS is dead: its device slot is
+   * free for another machine, and it comes back only while one is free. Days, not minutes: a
+   * workbench may sit unused over a holiday.
+   */
+  DEVICE_CHECK_IN_HOURS: z.coerce.number().int().min(1).max(168).default(6),
+  DEVICE_SILENT_DAYS: z.coerce.number().int().min(1).max(365).default(14),
   /** Days of the free Pro trial a new customer may start without a card; 0 offers none. */
   TRIAL_DAYS: z.coerce.number().int().min(0).max(90).default(14),
   /**
@@ -425,6 +433,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (Boolean(data.GST_LUT_ARN) !== Boolean(data.GST_LUT_FINANCIAL_YEAR))
     problems.push(
       "  GST_LUT_ARN, GST_LUT_FINANCIAL_YEAR: set both (the Letter of Undertaking's ARN and the financial year it is for) or neither",
+    );
+  // A machine must get at least two chances to check in before it is called dead.
+  if (data.DEVICE_SILENT_DAYS * 24 < data.DEVICE_CHECK_IN_HOURS * 2)
+    problems.push(
+      "  DEVICE_SILENT_DAYS: must be at least two check-ins (DEVICE_CHECK_IN_HOURS × 2) long",
     );
   if (data.PAYMENTS_PROVIDER === "razorpay") {
     for (const name of [

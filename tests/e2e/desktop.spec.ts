@@ -77,6 +77,10 @@ test("the desktop app signs in through the site, then the site signs out the dev
 
   const me = desktopClient(["me"], stateFile);
   expect(await me.exited).toBe(0);
+  // The running app's check-in (issue 57): the entitlement now, and when to check in next.
+  const heartbeat = desktopClient(["heartbeat"], stateFile);
+  expect(await heartbeat.exited).toBe(0);
+  expect(heartbeat.output()).toContain("checked in: plan free; next check-in in 6 h");
 
   // The reverse: the app opens the site signed in, in a browser with no session, once the visitor
   // confirms (opening the link alone signs nobody in).

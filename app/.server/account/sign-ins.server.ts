@@ -2,6 +2,7 @@
  * Where the account is signed in (browsers and desktop devices) and the intents of the security
  * page that sign them out. Signing out is sensitive: a stolen session must not lock the owner out.
  */
+import { isSilent } from "../desktop/check-ins.server";
 import { z } from "zod";
 import { auth } from "../auth/auth.server";
 import type { Session } from "../auth/session";
@@ -42,11 +43,15 @@ export interface DesktopDeviceView {
   platform: string;
   appVersion: string;
   lastSeenAt: string;
+  /** Silent past the window (issue 57): its slot no longer counts against the plan's limit. */
+  silent: boolean;
 }
 
 export async function listDesktopDevices(userId: string): Promise<DesktopDeviceView[]> {
   const devices = await listDevices(userId);
+  const now = new Date();
   return devices.map((device) => ({
+    silent: isSilent(device.lastSeenAt, now),
     id: device.id,
     name: device.name,
     platform: device.platform,

@@ -1,4 +1,5 @@
-import { and, count, desc, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
+import { isSilent, silentBefore } from "./check-ins.server";
+import { and, count, desc, eq, gt, gte, inArray, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { entitlementFor } from "../billing/entitlement.server";
 import { type Database, db as defaultDb, type Executor } from "../db";
@@ -98,10 +99,17 @@ export async function exchangeHandoff(
     // Two exchanges for one user must not both pass the count (PostgreSQL runs them at once):
     // the user row is locked first, so the second waits and then counts the first one's device.
     await tx.select({ id: users.id }).from(users).where(eq(users.id, account.id)).for("update");
+    // A machine silent past the window holds no slot (issue 57): it was freed for this one.
     const [active] = await tx
       .select({ value: count() })
       .from(desktopDevices)
-      .where(and(eq(desktopDevices.userId, account.id), isNull(desktopDevices.revokedAt)));
+      .where(
+        and(
+          eq(desktopDevices.userId, account.id),
+          isNull(desktopDevices.revokedAt),
+          gte(desktopDevices.lastSeenAt, silentBefore()),
+        ),
+      );
     if (Number(active?.value ?? 0) >= entitlement.device_limit) {
       throw new DesktopAuthError(
         "device_limit_reached",
@@ -187,7 +195,9 @@ export async function refreshDevice(
       .set({
         accessTokenHash: hashToken(tokens.access),
         accessExpiresAt: tokens.accessExpiresAt,
-        lastSeenAt: new Date(),
+        // A dead machine's refresh does not revive it: only a check-in does, while a slot is
+        // free (issue 57). A living one is seen now.
+        lastSeenAt: sql`case when ${desktopDevices.lastSeenAt} >= ${silentBefore().toISOString()}::timestamptz then now() else ${desktopDevices.lastSeenAt} end`,
       })
       .where(and(eq(desktopDevices.id, row.deviceId), isNull(desktopDevices.revokedAt)))
       .returning();
@@ -235,8 +245,9 @@ export async function authenticateDevice(
       ),
     );
   if (!row || row.user.banned) return null;
-  // lastSeenAt at minute resolution is enough, and saves a write on every call.
-  if (Date.now() - row.device.lastSeenAt.getTime() > 60_000) {
+  // lastSeenAt at minute resolution is enough, and saves a write on every call. A dead machine
+  // is not revived by any call: only by a check-in while a slot is free (issue 57).
+  if (Date.now() - row.device.lastSeenAt.getTime() > 60_000 && !isSilent(row.device.lastSeenAt)) {
     await database
       .update(desktopDevices)
       .set({ lastSeenAt: new Date() })

@@ -64,6 +64,23 @@ export function deviceLimitAnswer(limit: number) {
   };
 }
 
+/**
+ * A dead machine's check-in while every slot is taken (issue 57): the same error, in the words the
+ * app shows ("Pro is in use on 3 other machines: sign one out at …").
+ */
+export function checkInRefusal(limit: number, inUse: number, siteUrl: string) {
+  const others = inUse === 1 ? "1 other machine" : `${inUse} other machines`;
+  return {
+    status: 403 as const,
+    body: {
+      error: "device_limit_reached",
+      error_description: `Pro is in use on ${others} (your plan allows ${limit}): sign one out at ${siteUrl}/account/security, and this one comes back at its next check-in`,
+      manage_devices_url: "/account/security",
+    },
+    headers: NO_STORE,
+  };
+}
+
 /** The refusal of a missing, unknown, expired or revoked access token (RFC 6750). */
 export const INVALID_TOKEN = {
   status: 401 as const,

@@ -190,8 +190,9 @@ describe.each(engines())("/api/desktop/me's answer on $name", (engine) => {
     const later = new Date(now.getTime() + 120_000);
     const at = async (token: string) => desktopMe(bearer(token), { database: test.db, now: later });
     expect((await at(first.token)).status).toBe(200);
-    expect(await at(second)).toEqual({ status: 403, deviceLimit: 1 });
-    expect(await at(third)).toEqual({ status: 403, deviceLimit: 1 });
+    // Each is told how many machines are in use before it (the check-in's words say so).
+    expect(await at(second)).toEqual({ status: 403, deviceLimit: 1, inUse: 1 });
+    expect(await at(third)).toEqual({ status: 403, deviceLimit: 1, inUse: 2 });
     // Refused, a device is not "used": asking again changes nothing, and the licence stays put.
     expect((await at(third)).status).toBe(403);
     expect((await at(first.token)).status).toBe(200);

@@ -13,6 +13,7 @@ import { isVersion } from "../releases/versions";
 import { type ApiRequestCount, countedRead } from "../security/rate-limit.server";
 import { hashToken } from "../security/tokens";
 import { bearerToken, recordAppVersion } from "./devices.server";
+import { checkInPolicy } from "./check-ins.server";
 import { licenceFor } from "./license.server";
 import { trialDaysLeft } from "~/lib/trials";
 import { TRIAL_GRANT_REASON } from "../db/schema";
@@ -29,6 +30,11 @@ export interface MeBody {
    * when the plan is not a trial's.
    */
   trial: { ends_at: string; days_left: number } | null;
+  /**
+   * When to check in again, and after how long silent this machine's slot is freed (issue 57):
+   * a purchase, refund or seat change reaches a running app at its next check-in.
+   */
+  check_in: { interval_seconds: number; silent_after_seconds: number };
 }
 
 /**
@@ -38,7 +44,7 @@ export interface MeBody {
 export type MeOutcome =
   | { status: 429; retryAfter: number }
   | { status: 401 }
-  | { status: 403; deviceLimit: number }
+  | { status: 403; deviceLimit: number; inUse: number }
   | { status: 200; body: MeBody };
 
 interface MeRow extends EntitlementSourcesRow {
@@ -128,7 +134,7 @@ export async function desktopMe(
   // most recently used keep working; the others get no licence until the owner signs one out
   // (issue 32, "also close"). Refused, a device is not "used", so the choice stays put.
   if (device.newer_devices >= entitlement.device_limit)
-    return { status: 403, deviceLimit: entitlement.device_limit };
+    return { status: 403, deviceLimit: entitlement.device_limit, inUse: device.newer_devices };
   // lastSeenAt at minute resolution is enough, and saves a write on every call.
   if (now.getTime() - device.last_seen_ms > 60_000) {
     await database
@@ -159,6 +165,7 @@ export async function desktopMe(
       license,
       update,
       trial: trialOf(sources.grants, entitlement, now),
+      check_in: checkInPolicy(),
     },
   };
 }

@@ -11,6 +11,8 @@ export interface DesktopDeviceRow {
   platform: string;
   appVersion: string;
   lastSeenAt: string;
+  /** Silent past the window (issue 57): its slot is free for another machine. */
+  silent: boolean;
 }
 
 /** The desktop apps signed in to the account, each with its own "Sign out". */
@@ -38,6 +40,11 @@ export function DesktopDevices({
                   {device.platform === "mac" ? "macOS" : "Windows"} · app {device.appVersion} · last
                   seen {formatDate(device.lastSeenAt)}
                 </p>
+                {device.silent ? (
+                  <p className="text-sm text-amber-200" data-testid="device-silent">
+                    {`Silent since ${formatDate(device.lastSeenAt)}, so its slot was freed for another computer. It gets Pro again when it next checks in, if a slot is free then.`}
+                  </p>
+                ) : null}
               </div>
               <Form method="post">
                 <input type="hidden" name="intent" value="revoke-device" />
