@@ -2,8 +2,12 @@
  * The reference desktop client: plays the desktop app against a running site, and documents the
  * integration by example (RFC 8252 loopback redirect + PKCE S256, token refresh, offline licence).
  *
- *   npm run desktop-client -- login --server http://127.0.0.1:3000 [--device-name "Asha's Mac"] [--platform mac]
- *   npm run desktop-client -- me | heartbeat | refresh | usage | open-account | logout   [--server …]
+ *   npm run desktop-client -- login --server http://127.0.0.1:3000 [--device-name "Asha's Mac"] [--platform mac] [--machine-id ID]
+ *   npm run desktop-client -- me | heartbeat | trial | refresh | usage | open-account | logout   [--server …]
+ *
+ * login prints the sign-in address to open in a browser (a line starting "OPEN "), as an app
+ * would open it, and sends the computer's machine id (one free trial per computer: the site keeps
+ * only a keyed hash of it).
  *
  * open-account prints a /login-via?token= link (2 minutes, single use); the site shows
  * "Continue as …?" and signs the browser in only when the user confirms.
@@ -14,6 +18,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import { parseArgs } from "node:util";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 
@@ -33,10 +38,26 @@ const { values, positionals } = parseArgs({
     "app-version": { type: "string", default: "1.0.0" },
     timeout: { type: "string", default: "300" },
     next: { type: "string", default: "/account" },
+    "machine-id": { type: "string" },
   },
 });
 const command = positionals[0] ?? "help";
 const server = values.server.replace(/\/+$/, "");
+
+/**
+ * What identifies this computer, as an app reads it from the OS: /etc/machine-id on Linux, else a
+ * hash of the host and user (stable for the machine, never sent in the clear by a real app either).
+ */
+function machineId(): string {
+  if (values["machine-id"]) return values["machine-id"];
+  try {
+    const id = fs.readFileSync("/etc/machine-id", "utf8").trim();
+    if (id.length >= 8) return id;
+  } catch {
+    // Not Linux, or not readable: the fallback below.
+  }
+  return createHash("sha256").update(`${os.hostname()}:${os.userInfo().username}`).digest("hex");
+}
 
 function fail(message: string): never {
   console.error(`error: ${message}`);
@@ -132,6 +153,11 @@ async function me(state: State) {
   console.log(
     JSON.stringify({ user: response.json.user, entitlement: response.json.entitlement }, null, 2),
   );
+  const trial = response.json.trial as { ends_at: string; days_left: number } | null;
+  if (trial)
+    console.log(
+      `trial: ${trial.days_left === 1 ? "1 day" : `${trial.days_left} days`} left (until ${trial.ends_at})`,
+    );
   const payload = await verifyLicense(String(response.json.license));
   console.log(
     `license: valid (EdDSA), offline until ${new Date((payload.exp ?? 0) * 1000).toISOString()}`,
@@ -163,6 +189,7 @@ async function login() {
       device_name: values["device-name"],
       platform: values.platform,
       app_version: values["app-version"],
+      machine_id: machineId(),
     },
   });
   if (exchanged.status !== 200)
@@ -195,6 +222,16 @@ async function main() {
       console.log(
         `checked in: plan ${entitlement.plan}; next check-in in ${Math.round(checkIn.interval_seconds / 3600)} h`,
       );
+      return;
+    }
+    case "trial": {
+      // The free Pro trial from the app (one per account, mailbox and computer).
+      const state = loadState();
+      const response = await api("/api/desktop/trial", { token: state.access_token, body: {} });
+      if (response.status !== 200)
+        fail(`trial: ${response.status} ${String(response.json.error_description ?? "")}`);
+      const trial = response.json.trial as { ends_at: string; days_left: number };
+      console.log(`trial started: ${trial.days_left} days, until ${trial.ends_at}`);
       return;
     }
     case "refresh": {
@@ -257,7 +294,7 @@ async function main() {
     }
     default:
       console.log(
-        "usage: npm run desktop-client -- <login|me|heartbeat|refresh|usage|open-account|logout> [--server URL] [--state FILE]",
+        "usage: npm run desktop-client -- <login|me|heartbeat|trial|refresh|usage|open-account|logout> [--server URL] [--state FILE]",
       );
       process.exitCode = command === "help" ? 0 : 2;
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -61,7 +62,11 @@ test("the desktop app signs in through the site, then the site signs out the dev
   const email = uniqueEmail("desk");
   await signUpAndVerify(page, { name: "Desk Top", email, password: "desktop-handoff-77" });
 
-  const login = desktopClient(["login", "--device-name", "E2E MacBook"], stateFile);
+  // Its own computer: one free trial per computer, and this run's trial is this test's.
+  const login = desktopClient(
+    ["login", "--device-name", "E2E MacBook", "--machine-id", `e2e-${randomUUID()}`],
+    stateFile,
+  );
   await page.goto(await login.opened);
   // /login-via says which app asks and waits for the click; then /login-success hands the token
   // to the app's loopback listener.
@@ -81,6 +86,13 @@ test("the desktop app signs in through the site, then the site signs out the dev
   const heartbeat = desktopClient(["heartbeat"], stateFile);
   expect(await heartbeat.exited).toBe(0);
   expect(heartbeat.output()).toContain("checked in: plan free; next check-in in 6 h");
+  // The free trial from the app; /me then says so.
+  const trial = desktopClient(["trial"], stateFile);
+  expect(await trial.exited).toBe(0);
+  expect(trial.output()).toMatch(/trial started: \d+ days, until /);
+  const onTrial = desktopClient(["me"], stateFile);
+  expect(await onTrial.exited).toBe(0);
+  expect(onTrial.output()).toMatch(/trial: \d+ days left/);
 
   // The reverse: the app opens the site signed in, in a browser with no session, once the visitor
   // confirms (opening the link alone signs nobody in).
