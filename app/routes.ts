@@ -68,6 +68,7 @@ export default [
         route("profile", "routes/account/profile.tsx"),
         route("security", "routes/account/security.tsx"),
         route("security/export", "routes/account/export.ts"),
+        route("licence-file", "routes/account/licence-file.ts"),
         route("subscription", "routes/account/subscription.tsx"),
         route("team", "routes/account/team.tsx"),
         route("team/:id", "routes/account/team-detail.tsx"),

@@ -4,6 +4,12 @@
  *
  *   npm run desktop-client -- login --server http://127.0.0.1:3000 [--device-name "Asha's Mac"] [--platform mac] [--machine-id ID]
  *   npm run desktop-client -- me | heartbeat | trial | refresh | usage | open-account | logout   [--server …]
+ *   npm run desktop-client -- save-keys --jwks keys.json                         (online, once)
+ *   npm run desktop-client -- verify-licence-file --file F --fingerprint FP --jwks keys.json   (offline)
+ *
+ * verify-licence-file checks a licence file from the account's Security page as an offline app
+ * does: with the keys saved while online, for this computer's fingerprint, before it expires
+ * (`--now` stands for the computer's clock).
  *
  * login prints the sign-in address to open in a browser (a line starting "OPEN "), as an app
  * would open it, and sends the computer's machine id (one free trial per computer: the site keeps
@@ -20,7 +26,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { createRemoteJWKSet, jwtVerify } from "jose";
+import { createLocalJWKSet, createRemoteJWKSet, type JSONWebKeySet, jwtVerify } from "jose";
 
 interface State {
   server: string;
@@ -39,6 +45,10 @@ const { values, positionals } = parseArgs({
     timeout: { type: "string", default: "300" },
     next: { type: "string", default: "/account" },
     "machine-id": { type: "string" },
+    file: { type: "string" },
+    fingerprint: { type: "string" },
+    jwks: { type: "string", default: "licence-keys.json" },
+    now: { type: "string" },
   },
 });
 const command = positionals[0] ?? "help";
@@ -234,6 +244,43 @@ async function main() {
       console.log(`trial started: ${trial.days_left} days, until ${trial.ends_at}`);
       return;
     }
+    case "save-keys": {
+      // While online: the site's licence keys, kept for verifying licence files offline.
+      const response = await api("/.well-known/jwks.json");
+      if (response.status !== 200) fail(`jwks: ${response.status}`);
+      fs.writeFileSync(values.jwks, JSON.stringify(response.json, null, 2));
+      console.log(`saved ${(response.json.keys as unknown[]).length} key(s) to ${values.jwks}`);
+      return;
+    }
+    case "verify-licence-file": {
+      // Offline: no request to the site at all.
+      if (!values.file || !values.fingerprint) fail("give --file and --fingerprint");
+      const file = JSON.parse(fs.readFileSync(values.file, "utf8")) as {
+        format: string;
+        licence: string;
+      };
+      if (file.format !== "pinout-licence-file/1") fail(`not a licence file: ${file.format}`);
+      const keys = JSON.parse(fs.readFileSync(values.jwks, "utf8")) as JSONWebKeySet;
+      const now = values.now ? new Date(values.now) : new Date();
+      let payload: Record<string, unknown>;
+      try {
+        ({ payload } = await jwtVerify(file.licence, createLocalJWKSet(keys), {
+          algorithms: ["EdDSA"],
+          audience: "desktop-offline",
+          currentDate: now,
+        }));
+      } catch (error) {
+        fail(`licence file: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      const machine = payload.machine as { fingerprint_sha256: string; name: string };
+      const ours = createHash("sha256").update(values.fingerprint.trim()).digest("hex");
+      if (machine.fingerprint_sha256 !== ours) fail("licence file: made for another computer");
+      const entitlement = payload.entitlement as { plan: string };
+      console.log(
+        `licence file: valid for ${machine.name}, plan ${entitlement.plan}, until ${new Date(Number(payload.exp) * 1000).toISOString()}`,
+      );
+      return;
+    }
     case "refresh": {
       const state = loadState();
       const response = await api("/api/desktop/refresh", {
@@ -294,7 +341,7 @@ async function main() {
     }
     default:
       console.log(
-        "usage: npm run desktop-client -- <login|me|heartbeat|trial|refresh|usage|open-account|logout> [--server URL] [--state FILE]",
+        "usage: npm run desktop-client -- <login|me|heartbeat|trial|refresh|usage|open-account|logout|save-keys|verify-licence-file> [--server URL] [--state FILE]",
       );
       process.exitCode = command === "help" ? 0 : 2;
   }

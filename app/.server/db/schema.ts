@@ -450,6 +450,30 @@ export const desktopDevices = pgTable(
   (table) => [index("desktop_devices_user_idx").on(table.userId)],
 );
 
+/**
+ * A licence file for a machine that cannot reach the site (issue 57, point 3; decision 0063):
+ * bound to a keyed hash of the machine's fingerprint, signed by licence key `kid`, valid until
+ * `expires_at` (within the paid period) and revocable only by that expiry. Until then it holds
+ * one of the plan's device slots, and its key stays in the JWKS.
+ */
+export const offlineLicences = pgTable(
+  "offline_licences",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** What the person called the machine ("Lab bench 2"). */
+    name: text("name").notNull(),
+    /** SHA-256 (hex) of the fingerprint: the file carries the same, never the fingerprint. */
+    fingerprintHash: text("fingerprint_hash").notNull(),
+    kid: text("kid").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("offline_licences_user_idx").on(table.userId, table.expiresAt)],
+);
+
 /** Every refresh token ever issued to a device (hashed): a second use of one revokes the device. */
 export const desktopRefreshTokens = pgTable("desktop_refresh_tokens", {
   tokenHash: text("token_hash").primaryKey(),

@@ -5,6 +5,9 @@
  * through a check-in while a slot is free (`desktopMe`'s rank rule). Nothing is deleted: the
  * customer sees when it was last seen and why its slot was freed.
  */
+import { and, count, eq, gt, gte, isNull } from "drizzle-orm";
+import type { Database } from "../db";
+import { desktopDevices, offlineLicences } from "../db/schema";
 import { env } from "../env";
 
 const HOUR_MS = 3_600_000;
@@ -25,4 +28,30 @@ export function silentBefore(now: Date = new Date()): Date {
 
 export function isSilent(lastSeenAt: Date, now: Date = new Date()): boolean {
   return lastSeenAt.getTime() < silentBefore(now).getTime();
+}
+
+/**
+ * The plan's device slots in use, counted once for every decision that needs it (a sign-in, a
+ * licence file): machines signed in and not silent, and licence files not expired (issue 57).
+ */
+export async function slotsInUse(
+  database: Pick<Database, "select">,
+  userId: string,
+  now: Date = new Date(),
+): Promise<number> {
+  const [devices] = await database
+    .select({ value: count() })
+    .from(desktopDevices)
+    .where(
+      and(
+        eq(desktopDevices.userId, userId),
+        isNull(desktopDevices.revokedAt),
+        gte(desktopDevices.lastSeenAt, silentBefore(now)),
+      ),
+    );
+  const [files] = await database
+    .select({ value: count() })
+    .from(offlineLicences)
+    .where(and(eq(offlineLicences.userId, userId), gt(offlineLicences.expiresAt, now)));
+  return Number(devices?.value ?? 0) + Number(files?.value ?? 0);
 }

@@ -1,5 +1,5 @@
-import { isSilent, silentBefore } from "./check-ins.server";
-import { and, count, desc, eq, gt, gte, inArray, isNull, ne, sql } from "drizzle-orm";
+import { isSilent, silentBefore, slotsInUse } from "./check-ins.server";
+import { and, desc, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { entitlementFor } from "../billing/entitlement.server";
 import { type Database, db as defaultDb, type Executor } from "../db";
@@ -99,18 +99,9 @@ export async function exchangeHandoff(
     // Two exchanges for one user must not both pass the count (PostgreSQL runs them at once):
     // the user row is locked first, so the second waits and then counts the first one's device.
     await tx.select({ id: users.id }).from(users).where(eq(users.id, account.id)).for("update");
-    // A machine silent past the window holds no slot (issue 57): it was freed for this one.
-    const [active] = await tx
-      .select({ value: count() })
-      .from(desktopDevices)
-      .where(
-        and(
-          eq(desktopDevices.userId, account.id),
-          isNull(desktopDevices.revokedAt),
-          gte(desktopDevices.lastSeenAt, silentBefore()),
-        ),
-      );
-    if (Number(active?.value ?? 0) >= entitlement.device_limit) {
+    // A machine silent past the window holds no slot; a licence file not expired holds one
+    // (issue 57): the one count of slots in use.
+    if ((await slotsInUse(tx, account.id)) >= entitlement.device_limit) {
       throw new DesktopAuthError(
         "device_limit_reached",
         403,

@@ -1,9 +1,9 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, gt, inArray } from "drizzle-orm";
 import { createPrivateKey, type KeyObject, sign } from "node:crypto";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import type { Entitlement } from "../billing/entitlement.server";
 import { type Database, db as defaultDb } from "../db";
-import { signingKeys } from "../db/schema";
+import { offlineLicences, signingKeys } from "../db/schema";
 import { env } from "../env";
 import { onPublicContentChange, publicContentChanged } from "../http/public-content.server";
 import { isSealed, openJwk, sealJwk } from "../security/key-vault.server";
@@ -62,9 +62,11 @@ async function currentKey(database: Database): Promise<KeyRow> {
  * Licence keys still needed to verify: the current one, and each older key until the last
  * licence it signed has expired (its successor's creation + the offline grace period).
  */
-function verifyingKeys(rows: KeyRow[], now: Date): KeyRow[] {
+function verifyingKeys(rows: KeyRow[], now: Date, inUse: ReadonlySet<string>): KeyRow[] {
   return rows.filter((row, index) => {
     if (index === 0) return true;
+    // A key that signed a licence file still valid verifies until that file expires (issue 57).
+    if (inUse.has(row.kid)) return true;
     const retiredAt = rows[index - 1]?.createdAt ?? now;
     return retiredAt.getTime() + OFFLINE_GRACE_SECONDS * 1000 > now.getTime();
   });
@@ -73,7 +75,11 @@ function verifyingKeys(rows: KeyRow[], now: Date): KeyRow[] {
 /** The public keys that verify licences (served at /.well-known/jwks.json). */
 export async function jwks(database: Database = defaultDb(), now: Date = new Date()) {
   await currentKey(database);
-  const rows = verifyingKeys(await licenceKeys(database), now);
+  const rows = verifyingKeys(
+    await licenceKeys(database),
+    now,
+    await keysOfLicenceFiles(database, now),
+  );
   return {
     keys: rows.map((row) => ({
       ...(row.publicJwk as JWK),
@@ -94,7 +100,9 @@ export async function rotateLicenceKey(
 ): Promise<{ kid: string; kept: string[]; removed: string[] }> {
   const kid = await createSigningKey("licence", database, now);
   const rows = await licenceKeys(database);
-  const keep = new Set(verifyingKeys(rows, now).map((row) => row.kid));
+  const keep = new Set(
+    verifyingKeys(rows, now, await keysOfLicenceFiles(database, now)).map((row) => row.kid),
+  );
   const removed = rows.filter((row) => !keep.has(row.kid)).map((row) => row.kid);
   if (removed.length > 0)
     await database.delete(signingKeys).where(and(LICENCE_KEYS, inArray(signingKeys.kid, removed)));
@@ -117,6 +125,49 @@ export async function sealPlaintextKeys(database: Database = defaultDb()): Promi
     sealed += 1;
   }
   return sealed;
+}
+
+/** The keys that signed licence files still valid at `now`. */
+async function keysOfLicenceFiles(database: Database, now: Date): Promise<Set<string>> {
+  const rows = await database
+    .selectDistinct({ kid: offlineLicences.kid })
+    .from(offlineLicences)
+    .where(gt(offlineLicences.expiresAt, now));
+  return new Set(rows.map((row) => row.kid));
+}
+
+/** The claims of a licence file for an offline machine (issue 57, point 3; decision 0063). */
+export interface LicenceFileClaims {
+  entitlement: Entitlement;
+  /** SHA-256 (hex) of the machine's fingerprint: the app compares its own. */
+  machine: { fingerprint_sha256: string; name: string };
+  licence_id: string;
+  iss: string;
+  sub: string;
+  aud: "desktop-offline";
+  iat: number;
+  exp: number;
+}
+
+/** Signs a licence file's claims with the current licence key; its JWS and the key's id. */
+export async function signLicenceFile(
+  claims: Omit<LicenceFileClaims, "iss" | "aud">,
+  database: Database = defaultDb(),
+): Promise<{ token: string; kid: string }> {
+  const key = await signingKey(database);
+  const full: LicenceFileClaims = {
+    entitlement: claims.entitlement,
+    machine: claims.machine,
+    licence_id: claims.licence_id,
+    iss: env().SITE_URL,
+    sub: claims.sub,
+    aud: "desktop-offline",
+    iat: claims.iat,
+    exp: claims.exp,
+  };
+  const signingInput = `${key.header}.${base64url(JSON.stringify(full))}`;
+  const signature = sign(null, Buffer.from(signingInput), key.privateKey);
+  return { token: `${signingInput}.${signature.toString("base64url")}`, kid: key.kid };
 }
 
 /** The claims of a licence, in the order `jose`'s SignJWT writes them. */

@@ -59,6 +59,8 @@ interface MeRow extends EntitlementSourcesRow {
   banned: boolean;
   /** The user's other signed-in devices used more recently than this one (or as recently, later made). */
   newer_devices: number;
+  /** Licence files not expired: each holds a slot ahead of every signed-in machine (issue 57). */
+  licence_files: number;
 }
 
 /**
@@ -77,6 +79,8 @@ const lookup = countedRead<MeRow>(
        where o.user_id = d.user_id and o.revoked_at is null and o.id <> d.id
          and (o.last_seen_at > d.last_seen_at
            or (o.last_seen_at = d.last_seen_at and o.created_at > d.created_at))) as newer_devices,
+     (select count(*)::int from offline_licences f
+       where f.user_id = d.user_id and f.expires_at > $2) as licence_files,
      ${entitlementSourceColumns("d.user_id", "$2")}
    from desktop_devices d
    join "user" u on u.id = d.user_id
@@ -133,8 +137,9 @@ export async function desktopMe(
   // More devices signed in than the plan allows (Pro ended, three devices on Free's one): the
   // most recently used keep working; the others get no licence until the owner signs one out
   // (issue 32, "also close"). Refused, a device is not "used", so the choice stays put.
-  if (device.newer_devices >= entitlement.device_limit)
-    return { status: 403, deviceLimit: entitlement.device_limit, inUse: device.newer_devices };
+  const ahead = device.newer_devices + device.licence_files;
+  if (ahead >= entitlement.device_limit)
+    return { status: 403, deviceLimit: entitlement.device_limit, inUse: ahead };
   // lastSeenAt at minute resolution is enough, and saves a write on every call.
   if (now.getTime() - device.last_seen_ms > 60_000) {
     await database

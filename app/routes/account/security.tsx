@@ -28,6 +28,12 @@ import { BrowserSessions } from "~/components/account/BrowserSessions";
 import { ChangePasswordForm } from "~/components/account/ChangePasswordForm";
 import { DeleteAccountForm } from "~/components/account/DeleteAccountForm";
 import { DesktopDevices } from "~/components/account/DesktopDevices";
+import { LicenceFiles } from "~/components/account/LicenceFiles";
+import {
+  isLicenceFileRefusal,
+  LICENCE_FILE_REFUSALS,
+  licenceFilesOf,
+} from "~/.server/desktop/licence-files.server";
 import { answerFor } from "~/components/account/form-answer";
 import { StepUpForm } from "~/components/account/StepUpForm";
 import { PageHeader } from "~/components/PageHeader";
@@ -53,15 +59,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const session = requireSession(context);
   // The subscriptions the account guard read with the session (decision 0035).
   const sub = primarySubscription((await accountState(context)).subscriptions);
-  const [browsers, devices, twoFactorEnabled, withPassword, stepUp] = await Promise.all([
+  const [browsers, devices, files, twoFactorEnabled, withPassword, stepUp] = await Promise.all([
     listBrowserSessions(request, session.id),
     listDesktopDevices(session.user.id),
+    licenceFilesOf(session.user.id),
     isTwoFactorEnabled(session.user.id),
     hasPassword(session.user.id),
     stepUpState(session),
   ]);
   // The emailed link that confirms deleting an account without a password.
   const deleteToken = new URL(request.url).searchParams.get("delete");
+  // A licence file refused (its form posts to /account/licence-file): the words for its code.
+  const licenceCode = new URL(request.url).searchParams.get("licence");
   return {
     email: session.user.email,
     twoFactorEnabled,
@@ -69,6 +78,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     stepUp,
     browsers,
     devices,
+    licenceRefusal: isLicenceFileRefusal(licenceCode) ? LICENCE_FILE_REFUSALS[licenceCode] : null,
+    licenceFiles: files.map((file) => ({
+      id: file.id,
+      name: file.name,
+      expiresAt: file.expiresAt.toISOString(),
+    })),
     deleteToken: deleteToken && deleteToken.length <= 200 ? deleteToken : null,
     // A plan being paid for: deleting the account cancels it at once (cancelEverythingFor).
     paidPlan:
@@ -121,6 +136,7 @@ export default function SecurityPage({ loaderData, actionData }: Route.Component
       />
       <StepUpForm state={loaderData.stepUp} answer={answer("step-up")} />
       <DesktopDevices devices={loaderData.devices} answer={answer("revoke-device")} />
+      <LicenceFiles files={loaderData.licenceFiles} refusal={loaderData.licenceRefusal} />
       <BrowserSessions
         browsers={loaderData.browsers}
         answer={answer("revoke-session", "revoke-other-sessions")}
