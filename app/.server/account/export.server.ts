@@ -20,6 +20,7 @@ import {
   auditLog,
   billingProfiles,
   desktopDevices,
+  offlineLicences,
   desktopUsageEvents,
   entitlementGrants,
   feedback,
@@ -53,6 +54,7 @@ export const EXPORT_KEYS = [
   "twoFactor",
   "browserSessions",
   "desktopDevices",
+  "licenceFiles",
   "usage",
   "feedback",
   "supportTickets",
@@ -84,6 +86,7 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   two_factor: { exportedAs: "twoFactor" },
   session: { exportedAs: "browserSessions" },
   desktop_devices: { exportedAs: "desktopDevices" },
+  offline_licences: { exportedAs: "licenceFiles" },
   desktop_usage_events: { exportedAs: "usage" },
   feedback: { exportedAs: "feedback" },
   support_tickets: { exportedAs: "supportTickets" },
@@ -174,6 +177,7 @@ export async function exportUserData(
     logins,
     browserSessions,
     devices,
+    files,
     usage,
     messages,
     tickets,
@@ -198,6 +202,7 @@ export async function exportUserData(
     database.select().from(accounts).where(eq(accounts.userId, userId)),
     database.select().from(sessions).where(eq(sessions.userId, userId)),
     database.select().from(desktopDevices).where(eq(desktopDevices.userId, userId)),
+    database.select().from(offlineLicences).where(eq(offlineLicences.userId, userId)),
     database
       .select()
       .from(desktopUsageEvents)
@@ -379,6 +384,13 @@ export async function exportUserData(
       createdAt: device.createdAt,
       lastSeenAt: device.lastSeenAt,
       revokedAt: device.revokedAt,
+    })),
+    // Licence files for computers without internet (issue 57): the name given, and until when.
+    licenceFiles: files.map((file) => ({
+      name: file.name,
+      fingerprintSha256: file.fingerprintHash,
+      createdAt: file.createdAt,
+      expiresAt: file.expiresAt,
     })),
     usage: usage.map((event) => ({
       feature: event.feature,
