@@ -43,7 +43,13 @@ describe("heartbeats", () => {
       password: "heartbeats-password-1",
     });
     await buyThroughSandbox(server, cookie);
-    const one = await signInDevice(server, cookie, "Bench one");
+    const signedIn = await exchangeHandoff(
+      server,
+      await desktopHandoff(server, cookie),
+      "Bench one",
+    );
+    const tokens = (await signedIn.json()) as { access_token: string; refresh_token: string };
+    let one = tokens.access_token;
     const two = await signInDevice(server, cookie, "Bench two");
     await signInDevice(server, cookie, "Bench three");
 
@@ -79,7 +85,16 @@ describe("heartbeats", () => {
       error_description: expect.stringContaining("Pro is in use on 3 other machines"),
       manage_devices_url: "/account/security",
     });
-    // Nothing else it calls revives it either (its usage reports are taken, it stays silent).
+    // Nothing else it calls revives it either: a token refresh gives it new tokens but keeps it
+    // silent, and so do its usage reports.
+    const refreshed = await fetch(`${server.url}/api/desktop/refresh`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ refresh_token: tokens.refresh_token }),
+    });
+    expect(refreshed.status).toBe(200);
+    one = ((await refreshed.json()) as { access_token: string }).access_token;
+    expect(await lastSeen("Bench one")).toBeGreaterThan(14 * 86_400);
     const usage = await fetch(`${server.url}/api/desktop/usage`, {
       method: "POST",
       headers: { authorization: `Bearer ${one}`, "content-type": "application/json" },
