@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, signUpAndVerify, test, uniqueEmail, waitForHydration } from "./fixtures";
-import { pdfText } from "./pdf-text";
+import { pdfText } from "../support/pdf";
 
 const PASSWORD = "invoices-e2e-password-1";
 

@@ -6,6 +6,7 @@ import routes from "../../app/routes";
 import { linkFromMail } from "../support/mail";
 import { E2E_DATA_DIR, E2E_LAYOUT_ADMIN_EMAIL } from "./env";
 import { axeViolations, expect, signUpAndVerify, test, waitForHydration } from "./fixtures";
+import { signInDesktopApp } from "./desktop-me";
 
 /**
  * The one pass over every page of the site (issue 55: the reflow and accessibility passes, which
@@ -406,7 +407,10 @@ async function longCustomer(
       { timeout: 20_000 },
     )
     .toBeGreaterThan(0);
-  const accessToken = await signInDesktopApp(page);
+  const accessToken = await signInDesktopApp(page, {
+    name: LONG_DEVICE_NAME,
+    platform: "windows",
+  });
   const ticketNumber = await openLongTicket(page);
   const { teamPath, invitePath } = await longTeam(page);
   return {
@@ -446,35 +450,6 @@ async function openLongTicket(page: Page): Promise<number> {
   await page.getByRole("button", { name: "Send request" }).click();
   await page.waitForURL(/\/account\/support\/\d+\?opened=1$/);
   return Number(/\/account\/support\/(\d+)/.exec(page.url())?.[1]);
-}
-
-/** The desktop sign-in (handoff + PKCE) from this browser's session; returns the access token. */
-async function signInDesktopApp(page: Page): Promise<string> {
-  const { verifier, challenge } = pkce();
-  const handoff = await page.request.post("/api/functions/generateAuthRedirectToken", {
-    data: {
-      data: {
-        redirect_uri: "http://127.0.0.1:53682/callback",
-        state: "state-overflow-1",
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-      },
-    },
-    headers: { origin: new URL(page.url()).origin },
-  });
-  expect(handoff.status()).toBe(200);
-  const { token } = ((await handoff.json()) as { result: { token: string } }).result;
-  const exchanged = await page.request.post("/api/desktop/token", {
-    data: {
-      token,
-      code_verifier: verifier,
-      device_name: LONG_DEVICE_NAME,
-      platform: "windows",
-      app_version: "2.1.0",
-    },
-  });
-  expect(exchanged.status()).toBe(200);
-  return ((await exchanged.json()) as { access_token: string }).access_token;
 }
 
 /**

@@ -16,7 +16,7 @@ import {
   uniqueEmail,
   waitForHydration,
 } from "./fixtures";
-import { pdfText } from "./pdf-text";
+import { pdfText } from "../support/pdf";
 
 const PASSWORD = "selling-abroad-e2e-password-1";
 const flat = (text: string) => text.replace(/\s+/g, " ");

@@ -4,27 +4,13 @@
  * Checkout through the sandbox, its webhook, the tax invoice as a PDF, a self-refund, and the
  * credit note that corrects the invoice, also as a PDF.
  */
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pdfText } from "../support/pdf";
 import { getWithCookies, signUpVerified } from "../support/auth";
 import { buyThroughSandbox, requestSelfRefund } from "../support/billing";
 import { contractEngines } from "../support/engines";
 import { pageText } from "../support/pages";
 import { type RunningTestServer, startServerOn } from "../support/server";
-
-function pdfText(bytes: Buffer): string {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "money-journey-"));
-  try {
-    const file = path.join(folder, "document.pdf");
-    fs.writeFileSync(file, bytes);
-    return execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
-  } finally {
-    fs.rmSync(folder, { recursive: true, force: true });
-  }
-}
 
 describe.each(contractEngines("money journey"))("the money journey on $name", (engine) => {
   let server: RunningTestServer;

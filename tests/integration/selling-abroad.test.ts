@@ -5,11 +5,8 @@
  * for this financial year, no foreign currency offered and a foreign checkout refused with words,
  * nothing stored.
  */
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pdfText } from "../support/pdf";
 import { strFromU8, unzipSync } from "fflate";
 import { financialYear } from "~/.server/invoices/engine.server";
 import { parseCsv } from "../support/csv";
@@ -40,17 +37,6 @@ import { type RunningTestServer, startServerOn } from "../support/server";
 
 const ARN = "AD2904260012345";
 const LUT = { GST_LUT_ARN: ARN, GST_LUT_FINANCIAL_YEAR: financialYear(new Date()).label };
-
-function pdfText(bytes: Buffer): string {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "selling-abroad-"));
-  try {
-    const file = path.join(folder, "document.pdf");
-    fs.writeFileSync(file, bytes);
-    return execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
-  } finally {
-    fs.rmSync(folder, { recursive: true, force: true });
-  }
-}
 
 const flat = (text: string) => text.replace(/\s+/g, " ");
 

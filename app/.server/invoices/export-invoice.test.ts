@@ -3,12 +3,9 @@
  * with its rupee value and rate, the LUT endorsement and the buyer's country; its credit note
  * reverses it at the same rate. Rendered and read back with pdftotext.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { pdfText } from "../../../tests/support/pdf";
 import {
   computeExportInvoice,
   creditNoteFor,
@@ -164,15 +161,6 @@ describe("an export's credit note", () => {
   });
 });
 
-const folder = mkdtempSync(join(tmpdir(), "export-pdf-"));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-function textOf(pdf: Buffer): string {
-  const file = join(folder, `${Math.random().toString(36).slice(2)}.pdf`);
-  writeFileSync(file, pdf);
-  return execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
-}
-
 const issued = (doc: typeof invoice, kind: InvoiceDocument["kind"]): InvoiceDocument => ({
   ...doc,
   kind,
@@ -186,7 +174,7 @@ const issued = (doc: typeof invoice, kind: InvoiceDocument["kind"]): InvoiceDocu
 
 describe("the export invoice's PDF", () => {
   it("carries the endorsement, the ARN, the country, the USD amount, the INR value and the rate", async () => {
-    const text = textOf(await renderInvoicePdf(issued(invoice, "invoice")));
+    const text = pdfText(await renderInvoicePdf(issued(invoice, "invoice")));
     expect(text).toContain("Export Invoice");
     expect(text.replace(/\s+/g, " ")).toContain(`${LUT_ENDORSEMENT.toUpperCase()}.`);
     expect(text).toContain("LUT ARN: AD2904260012345 (financial year 2026-27)");
@@ -202,7 +190,7 @@ describe("the export invoice's PDF", () => {
   });
 
   it("names its credit note as an export's, against the invoice, in the same currency", async () => {
-    const text = textOf(
+    const text = pdfText(
       await renderInvoicePdf(issued(creditNoteFor(invoice, 89_00), "credit_note")),
     );
     expect(text).toContain("Credit Note (Export)");

@@ -48,12 +48,16 @@ function currencyCells(row: InvoiceRow | null): Cell[] {
 export function gstr1Csv(rows: readonly InvoiceRow[]): string {
   const lines: Cell[][] = [HEADER];
   const byId = new Map(rows.map((row) => [row.id, row]));
+  // One row per document to a registered buyer (B2B, CDNR) and per export (issue 56: EXP, its
+  // credit notes as CDNUR; zero-rated under the LUT, never in B2CS below).
   for (const row of rows) {
-    if (!row.b2b) continue;
+    const exported = !row.b2b && isExport(row);
+    if (!row.b2b && !exported) continue;
     const { document } = row;
     const credit = row.kind === "credit_note";
+    const section = exported ? (credit ? "cdnur-exp" : "exp") : credit ? "cdnr" : "b2b";
     lines.push([
-      credit ? "cdnr" : "b2b",
+      section,
       document.buyer.gstin ?? "",
       document.buyer.legalName,
       row.number,
@@ -74,28 +78,6 @@ export function gstr1Csv(rows: readonly InvoiceRow[]): string {
     ]);
   }
   // Unregistered buyers by place of supply and rate (the key sorts as "29:18"), credit notes netted.
-  // Exports (issue 56): zero-rated under the LUT, never in the domestic sections below.
-  for (const row of rows.filter((each) => !each.b2b && isExport(each))) {
-    const credit = row.kind === "credit_note";
-    lines.push([
-      credit ? "cdnur-exp" : "exp",
-      "",
-      row.document.buyer.legalName,
-      row.number,
-      istDate(row.issuedAt),
-      credit ? (row.document.original?.number ?? "") : "",
-      rupees(row.totalPaise),
-      placeLabel(row.placeOfSupply),
-      "N",
-      rateOf(row),
-      rupees(row.taxablePaise),
-      rupees(row.igstPaise),
-      rupees(row.cgstPaise),
-      rupees(row.sgstPaise),
-      rupees(0),
-      ...currencyCells(row),
-    ]);
-  }
   for (const sum of sumBy(
     rows.filter((row) => !row.b2b && !isExport(row)),
     (row) => `${row.placeOfSupply}:${rateOf(row)}`,

@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { Field } from "~/components/forms";
+import { NameAddressFields } from "./NameAddressFields";
 import type { FieldErrors } from "~/lib/auth-forms";
 import { COUNTRIES_ABROAD } from "~/lib/countries";
 
@@ -37,27 +38,7 @@ export function AbroadDetailsFields({
         For your export invoice: no Indian GST is charged to buyers outside India. A business may
         add its VAT or tax id.
       </legend>
-      <Field
-        className="sm:col-span-2"
-        label="Name or company name"
-        {...detail("name")}
-        autoComplete="organization"
-        required
-      />
-      <Field
-        className="sm:col-span-2"
-        label="Address"
-        {...detail("addressLine1")}
-        autoComplete="address-line1"
-        required
-      />
-      <Field
-        className="sm:col-span-2"
-        label="Address line 2 (optional)"
-        {...detail("addressLine2")}
-        autoComplete="address-line2"
-      />
-      <Field label="City" {...detail("city")} autoComplete="address-level2" required />
+      <NameAddressFields defaults={defaults} errors={errors} />
       <Field
         label="Postal code (if your country has one)"
         {...detail("postalCode")}

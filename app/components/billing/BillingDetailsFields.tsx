@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { Field } from "~/components/forms";
+import { NameAddressFields } from "./NameAddressFields";
 import type { FieldErrors } from "~/lib/auth-forms";
 import { BILLING_STATES, GSTIN_EXAMPLE } from "~/lib/gst";
 
@@ -34,27 +35,7 @@ export function BillingDetailsFields({
       <legend className="mb-3 text-sm text-slate-300">
         For your GST tax invoice. Add a GSTIN to claim input tax credit.
       </legend>
-      <Field
-        className="sm:col-span-2"
-        label="Name or company name"
-        {...detail("name")}
-        autoComplete="organization"
-        required
-      />
-      <Field
-        className="sm:col-span-2"
-        label="Address"
-        {...detail("addressLine1")}
-        autoComplete="address-line1"
-        required
-      />
-      <Field
-        className="sm:col-span-2"
-        label="Address line 2 (optional)"
-        {...detail("addressLine2")}
-        autoComplete="address-line2"
-      />
-      <Field label="City" {...detail("city")} autoComplete="address-level2" required />
+      <NameAddressFields defaults={defaults} errors={errors} />
       <Field
         label="PIN code"
         {...detail("postalCode")}
