@@ -136,6 +136,7 @@ export default [
       route("refresh", "routes/desktop/refresh.ts"),
       route("me", "routes/desktop/me.ts"),
       route("heartbeat", "routes/desktop/heartbeat.ts"),
+      route("release-seat", "routes/desktop/release-seat.ts"),
       route("usage", "routes/desktop/usage.ts"),
       route("logout", "routes/desktop/logout.ts"),
       route("trial", "routes/desktop/trial.ts"),

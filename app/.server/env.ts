@@ -292,6 +292,12 @@ export const envSchema = z.object({
    */
   DEVICE_CHECK_IN_HOURS: z.coerce.number().int().min(1).max(168).default(6),
   DEVICE_SILENT_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+  /**
+   * Issue 57, floating seats: a machine's hold on a team's floating seat lasts this long past its
+   * last check-in (renewed by each), unless the app gives it back (quitting, signing out). At least
+   * two check-ins long, so one missed check-in never loses a running machine its seat.
+   */
+  FLOATING_LEASE_HOURS: z.coerce.number().int().min(1).max(336).default(12),
   /** Days of the free Pro trial a new customer may start without a card; 0 offers none. */
   TRIAL_DAYS: z.coerce.number().int().min(0).max(90).default(14),
   /**
@@ -438,6 +444,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (data.DEVICE_SILENT_DAYS * 24 < data.DEVICE_CHECK_IN_HOURS * 2)
     problems.push(
       "  DEVICE_SILENT_DAYS: must be at least two check-ins (DEVICE_CHECK_IN_HOURS × 2) long",
+    );
+  if (data.FLOATING_LEASE_HOURS < data.DEVICE_CHECK_IN_HOURS * 2)
+    problems.push(
+      "  FLOATING_LEASE_HOURS: must be at least two check-ins (DEVICE_CHECK_IN_HOURS × 2) long",
     );
   if (data.PAYMENTS_PROVIDER === "razorpay") {
     for (const name of [

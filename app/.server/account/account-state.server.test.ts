@@ -54,6 +54,7 @@ describe("the account state", () => {
     const userId = await insertUser(test.db, { email: "nothing@example.com", createdAt: at(-5) });
     const state = await readAccountState(userId, { database: test.db, now: NOW });
     expect(state).toEqual({
+      forMachine: false,
       subscriptions: [],
       grants: [],
       seats: [],

@@ -42,6 +42,8 @@ import {
   organization,
   user as users,
   teamSeats,
+  seatLeases,
+  seatLeaseRefusals,
 } from "../db/schema";
 import { statusText } from "../billing/overview.server";
 import { threadOf } from "../support/thread.server";
@@ -146,6 +148,8 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   organization: { notExported: "the teams themselves: their names are in each membership" },
   team_profiles: { notExported: "a company's billing details, not a person's" },
   team_seats: { exportedAs: "teams" },
+  seat_leases: { exportedAs: "teams" },
+  seat_lease_refusals: { exportedAs: "teams" },
   team_seat_topups: { notExported: "a team's purchase of seats, not a person's" },
   // Both sides: whose link the person came through, and what their own link brought (counts and
   // rewards, never who the referred people are).
@@ -198,6 +202,8 @@ export async function exportUserData(
     referredByThem,
     memberships,
     invitationsSent,
+    floatingSeatLeases,
+    floatingSeatRefusals,
   ] = await Promise.all([
     database.select().from(accounts).where(eq(accounts.userId, userId)),
     database.select().from(sessions).where(eq(sessions.userId, userId)),
@@ -334,6 +340,29 @@ export async function exportUserData(
       .from(invitation)
       .innerJoin(organization, eq(organization.id, invitation.organizationId))
       .where(eq(invitation.inviterId, userId)),
+    // Floating seats (issue 57): which of the person's machines held one of a team's, and when.
+    database
+      .select({
+        team: organization.name,
+        machine: desktopDevices.name,
+        acquiredAt: seatLeases.acquiredAt,
+        lastCheckIn: seatLeases.renewedAt,
+        expiresAt: seatLeases.expiresAt,
+        releasedAt: seatLeases.releasedAt,
+        releaseReason: seatLeases.releaseReason,
+        overage: seatLeases.overage,
+      })
+      .from(seatLeases)
+      .innerJoin(organization, eq(organization.id, seatLeases.organizationId))
+      .innerJoin(desktopDevices, eq(desktopDevices.id, seatLeases.deviceId))
+      .where(eq(seatLeases.userId, userId))
+      .orderBy(asc(seatLeases.acquiredAt)),
+    database
+      .select({ team: organization.name, refusedAt: seatLeaseRefusals.refusedAt })
+      .from(seatLeaseRefusals)
+      .innerJoin(organization, eq(organization.id, seatLeaseRefusals.organizationId))
+      .where(eq(seatLeaseRefusals.userId, userId))
+      .orderBy(asc(seatLeaseRefusals.refusedAt)),
   ]);
   const paymentIds = paid.map((payment) => payment.providerPaymentId);
   const [refundRows, threads, siteEvents, ownRefunds] = await Promise.all([
@@ -506,7 +535,7 @@ export async function exportUserData(
       // People who signed up through your link, without who they are.
       throughYourLink: referredByThem,
     },
-    teams: { memberships, invitationsSent },
+    teams: { memberships, invitationsSent, floatingSeatLeases, floatingSeatRefusals },
     // What our team did on the account (refunds, cancellations, grants), without who did it.
     accountHistory: history.map((entry) => ({
       action: entry.action,

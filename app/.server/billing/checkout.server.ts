@@ -133,17 +133,22 @@ export async function startCheckout(
   }
 }
 
-/** Records that `row` replaces `replaces` (a plan switch or a change of seats). */
+/**
+ * Records that `row` replaces `replaces` (a plan switch or a change of seats): a team's choice of
+ * named or floating seats, and its overage allowance, go on with the seats (issue 57).
+ */
 export async function markReplacing(
   database: Executor,
   row: SubscriptionRow,
   replaces: SubscriptionRow,
 ): Promise<SubscriptionRow> {
-  await database
-    .update(subscriptions)
-    .set({ replacesSubscriptionId: replaces.id })
-    .where(eq(subscriptions.id, row.id));
-  return { ...row, replacesSubscriptionId: replaces.id };
+  const carried = {
+    replacesSubscriptionId: replaces.id,
+    seatMode: replaces.seatMode,
+    overagePercent: replaces.overagePercent,
+  };
+  await database.update(subscriptions).set(carried).where(eq(subscriptions.id, row.id));
+  return { ...row, ...carried };
 }
 
 export interface ProOrderOptions {

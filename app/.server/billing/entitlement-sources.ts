@@ -34,22 +34,56 @@ export const upfrontPaidUntilSql = (subscription: string): string =>
          where pp.subscription_id = ${subscription}.id and pp.status = 'captured'))`;
 
 /**
- * The seats the user `holder` (an SQL expression) holds, each with its team (`o`) and the team's
- * subscriptions (`ts`, one row per subscription): a seat whose holder left the team gives nothing.
+ * The named seats the user `holder` (an SQL expression) holds, each with its team (`o`) and the
+ * team's subscriptions (`ts`, one row per subscription): a seat whose holder left the team gives
+ * nothing, and neither does a seat of a subscription whose seats float.
  */
 export const heldSeatsSql = (holder: string): string =>
   `team_seats seat
        join member m on m.organization_id = seat.organization_id and m.user_id = seat.user_id
-       join subscriptions ts on ts.team_id = seat.organization_id
+       join subscriptions ts on ts.team_id = seat.organization_id and ts.seat_mode = 'named'
        join organization o on o.id = seat.organization_id
        where seat.user_id = ${holder}`;
 
 /**
- * Three JSON columns — `subscriptions` (the user's own, newest first), `grants` (live at `now`)
- * and `seats` — for the user `user` of the statement that embeds them; `user` and `now` are SQL
- * expressions (a column, a placeholder or a literal).
+ * The teams of the member `user` whose subscription's seats float (issue 57, point 2), with the
+ * team (`o`) and the subscription (`ts`): every member may run Pro on a machine holding a lease.
  */
-export function entitlementSourceColumns(user: string, now: string): string {
+export const floatingSeatsSql = (user: string): string =>
+  `member m
+       join subscriptions ts on ts.team_id = m.organization_id and ts.seat_mode = 'floating'
+       join organization o on o.id = m.organization_id
+       where m.user_id = ${user}`;
+
+/**
+ * Until when the machine `device` (an SQL expression) holds a lease of team `o`'s floating seats,
+ * or null: an open lease not expired at `now`.
+ */
+const leaseUntilSql = (device: string, now: string): string =>
+  `(select max(l.expires_at) from seat_leases l
+     where l.organization_id = o.id and l.device_id = ${device}
+       and l.released_at is null and l.expires_at > ${now})`;
+
+/**
+ * Three JSON columns — `subscriptions` (the user's own, newest first), `grants` (live at `now`)
+ * and `seats` (named seats held, and the floating seats of the user's teams) — for the user `user`
+ * of the statement that embeds them; `user`, `now` and `device` are SQL expressions (a column, a
+ * placeholder or a literal). With `device`, the statement reads for that machine: a floating seat
+ * carries until when the machine holds a lease of it.
+ */
+export function entitlementSourceColumns(user: string, now: string, device?: string): string {
+  // A floating seat has no rank (1): any member may take one while fewer machines hold a lease.
+  const seatColumns = (rank: string, floating: boolean) =>
+    `json_build_object(
+         'planId', ts.plan_id, 'status', ts.status, 'currentEndMs', ${ms("ts.current_end")},
+         'chargeAtMs', ${ms("ts.charge_at")}, 'endReason', ts.end_reason,
+         'cancelAtCycleEnd', ts.cancel_at_cycle_end, 'paidCount', ts.paid_count,
+         'seats', ts.seats,
+         'seatRank', ${rank},
+         'upfrontPaidUntilMs', ${ms(upfrontPaidUntilSql("ts"))},
+         'floating', ${floating},
+         'leaseUntilMs', ${floating && device ? ms(leaseUntilSql(device, now)) : "null"},
+         'teamId', o.id, 'teamName', o.name)`;
   return `(select coalesce(json_agg(json_build_object(
          'planId', plan_id, 'status', status, 'replaces', replaces_subscription_id,
          'createdMs', ${ms("created_at")}, 'currentEndMs', ${ms("current_end")},
@@ -61,15 +95,11 @@ export function entitlementSourceColumns(user: string, now: string): string {
          'planId', plan_id, 'reason', reason,
          'startsMs', ${ms("starts_at")}, 'endsMs', ${ms("ends_at")})), '[]'::json)
        from entitlement_grants where user_id = ${user} and ends_at > ${now}) as grants,
-     (select coalesce(json_agg(json_build_object(
-         'planId', ts.plan_id, 'status', ts.status, 'currentEndMs', ${ms("ts.current_end")},
-         'chargeAtMs', ${ms("ts.charge_at")}, 'endReason', ts.end_reason,
-         'cancelAtCycleEnd', ts.cancel_at_cycle_end, 'paidCount', ts.paid_count,
-         'seats', ts.seats,
-         'seatRank', ${seatRankSql("seat")},
-         'upfrontPaidUntilMs', ${ms(upfrontPaidUntilSql("ts"))},
-         'teamId', o.id, 'teamName', o.name)), '[]'::json)
-       from ${heldSeatsSql(user)}) as seats`;
+     (select coalesce(json_agg(source.seat), '[]'::json) from (
+         select ${seatColumns(seatRankSql("seat"), false)} as seat from ${heldSeatsSql(user)}
+         union all
+         select ${seatColumns("1", true)} from ${floatingSeatsSql(user)}
+       ) source) as seats`;
 }
 
 /** The three columns as the drivers parse them (JSON, timestamps as epoch milliseconds). */
@@ -97,6 +127,8 @@ export interface EntitlementSourcesRow {
     seats: number;
     seatRank: number;
     upfrontPaidUntilMs: number | null;
+    floating: boolean;
+    leaseUntilMs: number | null;
     teamId: string;
     teamName: string;
   }[];
@@ -126,6 +158,10 @@ export interface SourceSeat {
   seats: number;
   seatRank: number;
   upfrontPaidUntil: Date | null;
+  /** The team's seats float (issue 57): a machine takes one while it runs. */
+  floating: boolean;
+  /** Read for one machine: until when it holds a lease of this floating seat (null: none). */
+  leaseUntil: Date | null;
   team: { id: string; name: string };
 }
 
@@ -142,12 +178,21 @@ export interface ReadSources {
   subscriptions: SourceSubscription[];
   grants: SourceGrant[];
   seats: SourceSeat[];
+  /**
+   * Read for one machine (`/api/desktop/me`, a check-in): a floating seat gives Pro only while the
+   * machine holds a lease. Read for the person (their pages), it gives Pro as a named seat does.
+   */
+  forMachine: boolean;
 }
 
 const dateOf = (value: number | null) => (value === null ? null : new Date(value));
 
-export function sourcesOfRow(row: Partial<EntitlementSourcesRow> | undefined): ReadSources {
+export function sourcesOfRow(
+  row: Partial<EntitlementSourcesRow> | undefined,
+  options: { forMachine?: boolean } = {},
+): ReadSources {
   return {
+    forMachine: options.forMachine ?? false,
     subscriptions: (row?.subscriptions ?? []).map((subscription) => ({
       planId: subscription.planId,
       status: subscription.status,
@@ -176,6 +221,8 @@ export function sourcesOfRow(row: Partial<EntitlementSourcesRow> | undefined): R
       seats: seat.seats,
       seatRank: seat.seatRank,
       upfrontPaidUntil: dateOf(seat.upfrontPaidUntilMs),
+      floating: seat.floating,
+      leaseUntil: dateOf(seat.leaseUntilMs),
       team: { id: seat.teamId, name: seat.teamName },
     })),
   };

@@ -34,6 +34,12 @@ export interface Entitlement {
    * person's own. In the licence too, so the app can say whose Pro it is.
    */
   team?: { id: string; name: string };
+  /**
+   * A floating seat of `team` (issue 57, point 2): this machine holds a lease of it until then,
+   * renewed by each check-in. The offline licence ends there too, so a machine that stops
+   * checking in never keeps Pro past the seat it gave back.
+   */
+  lease_until?: string;
 }
 
 export interface EntitlementSources {
@@ -64,6 +70,10 @@ export interface EntitlementSources {
      * given first (1 is the oldest). Only the first `paid` seats give Pro.
      */
     seatRank?: number;
+    /** A team's subscription whose seats float: a machine takes one while it runs (issue 57). */
+    floating?: boolean;
+    /** Read for a machine: until when it holds a lease of this floating seat. */
+    leaseUntil?: Date | null;
   }[];
   /**
    * The subscriptions of the teams whose seat the person holds (issue 37): kept apart from their
@@ -71,6 +81,11 @@ export interface EntitlementSources {
    */
   seats?: EntitlementSources["subscriptions"];
   grants: readonly { planId: string; startsAt: Date; endsAt: Date }[];
+  /**
+   * Decided for one machine: a floating seat gives Pro only while the machine holds a lease.
+   * For the person (their pages, a sign-in's device limit), it gives Pro as a named seat does.
+   */
+  forMachine?: boolean;
 }
 
 /**
@@ -163,8 +178,10 @@ function entitlementOf(
   renews: boolean,
   team: { id: string; name: string } | null = null,
   unpaid = false,
+  leaseUntil: Date | null = null,
 ): Entitlement {
   return {
+    ...(leaseUntil ? { lease_until: leaseUntil.toISOString() } : {}),
     ...(unpaid && until instanceof Date ? { paid_until: until.toISOString() } : {}),
     plan: plan.id,
     status: "active",
@@ -187,6 +204,7 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
     renews: boolean;
     team?: { id: string; name: string } | null;
     unpaid?: boolean;
+    leaseUntil?: Date | null;
   }[] = [];
   const paidByTeam = paidSeatsByTeam(
     [...sources.subscriptions, ...(sources.seats ?? [])].filter((row) => row.team),
@@ -201,6 +219,10 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
         (paidByTeam.get(subscription.team.id) ?? 0)
     )
       continue;
+    // A floating seat, decided for a machine: Pro only while the machine holds a lease of it.
+    const leaseUntil =
+      sources.forMachine && subscription.floating ? (subscription.leaseUntil ?? null) : null;
+    if (sources.forMachine && subscription.floating && (!leaseUntil || leaseUntil <= now)) continue;
     const until = subscriptionEntitledUntil(subscription, now);
     const plan = findPlan(subscription.planId);
     if (until && plan)
@@ -213,6 +235,7 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
           STATUS_RULES[subscription.status].awaitsFirstCharge &&
           (subscription.paidCount ?? 0) === 0,
         team: subscription.team ?? null,
+        leaseUntil,
       });
   }
   for (const grant of sources.grants) {
@@ -241,7 +264,7 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
   );
   const best = candidates[0];
   return best
-    ? entitlementOf(best.plan, best.until, best.renews, best.team, best.unpaid)
+    ? entitlementOf(best.plan, best.until, best.renews, best.team, best.unpaid, best.leaseUntil)
     : entitlementOf(freePlan(), null, false);
 }
 

@@ -29,6 +29,7 @@ import { ALERT_DELIVERIES, ALERT_KINDS, type AlertKind } from "../../lib/alerts"
 import { TICKET_CATEGORIES, TICKET_STATUSES } from "../../lib/support";
 import { TRIAL_END_REASONS } from "../../lib/trials";
 import { CURRENCIES, type Currency, type ForeignCurrency } from "../../lib/money";
+import { LEASE_END_REASONS, type OveragePercent, SEAT_MODES } from "../../lib/floating-seats";
 import { SUBSCRIPTION_STATUSES } from "../billing/razorpay/types";
 import type { InvoiceDocument } from "../invoices/types";
 import { organization, user as users } from "./auth-schema";
@@ -753,6 +754,13 @@ export const subscriptions = pgTable(
      * a foreign currency for a buyer abroad. Never changes: a buyer who moves buys anew.
      */
     currency: text("currency", { enum: CURRENCIES }).notNull().default("INR"),
+    /**
+     * A team's subscription: whether its seats are named (held by people) or floating (taken by
+     * machines while they run, issue 57 point 2), and the overage allowance of floating seats in
+     * percent over the seats. A change of seats carries both over (`markReplacing`).
+     */
+    seatMode: text("seat_mode", { enum: SEAT_MODES }).notNull().default("named"),
+    overagePercent: integer("overage_percent").$type<OveragePercent>().notNull().default(0),
     /** When the provider state held here was read; an older read never overwrites a newer one. */
     syncedAt: timestamp("synced_at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -761,7 +769,76 @@ export const subscriptions = pgTable(
     index("subscriptions_user_idx").on(table.userId),
     index("subscriptions_team_idx").on(table.teamId),
     index("subscriptions_status_idx").on(table.status),
+    check("subscriptions_overage_percent_check", sql`${table.overagePercent} in (0, 25, 50, 100)`),
+    check("subscriptions_seat_mode_check", sql`${table.seatMode} in ('named', 'floating')`),
   ],
+);
+
+/**
+ * A machine's hold on one of a team's floating seats (issue 57, point 2; decision 0064): taken
+ * by a check-in while fewer machines than the team's seats (and overage allowance) hold one,
+ * renewed by each check-in until `expires_at`, ended by signing out, silence past `expires_at`,
+ * leaving the team, Pro of one's own or the team's move to named seats. A lease is open while
+ * `released_at` is null and `expires_at` is ahead; at most one open lease per machine and team.
+ * Taking one runs under a lock on the team's row, so several instances never open more leases
+ * than allowed.
+ */
+export const seatLeases = pgTable(
+  "seat_leases",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organization.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    deviceId: uuid("device_id")
+      .notNull()
+      .references(() => desktopDevices.id, { onDelete: "cascade" }),
+    acquiredAt: timestamp("acquired_at", { withTimezone: true }).notNull().defaultNow(),
+    renewedAt: timestamp("renewed_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    releasedAt: timestamp("released_at", { withTimezone: true }),
+    releaseReason: text("release_reason", { enum: LEASE_END_REASONS }),
+    /** Admitted beyond the seats by the overage allowance: shown to the owner, never charged. */
+    overage: boolean("overage").notNull().default(false),
+  },
+  (table) => [
+    uniqueIndex("seat_leases_open_idx")
+      .on(table.organizationId, table.deviceId)
+      .where(sql`${table.releasedAt} is null`),
+    index("seat_leases_team_idx").on(table.organizationId, table.acquiredAt),
+    index("seat_leases_device_idx").on(table.deviceId),
+    check(
+      "seat_leases_release_check",
+      sql`(${table.releasedAt} is null) = (${table.releaseReason} is null)`,
+    ),
+  ],
+);
+
+export type SeatLeaseRow = typeof seatLeases.$inferSelect;
+
+/**
+ * A machine refused a floating seat because all were taken (issue 57, point 2): the team page
+ * lists who, so the owner knows when more seats would help.
+ */
+export const seatLeaseRefusals = pgTable(
+  "seat_lease_refusals",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organization.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    deviceId: uuid("device_id").references(() => desktopDevices.id, { onDelete: "set null" }),
+    seats: integer("seats").notNull(),
+    allowed: integer("allowed").notNull(),
+    refusedAt: timestamp("refused_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("seat_lease_refusals_team_idx").on(table.organizationId, table.refusedAt)],
 );
 
 /**

@@ -1,4 +1,5 @@
 import { isSilent, silentBefore, slotsInUse } from "./check-ins.server";
+import { releaseMachineLeases } from "../teams/floating-seats.server";
 import { and, desc, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { entitlementFor } from "../billing/entitlement.server";
@@ -249,7 +250,8 @@ export async function authenticateDevice(
 
 /**
  * Signs a device out: its access and refresh tokens stop working at once, and so do the browser
- * sessions it opened (app → web), which would otherwise outlive it.
+ * sessions it opened (app → web), which would otherwise outlive it; a floating seat it held is
+ * free for another machine.
  */
 export async function revokeDevice(
   deviceId: string,
@@ -299,6 +301,8 @@ export async function revokeAllDevices(
 async function endSessionsOpenedBy(deviceIds: string[], database: Executor): Promise<void> {
   if (deviceIds.length === 0) return;
   await database.delete(sessions).where(inArray(sessions.desktopDeviceId, deviceIds));
+  // A signed-out machine gives back a team's floating seat at once (issue 57).
+  await releaseMachineLeases(deviceIds, "signed-out", database);
 }
 
 export async function listDevices(userId: string, database: Database = defaultDb()) {

@@ -212,16 +212,20 @@ export async function signLicense(
 /**
  * A licence is valid offline for 7 days, but never past the end of a plan that does not renew (a
  * trial, a grant, a cancelled subscription), nor past the first charge of one that has paid
- * nothing yet: offline, the app then falls back to Free on the day the plan ends, not up to a
+ * nothing yet, nor past a floating seat's lease: offline, the app then falls back to Free on the day the plan ends, not up to a
  * week later (issue 36, point 1; issue 53, finding 12).
  */
 export function licenceExpiry(entitlement: Entitlement, iat: number): number {
   const grace = iat + OFFLINE_GRACE_SECONDS;
   // Never past what is paid or granted (issue 53, finding 12): a plan that renews only through
   // a first charge not made yet ends where its payment would start.
-  const end = entitlement.paid_until ?? (entitlement.renews ? null : entitlement.expires_at);
-  if (!end) return grace;
-  return Math.max(iat, Math.min(grace, Math.floor(Date.parse(end) / 1000)));
+  const planEnd = entitlement.paid_until ?? (entitlement.renews ? null : entitlement.expires_at);
+  // A floating seat's lease (issue 57): a machine that stops checking in gives its seat back
+  // when the lease ends, and its offline licence ends with it.
+  const ends = [planEnd, entitlement.lease_until].filter((end): end is string => Boolean(end));
+  if (ends.length === 0) return grace;
+  const end = Math.min(...ends.map((value) => Math.floor(Date.parse(value) / 1000)));
+  return Math.max(iat, Math.min(grace, end));
 }
 
 /** How long a licence signed for a device is handed out again instead of a new one. */

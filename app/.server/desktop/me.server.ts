@@ -81,7 +81,7 @@ const lookup = countedRead<MeRow>(
            or (o.last_seen_at = d.last_seen_at and o.created_at > d.created_at))) as newer_devices,
      (select count(*)::int from offline_licences f
        where f.user_id = d.user_id and f.expires_at > $2) as licence_files,
-     ${entitlementSourceColumns("d.user_id", "$2")}
+     ${entitlementSourceColumns("d.user_id", "$2", "d.id")}
    from desktop_devices d
    join "user" u on u.id = d.user_id
    where d.access_token_hash = $1 and d.revoked_at is null and d.access_expires_at > $2`,
@@ -132,7 +132,7 @@ export async function desktopMe(
   if (limit && !limit.allowed) return { status: 429, retryAfter: limit.retryAfter };
   const device = token ? rows[0] : undefined;
   if (!device || device.banned) return { status: 401 };
-  const sources = sourcesOfRow(device);
+  const sources = sourcesOfRow(device, { forMachine: true });
   const entitlement = decideEntitlement(sources, now);
   // More devices signed in than the plan allows (Pro ended, three devices on Free's one): the
   // most recently used keep working; the others get no licence until the owner signs one out

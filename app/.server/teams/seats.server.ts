@@ -23,6 +23,7 @@ import { AppError } from "../http/errors";
 import { seatOfMember } from "./member-columns";
 import { LeaseBusyError, withLease } from "../security/lease.server";
 import { seatsText } from "~/lib/seats";
+import type { SeatMode } from "~/lib/floating-seats";
 
 export interface TeamSeats {
   /** The subscription whose seats the team has now; null when it has none. */
@@ -49,6 +50,11 @@ export interface TeamSeats {
    */
   capacity: number;
   free: number;
+  /**
+   * How the seats are held (issue 57): named (by people, as above) or floating (by machines while
+   * they run; `holders`, `capacity` and `free` then say nothing: any member may take one).
+   */
+  mode: SeatMode;
 }
 
 /**
@@ -129,6 +135,7 @@ export async function teamSeatsOf(
     invited,
     capacity,
     free: Math.max(0, capacity - holders.length - invited),
+    mode: subscription?.seatMode ?? "named",
   };
 }
 
@@ -166,7 +173,8 @@ export async function assertSeatForInvitation(
   executor: Executor = defaultDb(),
 ): Promise<void> {
   const seats = await teamSeatsOf(organizationId, executor);
-  if (seats.bought === 0 || seats.free > 0) return;
+  // Floating seats are taken by machines, not people: the team may have more members than seats.
+  if (seats.bought === 0 || seats.mode === "floating" || seats.free > 0) return;
   const [again] = await executor
     .select({ id: invitations.id })
     .from(invitations)
@@ -188,16 +196,19 @@ export async function assertSeatForInvitation(
 
 /**
  * Gives a member a seat when one is free: "given" (or held already), "full" (they stay in the
- * team without Pro), or "none" (the team has bought no seats). Call under the seat lease.
+ * team without Pro), "none" (the team has bought no seats) or "floating" (the seats float: the
+ * member takes one on a machine while the app runs, nothing is given to them). Call under the
+ * seat lease.
  */
 export async function giveSeat(
   organizationId: string,
   userId: string,
   executor: Executor = defaultDb(),
   options: { ignoreInvitations?: boolean } = {},
-): Promise<"given" | "full" | "none"> {
+): Promise<"given" | "full" | "none" | "floating"> {
   const seats = await teamSeatsOf(organizationId, executor);
   if (seats.bought === 0) return "none";
+  if (seats.mode === "floating") return "floating";
   if (seats.holders.includes(userId)) return "given";
   // An accepted invitation was counted as waiting until a moment ago: its seat is this one.
   const free = options.ignoreInvitations ? seats.capacity - seats.holders.length : seats.free;

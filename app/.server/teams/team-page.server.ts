@@ -13,15 +13,21 @@ import { findPlan, planLabel } from "~/lib/plans";
 import { stateByCode } from "~/lib/gst";
 import { TEAM_ROLE_LABELS } from "./roles";
 import { teamSeatsOf } from "./seats.server";
+import { floatingSeatsOf } from "./floating-seats.server";
 import type { TeamView } from "./teams.server";
 
 export async function teamPage(user: Pick<SessionUser, "id">, team: TeamView) {
   const manages = team.myRole !== "member";
   const seats = await teamSeatsOf(team.id);
   const subscription = seats.subscription;
+  const floating = await floatingSeatsOf(team.id);
   return {
     me: user.id,
+    // Floating seats (issue 57): who runs Pro on which machine is for those who manage the team;
+    // a member sees the counts.
+    floating: manages ? floating : { ...floating, inUse: [], refused: [], ended: [] },
     seats: {
+      mode: seats.mode,
       bought: seats.bought,
       held: seats.holders.length,
       invited: seats.invited,

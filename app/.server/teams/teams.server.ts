@@ -460,7 +460,7 @@ export async function acceptInvitation(
   invitationId: string,
   userId: string,
   database: Executor = defaultDb(),
-): Promise<{ organizationId: string; seat: "given" | "full" | "none" }> {
+): Promise<{ organizationId: string; seat: "given" | "full" | "none" | "floating" }> {
   const [pending] = await database
     .select({ organizationId: invitations.organizationId })
     .from(invitations)

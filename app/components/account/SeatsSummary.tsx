@@ -56,7 +56,9 @@ export function SeatsSummary({
   return (
     <div className="text-slate-300" data-testid="team-seats">
       <p className="text-white">
-        {`${seatsText(seats.bought)} of ${subscription.plan}: ${seats.held} held, ${seats.invited} kept for invitations, ${seats.free} free.`}
+        {seats.mode === "floating"
+          ? `${seatsText(seats.bought)} of ${subscription.plan}, floating.`
+          : `${seatsText(seats.bought)} of ${subscription.plan}: ${seats.held} held, ${seats.invited} kept for invitations, ${seats.free} free.`}
       </p>
       {seats.next && seats.next.from ? (
         <p className="mt-2 text-white" data-testid="team-seats-next">
@@ -64,9 +66,11 @@ export function SeatsSummary({
         </p>
       ) : null}
       <p className="mt-2">
-        {seats.mine
-          ? "You hold one of the seats: Pro on the site and in the desktop app."
-          : "You do not hold a seat."}
+        {seats.mode === "floating"
+          ? "You may take a seat on any of your machines while the desktop app runs there."
+          : seats.mine
+            ? "You hold one of the seats: Pro on the site and in the desktop app."
+            : "You do not hold a seat."}
       </p>
       {manages ? (
         <p className="mt-2">

@@ -36,7 +36,7 @@ export function TeamMembers({
                 : `; ${person.devices === 1 ? "1 device" : `${person.devices} devices`} signed in`
             }`}
           </span>
-          {manages && seats.bought > 0 ? (
+          {manages && seats.bought > 0 && seats.mode === "named" ? (
             <Form method="post">
               <input
                 type="hidden"

@@ -16,6 +16,9 @@ import {
 import { AppError } from "~/.server/http/errors";
 import { cancelAtPeriodEnd, undoCancellation } from "~/.server/billing/manage.server";
 import { giveSeat, releaseSeat, withSeatLease } from "~/.server/teams/seats.server";
+import { setSeatMode } from "~/.server/teams/floating-seats.server";
+import { isOveragePercent, SEAT_MODES } from "~/lib/floating-seats";
+import { FloatingSeats } from "~/components/account/FloatingSeats";
 import { billingDefaults, BillingDetailsFields } from "~/components/billing/BillingDetailsFields";
 import { EmailField, FormMessage, SelectField, SubmitButton } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
@@ -66,6 +69,13 @@ const schema = z.union([
   z.object({ intent: z.literal("cancel-seats") }),
   z.object({ intent: z.literal("keep-seats") }),
   z.object({ intent: z.literal("take-seat"), memberId: z.string().min(1).max(100) }),
+  z.object({
+    intent: z.literal("seat-mode"),
+    mode: z.enum(SEAT_MODES, { error: "Choose named or floating seats." }),
+    overagePercent: z.coerce
+      .number()
+      .refine(isOveragePercent, { error: "Choose one of the overage allowances." }),
+  }),
   z.intersection(z.object({ intent: z.literal("profile") }), billingDetailsSchema),
 ]);
 
@@ -135,12 +145,29 @@ export async function action(args: Route.ActionArgs) {
         const given = await withSeatLease(team.id, () => giveSeat(team.id, person.userId));
         if (given === "none")
           throw new AppError("conflict", "The team has no seats: buy seats first.");
+        if (given === "floating")
+          throw new AppError(
+            "conflict",
+            "The team's seats float: every member takes one on a machine while the app runs.",
+          );
         if (given === "full")
           throw new AppError(
             "conflict",
             "No seat is free: add seats, take one back, or withdraw an invitation first.",
           );
         return done("members", `${person.email} has a seat: Pro from now.`);
+      }
+      case "seat-mode": {
+        if (team.myRole === "member")
+          throw new AppError("forbidden", "Only the owner and billing managers manage the seats.");
+        if ((await setSeatMode(team.id, input)) === 0)
+          throw new AppError("conflict", "The team has no seats to hold: buy seats first.");
+        return done(
+          "seat-mode",
+          input.mode === "floating"
+            ? "Seats now float: a machine takes one when the app checks in."
+            : "Seats are named again: each belongs to one person. Machines gave back their floating seats.",
+        );
       }
       case "leave":
         await leaveTeam(request, team.id, session.user.id);
@@ -157,7 +184,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function TeamPage({ loaderData }: Route.ComponentProps) {
-  const { team, me, defaults, seats, invoices } = loaderData;
+  const { team, me, defaults, seats, invoices, floating } = loaderData;
   const [params] = useSearchParams();
   const result = useActionData<typeof action>();
   const pending = usePendingForms();
@@ -193,6 +220,12 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
           message={`Welcome to ${team.name}. Its seats were all taken, so you do not have the team's Pro yet: its owner or a billing manager can give you one.`}
         />
       ) : null}
+      {params.get("joined") === "floating" ? (
+        <FormMessage
+          tone="success"
+          message={`Welcome to ${team.name}. Its seats float: Pro in the desktop app on any machine while a seat is free.`}
+        />
+      ) : null}
       {params.get("joined") === "none" ? (
         <FormMessage tone="success" message={`Welcome to ${team.name}.`} />
       ) : null}
@@ -206,6 +239,15 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
       <Section id="seats" title="Pro seats">
         {answer("seats")}
         <SeatsSummary seats={seats} manages={manages} teamId={team.id} />
+        <div className="mt-4">
+          {answer("seat-mode")}
+          <FloatingSeats
+            floating={floating}
+            manages={manages}
+            hasSeats={seats.subscription !== null}
+            errors={errorsOf("seat-mode")}
+          />
+        </div>
       </Section>
 
       <Section id="members" title="People">
