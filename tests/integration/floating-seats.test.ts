@@ -209,7 +209,7 @@ describe("floating seats", () => {
     expect(afterNamed.entitlement.plan).toBe("free");
   });
 
-  it("refuses a mode the form does not offer, and members cannot choose one", async () => {
+  it("refuses a mode the form does not offer, members cannot choose one, and a floating seat makes no licence file", async () => {
     const { cookie: owner, team } = await floatingTeam(
       "ravi@drill.example",
       "Drill Bits Private Limited",
@@ -229,6 +229,17 @@ describe("floating seats", () => {
       overagePercent: "0",
     });
     expect(refused.status).toBe(403);
+    // A floating seat is held by a checking-in machine, never by an offline licence file.
+    const file = await postForm(server, "/account/licence-file", member.cookie, {
+      intent: "licence-file",
+      name: "Lab bench",
+      fingerprint: "LAB-PC-0009-WXYZ",
+      days: "30",
+    });
+    expect(file.headers.get("location")).toBe("/account/security?licence=floating#licence-files");
+    expect(await pageText(server, "/account/security?licence=floating", member.cookie)).toContain(
+      "Your Pro comes from a team's floating seat",
+    );
   });
 
   // PostgreSQL is required in CI (global setup fails without it), so this never silently skips there.

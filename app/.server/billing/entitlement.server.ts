@@ -274,7 +274,12 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
  */
 export async function entitlementFor(
   userId: string,
-  options: { database?: Executor; now?: Date } = {},
+  options: {
+    database?: Executor;
+    now?: Date;
+    /** false: leave out the floating seats of the person's teams (a licence file holds none). */
+    floatingSeats?: boolean;
+  } = {},
 ): Promise<Entitlement> {
   const database = options.database ?? defaultDb();
   const now = options.now ?? new Date();
@@ -288,5 +293,11 @@ export async function entitlementFor(
     ),
   );
   const [row] = (result as unknown as { rows: EntitlementSourcesRow[] }).rows;
-  return decideEntitlement(sourcesOfRow(row), now);
+  const sources = sourcesOfRow(row);
+  return decideEntitlement(
+    options.floatingSeats === false
+      ? { ...sources, seats: sources.seats.filter((seat) => !seat.floating) }
+      : sources,
+    now,
+  );
 }

@@ -26,6 +26,8 @@ export const LICENCE_FILE_FORMAT = "pinout-licence-file/1";
  */
 export const LICENCE_FILE_REFUSALS = {
   "not-pro": "Licence files for offline computers are part of Pro.",
+  floating:
+    "Your Pro comes from a team's floating seat, which a computer holds only while the app checks in: a computer without internet cannot hold one. Ask the team's owner for named seats, or use Pro of your own.",
   ends: "What is paid ends too soon for a licence file: renew first, then make the file.",
   full: "All your device slots are in use (computers signed in, or holding a licence file): sign a computer out above first.",
   invalid:
@@ -71,10 +73,14 @@ export async function issueLicenceFile(
   database: Database = defaultDb(),
   now: Date = new Date(),
 ): Promise<{ body: string; filename: string; expiresAt: Date }> {
-  const entitlement = await entitlementFor(userId, { database, now });
+  // A floating seat is held by a machine while it checks in (issue 57): never by a file.
+  const entitlement = await entitlementFor(userId, { database, now, floatingSeats: false });
   const paidUntil = entitlement.paid_until ?? entitlement.expires_at;
-  if (entitlement.plan === "free" || !paidUntil)
-    throw new AppError("conflict", LICENCE_FILE_REFUSALS["not-pro"], { field: "not-pro" });
+  if (entitlement.plan === "free" || !paidUntil) {
+    const withFloating = await entitlementFor(userId, { database, now });
+    const refusal = withFloating.plan === "free" ? "not-pro" : "floating";
+    throw new AppError("conflict", LICENCE_FILE_REFUSALS[refusal], { field: refusal });
+  }
   const end = Math.min(now.getTime() + input.days * DAY_MS, Date.parse(paidUntil));
   if (end - now.getTime() < 60 * 60 * 1000)
     throw new AppError(

@@ -29,6 +29,7 @@ import {
 } from "../billing/entitlement-sources";
 import { env } from "../env";
 import { givingSeats } from "./seats.server";
+import { queueSeatTrim } from "./trim-queue";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -434,8 +435,11 @@ export async function setSeatMode(
             running.map((row) => row.id),
           ),
         );
-    if (choice.mode === "named")
+    if (choice.mode === "named") {
       await endLeases(tx, eq(seatLeases.organizationId, organizationId), "mode-changed", now);
+      // The named seats count again: the seat rule takes back any beyond those paid.
+      await queueSeatTrim(tx, organizationId);
+    }
     return running.length;
   });
 }

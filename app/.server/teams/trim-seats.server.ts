@@ -31,6 +31,9 @@ export async function trimTeamSeats(
         // No seats paid at all: the seats give nothing, and the team keeps its list of who had
         // one for when it buys again (its page says the subscription ended).
         if (seats.bought === 0 || seats.holders.length <= seats.bought) return [];
+        // Floating seats (issue 57): named seats give nothing meanwhile, and are kept as they are
+        // for a move back to named seats, which queues this check again.
+        if (seats.mode === "floating") return [];
         const lost = seats.holders.slice(seats.bought);
         await releaseSeat(organizationId, lost, tx);
         const [team] = await tx
