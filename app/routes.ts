@@ -137,6 +137,8 @@ export default [
       route("me", "routes/desktop/me.ts"),
       route("heartbeat", "routes/desktop/heartbeat.ts"),
       route("release-seat", "routes/desktop/release-seat.ts"),
+      route("checkout-link", "routes/desktop/checkout-link.ts"),
+      route("wait", "routes/desktop/wait.ts"),
       route("usage", "routes/desktop/usage.ts"),
       route("logout", "routes/desktop/logout.ts"),
       route("trial", "routes/desktop/trial.ts"),

@@ -3,7 +3,9 @@
  * integration by example (RFC 8252 loopback redirect + PKCE S256, token refresh, offline licence).
  *
  *   npm run desktop-client -- login --server http://127.0.0.1:3000 [--device-name "Asha's Mac"] [--platform mac] [--machine-id ID]
- *   npm run desktop-client -- me | heartbeat | trial | refresh | usage | open-account | logout   [--server …]
+ *   npm run desktop-client -- me | heartbeat | release-seat | trial | refresh | usage | open-account | logout   [--server …]
+ *   npm run desktop-client -- buy --plan pro-monthly | seats --team ID --seats 5 --cycle monthly
+ *                              | update-payment-method | resume                 (opens the browser, waits)
  *   npm run desktop-client -- save-keys --jwks keys.json                         (online, once)
  *   npm run desktop-client -- verify-licence-file --file F --fingerprint FP --jwks keys.json   (offline)
  *
@@ -17,6 +19,13 @@
  *
  * open-account prints a /login-via?token= link (2 minutes, single use); the site shows
  * "Continue as …?" and signs the browser in only when the user confirms.
+ *
+ * buy, seats, update-payment-method and resume ask for a link for that errand
+ * (POST /api/desktop/checkout-link) with a loopback return address, print it ("OPEN "), then wait
+ * (GET /api/desktop/wait) until the entitlement changes and the browser comes back through
+ * "Return to the app", as an app would.
+ *
+ * release-seat gives back a team's floating seat, as an app does when it quits.
  *
  * Tokens are kept in --state (default .desktop-client.json, mode 0600), as an app would keep them
  * in the OS keychain.
@@ -49,6 +58,10 @@ const { values, positionals } = parseArgs({
     fingerprint: { type: "string" },
     jwks: { type: "string", default: "licence-keys.json" },
     now: { type: "string" },
+    plan: { type: "string", default: "pro-monthly" },
+    team: { type: "string" },
+    seats: { type: "string" },
+    cycle: { type: "string", default: "monthly" },
   },
 });
 const command = positionals[0] ?? "help";
@@ -148,6 +161,93 @@ function waitForCallback(
   });
 }
 
+/**
+ * A loopback listener for "Return to the app" (issue 57, point 4): resolves `returned` with what
+ * the site says was done (`?done=…`) when the browser comes back.
+ */
+function listenForReturn(): Promise<{
+  returnUri: string;
+  returned: Promise<URLSearchParams>;
+  close: () => void;
+}> {
+  return new Promise((resolveListening) => {
+    let onReturn: (query: URLSearchParams) => void = () => {};
+    const returned = new Promise<URLSearchParams>((resolve) => (onReturn = resolve));
+    const listener = http.createServer((req, res) => {
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      if (url.pathname !== "/return") {
+        res.writeHead(url.pathname === "/favicon.ico" ? 204 : 404).end();
+        return;
+      }
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(
+        "<!doctype html><title>Back in the app</title><h1>Done: back in the app.</h1><p>You can close this tab.</p>",
+      );
+      onReturn(url.searchParams);
+    });
+    listener.listen(0, "127.0.0.1", () => {
+      const address = listener.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      resolveListening({
+        returnUri: `http://127.0.0.1:${port}/return`,
+        returned,
+        close: () => listener.close(),
+      });
+    });
+  });
+}
+
+/**
+ * An errand in the browser (buy, seats, payment method, resume): the link, then the wait for the
+ * entitlement to change (long polls of at most 25 s) and for the browser to come back, within
+ * --timeout seconds.
+ */
+async function errand(action: string, extra: Record<string, unknown>) {
+  const state = loadState();
+  const before = await api("/api/desktop/me", { token: state.access_token });
+  if (before.status !== 200) fail(`me: ${before.status} ${JSON.stringify(before.json)}`);
+  let tag = String(before.json.entitlement_tag);
+  const { returnUri, returned, close } = await listenForReturn();
+  const link = await api("/api/desktop/checkout-link", {
+    token: state.access_token,
+    body: { action, ...extra, return_uri: returnUri },
+  });
+  if (link.status !== 200) {
+    close();
+    fail(`checkout-link: ${link.status} ${String(link.json.error_description ?? "")}`);
+  }
+  console.log("Open this address in your browser to finish in the site:");
+  console.log(`OPEN ${String(link.json.url)}`);
+  const deadline = Date.now() + Number(values.timeout) * 1000;
+  let cameBack: URLSearchParams | null = null;
+  void returned.then((query) => (cameBack = query));
+  let changed = false;
+  while (Date.now() < deadline && !(changed && cameBack)) {
+    if (changed) {
+      // Changed already: only the browser's return is awaited now.
+      await Promise.race([returned, new Promise((resolve) => setTimeout(resolve, 1000))]);
+      continue;
+    }
+    const seconds = Math.max(1, Math.min(25, Math.floor((deadline - Date.now()) / 1000)));
+    const waited = await api(`/api/desktop/wait?since=${tag}&timeout=${seconds}`, {
+      token: state.access_token,
+    });
+    if (waited.status !== 200) fail(`wait: ${waited.status} ${JSON.stringify(waited.json)}`);
+    if (waited.json.changed === true) {
+      changed = true;
+      tag = String(waited.json.entitlement_tag);
+      const entitlement = waited.json.entitlement as { plan: string; renews: boolean };
+      console.log(
+        `entitlement changed: plan ${entitlement.plan}${entitlement.renews ? ", renews" : ""}`,
+      );
+    }
+  }
+  close();
+  const query = cameBack as URLSearchParams | null;
+  if (query) console.log(`browser returned: ${query.toString()}`);
+  if (!changed) fail("timed out: the entitlement did not change");
+}
+
 async function verifyLicense(license: string) {
   const keys = createRemoteJWKSet(new URL(`${server}/.well-known/jwks.json`));
   const { payload } = await jwtVerify(license, keys, {
@@ -232,8 +332,36 @@ async function main() {
       console.log(
         `checked in: plan ${entitlement.plan}; next check-in in ${Math.round(checkIn.interval_seconds / 3600)} h`,
       );
+      // A team's floating seat (issue 57): held until when, or why none is free.
+      const seat = response.json.floating_seat as
+        null | { status: "held"; lease_until: string } | { status: "refused"; message: string };
+      if (seat?.status === "held") console.log(`floating seat held until ${seat.lease_until}`);
+      if (seat?.status === "refused") console.log(`floating seat refused: ${seat.message}`);
       return;
     }
+    case "release-seat": {
+      // What an app does when it quits: a team's floating seat is free for another machine.
+      const state = loadState();
+      const response = await api("/api/desktop/release-seat", {
+        token: state.access_token,
+        body: {},
+      });
+      if (response.status !== 200) fail(`release-seat: ${response.status}`);
+      console.log("floating seat given back");
+      return;
+    }
+    case "buy":
+      return errand("buy", { plan: values.plan });
+    case "seats":
+      if (!values.team || !values.seats) fail("give --team and --seats");
+      return errand("seats", {
+        team_id: values.team,
+        seats: Number(values.seats),
+        cycle: values.cycle,
+      });
+    case "update-payment-method":
+    case "resume":
+      return errand(command, {});
     case "trial": {
       // The free Pro trial from the app (one per account, mailbox and computer).
       const state = loadState();
@@ -341,7 +469,7 @@ async function main() {
     }
     default:
       console.log(
-        "usage: npm run desktop-client -- <login|me|heartbeat|trial|refresh|usage|open-account|logout|save-keys|verify-licence-file> [--server URL] [--state FILE]",
+        "usage: npm run desktop-client -- <login|me|heartbeat|release-seat|buy|seats|update-payment-method|resume|trial|refresh|usage|open-account|logout|save-keys|verify-licence-file> [--server URL] [--state FILE]",
       );
       process.exitCode = command === "help" ? 0 : 2;
   }

@@ -106,6 +106,11 @@ export async function burnToken<P extends keyof TokenPayloads>(
 /** What a web-session token knows: the device that asked for it, whose browser session it opens. */
 export interface WebSessionPayload {
   deviceId: string;
+  /**
+   * Where the app waits to be told that what it opened the browser for is done (issue 57, point
+   * 4): its loopback address or its own scheme, checked as a sign-in's redirect_uri is.
+   */
+  returnUri?: string;
 }
 
 /**
@@ -116,8 +121,12 @@ export async function issueWebSessionToken(
   userId: string,
   deviceId: string,
   database: Database = defaultDb(),
+  options: { returnUri?: string } = {},
 ): Promise<string> {
-  const payload: WebSessionPayload = { deviceId };
+  const payload: WebSessionPayload = {
+    deviceId,
+    ...(options.returnUri ? { returnUri: options.returnUri } : {}),
+  };
   return issueOneTimeToken(database, {
     purpose: "web_session",
     userId,
@@ -133,11 +142,11 @@ export async function issueWebSessionToken(
 export async function peekWebSessionToken(
   token: string,
   database: Database = defaultDb(),
-): Promise<{ email: string } | null> {
+): Promise<{ email: string; returnUri?: string } | null> {
   // Lengths the sign-in endpoint refuses as well: not worth a query.
   if (token.length === 0 || token.length > 200) return null;
   const [row] = await database
-    .select({ email: users.email })
+    .select({ email: users.email, payload: oneTimeTokens.payload })
     .from(oneTimeTokens)
     .innerJoin(users, eq(users.id, oneTimeTokens.userId))
     .where(
@@ -148,5 +157,8 @@ export async function peekWebSessionToken(
         gt(oneTimeTokens.expiresAt, new Date()),
       ),
     );
-  return row ?? null;
+  if (!row) return null;
+  // Written only by issueWebSessionToken, for this purpose.
+  const returnUri = (row.payload as WebSessionPayload | null)?.returnUri;
+  return { email: row.email, ...(returnUri ? { returnUri } : {}) };
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { decideEntitlement, type Entitlement } from "../billing/entitlement.server";
 import {
@@ -23,6 +24,11 @@ export interface MeBody {
   user: { id: string; email: string; name: string };
   device: { id: string; name: string; platform: string };
   entitlement: Entitlement;
+  /**
+   * A short tag of `entitlement` (issue 57, point 4): the app waits on GET /api/desktop/wait?since=
+   * for it to change after opening a purchase, seats or payment link.
+   */
+  entitlement_tag: string;
   license: string;
   update: UpdateStatus;
   /**
@@ -86,6 +92,11 @@ const lookup = countedRead<MeRow>(
    join "user" u on u.id = d.user_id
    where d.access_token_hash = $1 and d.revoked_at is null and d.access_expires_at > $2`,
 );
+
+/** A tag that changes whenever anything in the entitlement does (its keys are in a fixed order). */
+export function entitlementTag(entitlement: Entitlement): string {
+  return createHash("sha256").update(JSON.stringify(entitlement)).digest("hex").slice(0, 16);
+}
 
 /** The trial behind an entitlement that ends when a trial grant does (not a plan bought since). */
 function trialOf(
@@ -167,6 +178,7 @@ export async function desktopMe(
       user: { id: device.user_id, email: device.email, name: device.user_name },
       device: { id: device.id, name: device.name, platform: device.platform },
       entitlement,
+      entitlement_tag: entitlementTag(entitlement),
       license,
       update,
       trial: trialOf(sources.grants, entitlement, now),

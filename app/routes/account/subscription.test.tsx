@@ -157,6 +157,7 @@ function loaderData({
     current && entitlement.plan !== "free" && ["active", "pending"].includes(sub?.status ?? "");
   const amount = switchTo?.price.amount ?? summary?.nextCharge?.amount ?? null;
   return {
+    appReturn: null,
     refund: {
       offer:
         refund && current

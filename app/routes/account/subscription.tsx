@@ -35,6 +35,8 @@ import { planLabel } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
 import { trialDaysLeft } from "~/lib/trials";
 import { newTicketUrl } from "~/lib/support";
+import { appReturnFor } from "~/.server/desktop/app-return.server";
+import { ReturnToApp } from "~/components/ReturnToApp";
 import type { Route } from "./+types/subscription";
 
 export const meta: Route.MetaFunction = () =>
@@ -42,7 +44,11 @@ export const meta: Route.MetaFunction = () =>
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = requireSession(context);
-  return subscriptionPage(user, await accountState(context), request.url);
+  return {
+    ...(await subscriptionPage(user, await accountState(context), request.url)),
+    // Opened from the app to resume (issue 57, point 4): the way back to it.
+    appReturn: appReturnFor(request, { done: "subscription" }),
+  };
 }
 
 const schema = z.discriminatedUnion("intent", [
@@ -154,6 +160,9 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
       <PageHeader title="Subscription" lead="Your plan, what it includes and what happens next.">
         <div className="mt-3">
           <TestModeBadge show={testMode && sub !== null} />
+        </div>
+        <div className="mt-3">
+          <ReturnToApp href={loaderData.appReturn} />
         </div>
       </PageHeader>
       {notice === "already-subscribed" ? (

@@ -32,6 +32,8 @@ import { teamPage } from "~/.server/teams/team-page.server";
 import { billingDetailsSchema } from "~/lib/billing-details";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
+import { appReturnFor } from "~/.server/desktop/app-return.server";
+import { ReturnToApp } from "~/components/ReturnToApp";
 import type { Route } from "./+types/team-detail";
 
 export const meta: Route.MetaFunction = ({ data: page }) =>
@@ -44,10 +46,17 @@ async function teamOr404(userId: string, id: string) {
   return team;
 }
 
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { user } = requireSession(context);
   const team = await teamOr404(user.id, params.id);
-  return { ...(await teamPage(user, team)), defaults: billingDefaults(team.profile, team.name) };
+  return {
+    ...(await teamPage(user, team)),
+    defaults: billingDefaults(team.profile, team.name),
+    // Seats bought from the app (issue 57, point 4): the way back to it.
+    appReturn: new URL(request.url).searchParams.get("paid")
+      ? appReturnFor(request, { done: "seats", team: team.id })
+      : null,
+  };
 }
 
 const schema = z.union([
@@ -228,6 +237,11 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
       ) : null}
       {params.get("joined") === "none" ? (
         <FormMessage tone="success" message={`Welcome to ${team.name}.`} />
+      ) : null}
+      {loaderData.appReturn ? (
+        <p className="mb-4">
+          <ReturnToApp href={loaderData.appReturn} />
+        </p>
       ) : null}
       {params.get("paid") && !seats.subscription ? (
         <FormMessage

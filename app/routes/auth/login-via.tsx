@@ -10,6 +10,8 @@ import {
   peekWebSessionToken,
 } from "~/.server/desktop/handoff.server";
 import { logger } from "~/.server/logger";
+import { appReturnCookie } from "~/.server/desktop/app-return.server";
+import { isAllowedDesktopRedirect } from "~/lib/desktop-redirect";
 import { site } from "~/config/site";
 import { pageMeta } from "~/lib/meta";
 import { safeNext } from "~/lib/safe-redirect";
@@ -114,6 +116,8 @@ async function continueWithWebToken(request: Request): Promise<never> {
   if (!parsed.success)
     throw data({ message: "This sign-in link from the app is not valid." }, { status: 400 });
   const next = safeNext(parsed.data.next);
+  // Read before the token is spent: where the app waits for the errand it opened to end.
+  const returnUri = (await peekWebSessionToken(parsed.data.token))?.returnUri;
   const response = await auth().api.signInWithDesktopToken({
     body: { token: parsed.data.token },
     headers: request.headers,
@@ -122,6 +126,11 @@ async function continueWithWebToken(request: Request): Promise<never> {
   if (!response.ok) throw webTokenRefused(next);
   const headers = new Headers({ "Cache-Control": PRIVATE_NO_STORE });
   for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+  if (returnUri && isAllowedDesktopRedirect(returnUri))
+    headers.append(
+      "Set-Cookie",
+      appReturnCookie(returnUri, new URL(request.url).protocol === "https:"),
+    );
   throw redirect(next, { headers });
 }
 

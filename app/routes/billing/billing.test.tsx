@@ -78,6 +78,7 @@ function loaderData(
 ): LoaderData {
   const profile = options.profile ?? null;
   return {
+    appReturn: null,
     abroad: options.abroad ?? false,
     abroadDefaults: abroadDefaults(null, session.user.name),
     defaults: billingDefaults(profile, session.user.name),

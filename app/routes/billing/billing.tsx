@@ -22,6 +22,8 @@ import { abroadDetailsSchema, billingDetailsSchema, isAbroad } from "~/lib/billi
 import { stateByCode } from "~/lib/gst";
 import { pageMeta } from "~/lib/meta";
 import { newTicketUrl } from "~/lib/support";
+import { appReturnFor } from "~/.server/desktop/app-return.server";
+import { ReturnToApp } from "~/components/ReturnToApp";
 import type { Route } from "./+types/billing";
 
 export const meta: Route.MetaFunction = () =>
@@ -37,6 +39,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The form of the side of the border the saved address is on, or the one asked for.
   const abroad = side === "abroad" || (side !== "india" && profile !== null && isAbroad(profile));
   return {
+    // Opened from the app to update the payment method (issue 57, point 4): the way back to it.
+    appReturn: appReturnFor(request, { done: "payment-method" }),
     abroad,
     abroadDefaults: abroadDefaults(profile, user.name),
     defaults: billingDefaults(profile, user.name),
@@ -99,6 +103,9 @@ export default function BillingPage({ loaderData, actionData }: Route.ComponentP
       <PageHeader title="Billing" lead="Payment method and the details on your tax invoices.">
         <div className="mt-3">
           <TestModeBadge show={testMode && sub !== null} />
+        </div>
+        <div className="mt-3">
+          <ReturnToApp href={loaderData.appReturn} />
         </div>
       </PageHeader>
 

@@ -14,6 +14,8 @@ import { formatPrice } from "~/lib/money";
 import { findPlan, planLabel } from "~/lib/plans";
 import { pageMeta } from "~/lib/meta";
 import { nextCharge } from "~/.server/billing/charge-amount.server";
+import { appReturnFor } from "~/.server/desktop/app-return.server";
+import { ReturnToApp } from "~/components/ReturnToApp";
 import type { Route } from "./+types/checkout-complete";
 
 export const meta: Route.MetaFunction = () =>
@@ -53,6 +55,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     paidInrPaise: firstPayment?.inrValuePaise ?? null,
     nextChargeAt: subscription.chargeAt?.toISOString() ?? null,
     nextCharge: await nextCharge(subscription),
+    // Opened from the app (issue 57, point 4): where it waits to hear that the purchase is done.
+    appReturn: appReturnFor(request, {
+      done: "purchase",
+      subscription: subscription.providerSubscriptionId,
+    }),
   };
 }
 
@@ -110,7 +117,11 @@ export default function CheckoutComplete({ loaderData }: Route.ComponentProps) {
           <p className="mt-2 text-slate-300">{`Next charge: ${formatPrice(nextCharge)} on ${formatDate(nextChargeAt)}.`}</p>
         ) : null}
         <div className="mt-8 flex flex-wrap gap-3">
-          <Link to="/account/subscription" className="btn-primary">
+          <ReturnToApp href={loaderData.appReturn} />
+          <Link
+            to="/account/subscription"
+            className={loaderData.appReturn ? "btn-secondary" : "btn-primary"}
+          >
             View subscription
           </Link>
           <Link to="/download" className="btn-secondary">
