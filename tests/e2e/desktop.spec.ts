@@ -203,3 +203,57 @@ test.describe("a bad handoff request", () => {
     await expect(page.getByText(/redirect_uri must be/)).toHaveCount(0);
   });
 });
+
+test("a purchase link from the app leads through checkout, back to the app, and its check-in reports Pro", async ({
+  page,
+}) => {
+  const stateFile = path.join(
+    fs.mkdtempSync(path.join(os.tmpdir(), "desktop-client-")),
+    "state.json",
+  );
+  const email = uniqueEmail("inapp");
+  await signUpAndVerify(page, { name: "Asha Rao", email, password: "desktop-purchase-79" });
+  const login = desktopClient(
+    ["login", "--device-name", "Bench PC", "--machine-id", `e2e-${randomUUID()}`],
+    stateFile,
+  );
+  await page.goto(await login.opened);
+  await page
+    .getByRole("button", { name: `Connect the Pinout app on this computer to ${email}` })
+    .click();
+  expect(await login.exited).toBe(0);
+
+  // The app asks for a link for Pro monthly and opens it; it waits for the change meanwhile.
+  const buy = desktopClient(["buy", "--plan", "pro-monthly", "--timeout", "120"], stateFile);
+  await page.goto(await buy.opened);
+  await page.getByRole("button", { name: `Continue as ${email}` }).click();
+  await expect(page).toHaveURL(/\/checkout\?plan=pro-monthly$/);
+  await expect(page.getByRole("heading", { name: "Subscribe to Pro (monthly)" })).toBeVisible();
+  await waitForHydration(page);
+  // The buyer's name is there already; the address is theirs to give.
+  await expect(page.getByLabel("Name or company name")).toHaveValue("Asha Rao");
+  await page.getByLabel("Address", { exact: true }).fill("12 MG Road");
+  await page.getByLabel("City").fill("Bengaluru");
+  await page.getByLabel("PIN code").fill("560001");
+  await page.getByLabel("State or union territory").selectOption({ label: "Karnataka" });
+  await page.getByRole("button", { name: /Continue to payment/ }).click();
+  const modal = page.getByRole("dialog");
+  await expect(modal).toBeVisible();
+  await modal.getByRole("button", { name: "Success" }).click();
+  await expect(page.getByRole("heading", { name: "Welcome to Pro" })).toBeVisible({
+    timeout: 20_000,
+  });
+  await expectNoAxeViolations(page);
+
+  // Back to the app: the link goes to the app's loopback listener, which says so.
+  await page.getByRole("link", { name: "Return to the Pinout app" }).click();
+  await expect(page.getByRole("heading", { name: "Done: back in the app." })).toBeVisible();
+  expect(await buy.exited).toBe(0);
+  expect(buy.output()).toContain("entitlement changed: plan pro-monthly, renews");
+  expect(buy.output()).toMatch(/browser returned: done=purchase&subscription=sub_/);
+
+  // The app's next check-in reports Pro.
+  const heartbeat = desktopClient(["heartbeat"], stateFile);
+  expect(await heartbeat.exited).toBe(0);
+  expect(heartbeat.output()).toContain("checked in: plan pro-monthly");
+});

@@ -105,6 +105,24 @@ test("create a team, buy seats, invite a colleague who accepts in their own brow
   await other.reload();
   await expect(other.getByText(/not found/i).first()).toBeVisible();
   await context.close();
+
+  // Floating seats (issue 57): the owner lets machines take the seats, with a 1.5× allowance.
+  await waitForHydration(page);
+  await page
+    .getByLabel("How seats are held")
+    .selectOption({ label: "Floating: one machine each, while the app runs" });
+  await page
+    .getByLabel("Overage allowance (floating seats)")
+    .selectOption({ label: "1.5× the seats" });
+  await page.getByRole("button", { name: "Save how seats are held" }).click();
+  await expect(
+    page.getByText("Seats now float: a machine takes one when the app checks in."),
+  ).toBeVisible();
+  await expect(page.getByTestId("floating-use")).toHaveText(
+    "0 machines of 2 seats in use now (the overage allowance admits up to 3 machines). Most at once in the last 30 days: 0 machines.",
+  );
+  await expect(page.getByTestId("team-seats")).toContainText("2 seats of Pro (monthly), floating.");
+  await expectNoAxeViolations(page);
 });
 
 /**
