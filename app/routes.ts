@@ -139,6 +139,7 @@ export default [
       route("release-seat", "routes/desktop/release-seat.ts"),
       route("checkout-link", "routes/desktop/checkout-link.ts"),
       route("wait", "routes/desktop/wait.ts"),
+      route("openapi.json", "routes/desktop/openapi.ts"),
       route("usage", "routes/desktop/usage.ts"),
       route("logout", "routes/desktop/logout.ts"),
       route("trial", "routes/desktop/trial.ts"),

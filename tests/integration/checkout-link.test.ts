@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cookiesFrom, getWithCookies, postForm, signUpVerified } from "../support/auth";
 import { buyThroughSandbox } from "../support/billing";
 import { signInDevice } from "../support/desktop";
+import { expectConforms } from "../support/desktop-api";
 import { httpEngine } from "../support/engines";
 import { pageText, textOf } from "../support/pages";
 import { type RunningTestServer, startServerOn } from "../support/server";
@@ -53,7 +54,7 @@ describe("checkout links from the app", () => {
 
     const asked = await ask(access, { action: "buy", plan: "pro-yearly", return_uri: RETURN });
     expect(asked.status).toBe(200);
-    const link = (await asked.json()) as { url: string; expires_in: number };
+    const link = (await expectConforms("POST", asked)) as { url: string; expires_in: number };
     expect(link.expires_in).toBe(120);
     const url = new URL(link.url);
     expect(url.pathname).toBe("/login-via");
@@ -92,7 +93,7 @@ describe("checkout links from the app", () => {
     const waiting = wait(access, before.entitlement_tag, 30);
     const subscriptionId = await buyThroughSandbox(server, browser, "pro-yearly");
     const changed = await waiting;
-    expect(await changed.json()).toMatchObject({
+    expect(await expectConforms("GET", changed)).toMatchObject({
       changed: true,
       entitlement: { plan: "pro-yearly" },
     });

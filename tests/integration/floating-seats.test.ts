@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { postForm, signUpVerified } from "../support/auth";
 import { signInDevice } from "../support/desktop";
+import { expectConforms } from "../support/desktop-api";
 import { httpEngine } from "../support/engines";
 import { eventually } from "../support/eventually";
 import { pageText } from "../support/pages";
@@ -57,7 +58,8 @@ describe("floating seats", () => {
       headers: { authorization: `Bearer ${access}` },
     });
     expect(response.status).toBe(200);
-    return (await response.json()) as CheckIn;
+    // Every check-in answer, held, refused or none, as the OpenAPI document says (point 6).
+    return (await expectConforms("POST", response)) as CheckIn;
   };
 
   /** A team with `seats` paid monthly seats held floating with `overage` percent. */
