@@ -209,6 +209,20 @@ describe("floating seats", () => {
     const afterNamed = await checkIn(bina.access);
     expect(afterNamed.floating_seat).toBeNull();
     expect(afterNamed.entitlement.plan).toBe("free");
+
+    // The owner sees when each person's machines last checked in and how many fell silent
+    // (issue 57, point 1), never which machines; a member sees neither.
+    await server.sql(
+      "update desktop_devices set last_seen_at = now() - interval '15 days' where name = 'Chetan''s desktop'",
+    );
+    const people = await pageText(server, team.path, owner);
+    expect(people).toMatch(
+      /chetan@lathe\.example Member, since \d{1,2} \w{3} \d{4}; 1 device signed in, last seen \d{1,2} \w{3} \d{4} \(1 silent too long: its slot is freed\)/,
+    );
+    expect(people).toMatch(
+      /bina@lathe\.example Member, since [^;]+; 1 device signed in, last seen \d{1,2} \w{3} \d{4} Give a seat/,
+    );
+    expect(await pageText(server, team.path, bina.cookie)).not.toContain("last seen");
   });
 
   it("refuses a mode the form does not offer, members cannot choose one, and a floating seat makes no licence file", async () => {

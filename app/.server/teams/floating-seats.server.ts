@@ -388,16 +388,23 @@ export async function floatingSeatsOf(
       machine: row.machine,
       at: row.at.toISOString(),
     })),
+    // The 20 latest ends, latest first.
     ended: leases
-      .filter((lease) => lease.releasedAt !== null && lease.releaseReason !== null)
-      .slice(-20)
-      .reverse()
-      .map((lease) => ({
-        person: lease.person,
-        machine: lease.machine,
-        at: (lease.releasedAt ?? now).toISOString(),
-        reason: lease.releaseReason ?? "expired",
-      })),
+      .flatMap((lease) =>
+        lease.releasedAt && lease.releaseReason
+          ? [
+              {
+                person: lease.person,
+                machine: lease.machine,
+                releasedAt: lease.releasedAt,
+                reason: lease.releaseReason,
+              },
+            ]
+          : [],
+      )
+      .sort((a, b) => b.releasedAt.getTime() - a.releasedAt.getTime())
+      .slice(0, 20)
+      .map(({ releasedAt, ...end }) => ({ ...end, at: releasedAt.toISOString() })),
   };
 }
 

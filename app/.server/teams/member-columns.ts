@@ -14,6 +14,18 @@ export const memberDeviceCount = () =>
   sql<number>`(select count(*)::int from desktop_devices d
     where d.user_id = "member"."user_id" and d.revoked_at is null)`;
 
+/**
+ * When the member's most recently used machine last checked in, and how many of their signed-in
+ * machines fell silent (their slots freed, issue 57): when and how many, never which.
+ */
+export const memberLastSeen = () =>
+  sql<Date | string | null>`(select max(d.last_seen_at) from desktop_devices d
+    where d.user_id = "member"."user_id" and d.revoked_at is null)`;
+export const memberSilentDevices = (silentBefore: Date) =>
+  sql<number>`(select count(*)::int from desktop_devices d
+    where d.user_id = "member"."user_id" and d.revoked_at is null
+      and d.last_seen_at < ${silentBefore.toISOString()}::timestamptz)`;
+
 export const holdsSeat = () => sql<boolean>`${teamSeats.userId} is not null`;
 
 /**

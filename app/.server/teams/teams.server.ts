@@ -28,7 +28,13 @@ import { teamInvitationMessage } from "../mail/team-templates";
 import { env } from "../env";
 import { kickJobs } from "../jobs/kick";
 import { TEAM_ROLE_LABELS, TEAM_ROLES, type TeamRole } from "./roles";
-import { holdsSeat, memberDeviceCount } from "./member-columns";
+import {
+  holdsSeat,
+  memberDeviceCount,
+  memberLastSeen,
+  memberSilentDevices,
+} from "./member-columns";
+import { silentBefore } from "../desktop/check-ins.server";
 import { assertSeatForInvitation, giveSeat, releaseSeat, withSeatLease } from "./seats.server";
 
 /** The plugin's refusals, in our words (by its error code). */
@@ -174,6 +180,10 @@ export interface TeamView {
   members: {
     /** Signed-in desktop devices, for the owner and billing managers only (never which ones). */
     devices: number | null;
+    /** When their most recently used machine last checked in (managers only). */
+    lastSeenAt: string | null;
+    /** Their signed-in machines silent past DEVICE_SILENT_DAYS, slots freed (managers only). */
+    silentDevices: number | null;
     id: string;
     userId: string;
     name: string;
@@ -214,8 +224,11 @@ export async function teamViewFor(
       joinedAt: members.createdAt,
       name: users.name,
       email: users.email,
-      // A count, never the devices themselves (issue 37, point 7).
+      // A count, never the devices themselves (issue 37, point 7); when last seen and how many
+      // fell silent (issue 57).
       devices: memberDeviceCount(),
+      lastSeen: memberLastSeen(),
+      silent: memberSilentDevices(silentBefore(now)),
     })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
@@ -260,6 +273,11 @@ export async function teamViewFor(
       role: isTeamRole(person.role) ? person.role : "member",
       joinedAt: person.joinedAt.toISOString(),
       devices: myRole === "member" ? null : Number(person.devices),
+      lastSeenAt:
+        myRole === "member" || person.lastSeen === null
+          ? null
+          : new Date(person.lastSeen).toISOString(),
+      silentDevices: myRole === "member" ? null : Number(person.silent),
     })),
     invitations: pending.map((row) => ({
       id: row.id,

@@ -33,7 +33,13 @@ export function TeamMembers({
             {`${person.roleLabel}${seats.holders.includes(person.userId) ? ", Pro seat" : ""}, since ${formatDate(person.joinedAt)}${
               person.devices === null
                 ? ""
-                : `; ${person.devices === 1 ? "1 device" : `${person.devices} devices`} signed in`
+                : `; ${person.devices === 1 ? "1 device" : `${person.devices} devices`} signed in${
+                    person.lastSeenAt ? `, last seen ${formatDate(person.lastSeenAt)}` : ""
+                  }${
+                    person.silentDevices
+                      ? ` (${person.silentDevices} silent too long: ${person.silentDevices === 1 ? "its slot is" : "their slots are"} freed)`
+                      : ""
+                  }`
             }`}
           </span>
           {manages && seats.bought > 0 && seats.mode === "named" ? (
