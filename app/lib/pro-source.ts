@@ -58,8 +58,10 @@ export function planShown(input: {
 /** A team seat's words: the team, and who manages it. Null when the plan is not a seat's. */
 export function proSourceText(entitlement: {
   plan: string;
-  team?: { id: string; name: string };
+  team?: { id: string; name: string; floating?: true };
 }): string | null {
   if (entitlement.plan === "free" || !entitlement.team) return null;
+  if (entitlement.team.floating)
+    return `From ${entitlement.team.name}'s floating seats: Pro in the desktop app on a machine while one of the team's seats is free. The team's owner or billing manager manages them.`;
   return `From a seat of ${entitlement.team.name}'s subscription: the team's owner or billing manager manages it.`;
 }

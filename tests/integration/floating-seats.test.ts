@@ -112,7 +112,14 @@ describe("floating seats", () => {
     const chetan = await join(owner, team.path, "chetan@lathe.example", "Chetan's desktop");
 
     const first = await checkIn(anil.access);
-    expect(first.entitlement).toMatchObject({ plan: "pro-monthly", team: { id: team.id } });
+    expect(first.entitlement).toMatchObject({
+      plan: "pro-monthly",
+      team: { id: team.id, floating: true },
+    });
+    // The member's own pages say where their Pro comes from.
+    expect(await pageText(server, "/account/subscription", anil.cookie)).toContain(
+      "From Lathe Works Private Limited's floating seats: Pro in the desktop app on a machine while one of the team's seats is free.",
+    );
     expect(first.floating_seat).toMatchObject({ status: "held", overage: false });
     // The licence ends with the lease: a machine that stops checking in loses Pro with its seat.
     const exp = JSON.parse(Buffer.from(first.license.split(".")[1]!, "base64url").toString()).exp;

@@ -33,7 +33,7 @@ export interface Entitlement {
    * The team whose seat gives the plan (issue 37, point 2); absent when the plan is the
    * person's own. In the licence too, so the app can say whose Pro it is.
    */
-  team?: { id: string; name: string };
+  team?: { id: string; name: string; floating?: true };
   /**
    * A floating seat of `team` (issue 57, point 2): this machine holds a lease of it until then,
    * renewed by each check-in. The offline licence ends there too, so a machine that stops
@@ -176,7 +176,7 @@ function entitlementOf(
   plan: Plan,
   until: Date | "open" | null,
   renews: boolean,
-  team: { id: string; name: string } | null = null,
+  team: Entitlement["team"] | null = null,
   unpaid = false,
   leaseUntil: Date | null = null,
 ): Entitlement {
@@ -202,7 +202,7 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
     plan: Plan;
     until: Date | "open";
     renews: boolean;
-    team?: { id: string; name: string } | null;
+    team?: Entitlement["team"] | null;
     unpaid?: boolean;
     leaseUntil?: Date | null;
   }[] = [];
@@ -234,7 +234,9 @@ export function decideEntitlement(sources: EntitlementSources, now: Date): Entit
         unpaid:
           STATUS_RULES[subscription.status].awaitsFirstCharge &&
           (subscription.paidCount ?? 0) === 0,
-        team: subscription.team ?? null,
+        team: subscription.team
+          ? { ...subscription.team, ...(subscription.floating ? { floating: true as const } : {}) }
+          : null,
         leaseUntil,
       });
   }

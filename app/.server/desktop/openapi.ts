@@ -116,7 +116,14 @@ export function desktopOpenApi() {
         Team: {
           type: "object",
           required: ["id", "name"],
-          properties: { id: { type: "string" }, name: { type: "string" } },
+          properties: {
+            id: { type: "string" },
+            name: { type: "string" },
+            floating: {
+              const: true,
+              description: "The team's seats float: Pro while a lease is held.",
+            },
+          },
         },
         Entitlement: {
           type: "object",
