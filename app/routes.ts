@@ -73,6 +73,7 @@ export default [
         route("team", "routes/account/team.tsx"),
         route("team/:id", "routes/account/team-detail.tsx"),
         route("team/:id/seats", "routes/account/team-seats.tsx"),
+        route("team/:id/licence-file", "routes/account/team-licence-file.ts"),
         route("support", "routes/account/support.tsx"),
         route("support/:number", "routes/account/support-ticket.tsx"),
       ]),

@@ -95,3 +95,22 @@ export function peakOverlap(
   }
   return peak;
 }
+
+/**
+ * Why the team page made no licence file (issue 57, point 3): the form posts to a resource route
+ * (the answer is a download), which sends a refusal back as `?licence=<code>`; the page says
+ * these words, never text from the address.
+ */
+export const TEAM_LICENCE_FILE_REFUSALS = {
+  named:
+    "A licence file from the team's page holds one of its floating seats: choose floating seats first. With named seats, each person makes files for their own computers on their Security page.",
+  full: "All the floating seats are in use: a licence file needs a free one. Ask someone to quit the app, or add seats.",
+  ends: "What the team paid for ends too soon for a licence file: renew first, then make the file.",
+  invalid:
+    "Name the computer, paste the fingerprint the app shows on it (8 characters or more), and choose how long the file is valid.",
+} as const;
+export type TeamLicenceFileRefusal = keyof typeof TEAM_LICENCE_FILE_REFUSALS;
+
+export function isTeamLicenceFileRefusal(value: unknown): value is TeamLicenceFileRefusal {
+  return typeof value === "string" && Object.hasOwn(TEAM_LICENCE_FILE_REFUSALS, value);
+}

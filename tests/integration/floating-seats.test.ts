@@ -6,6 +6,8 @@
  * the move back to named seats ends every lease. Then two instances on one PostgreSQL take leases
  * at once and never hold more than the seats allow.
  */
+import { createHash } from "node:crypto";
+import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { postForm, signUpVerified } from "../support/auth";
 import { signInDevice } from "../support/desktop";
@@ -232,7 +234,7 @@ describe("floating seats", () => {
     expect(await pageText(server, team.path, bina.cookie)).not.toContain("last seen");
   });
 
-  it("refuses a mode the form does not offer, members cannot choose one, and a floating seat makes no licence file", async () => {
+  it("refuses a mode the form does not offer, members cannot choose one, a floating seat makes no personal licence file, and the team's licence file holds a seat until it ends", async () => {
     const { cookie: owner, team } = await floatingTeam(
       "ravi@drill.example",
       "Drill Bits Private Limited",
@@ -263,6 +265,65 @@ describe("floating seats", () => {
     expect(await pageText(server, "/account/security?licence=floating", member.cookie)).toContain(
       "Your Pro comes from a team's floating seat",
     );
+
+    // From the team's page, a licence file for a machine without internet holds the seat.
+    const teamFile = await postForm(server, `${team.path}/licence-file`, owner, {
+      intent: "licence-file",
+      name: "Lab rig",
+      fingerprint: "LAB-RIG-0001-QRST",
+      days: "30",
+    });
+    expect(teamFile.status).toBe(200);
+    expect(teamFile.headers.get("content-disposition")).toBe(
+      'attachment; filename="pinout-licence-lab-rig.json"',
+    );
+    const saved = (await teamFile.json()) as { licence: string; expires_at: string };
+    const keys = createLocalJWKSet(
+      (await (await fetch(`${server.url}/.well-known/jwks.json`)).json()) as JSONWebKeySet,
+    );
+    const { payload } = await jwtVerify(saved.licence, keys, { audience: "desktop-offline" });
+    expect(payload).toMatchObject({
+      entitlement: { plan: "pro-monthly", team: { id: team.id, floating: true } },
+      machine: {
+        name: "Lab rig",
+        fingerprint_sha256: createHash("sha256").update("LAB-RIG-0001-QRST").digest("hex"),
+      },
+    });
+    expect(Date.parse(saved.expires_at) - Date.now()).toBeLessThanOrEqual(30 * 86_400_000);
+    // The one seat is the file's now: a machine that checks in is refused, and the page says so.
+    expect((await checkIn(member.access)).floating_seat).toMatchObject({ status: "refused" });
+    expect(await pageText(server, team.path, owner)).toMatch(
+      /Lab rig \(licence file until \d{1,2} \w{3} \d{4}, [^)]+\)/,
+    );
+    // Nothing takes that seat back before the file ends: no second file, no move to named seats.
+    const second = await postForm(server, `${team.path}/licence-file`, owner, {
+      intent: "licence-file",
+      name: "Lab rig 2",
+      fingerprint: "LAB-RIG-0002-QRST",
+      days: "7",
+    });
+    expect(second.headers.get("location")).toBe(`${team.path}?licence=full#seats`);
+    expect(await pageText(server, `${team.path}?licence=full`, owner)).toContain(
+      "All the floating seats are in use: a licence file needs a free one.",
+    );
+    const toNamed = await postForm(server, team.path, owner, {
+      intent: "seat-mode",
+      mode: "named",
+      overagePercent: "0",
+    });
+    expect(await said(toNamed)).toContain(
+      "A licence file for a computer without internet holds one of the floating seats until",
+    );
+    // The file is the team's, not a device slot of the owner who made it.
+    expect(await pageText(server, "/account/security", owner)).not.toContain("Lab rig");
+    // Members do not make the team's files.
+    const byMember = await postForm(server, `${team.path}/licence-file`, member.cookie, {
+      intent: "licence-file",
+      name: "Sita's rig",
+      fingerprint: "LAB-RIG-0003-QRST",
+      days: "7",
+    });
+    expect(byMember.status).toBe(403);
   });
 
   // PostgreSQL is required in CI (global setup fails without it), so this never silently skips there.

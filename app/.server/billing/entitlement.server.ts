@@ -172,7 +172,7 @@ function paidSeatsByTeam(
   return new Map([...byTeam].map(([team, teamRows]) => [team, paidSeatsAt(teamRows, now)]));
 }
 
-function entitlementOf(
+export function entitlementOf(
   plan: Plan,
   until: Date | "open" | null,
   renews: boolean,

@@ -471,6 +471,13 @@ export const offlineLicences = pgTable(
     kid: text("kid").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * A team's file (issue 57, point 3, from its page): it holds one of the team's floating seats
+     * until it expires (a `seat_leases` row), not a device slot of the person who made it.
+     */
+    organizationId: text("organization_id").references(() => organization.id, {
+      onDelete: "cascade",
+    }),
   },
   (table) => [index("offline_licences_user_idx").on(table.userId, table.expiresAt)],
 );
@@ -793,9 +800,15 @@ export const seatLeases = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    deviceId: uuid("device_id")
-      .notNull()
-      .references(() => desktopDevices.id, { onDelete: "cascade" }),
+    /** The machine that checks in; null for a lease held by a team's licence file. */
+    deviceId: uuid("device_id").references(() => desktopDevices.id, { onDelete: "cascade" }),
+    /**
+     * A team's licence file for a machine without internet: the lease lasts until the file
+     * expires, and nothing ends it sooner (the file cannot be revoked).
+     */
+    offlineLicenceId: uuid("offline_licence_id").references(() => offlineLicences.id, {
+      onDelete: "cascade",
+    }),
     acquiredAt: timestamp("acquired_at", { withTimezone: true }).notNull().defaultNow(),
     renewedAt: timestamp("renewed_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
@@ -813,6 +826,10 @@ export const seatLeases = pgTable(
     check(
       "seat_leases_release_check",
       sql`(${table.releasedAt} is null) = (${table.releaseReason} is null)`,
+    ),
+    check(
+      "seat_leases_holder_check",
+      sql`(${table.deviceId} is null) <> (${table.offlineLicenceId} is null)`,
     ),
   ],
 );

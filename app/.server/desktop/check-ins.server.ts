@@ -52,6 +52,13 @@ export async function slotsInUse(
   const [files] = await database
     .select({ value: count() })
     .from(offlineLicences)
-    .where(and(eq(offlineLicences.userId, userId), gt(offlineLicences.expiresAt, now)));
+    .where(
+      and(
+        eq(offlineLicences.userId, userId),
+        gt(offlineLicences.expiresAt, now),
+        // A team's file holds one of its floating seats, not its maker's slot.
+        isNull(offlineLicences.organizationId),
+      ),
+    );
   return Number(devices?.value ?? 0) + Number(files?.value ?? 0);
 }

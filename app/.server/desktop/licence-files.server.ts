@@ -6,7 +6,7 @@
  * it holds one of the plan's device slots.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { formatDate } from "~/lib/dates";
 import { entitlementFor } from "../billing/entitlement.server";
@@ -15,7 +15,7 @@ import { offlineLicences, user as users } from "../db/schema";
 import { env } from "../env";
 import { AppError } from "../http/errors";
 import { slotsInUse } from "./check-ins.server";
-import { signLicenceFile } from "./license.server";
+import { licenceFileSigner } from "./license.server";
 
 export const LICENCE_FILE_FORMAT = "pinout-licence-file/1";
 
@@ -91,6 +91,7 @@ export async function issueLicenceFile(
   const expiresAt = new Date(Math.floor(end / 1000) * 1000);
   const id = randomUUID();
   const hash = fingerprintHash(input.fingerprint);
+  const sign = await licenceFileSigner(database);
   const token = await database.transaction(async (tx) => {
     // One slot decision at a time per account (as a sign-in takes it): the user row is locked.
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
@@ -101,17 +102,14 @@ export async function issueLicenceFile(
         `Your plan allows ${entitlement.device_limit} computers and ${inUse} are in use (signed in, or holding a licence file): sign one out above first.`,
         { field: "full" },
       );
-    const signed = await signLicenceFile(
-      {
-        entitlement,
-        machine: { fingerprint_sha256: hash, name: input.name },
-        licence_id: id,
-        sub: userId,
-        iat: Math.floor(now.getTime() / 1000),
-        exp: Math.floor(expiresAt.getTime() / 1000),
-      },
-      database,
-    );
+    const signed = sign({
+      entitlement,
+      machine: { fingerprint_sha256: hash, name: input.name },
+      licence_id: id,
+      sub: userId,
+      iat: Math.floor(now.getTime() / 1000),
+      exp: Math.floor(expiresAt.getTime() / 1000),
+    });
     await tx.insert(offlineLicences).values({
       id,
       userId,
@@ -123,16 +121,25 @@ export async function issueLicenceFile(
     });
     return signed.token;
   });
+  return licenceFileDownload(input.name, expiresAt, token);
+}
+
+/** A licence file's download (a person's or a team's): its JSON, name and expiry. */
+export function licenceFileDownload(
+  name: string,
+  expiresAt: Date,
+  token: string,
+): { body: string; filename: string; expiresAt: Date } {
   const file = {
     format: LICENCE_FILE_FORMAT,
-    machine: input.name,
+    machine: name,
     expires_at: expiresAt.toISOString(),
     // The app verifies it with the keys it saved from here while it was online.
     verify_with: `${env().SITE_URL}/.well-known/jwks.json`,
     licence: token,
   };
   const slug =
-    input.name
+    name
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, "-")
       .replace(/^-|-$/g, "") || "machine";
@@ -141,6 +148,17 @@ export async function issueLicenceFile(
     filename: `pinout-licence-${slug}.json`,
     expiresAt,
   };
+}
+
+/** The file as an attachment, never cached. */
+export function licenceFileResponse(file: { body: string; filename: string }): Response {
+  return new Response(file.body, {
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${file.filename}"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
 }
 
 /** The account's licence files not expired yet, soonest to end first. */
@@ -157,7 +175,13 @@ export async function licenceFilesOf(
       createdAt: offlineLicences.createdAt,
     })
     .from(offlineLicences)
-    .where(and(eq(offlineLicences.userId, userId), gt(offlineLicences.expiresAt, now)))
+    .where(
+      and(
+        eq(offlineLicences.userId, userId),
+        gt(offlineLicences.expiresAt, now),
+        isNull(offlineLicences.organizationId),
+      ),
+    )
     .orderBy(offlineLicences.expiresAt);
 }
 
@@ -174,14 +198,7 @@ export async function licenceFileAnswer(userId: string, form: FormData): Promise
   const parsed = licenceFileSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return back("invalid");
   try {
-    const file = await issueLicenceFile(userId, parsed.data);
-    return new Response(file.body, {
-      headers: {
-        "Content-Type": "application/json; charset=utf-8",
-        "Content-Disposition": `attachment; filename="${file.filename}"`,
-        "Cache-Control": "private, no-store",
-      },
-    });
+    return licenceFileResponse(await issueLicenceFile(userId, parsed.data));
   } catch (error) {
     if (error instanceof AppError && isLicenceFileRefusal(error.field)) return back(error.field);
     throw error;

@@ -149,25 +149,36 @@ export interface LicenceFileClaims {
   exp: number;
 }
 
-/** Signs a licence file's claims with the current licence key; its JWS and the key's id. */
-export async function signLicenceFile(
-  claims: Omit<LicenceFileClaims, "iss" | "aud">,
+/** Signs a licence file's claims: its JWS and the key's id. */
+export type LicenceFileSigner = (claims: Omit<LicenceFileClaims, "iss" | "aud">) => {
+  token: string;
+  kid: string;
+};
+
+/**
+ * The current licence key, ready to sign licence files without another query: read before the
+ * transaction that decides the file (on the embedded database a query on the pool inside a
+ * transaction would wait for that transaction to end).
+ */
+export async function licenceFileSigner(
   database: Database = defaultDb(),
-): Promise<{ token: string; kid: string }> {
+): Promise<LicenceFileSigner> {
   const key = await signingKey(database);
-  const full: LicenceFileClaims = {
-    entitlement: claims.entitlement,
-    machine: claims.machine,
-    licence_id: claims.licence_id,
-    iss: env().SITE_URL,
-    sub: claims.sub,
-    aud: "desktop-offline",
-    iat: claims.iat,
-    exp: claims.exp,
+  return (claims) => {
+    const full: LicenceFileClaims = {
+      entitlement: claims.entitlement,
+      machine: claims.machine,
+      licence_id: claims.licence_id,
+      iss: env().SITE_URL,
+      sub: claims.sub,
+      aud: "desktop-offline",
+      iat: claims.iat,
+      exp: claims.exp,
+    };
+    const signingInput = `${key.header}.${base64url(JSON.stringify(full))}`;
+    const signature = sign(null, Buffer.from(signingInput), key.privateKey);
+    return { token: `${signingInput}.${signature.toString("base64url")}`, kid: key.kid };
   };
-  const signingInput = `${key.header}.${base64url(JSON.stringify(full))}`;
-  const signature = sign(null, Buffer.from(signingInput), key.privateKey);
-  return { token: `${signingInput}.${signature.toString("base64url")}`, kid: key.kid };
 }
 
 /** The claims of a licence, in the order `jose`'s SignJWT writes them. */

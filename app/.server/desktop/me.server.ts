@@ -86,7 +86,8 @@ const lookup = countedRead<MeRow>(
          and (o.last_seen_at > d.last_seen_at
            or (o.last_seen_at = d.last_seen_at and o.created_at > d.created_at))) as newer_devices,
      (select count(*)::int from offline_licences f
-       where f.user_id = d.user_id and f.expires_at > $2) as licence_files,
+       where f.user_id = d.user_id and f.expires_at > $2
+         and f.organization_id is null) as licence_files,
      ${entitlementSourceColumns("d.user_id", "$2", "d.id")}
    from desktop_devices d
    join "user" u on u.id = d.user_id

@@ -9,6 +9,7 @@
  */
 import { and, desc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import {
+  TEAM_LICENCE_FILE_REFUSALS,
   floatingRefusalText,
   peakOverlap,
   type LeaseEndReason,
@@ -19,9 +20,20 @@ import {
 import { STATUS_RULES } from "~/lib/subscription-state";
 import { type Database, db as defaultDb, type Executor } from "../db";
 import { literal } from "../db/prepared";
-import { desktopDevices, seatLeaseRefusals, seatLeases, subscriptions } from "../db/schema";
+import {
+  desktopDevices,
+  offlineLicences,
+  seatLeaseRefusals,
+  seatLeases,
+  subscriptions,
+} from "../db/schema";
 import { user as users } from "../db/auth-schema";
-import { decideEntitlement, paidSeatsAt } from "../billing/entitlement.server";
+import {
+  decideEntitlement,
+  entitlementOf,
+  paidSeatsAt,
+  subscriptionEntitledUntil,
+} from "../billing/entitlement.server";
 import {
   entitlementSourceColumns,
   type EntitlementSourcesRow,
@@ -29,6 +41,12 @@ import {
 } from "../billing/entitlement-sources";
 import { env } from "../env";
 import { givingSeats } from "./seats.server";
+import { AppError } from "../http/errors";
+import { randomUUID } from "node:crypto";
+import { findPlan } from "~/lib/plans";
+import { licenceFileSigner } from "../desktop/license.server";
+import { fingerprintHash, licenceFileDownload } from "../desktop/licence-files.server";
+import { formatDate } from "~/lib/dates";
 import { queueSeatTrim } from "./trim-queue";
 
 const HOUR_MS = 3_600_000;
@@ -52,6 +70,9 @@ interface FloatingTerms {
   seats: number;
   overagePercent: OveragePercent;
   allowed: number;
+  /** The plan the seats give, and until when what is paid gives it ("open": no end known). */
+  planId: string;
+  paidUntil: Date | "open";
 }
 
 /** The floating terms of the team's subscriptions that give seats at `now`; null when none float. */
@@ -68,24 +89,36 @@ async function floatingTermsOf(
   const first = giving[0];
   if (!first) return null;
   const seats = paidSeatsAt(giving, now);
+  const ends = giving.map((row) => subscriptionEntitledUntil(row, now));
+  const dated = ends.filter((end): end is Date => end instanceof Date);
   return {
     seats,
     overagePercent: first.overagePercent,
     allowed: machinesAllowed(seats, first.overagePercent),
+    planId: first.planId,
+    paidUntil:
+      ends.includes("open") || dated.length === 0
+        ? "open"
+        : new Date(Math.max(...dated.map((end) => end.getTime()))),
   };
 }
 
+/** A lease held by a team's licence file: nothing but its expiry ends it (the file is offline). */
+const byFile = sql`${seatLeases.offlineLicenceId} is not null`;
+const machineGone = sql`not exists (select 1 from desktop_devices d where d.id = ${seatLeases.deviceId} and d.revoked_at is null)`;
+const holderLeft = sql`not exists (select 1 from member m where m.organization_id = ${seatLeases.organizationId} and m.user_id = ${seatLeases.userId})`;
+
 /**
- * The one rule of a lease that holds a seat at `now`: not released, not expired, its machine
- * signed in, its holder still a member. Every count of leases in use reads this.
+ * The one rule of a lease that holds a seat at `now`: not released, not expired, and either a
+ * team's licence file or a machine still signed in whose holder is still a member. Every count of
+ * leases in use reads this.
  */
 const liveLease = (organizationId: string, now: Date) =>
   and(
     eq(seatLeases.organizationId, organizationId),
     isNull(seatLeases.releasedAt),
     sql`${seatLeases.expiresAt} > ${now.toISOString()}::timestamptz`,
-    sql`exists (select 1 from desktop_devices d where d.id = ${seatLeases.deviceId} and d.revoked_at is null)`,
-    sql`exists (select 1 from member m where m.organization_id = ${seatLeases.organizationId} and m.user_id = ${seatLeases.userId})`,
+    sql`(${byFile} or (not ${machineGone} and not ${holderLeft}))`,
   );
 
 /** Ends the open leases `where` selects, saying why (the history the team page shows). */
@@ -114,24 +147,10 @@ async function endStaleLeases(executor: Executor, organizationId: string, now: D
     "expired",
     "expiry",
   );
-  await endLeases(
-    executor,
-    and(
-      team,
-      sql`not exists (select 1 from desktop_devices d where d.id = ${seatLeases.deviceId} and d.revoked_at is null)`,
-    ),
-    "signed-out",
-    now,
-  );
-  await endLeases(
-    executor,
-    and(
-      team,
-      sql`not exists (select 1 from member m where m.organization_id = ${seatLeases.organizationId} and m.user_id = ${seatLeases.userId})`,
-    ),
-    "left-team",
-    now,
-  );
+  // A licence file's lease runs to its expiry whatever happens to the person who made it.
+  const machine = sql`${seatLeases.offlineLicenceId} is null`;
+  await endLeases(executor, and(team, machine, machineGone), "signed-out", now);
+  await endLeases(executor, and(team, machine, holderLeft), "left-team", now);
 }
 
 /** Ends the machines' open leases in every team (signed out, or Pro of their own). */
@@ -281,7 +300,10 @@ export async function takeFloatingSeat(
 export interface LeaseLine {
   person: string;
   machine: string;
-  platform: string;
+  /** The machine's platform; null for a licence file's machine (offline, never seen). */
+  platform: string | null;
+  /** Held by a team's licence file until `expiresAt`, which nothing ends sooner. */
+  file: boolean;
   acquiredAt: string;
   renewedAt: string;
   expiresAt: string;
@@ -324,8 +346,9 @@ export async function floatingSeatsOf(
   const leases = await executor
     .select({
       person: personName,
-      machine: desktopDevices.name,
+      machine: sql<string>`coalesce(${desktopDevices.name}, ${offlineLicences.name}, '')`,
       platform: desktopDevices.platform,
+      file: sql<boolean>`${seatLeases.offlineLicenceId} is not null`,
       acquiredAt: seatLeases.acquiredAt,
       renewedAt: seatLeases.renewedAt,
       expiresAt: seatLeases.expiresAt,
@@ -336,7 +359,8 @@ export async function floatingSeatsOf(
     })
     .from(seatLeases)
     .innerJoin(users, eq(users.id, seatLeases.userId))
-    .innerJoin(desktopDevices, eq(desktopDevices.id, seatLeases.deviceId))
+    .leftJoin(desktopDevices, eq(desktopDevices.id, seatLeases.deviceId))
+    .leftJoin(offlineLicences, eq(offlineLicences.id, seatLeases.offlineLicenceId))
     .where(
       and(
         eq(seatLeases.organizationId, organizationId),
@@ -368,6 +392,7 @@ export async function floatingSeatsOf(
       person: lease.person,
       machine: lease.machine,
       platform: lease.platform,
+      file: lease.file,
       acquiredAt: lease.acquiredAt.toISOString(),
       renewedAt: lease.renewedAt.toISOString(),
       expiresAt: lease.expiresAt.toISOString(),
@@ -423,6 +448,20 @@ export async function setSeatMode(
     await tx.execute(
       sql`select id from organization where id = ${organizationId} for no key update`,
     );
+    if (choice.mode === "named") {
+      // A licence file holds its floating seat until it expires: it cannot be taken back.
+      const [file] = await tx
+        .select({ until: seatLeases.expiresAt })
+        .from(seatLeases)
+        .where(and(liveLease(organizationId, now), byFile))
+        .orderBy(desc(seatLeases.expiresAt))
+        .limit(1);
+      if (file)
+        throw new AppError(
+          "conflict",
+          `A licence file for a computer without internet holds one of the floating seats until ${formatDate(file.until)}, and cannot be taken back: the seats can be named from then.`,
+        );
+    }
     const running = (
       await tx
         .select({ id: subscriptions.id, status: subscriptions.status })
@@ -472,4 +511,71 @@ export function floatingSeatAnswer(outcome: FloatingSeatOutcome) {
         message: outcome.message,
       };
   }
+}
+
+/**
+ * A licence file for one of the team's machines without internet (issue 57, point 3, from the team
+ * page): it holds one of the floating seats until it expires (chosen days, never past what is
+ * paid), decided under the team's lock as a check-in's lease is; nothing ends it sooner. Refused
+ * by code (TEAM_LICENCE_FILE_REFUSALS): the seats are named, all are in use, or what is paid ends
+ * within the hour.
+ */
+export async function issueTeamLicenceFile(
+  team: { id: string; name: string },
+  madeBy: string,
+  input: { name: string; fingerprint: string; days: number },
+  database: Database = defaultDb(),
+  now: Date = new Date(),
+): Promise<{ body: string; filename: string; expiresAt: Date }> {
+  const id = randomUUID();
+  const sign = await licenceFileSigner(database);
+  const token = await database.transaction(async (tx) => {
+    await tx.execute(sql`select id from organization where id = ${team.id} for no key update`);
+    const terms = await floatingTermsOf(tx, team.id, now);
+    const plan = terms ? findPlan(terms.planId) : undefined;
+    if (!terms || terms.seats === 0 || !plan)
+      throw new AppError("conflict", TEAM_LICENCE_FILE_REFUSALS.named, { field: "named" });
+    await endStaleLeases(tx, team.id, now);
+    const [live] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(seatLeases)
+      .where(liveLease(team.id, now));
+    const inUse = Number(live?.count ?? 0);
+    if (inUse >= terms.allowed)
+      throw new AppError("conflict", TEAM_LICENCE_FILE_REFUSALS.full, { field: "full" });
+    const wanted = now.getTime() + input.days * DAY_MS;
+    const end = terms.paidUntil === "open" ? wanted : Math.min(wanted, terms.paidUntil.getTime());
+    if (end - now.getTime() < HOUR_MS)
+      throw new AppError("conflict", TEAM_LICENCE_FILE_REFUSALS.ends, { field: "ends" });
+    const expiresAt = new Date(Math.floor(end / 1000) * 1000);
+    const signed = sign({
+      entitlement: entitlementOf(plan, expiresAt, false, { ...team, floating: true }),
+      machine: { fingerprint_sha256: fingerprintHash(input.fingerprint), name: input.name },
+      licence_id: id,
+      sub: madeBy,
+      iat: Math.floor(now.getTime() / 1000),
+      exp: Math.floor(expiresAt.getTime() / 1000),
+    });
+    await tx.insert(offlineLicences).values({
+      id,
+      userId: madeBy,
+      organizationId: team.id,
+      name: input.name,
+      fingerprintHash: fingerprintHash(input.fingerprint),
+      kid: signed.kid,
+      expiresAt,
+      createdAt: now,
+    });
+    await tx.insert(seatLeases).values({
+      organizationId: team.id,
+      userId: madeBy,
+      offlineLicenceId: id,
+      acquiredAt: now,
+      renewedAt: now,
+      expiresAt,
+      overage: inUse >= terms.seats,
+    });
+    return { token: signed.token, expiresAt };
+  });
+  return licenceFileDownload(input.name, token.expiresAt, token.token);
 }

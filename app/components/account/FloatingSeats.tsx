@@ -1,15 +1,19 @@
 /**
  * A team's floating seats on its page (issue 57, point 2): how its seats are held (and the
  * choice, for those who manage it), the machines holding one now with any overage, the peak of
- * the last 30 days, who was refused when all were taken, and why recent leases ended.
+ * the last 30 days, who was refused when all were taken, why recent leases ended, and a licence
+ * file for a machine without internet (point 3).
  */
-import { Form } from "react-router";
+import { Form, useSearchParams } from "react-router";
+import { VALIDITY } from "~/components/account/LicenceFiles";
 import type { TeamPage } from "~/.server/teams/team-page.server";
-import { SelectField, SubmitButton } from "~/components/forms";
+import { Field, FormMessage, SelectField, SubmitButton } from "~/components/forms";
 import { usePendingForms } from "~/components/use-form-pending";
 import { formatDateTime } from "~/lib/dates";
 import {
+  isTeamLicenceFileRefusal,
   LEASE_END_WORDS,
+  TEAM_LICENCE_FILE_REFUSALS,
   OVERAGE_LABELS,
   OVERAGE_PERCENTS,
   type OveragePercent,
@@ -26,11 +30,13 @@ export function FloatingSeats({
   manages,
   hasSeats,
   errors,
+  teamId,
 }: {
   floating: Floating;
   manages: boolean;
   hasSeats: boolean;
   errors: { mode?: string[]; overagePercent?: string[] };
+  teamId: string;
 }) {
   const pending = usePendingForms();
   const isFloating = floating.mode === "floating";
@@ -72,7 +78,7 @@ export function FloatingSeats({
                 <tr key={`${lease.person}-${lease.machine}-${lease.acquiredAt}`}>
                   <td className="py-1 pr-3 break-all">{lease.person}</td>
                   <td className="py-1 pr-3">
-                    {`${lease.machine} (${lease.platform})${lease.overage ? ", overage" : ""}`}
+                    {`${lease.machine} (${lease.file ? `licence file until ${formatDateTime(lease.expiresAt)}` : lease.platform})${lease.overage ? ", overage" : ""}`}
                   </td>
                   <td className="py-1 pr-3">{formatDateTime(lease.acquiredAt)}</td>
                   <td className="py-1">{formatDateTime(lease.renewedAt)}</td>
@@ -106,6 +112,7 @@ export function FloatingSeats({
           </ul>
         </>
       ) : null}
+      {manages && isFloating && floating.seats > 0 ? <TeamLicenceFile teamId={teamId} /> : null}
       {manages && hasSeats ? (
         <Form method="post" noValidate className="mt-4 grid gap-x-4 sm:grid-cols-2">
           <input type="hidden" name="intent" value="seat-mode" />
@@ -140,6 +147,55 @@ export function FloatingSeats({
           </div>
         </Form>
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * A licence file for one of the team's machines without internet (issue 57, point 3): it holds a
+ * floating seat until it ends. A document post to a resource route: the answer is a file the
+ * browser saves, or this page again with why not.
+ */
+function TeamLicenceFile({ teamId }: { teamId: string }) {
+  const [params] = useSearchParams();
+  const code = params.get("licence");
+  return (
+    <div className="mt-6" data-testid="team-licence-file">
+      <h3 className="font-medium text-white">A machine without internet</h3>
+      <p className="mt-1 text-sm">
+        A licence file lets Pro run on a team machine that never reaches this site. It holds one of
+        the floating seats until it ends (never after what the team paid for), and cannot be
+        withdrawn before: choose its length with care.
+      </p>
+      {isTeamLicenceFileRefusal(code) ? (
+        <FormMessage tone="error" message={TEAM_LICENCE_FILE_REFUSALS[code]} />
+      ) : null}
+      <Form
+        method="post"
+        action={`/account/team/${teamId}/licence-file`}
+        reloadDocument
+        className="mt-3 grid gap-x-4 sm:grid-cols-3"
+      >
+        <input type="hidden" name="intent" value="licence-file" />
+        <Field label="Machine's name" name="name" required />
+        <Field
+          label="Its fingerprint"
+          name="fingerprint"
+          autoComplete="off"
+          spellCheck={false}
+          required
+        />
+        <SelectField label="File valid for" name="days" defaultValue="30">
+          {VALIDITY.map((choice) => (
+            <option key={choice.days} value={choice.days}>
+              {choice.label}
+            </option>
+          ))}
+        </SelectField>
+        <button type="submit" className="btn-secondary sm:col-span-3 sm:justify-self-start">
+          Download the team's licence file
+        </button>
+      </Form>
     </div>
   );
 }

@@ -10,7 +10,8 @@ export interface LicenceFileRow {
   expiresAt: string;
 }
 
-const VALIDITY = [
+/** How long a licence file may be valid: the choices of both forms (account and team). */
+export const VALIDITY = [
   { days: 7, label: "7 days" },
   { days: 30, label: "30 days" },
   { days: 90, label: "90 days" },

@@ -260,6 +260,7 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
             manages={manages}
             hasSeats={seats.subscription !== null}
             errors={errorsOf("seat-mode")}
+            teamId={team.id}
           />
         </div>
       </Section>
