@@ -71,7 +71,9 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
     build: await serverBuild(options),
     log,
   });
-  const server = http.createServer(pipeline.serve);
+  // 64 KB of headers, not Node's 16 KB: electron-updater's differential download asks for up to
+  // 1,000 byte ranges in one Range header (issue 58; DOWNLOAD_MAX_RANGES).
+  const server = http.createServer({ maxHeaderSize: 64 * 1024 }, pipeline.serve);
   server.on("checkContinue", pipeline.checkContinue);
   const release = () => releaseBooted(booted, state);
 

@@ -145,6 +145,12 @@ export const envSchema = z.object({
    * most every few hours, so 600 a minute lets a few thousand installs share one NAT address.
    */
   UPDATES_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  /**
+   * Issue 58: the most byte ranges one request for a release file may ask for (electron-updater's
+   * differential download asks for up to 1,000 changed blocks at once); a request for more gets
+   * the whole file.
+   */
+  DOWNLOAD_MAX_RANGES: z.coerce.number().int().min(1).max(5000).default(1000),
   /** Feedback messages accepted per client IP per hour. */
   FEEDBACK_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(5),
   /** smtp(s)://user:pass@host:port; unset, mail is written to DATA_DIR/mail as .eml files, each with a plain .txt copy. */

@@ -213,7 +213,7 @@ describe("a release file signed by the site", () => {
     await server?.stop();
   });
 
-  it("signs a 200 MB Mac update with the server's memory flat", async () => {
+  it("signs a 200 MB Mac update, then serves it in parts, with the server's memory flat", async () => {
     const cookie = await signUpVerified(server, {
       name: "Ops",
       email: "ops@example.com",
@@ -273,6 +273,43 @@ describe("a release file signed by the site", () => {
     expect(result.status, result.body).toBe(201);
     expect(JSON.parse(result.body)).toMatchObject({ size, signed: { sparkle: true } });
     expect(growth).toBeLessThan(50 * MB);
+
+    // Issue 58: the same 200 MB answered in parts (a multi-range request, as electron-updater
+    // makes) is streamed part after part: the memory stays flat, and every byte arrives.
+    // A release is published with an installer.
+    const installer = await fetch(`${server.url}/api/admin/releases/${id}/files/Pinout-7.0.0.dmg`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/octet-stream" },
+      body: randomBytes(4096),
+    });
+    expect(installer.status, await installer.clone().text()).toBe(201);
+    const published = await api(`/api/admin/releases/${id}`, {
+      method: "POST",
+      body: JSON.stringify({ action: "publish" }),
+    });
+    expect(published.status, await published.clone().text()).toBe(200);
+    const served = await rssGrowthDuring(
+      server.process.pid!,
+      () =>
+        new Promise<{ status: number; received: number }>((resolve, reject) => {
+          http
+            .get(
+              `${server.url}/releases/7.0.0/Pinout-7.0.0-mac.zip`,
+              { headers: { range: `bytes=0-${100 * MB - 1},${100 * MB}-,-10` } },
+              (response) => {
+                let received = 0;
+                response.on("data", (data: Buffer) => (received += data.length));
+                response.on("end", () => resolve({ status: response.statusCode ?? 0, received }));
+              },
+            )
+            .on("error", reject);
+        }),
+    );
+    expect(served.result.status).toBe(206);
+    // Both halves and the overlapping last 10 bytes (merged into the second half), with headers.
+    expect(served.result.received).toBeGreaterThan(size);
+    expect(served.result.received).toBeLessThan(size + 1000);
+    expect(served.growth).toBeLessThan(50 * MB);
   });
 });
 

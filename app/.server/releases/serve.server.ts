@@ -3,14 +3,22 @@ import { redirect } from "react-router";
 import type { ReleaseAsset } from "../db/schema";
 import { roleOfFile } from "./files";
 import type { ReleaseWithAssets } from "./queries.server";
-import { parseRange } from "./range";
+import { type ByteRange, parseRanges } from "./range";
 import { countAssetDownload, countReleaseEvent } from "./counters.server";
 import { releaseStorage } from "./storage/index.server";
+import type { ReleaseStorage } from "./storage/types";
+import { env } from "../env";
+import { webStreamOf } from "../http/web-stream";
+import { randomBytes } from "node:crypto";
 
 /**
  * A release file as a response: a presigned redirect when the storage offers one (S3), else the
- * bytes with their length, a download name and byte ranges (resumable downloads). A download of
- * an installer that starts at byte 0 is counted once, per day, release, platform and arch.
+ * bytes with their length, a download name and byte ranges: one range (a resumed download) as
+ * `206` with Content-Range, several (electron-updater's differential download) as `206
+ * multipart/byteranges`, streamed part after part from disk or S3 (which serves one range per
+ * request, so a request for several is never redirected there). `If-Range` with another ETag gets
+ * the whole file. A download of an installer that starts at byte 0 is counted once, per day,
+ * release, platform and arch.
  */
 export async function serveReleaseFile(
   request: Request,
@@ -33,9 +41,19 @@ export async function serveReleaseFile(
     count(0);
     return redirect(asset.externalUrl ?? "/download", 302);
   }
+  const etag = `"${asset.sha256}"`;
+  // A Range that holds only for the version the client has (If-Range): another ETag (or a date,
+  // which this server never gives) means the file changed, and the whole of it is the answer.
+  const ifRange = request.headers.get("if-range");
+  const rangeHeader = ifRange === null || ifRange === etag ? request.headers.get("range") : null;
   const contentType = roleOfFile(asset.fileName)?.contentType ?? "application/octet-stream";
   const storage = releaseStorage();
-  const presigned = await storage.downloadUrl(asset.storageKey, asset.fileName, contentType);
+  // Asked for several ranges (whatever If-Range decides): never sent to S3, which would apply its
+  // own reading of the header the client sends again after the redirect.
+  const several = request.headers.get("range")?.includes(",") ?? false;
+  const presigned = several
+    ? null
+    : await storage.downloadUrl(asset.storageKey, asset.fileName, contentType);
   if (presigned) {
     count(0);
     return new Response(null, {
@@ -46,7 +64,7 @@ export async function serveReleaseFile(
 
   const size = await storage.size(asset.storageKey);
   if (size === null) return new Response("The file is missing from storage.", { status: 404 });
-  const range = parseRange(request.headers.get("range"), size);
+  const range = parseRanges(rangeHeader, size, env().DOWNLOAD_MAX_RANGES);
   const headers = new Headers({
     "Content-Type": contentType,
     "Content-Disposition": `attachment; filename="${asset.fileName}"`,
@@ -54,22 +72,67 @@ export async function serveReleaseFile(
     // no-transform: proxies and our own compression must keep the bytes (and ranges) as they are.
     "Cache-Control": "public, max-age=300, no-transform",
     "X-Content-SHA256": asset.sha256,
-    ETag: `"${asset.sha256}"`,
+    ETag: etag,
   });
   if (range.kind === "unsatisfiable") {
     headers.set("Content-Range", `bytes */${size}`);
     return new Response(null, { status: 416, headers });
   }
-  const start = range.kind === "partial" ? range.start : 0;
-  const end = range.kind === "partial" ? range.end : size - 1;
+  if (range.kind === "partial" && range.ranges.length > 1)
+    return multipartAnswer(storage, asset.storageKey, range.ranges, size, headers, head);
+  const only = range.kind === "partial" ? range.ranges[0] : undefined;
+  const start = only?.start ?? 0;
+  const end = only?.end ?? size - 1;
   headers.set("Content-Length", String(end - start + 1));
-  if (range.kind === "partial") headers.set("Content-Range", `bytes ${start}-${end}/${size}`);
-  const status = range.kind === "partial" ? 206 : 200;
+  if (only) headers.set("Content-Range", `bytes ${start}-${end}/${size}`);
+  const status = only ? 206 : 200;
   if (head) return new Response(null, { status, headers });
   count(start);
   if (size === 0) return new Response(null, { status, headers });
   const stream = await storage.read(asset.storageKey, { start, end });
-  return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { status, headers });
+  return new Response(webStreamOf(stream), { status, headers });
+}
+
+/**
+ * `206 multipart/byteranges` (RFC 9110 §14.6): a part per range, in the order asked, each with
+ * its Content-Type and Content-Range, the body starting with the first delimiter (as
+ * electron-updater's parser expects) and its exact length known before the first byte. Parts are
+ * read one after the other, so memory holds one chunk, whatever the file's size.
+ */
+function multipartAnswer(
+  storage: ReleaseStorage,
+  key: string,
+  ranges: readonly ByteRange[],
+  size: number,
+  headers: Headers,
+  head: boolean,
+): Response {
+  const contentType = headers.get("Content-Type") ?? "application/octet-stream";
+  const boundary = randomBytes(16).toString("hex");
+  const partHead = (range: ByteRange, first: boolean) =>
+    Buffer.from(
+      `${first ? "" : "\r\n"}--${boundary}\r\nContent-Type: ${contentType}\r\nContent-Range: bytes ${range.start}-${range.end}/${size}\r\n\r\n`,
+    );
+  const closing = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const length = ranges.reduce(
+    (total, range, index) =>
+      total + partHead(range, index === 0).length + range.end - range.start + 1,
+    closing.length,
+  );
+  headers.set("Content-Type", `multipart/byteranges; boundary=${boundary}`);
+  headers.set("Content-Length", String(length));
+  if (head) return new Response(null, { status: 206, headers });
+  async function* parts() {
+    for (const [index, range] of ranges.entries()) {
+      yield partHead(range, index === 0);
+      for await (const chunk of await storage.read(key, range)) yield chunk as Buffer;
+    }
+    yield closing;
+  }
+  return new Response(webStreamOf(Readable.from(parts())), {
+    status: 206,
+    headers,
+  });
 }
 
 /** The installer of a platform in a release (a universal build before arch-specific ones). */
