@@ -13,7 +13,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { postForm, signUpVerified } from "../support/auth";
+import { getWithCookies, postForm, signUpVerified } from "../support/auth";
+import { eventually } from "../support/eventually";
+import { pageText } from "../support/pages";
+import { formatBytes } from "~/lib/format";
 import { runScript } from "../support/cli";
 import { blockMapOf, differentialDownload, readBlockMap } from "../support/electron-updater";
 import { httpEngine } from "../support/engines";
@@ -54,6 +57,8 @@ describe.each([
   let server: RunningTestServer;
   let oldBytes: Buffer;
   let newBytes: Buffer;
+  let cookie = "";
+  let token = "";
   const fileUrl = () => `${server.url}/releases/${NEW}/Pinout-Setup-${NEW}.exe`;
 
   beforeAll(async () => {
@@ -62,10 +67,12 @@ describe.each([
       env: {
         ADMIN_EMAILS: "ops@example.com",
         DOWNLOAD_MAX_RANGES: String(MAX_RANGES),
+        // Counts are written every 200 ms, so the release page follows within a moment.
+        STATS_FLUSH_MS: "200",
         ...(s3 ? { S3_BUCKET: "pinout-releases", ...s3.env } : {}),
       },
     });
-    const cookie = await signUpVerified(server, {
+    cookie = await signUpVerified(server, {
       name: "Ops",
       email: "ops@example.com",
       password: "differential-password-1",
@@ -74,7 +81,7 @@ describe.each([
       intent: "token",
       name: "build",
     });
-    const token = /pinout_admin_[A-Za-z0-9_-]+/.exec(await created.text())?.[0] ?? "";
+    token = /pinout_admin_[A-Za-z0-9_-]+/.exec(await created.text())?.[0] ?? "";
     // 3 MB, then the next version: five blocks changed here and there, 100 KB added at the end.
     oldBytes = randomBytes(3 * 1024 * 1024);
     newBytes = Buffer.concat([oldBytes, randomBytes(100 * 1024)]);
@@ -202,5 +209,37 @@ describe.each([
     });
     expect(enough.status).toBe(206);
     await enough.arrayBuffer();
+  });
+
+  it("shows on the release page how its files were delivered, with the bytes sent and saved", async () => {
+    const url = `${server.url}/releases/${OLD}/Pinout-Setup-${OLD}.exe`;
+    const size = oldBytes.length;
+    for (let index = 0; index < 2; index += 1)
+      expect((await (await fetch(url)).arrayBuffer()).byteLength).toBe(size);
+    const parts = await fetch(url, { headers: { range: "bytes=0-999,5000-5999,-500" } });
+    expect(parts.status).toBe(206);
+    await parts.arrayBuffer();
+    // Neither a HEAD nor a blockmap is a delivery.
+    await fetch(url, { method: "HEAD" });
+    await (await fetch(`${url}.blockmap`)).arrayBuffer();
+    const list = (await (
+      await fetch(`${server.url}/api/admin/releases`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as { releases: { id: string; version: string }[] };
+    const id = list.releases.find((release) => release.version === OLD)?.id ?? "";
+    const sent = 2 * size + 2500;
+    const whole = 3 * size;
+    await eventually(
+      async () =>
+        (await pageText(server, `/admin/releases/${id}`, cookie)).includes(
+          `${formatBytes(sent)} sent, against ${formatBytes(whole)} had every download been the whole file: ${Math.round(((whole - sent) / whole) * 100)}% saved.`,
+        ),
+      10_000,
+      "the release page's delivery counts",
+    );
+    const page = await (await getWithCookies(server, `/admin/releases/${id}`, cookie)).text();
+    expect(page).toMatch(/data-testid="deliveries-windows-full">2</);
+    expect(page).toMatch(/data-testid="deliveries-windows-differential">1</);
   });
 });

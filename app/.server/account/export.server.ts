@@ -121,6 +121,7 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   // keeps that id on the subscription, which ties that browser's events to the account.
   analytics_events: { exportedAs: "siteAnalytics" },
   analytics_daily: { notExported: "totals per day: nobody's in particular" },
+  release_deliveries: { notExported: "downloads of release files per day: nobody's in particular" },
   exchange_rates: {
     notExported: "the RBI's reference rates the operator entered: no customer's data",
   },

@@ -145,6 +145,30 @@ export const releaseDailyCounts = pgTable(
   ],
 );
 
+/**
+ * How a release's files were delivered, per India day, version, platform and kind (issue 58,
+ * point 6): `full` (the whole file), `differential` (only changed blocks, in one multi-range
+ * request) or `delta` (a delta package); the bytes sent and the bytes the whole file would have
+ * cost. Counted in memory and written in batches, as the other counters (decision 0030).
+ */
+export const releaseDeliveries = pgTable(
+  "release_deliveries",
+  {
+    day: text("day").notNull(),
+    version: text("version").notNull(),
+    platform: text("platform").notNull(),
+    kind: text("kind", { enum: ["full", "differential", "delta"] }).notNull(),
+    count: integer("count").notNull().default(0),
+    bytesServed: bigint("bytes_served", { mode: "number" }).notNull().default(0),
+    bytesFull: bigint("bytes_full", { mode: "number" }).notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.day, table.version, table.platform, table.kind] }),
+    check("release_deliveries_day_check", sql`${table.day} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`),
+    check("release_deliveries_kind_check", sql`${table.kind} in ('full', 'differential', 'delta')`),
+  ],
+);
+
 /** Which app versions ask for updates, per day (the version a client reports, never who). */
 export const appVersionDailyCounts = pgTable(
   "app_version_daily_counts",

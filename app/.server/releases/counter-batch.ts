@@ -13,6 +13,22 @@ export interface ReleaseEventCount extends ReleaseEvent {
   count: number;
 }
 
+/** How a file was delivered (issue 58, point 6): whole, changed blocks only, or a delta. */
+export type DeliveryKind = "full" | "differential" | "delta";
+
+export interface Delivery {
+  version: string;
+  platform: string;
+  kind: DeliveryKind;
+}
+
+export interface DeliveryCount extends Delivery {
+  day: string;
+  count: number;
+  bytesServed: number;
+  bytesFull: number;
+}
+
 export interface AppVersionCount {
   day: string;
   version: string;
@@ -29,17 +45,24 @@ export interface CounterBatch {
   appVersions: Map<string, AppVersionCount>;
   /** release_assets.download_count by asset id. */
   assetDownloads: Map<string, number>;
+  deliveries: Map<string, DeliveryCount>;
 }
 
 export function emptyBatch(): CounterBatch {
-  return { releaseEvents: new Map(), appVersions: new Map(), assetDownloads: new Map() };
+  return {
+    releaseEvents: new Map(),
+    appVersions: new Map(),
+    assetDownloads: new Map(),
+    deliveries: new Map(),
+  };
 }
 
 export function isEmptyBatch(batch: CounterBatch): boolean {
   return (
     batch.releaseEvents.size === 0 &&
     batch.appVersions.size === 0 &&
-    batch.assetDownloads.size === 0
+    batch.assetDownloads.size === 0 &&
+    batch.deliveries.size === 0
   );
 }
 
@@ -80,6 +103,25 @@ export function addAssetDownload(batch: CounterBatch, assetId: string, count = 1
   batch.assetDownloads.set(assetId, (batch.assetDownloads.get(assetId) ?? 0) + count);
 }
 
+/** Adds deliveries (and their bytes) to the row of the India day of `now`. */
+export function addDelivery(
+  batch: CounterBatch,
+  input: Delivery,
+  bytes: { served: number; full: number },
+  now: Date,
+  count = 1,
+): void {
+  const row = { ...input, day: istDay(now) };
+  const key = JSON.stringify([row.day, row.version, row.platform, row.kind]);
+  const entry = batch.deliveries.get(key);
+  if (entry) {
+    entry.count += count;
+    entry.bytesServed += bytes.served;
+    entry.bytesFull += bytes.full;
+  } else
+    batch.deliveries.set(key, { ...row, count, bytesServed: bytes.served, bytesFull: bytes.full });
+}
+
 /** Adds every count of `from` to `into` (a batch whose write failed goes back to be retried). */
 export function mergeBatch(into: CounterBatch, from: CounterBatch): void {
   for (const row of from.releaseEvents.values()) {
@@ -89,6 +131,10 @@ export function mergeBatch(into: CounterBatch, from: CounterBatch): void {
   for (const row of from.appVersions.values())
     addAppVersion(into, row, dayStart(row.day), row.count);
   for (const [assetId, count] of from.assetDownloads) addAssetDownload(into, assetId, count);
+  for (const row of from.deliveries.values()) {
+    const { day, count, bytesServed, bytesFull, ...delivery } = row;
+    addDelivery(into, delivery, { served: bytesServed, full: bytesFull }, dayStart(day), count);
+  }
 }
 
 /** A moment inside India day `day` (noon there), so istDay gives `day` back. */

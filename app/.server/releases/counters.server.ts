@@ -4,6 +4,8 @@ import { logger } from "../logger";
 import {
   addAppVersion,
   addAssetDownload,
+  addDelivery,
+  type Delivery,
   addReleaseEvent,
   emptyBatch,
   isEmptyBatch,
@@ -31,6 +33,16 @@ export function countReleaseEvent(input: ReleaseEvent, now = new Date()): void {
 /** One more update check from an app of this version today. */
 export function countAppVersion(version: string, platform: string, now = new Date()): void {
   addAppVersion(pending, { version, platform }, now);
+  scheduleFlush();
+}
+
+/** One delivery of a release file: whole, changed blocks only, or a delta (issue 58, point 6). */
+export function countDelivery(
+  input: Delivery,
+  bytes: { served: number; full: number },
+  now = new Date(),
+): void {
+  addDelivery(pending, input, bytes, now);
   scheduleFlush();
 }
 

@@ -4,7 +4,7 @@ import type { ReleaseAsset } from "../db/schema";
 import { roleOfFile } from "./files";
 import type { ReleaseWithAssets } from "./queries.server";
 import { type ByteRange, parseRanges } from "./range";
-import { countAssetDownload, countReleaseEvent } from "./counters.server";
+import { countAssetDownload, countDelivery, countReleaseEvent } from "./counters.server";
 import { releaseStorage } from "./storage/index.server";
 import type { ReleaseStorage } from "./storage/types";
 import { env } from "../env";
@@ -37,6 +37,14 @@ export async function serveReleaseFile(
     });
     countAssetDownload(asset.id);
   };
+  // How the file was delivered, with its bytes (issue 58, point 6): installers and updates only.
+  const delivered = (kind: "full" | "differential", served: number) => {
+    if (head || asset.kind === "blockmap") return;
+    countDelivery(
+      { version: release.version, platform: asset.platform, kind },
+      { served, full: asset.sizeBytes },
+    );
+  };
   if (!asset.storageKey) {
     count(0);
     return redirect(asset.externalUrl ?? "/download", 302);
@@ -56,6 +64,8 @@ export async function serveReleaseFile(
     : await storage.downloadUrl(asset.storageKey, asset.fileName, contentType);
   if (presigned) {
     count(0);
+    // Sent to S3 for the whole file (a request for one range is a download resumed there).
+    if (!rangeHeader) delivered("full", asset.sizeBytes);
     return new Response(null, {
       status: 302,
       headers: { Location: presigned, "Cache-Control": "no-store" },
@@ -78,8 +88,13 @@ export async function serveReleaseFile(
     headers.set("Content-Range", `bytes */${size}`);
     return new Response(null, { status: 416, headers });
   }
-  if (range.kind === "partial" && range.ranges.length > 1)
+  if (range.kind === "partial" && range.ranges.length > 1) {
+    delivered(
+      "differential",
+      range.ranges.reduce((total, part) => total + part.end - part.start + 1, 0),
+    );
     return multipartAnswer(storage, asset.storageKey, range.ranges, size, headers, head);
+  }
   const only = range.kind === "partial" ? range.ranges[0] : undefined;
   const start = only?.start ?? 0;
   const end = only?.end ?? size - 1;
@@ -88,6 +103,7 @@ export async function serveReleaseFile(
   const status = only ? 206 : 200;
   if (head) return new Response(null, { status, headers });
   count(start);
+  if (!only) delivered("full", size);
   if (size === 0) return new Response(null, { status, headers });
   const stream = await storage.read(asset.storageKey, { start, end });
   return new Response(webStreamOf(stream), { status, headers });

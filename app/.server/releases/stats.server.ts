@@ -8,6 +8,7 @@ import {
   desktopDevices,
   releaseAssets,
   releaseDailyCounts,
+  releaseDeliveries,
 } from "../db/schema";
 
 /**
@@ -23,6 +24,7 @@ export async function writeCounterBatch(
   const events = sortedRows(batch.releaseEvents);
   const versions = sortedRows(batch.appVersions);
   const assets = [...batch.assetDownloads.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+  const deliveries = sortedRows(batch.deliveries);
   await database.transaction(async (tx) => {
     if (events.length > 0)
       await tx
@@ -50,6 +52,23 @@ export async function writeCounterBatch(
             appVersionDailyCounts.platform,
           ],
           set: { count: sql`${appVersionDailyCounts.count} + excluded.count` },
+        });
+    if (deliveries.length > 0)
+      await tx
+        .insert(releaseDeliveries)
+        .values(deliveries)
+        .onConflictDoUpdate({
+          target: [
+            releaseDeliveries.day,
+            releaseDeliveries.version,
+            releaseDeliveries.platform,
+            releaseDeliveries.kind,
+          ],
+          set: {
+            count: sql`${releaseDeliveries.count} + excluded.count`,
+            bytesServed: sql`${releaseDeliveries.bytesServed} + excluded.bytes_served`,
+            bytesFull: sql`${releaseDeliveries.bytesFull} + excluded.bytes_full`,
+          },
         });
     for (const [assetId, count] of assets)
       await tx
@@ -159,4 +178,20 @@ export function versionShares(
     .map(([version, count]) => ({ version, count, share: share(count) }));
   if (other > 0) rows.push({ version: OTHER_VERSION, count: other, share: share(other) });
   return rows;
+}
+
+/** A version's deliveries per platform and kind, all time (the release page, issue 58). */
+export async function deliveriesOf(version: string, database: Database = defaultDb()) {
+  return database
+    .select({
+      platform: releaseDeliveries.platform,
+      kind: releaseDeliveries.kind,
+      count: sql<number>`sum(${releaseDeliveries.count})::int`,
+      bytesServed: sql<number>`sum(${releaseDeliveries.bytesServed})::float8`,
+      bytesFull: sql<number>`sum(${releaseDeliveries.bytesFull})::float8`,
+    })
+    .from(releaseDeliveries)
+    .where(eq(releaseDeliveries.version, version))
+    .groupBy(releaseDeliveries.platform, releaseDeliveries.kind)
+    .orderBy(releaseDeliveries.platform, releaseDeliveries.kind);
 }

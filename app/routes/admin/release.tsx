@@ -10,6 +10,8 @@ import { findReleaseById } from "~/.server/releases/queries.server";
 import { uploadLimitBytes } from "~/.server/releases/storage/index.server";
 import { AdminPage, AdminSection, TD, AdminTable } from "~/components/admin/AdminUi";
 import { Uploader } from "~/components/admin/ReleaseUploader";
+import { ReleaseDeliveries } from "~/components/admin/ReleaseDeliveries";
+import { deliveriesOf } from "~/.server/releases/stats.server";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { formatBytes } from "~/lib/format";
@@ -28,6 +30,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const release = await findReleaseById(params.id);
   if (!release) throw data({ message: "No such release." }, { status: 404 });
   return {
+    deliveries: await deliveriesOf(release.version),
     uploadLimit: uploadLimitBytes(),
     accepted: [...ACCEPTED_SUFFIXES, ".sig"],
     release: {
@@ -186,6 +189,8 @@ export default function ReleasePage({ loaderData }: Route.ComponentProps) {
           </div>
         ) : null}
       </AdminSection>
+
+      {draft ? null : <ReleaseDeliveries rows={loaderData.deliveries} />}
 
       <AdminSection
         id="rollout"
