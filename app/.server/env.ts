@@ -151,6 +151,12 @@ export const envSchema = z.object({
    * the whole file.
    */
   DOWNLOAD_MAX_RANGES: z.coerce.number().int().min(1).max(5000).default(1000),
+  /**
+   * Issue 58, point 5: how often (ms) each process adds the API limits' counts (update checks,
+   * the desktop API, callable functions) to the shared ones on PostgreSQL; no request writes.
+   * Across instances a limit can be passed by what the others admit in this long.
+   */
+  API_COUNT_SYNC_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   /** Feedback messages accepted per client IP per hour. */
   FEEDBACK_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(5),
   /** smtp(s)://user:pass@host:port; unset, mail is written to DATA_DIR/mail as .eml files, each with a plain .txt copy. */

@@ -124,7 +124,7 @@ function trialOf(
  * may use, a signed licence for offline use, and whether an update is available or required for
  * the version the app reports (`X-App-Version`, else the version it signed in with). The route's
  * loader (after its layout's rate limit) and its fast answer (server/fast-answers.ts, which asks
- * for the count too, read in the same statement) both answer with this.
+ * for the count too, made before the read without a write) both answer with this.
  */
 export async function desktopMe(
   request: { authorization: string | null; appVersion: string | null },

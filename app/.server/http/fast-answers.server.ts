@@ -64,8 +64,8 @@ export const FAST_ANSWERS: Record<FastAnswerName, FastAnswer> = {
     (await countRateLimits(request)) ??
     outcomeFastResponse(request, await staticFeedOutcome(request.params, feedClient(request))),
   /**
-   * /api/desktop/me (app/routes/desktop/me.ts), under the desktop API's rate limit: counted in the
-   * same statement as the read on PostgreSQL.
+   * /api/desktop/me (app/routes/desktop/me.ts), under the desktop API's rate limit: counted in
+   * this process before the read (no write, decision 0068).
    */
   "desktop-me": async (request) => {
     const outcome = await desktopMe(

@@ -5,6 +5,7 @@ import { engineOf, prepared, type PreparedValue } from "../db/prepared";
 import { oneTimeTokens, rateLimitHits } from "../db/schema";
 import { env } from "../env";
 import { requestContext } from "../request-context";
+import { hitWindow } from "./shared-windows.server";
 import { rateLimitClientKey } from "./client-key";
 
 export interface RateLimitResult {
@@ -28,7 +29,7 @@ const RATE_LIMIT_UPSERT = `insert into rate_limit_hits (key, count, window_start
      greatest(1, ceil(extract(epoch from (window_start + make_interval(secs => $2) - now()))))::int
        as retry_after`;
 
-/** A prepared statement: every desktop API call on PostgreSQL runs it (decision 0032). */
+/** A prepared statement: the limits that must hold exactly (support, sign-in steps, events). */
 const countHit = prepared<{ count: number; retry_after: number }>(
   "rate_limit_hit",
   ["text", "float8"],
@@ -45,35 +46,6 @@ export async function hitRateLimit(
   const [row] = await countHit.run(database, [key, windowSeconds]);
   const count = row?.count ?? 1;
   return { allowed: count <= max, count, retryAfter: Number(row?.retry_after ?? windowSeconds) };
-}
-
-/**
- * The API limits on the embedded database: it belongs to one process (its folder lock, decision
- * 0027; several processes need PostgreSQL), so nothing else could share the counts. The same fixed
- * window as the upsert above, kept in that process's memory, without a write on every API call
- * (decision 0032). A restart forgets the current windows (at most a minute of counting).
- */
-const windows = new Map<string, { count: number; startedAt: number }>();
-/** Ended windows (a minute long) are dropped once a minute. */
-let sweptAt = 0;
-const MAX_WINDOW_MS = 60 * 1000;
-
-function hitInMemory(key: string, max: number, windowSeconds: number): RateLimitResult {
-  const now = Date.now();
-  const windowMs = windowSeconds * 1000;
-  if (now - sweptAt > 60_000) {
-    sweptAt = now;
-    for (const [name, window] of windows)
-      if (window.startedAt < now - MAX_WINDOW_MS) windows.delete(name);
-  }
-  let window = windows.get(key);
-  if (!window || window.startedAt < now - windowMs) {
-    window = { count: 0, startedAt: now };
-    windows.set(key, window);
-  }
-  window.count += 1;
-  const retryAfter = Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000));
-  return { allowed: window.count <= max, count: window.count, retryAfter };
 }
 
 /**
@@ -108,19 +80,22 @@ function apiKey(group: string, clientIp: string): string {
 }
 
 /**
- * Counts one request of an API group (`desktop`, `functions`) from a client (IPv6 by /64): in the
- * database on PostgreSQL, shared by every instance; in memory on the embedded database, which one
- * process owns.
+ * Counts one request of an API group (`desktop`, `functions`, `updates`) from a client (IPv6 by
+ * /64), without a database write: in this process, shared with the other processes on PostgreSQL
+ * every API_COUNT_SYNC_MS (shared-windows.server.ts, decision 0068); the embedded database's one
+ * process keeps its own.
  */
 export async function countApiRequest(
   group: string,
   clientIp: string,
   database: Database = defaultDb(),
 ): Promise<RateLimitResult> {
-  const key = apiKey(group, clientIp);
-  return engineOf(database) === "pglite"
-    ? hitInMemory(key, apiLimitOf(group), API_WINDOW_SECONDS)
-    : await hitRateLimit(key, apiLimitOf(group), API_WINDOW_SECONDS, database);
+  return hitWindow(
+    apiKey(group, clientIp),
+    apiLimitOf(group),
+    API_WINDOW_SECONDS,
+    engineOf(database) === "pglite" ? null : database,
+  );
 }
 
 /** Where a request is counted: the API groups of its route's layouts, and the client. */
@@ -132,10 +107,9 @@ export interface ApiRequestCount {
 }
 
 /**
- * A prepared read that can also count an API request, in the same round trip on PostgreSQL (decision
- * 0032): `with hit as (the upsert) select … from hit left join (the read)`, one statement, so the
- * count and the read happen together or not at all. On the embedded database the count is in
- * memory and the read runs alone. Every group but the last is counted on its own first.
+ * A prepared read that also counts an API request (`/api/desktop/me`'s, decision 0032): the
+ * count first, in every group in order (in memory: no write, decision 0068), then the read,
+ * which does not run once a group refuses.
  */
 export interface CountedRead<Row> {
   run(
@@ -145,58 +119,21 @@ export interface CountedRead<Row> {
   ): Promise<{ limit: RateLimitResult | null; rows: Row[] }>;
 }
 
-type CountedRow<Row> = Row & {
-  rate_limit_count: number;
-  rate_limit_retry_after: number;
-  rate_limit_row: boolean | null;
-};
-
 export function countedRead<Row extends object>(
   name: string,
   types: readonly string[],
   text: string,
 ): CountedRead<Row> {
   const read = prepared<Row>(name, types, text);
-  // The read's placeholders follow the upsert's two.
-  const shifted = text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + 2}`);
-  const combined = prepared<CountedRow<Row>>(
-    `${name}_counted`,
-    ["text", "float8", ...types],
-    `with hit as (${RATE_LIMIT_UPSERT})
-     select hit.count as rate_limit_count, hit.retry_after as rate_limit_retry_after, q.*
-     from hit left join (select true as rate_limit_row, r.* from (${shifted}) r) q
-       on true`,
-  );
   return {
     async run(database, values, count) {
-      const groups = count?.groups ?? [];
-      if (!count || groups.length === 0)
-        return { limit: null, rows: await read.run(database, values) };
-      const { clientIp, onCounted } = count;
-      const inMemory = engineOf(database) === "pglite";
-      // In memory, or every group but the last: counted on its own, in order.
       let limit: RateLimitResult | null = null;
-      for (const group of inMemory ? groups : groups.slice(0, -1)) {
-        limit = await countApiRequest(group, clientIp, database);
-        onCounted(group);
+      for (const group of count?.groups ?? []) {
+        limit = await countApiRequest(group, count!.clientIp, database);
+        count!.onCounted(group);
         if (!limit.allowed) return { limit, rows: [] };
       }
-      const last = groups.at(-1);
-      if (inMemory || last === undefined) return { limit, rows: await read.run(database, values) };
-      const rows = await combined.run(database, [
-        apiKey(last, clientIp),
-        API_WINDOW_SECONDS,
-        ...values,
-      ]);
-      onCounted(last);
-      const counted = rows[0]?.rate_limit_count ?? 1;
-      limit = {
-        allowed: counted <= apiLimitOf(last),
-        count: counted,
-        retryAfter: Number(rows[0]?.rate_limit_retry_after ?? API_WINDOW_SECONDS),
-      };
-      // The read's rows (with the count's columns beside theirs); none when it found nothing.
-      return { limit, rows: limit.allowed ? rows.filter((row) => row.rate_limit_row) : [] };
+      return { limit, rows: await read.run(database, values) };
     },
   };
 }

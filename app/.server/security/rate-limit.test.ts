@@ -1,7 +1,7 @@
 /**
  * The API rate limit as a fast answer uses it (decision 0032): its middleware is known by its
- * group, lets through a request a fast answer already counted, and a read can count in the same
- * statement (PostgreSQL) or beside it in memory (PGlite), never past the limit.
+ * group, lets through a request a fast answer already counted, and a read counts before it reads
+ * (in this process, without a write: decision 0068), never past the limit.
  */
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -10,6 +10,7 @@ import { openTestDatabase, type TestDatabase } from "../../../tests/support/test
 import { logger } from "../logger";
 import { requestContext } from "../request-context";
 import { apiRateLimit, apiRateLimitGroup, countApiRequest, countedRead } from "./rate-limit.server";
+import { resetWindows } from "./shared-windows.server";
 
 vi.stubEnv("API_RATE_LIMIT", "3");
 
@@ -51,6 +52,8 @@ describe.each(contractEngines("rate limits"))(
   (engine) => {
     let test: TestDatabase;
     beforeAll(async () => {
+      // Each engine's run starts with no counts in this process (they are kept in memory).
+      resetWindows();
       test = await openTestDatabase({ engine });
     });
     afterAll(async () => {
