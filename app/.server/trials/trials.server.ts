@@ -18,6 +18,7 @@ import {
   trials,
   TRIAL_GRANT_REASON,
   type TRIAL_SOURCES,
+  user as users,
 } from "../db/schema";
 import { env } from "../env";
 import { entitlementFor } from "../billing/entitlement.server";
@@ -221,6 +222,10 @@ export async function startTrial(
   const database = options.database ?? defaultDb();
   const now = options.now ?? new Date();
   return database.transaction(async (tx) => {
+    // One start at a time per account (two tabs at once): the second waits for the first to
+    // commit, then reads its trial, not a half-seen state ("you have Pro already" from the
+    // first's grant, read between the two checks below).
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for("update");
     const state = await trialState(user, { database: tx, now });
     if (state.kind === "running") return { ok: false, reason: "trial-running" as const };
     if (state.kind === "refused") return { ok: false, reason: state.reason };

@@ -24,6 +24,8 @@ import { tauriDynamic, tauriFileFor, tauriStatic, tauriUsable } from "./tauri";
 export const FEED_NAMES = ["latest.yml", "latest-mac.yml", "tauri.json", "appcast.xml"] as const;
 export type FeedName = (typeof FEED_NAMES)[number];
 const CHANNELS = ["stable", "beta"] as const;
+/** The appcast of every channel, its beta items tagged `<sparkle:channel>`. */
+const ALL_CHANNELS = "all";
 
 /**
  * Who is asking, as far as a staged rollout cares: the id it sends (`?client_id=`, or
@@ -112,8 +114,13 @@ export async function staticFeedOutcome(
   params: { channel?: string; feed?: string },
   client: FeedClient,
 ): Promise<FeedOutcome> {
-  const channel = CHANNELS.find((name) => name === params.channel);
   const feed = FEED_NAMES.find((name) => name === params.feed);
+  // One appcast for every channel (issue 58, point 2): /updates/all/appcast.xml.
+  if (params.channel === ALL_CHANNELS && feed === "appcast.xml") {
+    const found = await buildAllChannelsAppcast(client);
+    return found ? { kind: "feed", feed: found } : { kind: "nothing-published" };
+  }
+  const channel = CHANNELS.find((name) => name === params.channel);
   if (!channel || !feed)
     return { kind: "refused", status: 404, message: "Unknown update channel or feed." };
   const found = await buildFeed(client, channel, feed);
@@ -251,6 +258,59 @@ export async function buildFeed(
         releases: [release, ...history].map((entry) => ({
           release: entry,
           notesHtml: renderReleaseNotes(entry.notes),
+        })),
+      }),
+      "application/xml; charset=utf-8",
+    );
+  });
+}
+
+/**
+ * One appcast for every channel (issue 58, point 2): the newest stable release a client's rollout
+ * offers (with its history), and the newest beta newer than it, tagged
+ * `<sparkle:channel>beta</sparkle:channel>`: Sparkle offers it only to apps that allow the beta
+ * channel (`allowedChannels`), every other app sees the stable items. The per-channel appcasts
+ * stay as they were for apps that already read them.
+ */
+async function buildAllChannelsAppcast(client: FeedClient): Promise<BuiltFeed | null> {
+  const snapshot = await releaseSnapshot();
+  const siteUrl = env().SITE_URL;
+  const stable = selectRelease(candidatesOf(snapshot, "stable"), {
+    channel: "stable",
+    usable: sparkleUsable,
+    clientId: client.id,
+  });
+  const anyChannel = selectRelease(candidatesOf(snapshot, "beta"), {
+    channel: "beta",
+    usable: sparkleUsable,
+    clientId: client.id,
+  });
+  const beta = anyChannel && anyChannel.release.channel === "beta" ? anyChannel.release : null;
+  if (!stable && !beta) return null;
+  const newest = beta ?? stable?.release;
+  if (newest) countCheck(newest.version, "mac", "any", newest.channel);
+  const key = `appcast.xml|all|${stable?.release.id ?? ""}|${beta?.id ?? ""}`;
+  return builtOnce(snapshot, key, () => {
+    const history = stable
+      ? olderReleases(
+          candidatesOf(snapshot, "stable"),
+          "stable",
+          stable.release.version,
+          sparkleUsable,
+          4,
+        )
+      : [];
+    const entries = [...(beta ? [beta] : []), ...(stable ? [stable.release] : []), ...history];
+    return built(
+      appcast({
+        title: site.product.name,
+        siteUrl,
+        feedUrl: `${siteUrl}/updates/${ALL_CHANNELS}/appcast.xml`,
+        minimumVersion: snapshot.minimums.mac ?? null,
+        releases: entries.map((entry) => ({
+          release: entry,
+          notesHtml: renderReleaseNotes(entry.notes),
+          ...(entry.channel === "beta" ? { channel: "beta" } : {}),
         })),
       }),
       "application/xml; charset=utf-8",

@@ -26,14 +26,15 @@ export interface AppcastInput {
   title: string;
   siteUrl: string;
   feedUrl: string;
-  releases: { release: ReleaseWithAssets; notesHtml: string }[];
+  /** `channel`: the Sparkle channel an item is only for (`beta`); none for everyone's items. */
+  releases: { release: ReleaseWithAssets; notesHtml: string; channel?: string }[];
   /** Updating from a version below this is critical (the platform's minimum supported version). */
   minimumVersion: string | null;
 }
 
 /** RSS 2.0 with the Sparkle namespace, newest item first. */
 export function appcast(input: AppcastInput): string {
-  const items = input.releases.flatMap(({ release, notesHtml }) => {
+  const items = input.releases.flatMap(({ release, notesHtml, channel }) => {
     const file = sparkleFileFor(release);
     if (!file) return [];
     const item: Record<string, unknown> = {
@@ -42,6 +43,7 @@ export function appcast(input: AppcastInput): string {
       pubDate: release.publishedAt.toUTCString(),
       "sparkle:version": release.version,
       "sparkle:shortVersionString": release.version,
+      ...(channel ? { "sparkle:channel": channel } : {}),
       description: notesHtml ? { "#text": notesHtml } : undefined,
     };
     if (release.minimumSystemVersion)

@@ -1,0 +1,93 @@
+/**
+ * Issue 58, point 2 (channels): one appcast for every channel, /updates/all/appcast.xml, whose
+ * beta items carry `<sparkle:channel>beta</sparkle:channel>` beside the stable ones, so Sparkle
+ * offers a beta only to apps that allow that channel. The per-channel appcasts stay as they were.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { XMLParser } from "fast-xml-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postForm, signUpVerified } from "../support/auth";
+import { runScript } from "../support/cli";
+import { httpEngine } from "../support/engines";
+import { type RunningTestServer, startServerOn } from "../support/server";
+
+type Item = Record<string, unknown> & { enclosure: { url: string } };
+
+describe("one Sparkle appcast for every channel", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-sparkle-channels-"));
+  let server: RunningTestServer;
+
+  const items = async (pathname: string): Promise<Item[]> => {
+    const response = await fetch(`${server.url}${pathname}`);
+    expect(response.status).toBe(200);
+    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(
+      await response.text(),
+    ) as { rss: { channel: { item: Item | Item[] } } };
+    return [doc.rss.channel.item].flat();
+  };
+
+  beforeAll(async () => {
+    server = await startServerOn(httpEngine(), { env: { ADMIN_EMAILS: "ops@example.com" } });
+    const cookie = await signUpVerified(server, {
+      name: "Ops",
+      email: "ops@example.com",
+      password: "sparkle-channels-1",
+    });
+    const created = await postForm(server, "/admin/releases", cookie, {
+      intent: "token",
+      name: "build",
+    });
+    const token = /pinout_admin_[A-Za-z0-9_-]+/.exec(await created.text())?.[0] ?? "";
+    for (const [version, channel] of [
+      ["6.0.0", "stable"],
+      ["6.1.0", "beta"],
+    ] as const) {
+      const dmg = path.join(dir, `Pinout-${version}.dmg`);
+      const zip = path.join(dir, `Pinout-${version}-mac.zip`);
+      fs.writeFileSync(dmg, Buffer.alloc(20_000, version.length));
+      fs.writeFileSync(zip, Buffer.from(`zip ${version} `.repeat(2_000)));
+      const published = await runScript(
+        "scripts/release-publish.ts",
+        [
+          "--version",
+          version,
+          "--channel",
+          channel,
+          "--mac",
+          dmg,
+          "--file",
+          zip,
+          "--site",
+          server.url,
+          "--token",
+          token,
+        ],
+        {},
+      );
+      expect(published.output).toContain(`published ${version} (${channel})`);
+    }
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("tags the beta item for the beta channel, beside the stable one", async () => {
+    const all = await items("/updates/all/appcast.xml");
+    expect(all.map((item) => [String(item["sparkle:version"]), item["sparkle:channel"]])).toEqual([
+      ["6.1.0", "beta"],
+      ["6.0.0", undefined],
+    ]);
+    expect(all[0]!.enclosure.url).toBe(`${server.url}/releases/6.1.0/Pinout-6.1.0-mac.zip`);
+  });
+
+  it("keeps the per-channel appcasts as they were", async () => {
+    const stable = await items("/updates/stable/appcast.xml");
+    expect(stable.map((item) => String(item["sparkle:version"]))).toEqual(["6.0.0"]);
+    const beta = await items("/updates/beta/appcast.xml");
+    expect(beta.map((item) => String(item["sparkle:version"]))).toEqual(["6.1.0", "6.0.0"]);
+    expect(beta.every((item) => item["sparkle:channel"] === undefined)).toBe(true);
+    expect((await fetch(`${server.url}/updates/all/latest.yml`)).status).toBe(404);
+  });
+});
