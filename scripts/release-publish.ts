@@ -2,6 +2,8 @@
  * npm run release:publish -- --version 1.4.0 --mac Pinout-1.4.0.dmg --windows Pinout-Setup-1.4.0.exe
  *     [--file Pinout-1.4.0-mac.zip --file Pinout-Setup-1.4.0.exe.blockmap --file x.app.tar.gz.sig …]
  *     [--notes notes.md | --notes "text"] [--channel beta] [--rollout 10] [--critical]
+ *     [--informational] [--minimum-autoupdate-version 2.0.0]   (Sparkle: shown, not installed;
+ *     apps below that version ask before updating)
  *     [--minimum-system-version 12.0] [--site https://pinout.dev --token pinout_admin_…]
  *
  * With --site and --token (or PINOUT_SITE / PINOUT_ADMIN_TOKEN), it publishes through the running
@@ -16,13 +18,15 @@ import { parseArgs } from "node:util";
 import { runMain } from "./lib/run-main";
 
 const USAGE =
-  "usage: npm run release:publish -- --version X.Y.Z [--mac file.dmg] [--windows file.exe] [--file other …] [--notes file.md|text] [--channel stable|beta] [--rollout 0-100] [--critical] [--minimum-system-version 12.0] [--site URL --token TOKEN]";
+  "usage: npm run release:publish -- --version X.Y.Z [--mac file.dmg] [--windows file.exe] [--file other …] [--notes file.md|text] [--channel stable|beta] [--rollout 0-100] [--critical] [--informational] [--minimum-autoupdate-version X.Y.Z] [--minimum-system-version 12.0] [--site URL --token TOKEN]";
 
 interface Options {
   version: string;
   channel: "stable" | "beta";
   notes: string;
   critical: boolean;
+  informational: boolean;
+  minimumAutoupdateVersion?: string;
   minimumSystemVersion?: string;
   rolloutPercent: number;
   files: string[];
@@ -54,6 +58,8 @@ async function viaApi(site: string, token: string, options: Options): Promise<nu
     channel: options.channel,
     notes: options.notes,
     critical: options.critical,
+    informational: options.informational,
+    minimumAutoupdateVersion: options.minimumAutoupdateVersion,
     minimumSystemVersion: options.minimumSystemVersion,
   });
   const id = draft?.id;
@@ -98,6 +104,8 @@ async function direct(options: Options): Promise<number> {
       channel: options.channel,
       notes: options.notes,
       critical: options.critical,
+      informational: options.informational,
+      minimumAutoupdateVersion: options.minimumAutoupdateVersion,
       minimumSystemVersion: options.minimumSystemVersion,
       rolloutPercent: options.rolloutPercent,
       files: options.files.map((filePath) => ({ filePath })),
@@ -133,6 +141,8 @@ async function main(): Promise<number> {
         channel: { type: "string", default: "stable" },
         rollout: { type: "string", default: "100" },
         critical: { type: "boolean", default: false },
+        informational: { type: "boolean", default: false },
+        "minimum-autoupdate-version": { type: "string" },
         "minimum-system-version": { type: "string" },
         site: { type: "string" },
         token: { type: "string" },
@@ -174,6 +184,8 @@ async function main(): Promise<number> {
     channel: values.channel,
     notes,
     critical: values.critical,
+    informational: values.informational,
+    minimumAutoupdateVersion: values["minimum-autoupdate-version"],
     minimumSystemVersion: values["minimum-system-version"],
     rolloutPercent,
     files,

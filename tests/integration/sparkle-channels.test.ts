@@ -1,7 +1,9 @@
 /**
- * Issue 58, point 2 (channels): one appcast for every channel, /updates/all/appcast.xml, whose
- * beta items carry `<sparkle:channel>beta</sparkle:channel>` beside the stable ones, so Sparkle
- * offers a beta only to apps that allow that channel. The per-channel appcasts stay as they were.
+ * Issue 58, point 2 (channels and settings): one appcast for every channel,
+ * /updates/all/appcast.xml, whose beta items carry `<sparkle:channel>beta</sparkle:channel>`
+ * beside the stable ones, so Sparkle offers a beta only to apps that allow that channel; the
+ * per-channel appcasts stay as they were. A release's `informationalUpdate` and
+ * `minimumAutoupdateVersion` come from its settings.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -40,9 +42,10 @@ describe("one Sparkle appcast for every channel", () => {
       name: "build",
     });
     const token = /pinout_admin_[A-Za-z0-9_-]+/.exec(await created.text())?.[0] ?? "";
-    for (const [version, channel] of [
-      ["6.0.0", "stable"],
-      ["6.1.0", "beta"],
+    // The stable release asks apps below 5.0.0 before installing; the beta is informational.
+    for (const [version, channel, settings] of [
+      ["6.0.0", "stable", ["--minimum-autoupdate-version", "5.0.0"]],
+      ["6.1.0", "beta", ["--informational"]],
     ] as const) {
       const dmg = path.join(dir, `Pinout-${version}.dmg`);
       const zip = path.join(dir, `Pinout-${version}-mac.zip`);
@@ -63,6 +66,7 @@ describe("one Sparkle appcast for every channel", () => {
           server.url,
           "--token",
           token,
+          ...settings,
         ],
         {},
       );
@@ -80,6 +84,14 @@ describe("one Sparkle appcast for every channel", () => {
       ["6.0.0", undefined],
     ]);
     expect(all[0]!.enclosure.url).toBe(`${server.url}/releases/6.1.0/Pinout-6.1.0-mac.zip`);
+  });
+
+  it("carries the release's Sparkle settings: informational, and the minimum autoupdate version", async () => {
+    const [beta, stable] = await items("/updates/all/appcast.xml");
+    expect(beta).toHaveProperty("sparkle:informationalUpdate");
+    expect(beta).not.toHaveProperty("sparkle:minimumAutoupdateVersion");
+    expect(String(stable!["sparkle:minimumAutoupdateVersion"])).toBe("5.0.0");
+    expect(stable).not.toHaveProperty("sparkle:informationalUpdate");
   });
 
   it("keeps the per-channel appcasts as they were", async () => {

@@ -60,6 +60,13 @@ export const releases = pgTable(
     /** Sparkle's criticalUpdate; also set by the feeds for anything below a platform's minimum. */
     critical: boolean("critical").notNull().default(false),
     minimumSystemVersion: text("minimum_system_version"),
+    /**
+     * Sparkle (issue 58, point 2): an informational update (the app shows it and links to the
+     * download, without installing), and the version below which Sparkle asks before installing
+     * rather than updating silently (`minimumAutoupdateVersion`).
+     */
+    informational: boolean("informational").notNull().default(false),
+    minimumAutoupdateVersion: text("minimum_autoupdate_version"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     publishedAt: timestamp("published_at", { withTimezone: true }).notNull().defaultNow(),
   },

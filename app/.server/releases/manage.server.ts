@@ -23,6 +23,8 @@ export const draftSchema = z.object({
   channel: z.enum(RELEASE_CHANNELS).default("stable"),
   notes: z.string().max(20_000).refine(noNul, { error: "contains a NUL character" }).default(""),
   critical: z.boolean().default(false),
+  informational: z.boolean().default(false),
+  minimumAutoupdateVersion: versionSchema.optional().or(z.literal("").transform(() => undefined)),
   minimumSystemVersion: z
     .string()
     .trim()
@@ -44,7 +46,15 @@ export async function createDraftRelease(
 ): Promise<ReleaseWithAssets> {
   const parsed = draftSchema.safeParse(input);
   if (!parsed.success) throw new AppError("invalid", firstIssue(parsed.error));
-  const { version, channel, notes, critical, minimumSystemVersion } = parsed.data;
+  const {
+    version,
+    channel,
+    notes,
+    critical,
+    informational,
+    minimumAutoupdateVersion,
+    minimumSystemVersion,
+  } = parsed.data;
   const [created] = await database
     .insert(releases)
     .values({
@@ -52,6 +62,8 @@ export async function createDraftRelease(
       channel,
       notes,
       critical,
+      informational,
+      minimumAutoupdateVersion: minimumAutoupdateVersion ?? null,
       minimumSystemVersion: minimumSystemVersion ?? null,
       status: "draft",
     })

@@ -42,6 +42,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       rolloutPercent: release.rolloutPercent,
       paused: release.paused,
       critical: release.critical,
+      informational: release.informational,
+      minimumAutoupdateVersion: release.minimumAutoupdateVersion,
       minimumSystemVersion: release.minimumSystemVersion,
       publishedAt: release.status === "draft" ? null : release.publishedAt.toISOString(),
       notesHtml: renderReleaseNotes(release.notes),
@@ -149,7 +151,11 @@ export default function ReleasePage({ loaderData }: Route.ComponentProps) {
         title={`Release ${release.version}`}
         lead={`${release.channel === "beta" ? "Beta" : "Stable"} channel · ${release.state}${
           release.publishedAt ? ` · published ${formatDate(release.publishedAt)}` : ""
-        }${release.critical ? " · critical" : ""}`}
+        }${release.critical ? " · critical" : ""}${release.informational ? " · informational (Sparkle shows it, does not install it)" : ""}${
+          release.minimumAutoupdateVersion
+            ? ` · apps below ${release.minimumAutoupdateVersion} ask before updating`
+            : ""
+        }`}
       />
       {feedback}
 

@@ -13,6 +13,8 @@ function release(version: string, overrides: Partial<ReleaseWithAssets> = {}): R
     rolloutPercent: 100,
     paused: false,
     critical: false,
+    informational: false,
+    minimumAutoupdateVersion: null,
     minimumSystemVersion: null,
     createdAt: new Date(),
     publishedAt: new Date(),

@@ -48,6 +48,10 @@ export function appcast(input: AppcastInput): string {
     };
     if (release.minimumSystemVersion)
       item["sparkle:minimumSystemVersion"] = release.minimumSystemVersion;
+    if (release.minimumAutoupdateVersion)
+      item["sparkle:minimumAutoupdateVersion"] = release.minimumAutoupdateVersion;
+    // Shown, not installed: Sparkle links to the download page instead.
+    if (release.informational) item["sparkle:informationalUpdate"] = "";
     if (release.critical) item["sparkle:criticalUpdate"] = "";
     else if (input.minimumVersion)
       item["sparkle:criticalUpdate"] = { "@_sparkle:version": input.minimumVersion };

@@ -26,10 +26,15 @@ const createSchema = z.object({
   channel: z.enum(["stable", "beta"]).optional(),
   notes: z.string().optional(),
   critical: z.boolean().optional(),
+  informational: z.boolean().optional(),
+  minimumAutoupdateVersion: z.string().optional(),
   minimumSystemVersion: z.string().optional(),
 });
 
-/** POST /api/admin/releases {version, channel?, notes?, critical?, minimumSystemVersion?}: a draft. */
+/**
+ * POST /api/admin/releases {version, channel?, notes?, critical?, informational?,
+ * minimumAutoupdateVersion?, minimumSystemVersion?}: a draft.
+ */
 export async function action({ request }: Route.ActionArgs) {
   if (request.method !== "POST") return apiError(405, "Use POST.");
   const caller = await requireAdminApi(request);
