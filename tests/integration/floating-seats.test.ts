@@ -13,11 +13,9 @@ import { postForm, signUpVerified } from "../support/auth";
 import { signInDevice } from "../support/desktop";
 import { expectConforms } from "../support/desktop-api";
 import { httpEngine } from "../support/engines";
-import { eventually } from "../support/eventually";
 import { pageText } from "../support/pages";
 import { type RunningTestServer, startServer } from "../support/server";
-import { company, invitationLink, newTeam, paySeats, said, startSeats } from "../support/teams";
-import { seatsText } from "~/lib/seats";
+import { invitationLink, said, teamWithPaidSeats } from "../support/teams";
 
 const PASSWORD = "floating-seats-password-1";
 
@@ -67,16 +65,7 @@ describe("floating seats", () => {
   /** A team with `seats` paid monthly seats held floating with `overage` percent. */
   async function floatingTeam(owner: string, name: string, seats: number) {
     const cookie = await signUp(owner);
-    const team = await newTeam(server, cookie, company(name));
-    const started = await startSeats(server, cookie, team.path, seats);
-    expect(started.status, started.body).toBe(200);
-    await paySeats(server, cookie, team.path, started.subscriptionId!);
-    await eventually(
-      async () =>
-        (await pageText(server, team.path, cookie)).includes(`${seatsText(seats)} of Pro`),
-      20_000,
-      "the seats",
-    );
+    const { team } = await teamWithPaidSeats(server, cookie, name, seats);
     const chosen = await postForm(server, team.path, cookie, {
       intent: "seat-mode",
       mode: "floating",

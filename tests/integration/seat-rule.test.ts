@@ -15,8 +15,15 @@ import { signInDevice } from "../support/desktop";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
 import type { RunningTestServer } from "../support/server";
-import { company, invitationLink, newTeam, paySeats, said, startSeats } from "../support/teams";
-import { seatsText } from "~/lib/seats";
+import {
+  company,
+  invitationLink,
+  newTeam,
+  paySeats,
+  said,
+  startSeats,
+  teamWithPaidSeats,
+} from "../support/teams";
 
 const PASSWORD = "seat-rule-password-1";
 const TAKEN_BACK = "Your Pinout Pro seat from a team has ended";
@@ -37,17 +44,7 @@ describe.each(engines())("the seat rule on $name", (engine) => {
   /** A team with `seats` paid monthly seats; the owner's cookie and the subscription id. */
   async function teamWithSeats(owner: string, name: string, seats: number) {
     const cookie = await signUp(owner);
-    const team = await newTeam(server, cookie, company(name));
-    const started = await startSeats(server, cookie, team.path, seats);
-    expect(started.status, started.body).toBe(200);
-    await paySeats(server, cookie, team.path, started.subscriptionId!);
-    await eventually(
-      async () =>
-        (await pageText(server, team.path, cookie)).includes(`${seatsText(seats)} of Pro`),
-      20_000,
-      "the seats",
-    );
-    return { cookie, team, subscriptionId: started.subscriptionId! };
+    return { cookie, ...(await teamWithPaidSeats(server, cookie, name, seats)) };
   }
 
   /** Invites `email` into the team, and they sign up, accept and sign in a device. */

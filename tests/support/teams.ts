@@ -3,7 +3,9 @@ import { expect } from "vitest";
 import { gstinCheckCharacter } from "~/lib/gst";
 import { postForm } from "./auth";
 import { sandboxPay } from "./billing";
-import { textOf } from "./pages";
+import { pageText, textOf } from "./pages";
+import { eventually } from "./eventually";
+import { seatsText } from "~/lib/seats";
 import { readOutbox } from "./mail";
 import type { RunningTestServer } from "./server";
 
@@ -86,4 +88,26 @@ export async function paySeats(
     ...paid.body,
   });
   expect(verified.headers.get("location")).toBe(`${path}?paid=1#seats`);
+}
+
+/**
+ * A new team of `owner` (a signed-in cookie) with `seats` monthly seats paid in the sandbox, once
+ * its page shows them: its path and id, and the subscription's Razorpay id.
+ */
+export async function teamWithPaidSeats(
+  server: RunningTestServer,
+  owner: string,
+  name: string,
+  seats: number,
+) {
+  const team = await newTeam(server, owner, company(name));
+  const started = await startSeats(server, owner, team.path, seats);
+  expect(started.status, started.body).toBe(200);
+  await paySeats(server, owner, team.path, started.subscriptionId!);
+  await eventually(
+    async () => (await pageText(server, team.path, owner)).includes(`${seatsText(seats)} of Pro`),
+    20_000,
+    "the seats",
+  );
+  return { team, subscriptionId: started.subscriptionId! };
 }

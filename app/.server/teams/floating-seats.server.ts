@@ -256,6 +256,10 @@ export async function takeFloatingSeat(
   const [row] = (result as unknown as { rows: EntitlementSourcesRow[] }).rows;
   const sources = sourcesOfRow(row);
   const floating = sources.seats.filter((seat) => seat.floating);
+  // No team of theirs floats: nothing to take, and nothing that counts as held (a move to named
+  // seats ended the leases; a lease of a team they left is not live: its holder is no member).
+  // So the check-ins of everyone not in a floating team cost no write here.
+  if (floating.length === 0) return { kind: "none" };
   const withoutFloating = decideEntitlement(
     { ...sources, seats: sources.seats.filter((seat) => !seat.floating) },
     now,

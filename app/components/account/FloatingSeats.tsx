@@ -5,9 +5,9 @@
  * file for a machine without internet (point 3).
  */
 import { Form, useSearchParams } from "react-router";
-import { VALIDITY } from "~/components/account/LicenceFiles";
+import { LicenceFileFields } from "~/components/account/LicenceFileFields";
 import type { TeamPage } from "~/.server/teams/team-page.server";
-import { Field, FormMessage, SelectField, SubmitButton } from "~/components/forms";
+import { FormMessage, SelectField, SubmitButton } from "~/components/forms";
 import { usePendingForms } from "~/components/use-form-pending";
 import { formatDateTime } from "~/lib/dates";
 import {
@@ -176,22 +176,11 @@ function TeamLicenceFile({ teamId }: { teamId: string }) {
         reloadDocument
         className="mt-3 grid gap-x-4 sm:grid-cols-3"
       >
-        <input type="hidden" name="intent" value="licence-file" />
-        <Field label="Machine's name" name="name" required />
-        <Field
-          label="Its fingerprint"
-          name="fingerprint"
-          autoComplete="off"
-          spellCheck={false}
-          required
+        <LicenceFileFields
+          nameLabel="Machine's name"
+          fingerprintLabel="Its fingerprint"
+          validityLabel="File valid for"
         />
-        <SelectField label="File valid for" name="days" defaultValue="30">
-          {VALIDITY.map((choice) => (
-            <option key={choice.days} value={choice.days}>
-              {choice.label}
-            </option>
-          ))}
-        </SelectField>
         <button type="submit" className="btn-secondary sm:col-span-3 sm:justify-self-start">
           Download the team's licence file
         </button>

@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { Field, SelectField } from "~/components/forms";
+import { LicenceFileFields } from "~/components/account/LicenceFileFields";
 import { Section } from "~/components/Section";
 import { formatDate } from "~/lib/dates";
 import { FormMessage } from "~/components/forms";
@@ -9,14 +9,6 @@ export interface LicenceFileRow {
   name: string;
   expiresAt: string;
 }
-
-/** How long a licence file may be valid: the choices of both forms (account and team). */
-export const VALIDITY = [
-  { days: 7, label: "7 days" },
-  { days: 30, label: "30 days" },
-  { days: 90, label: "90 days" },
-  { days: 366, label: "Until the paid period ends" },
-];
 
 /**
  * Licence files for computers that cannot reach the site (issue 57, point 3): a form that
@@ -56,22 +48,11 @@ export function LicenceFiles({
         reloadDocument
         className="mt-4 grid gap-x-4 sm:grid-cols-3"
       >
-        <input type="hidden" name="intent" value="licence-file" />
-        <Field label="Computer's name" name="name" required />
-        <Field
-          label="Fingerprint"
-          name="fingerprint"
-          autoComplete="off"
-          spellCheck={false}
-          required
+        <LicenceFileFields
+          nameLabel="Computer's name"
+          fingerprintLabel="Fingerprint"
+          validityLabel="Valid for"
         />
-        <SelectField label="Valid for" name="days" defaultValue="30">
-          {VALIDITY.map((choice) => (
-            <option key={choice.days} value={choice.days}>
-              {choice.label}
-            </option>
-          ))}
-        </SelectField>
         <button type="submit" className="btn-secondary sm:col-span-3 sm:justify-self-start">
           Download licence file
         </button>
