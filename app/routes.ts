@@ -124,6 +124,7 @@ export default [
   layout("routes/limits/updates.ts", [
     ...prefix("updates", [
       route("tauri/:target/:arch/:current_version", "routes/updates/tauri.ts"),
+      route("velopack/:file", "routes/updates/velopack.ts"),
       route(":channel/:feed", "routes/updates/feed.ts"),
     ]),
   ]),

@@ -5,4 +5,6 @@ export const UPDATE_FEED_URLS = [
   ["Tauri (static)", "/updates/stable/tauri.json"],
   ["Tauri (dynamic)", "/updates/tauri/{{target}}/{{arch}}/{{current_version}}"],
   ["Sparkle", "/updates/stable/appcast.xml"],
+  ["Sparkle (every channel, betas tagged)", "/updates/all/appcast.xml"],
+  ["Velopack (SimpleWebSource; channels win, osx, win-beta, osx-beta)", "/updates/velopack"],
 ] as const;

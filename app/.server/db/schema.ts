@@ -80,10 +80,17 @@ export const releases = pgTable(
 
 /**
  * What a file of a release is for: the installer people download, the archive an updater
- * installs (Squirrel.Mac's .zip, Tauri's .app.tar.gz / .msi / -setup.exe), or electron-updater's
- * .blockmap beside the Windows installer.
+ * installs (Squirrel.Mac's .zip, Tauri's .app.tar.gz / .msi / -setup.exe, Velopack's full
+ * .nupkg), electron-updater's .blockmap beside the Windows installer, or a delta: only what
+ * changed since an older version (Sparkle's .delta, Velopack's delta .nupkg).
  */
-export const ASSET_KINDS = ["installer", "update", "blockmap"] as const;
+export const ASSET_KINDS = ["installer", "update", "blockmap", "delta"] as const;
+
+/**
+ * Which updater reads a file: electron-updater, Tauri, Sparkle (its `.delta` files; the full
+ * update is the `.zip` electron-updater reads too) or Velopack (`.nupkg`, full and delta).
+ */
+export const UPDATERS = ["electron", "tauri", "sparkle", "velopack"] as const;
 
 /** One file of a release: stored under DATA_DIR/releases or in S3 (storage_key), or hosted elsewhere. */
 export const releaseAssets = pgTable(
@@ -96,8 +103,17 @@ export const releaseAssets = pgTable(
     platform: text("platform", { enum: ["mac", "windows"] }).notNull(),
     arch: text("arch").notNull().default("universal"),
     kind: text("kind", { enum: ASSET_KINDS }).notNull().default("installer"),
-    /** Which updater reads it: electron-updater or Tauri (null for installers and blockmaps). */
-    updater: text("updater", { enum: ["electron", "tauri"] }),
+    /** Which updater reads it (null for installers and blockmaps). */
+    updater: text("updater", { enum: UPDATERS }),
+    /**
+     * A delta's base: the version it turns into this one (Sparkle's `sparkle:deltaFrom`). Null
+     * for every other file, and for Velopack's deltas, whose base is the release before.
+     */
+    fromVersion: text("from_version"),
+    /** Velopack: the package id from the .nupkg's manifest (its feed's `PackageId`). */
+    packageId: text("package_id"),
+    /** Hex SHA-1 (Velopack's feed carries it beside SHA-256); null on files from before. */
+    sha1: text("sha1"),
     fileName: text("file_name").notNull(),
     sizeBytes: bigint("size_bytes", { mode: "number" }).notNull(),
     sha256: text("sha256").notNull(),
@@ -117,15 +133,26 @@ export const releaseAssets = pgTable(
   (table) => [
     unique("release_assets_release_file_key").on(table.releaseId, table.fileName),
     unique("release_assets_release_slot_key")
-      .on(table.releaseId, table.platform, table.arch, table.kind, table.updater)
+      .on(
+        table.releaseId,
+        table.platform,
+        table.arch,
+        table.kind,
+        table.updater,
+        table.fromVersion,
+      )
       .nullsNotDistinct(),
     check("release_assets_platform_check", sql`${table.platform} in ('mac', 'windows')`),
-    check("release_assets_kind_check", sql`${table.kind} in ('installer', 'update', 'blockmap')`),
+    check("release_assets_kind_check", sql`${table.kind} in ('installer', 'update', 'blockmap', 'delta')`),
     check(
       "release_assets_location_check",
       sql`${table.storageKey} is not null or ${table.externalUrl} is not null`,
     ),
     check("release_assets_sha256_check", sql`${table.sha256} ~ '^[0-9a-f]{64}$'`),
+    check(
+      "release_assets_updater_check",
+      sql`${table.updater} is null or ${table.updater} in ('electron', 'tauri', 'sparkle', 'velopack')`,
+    ),
   ],
 );
 
@@ -422,6 +449,7 @@ export type ReleaseAsset = typeof releaseAssets.$inferSelect;
 export type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
 export type ReleaseChannel = (typeof RELEASE_CHANNELS)[number];
 export type AssetKind = (typeof ASSET_KINDS)[number];
+export type Updater = (typeof UPDATERS)[number];
 
 /**
  * Single-use tokens, stored only as SHA-256 hashes. `desktop_handoff`: web → app (bound to a PKCE

@@ -52,3 +52,29 @@ export async function signStreamed(seed: Uint8Array, read: MessageReader): Promi
   signature.set(littleEndianBytes(S, 32), 32);
   return signature;
 }
+
+/**
+ * Whether `signature` is a valid signature of the message under the 32-byte public key, reading
+ * the message once as a stream (k = H(R || A || M); then [S]B = R + [k]A, RFC 8032 section
+ * 5.1.7, without the cofactor, as Sparkle's verifier checks it).
+ */
+export async function verifyStreamed(
+  publicKey: Uint8Array,
+  signature: Uint8Array,
+  read: MessageReader,
+): Promise<boolean> {
+  if (signature.length !== 64 || publicKey.length !== 32) return false;
+  const S = littleEndianNumber(signature.subarray(32));
+  if (S >= ORDER) return false;
+  let R, A;
+  try {
+    R = ed25519.Point.fromBytes(signature.subarray(0, 32));
+    A = ed25519.Point.fromBytes(publicKey);
+  } catch {
+    return false;
+  }
+  const k = await hashToScalar([signature.subarray(0, 32), publicKey], read);
+  const left = S === 0n ? ed25519.Point.ZERO : ed25519.Point.BASE.multiply(S);
+  const kA = k === 0n ? ed25519.Point.ZERO : A.multiply(k);
+  return left.equals(R.add(kA));
+}

@@ -1,10 +1,11 @@
-import type { AssetKind } from "../db/schema";
+import type { AssetKind, Updater } from "../db/schema";
 import type { Platform } from "~/lib/platform";
 
 export interface FileRole {
-  platform: Platform;
+  /** Null: read from the package's own manifest (a Velopack .nupkg says which OS it is for). */
+  platform: Platform | null;
   kind: AssetKind;
-  updater: "electron" | "tauri" | null;
+  updater: Updater | null;
   contentType: string;
 }
 
@@ -14,6 +15,25 @@ export interface FileRole {
  * their contents become the signature of the file they sign.
  */
 const RULES: { suffix: string; role: FileRole }[] = [
+  // Velopack names its packages {id}-{version}[-{rid}]-full.nupkg and …-delta.nupkg.
+  {
+    suffix: "-full.nupkg",
+    role: { platform: null, kind: "update", updater: "velopack", contentType: "application/zip" },
+  },
+  {
+    suffix: "-delta.nupkg",
+    role: { platform: null, kind: "delta", updater: "velopack", contentType: "application/zip" },
+  },
+  // Sparkle's generate_appcast names a delta {App}{version}-{from version}.delta.
+  {
+    suffix: ".delta",
+    role: {
+      platform: "mac",
+      kind: "delta",
+      updater: "sparkle",
+      contentType: "application/octet-stream",
+    },
+  },
   {
     suffix: ".app.tar.gz",
     role: { platform: "mac", kind: "update", updater: "tauri", contentType: "application/gzip" },

@@ -11,8 +11,8 @@ import { roleOfFile, sanitizeFileName } from "./files";
 import { findReleaseById, releasesChanged, type ReleaseWithAssets } from "./queries.server";
 import { HashingCounter } from "./storage/hashing";
 import { releaseStorage, uploadLimitBytes } from "./storage/index.server";
-import { archFromFileName, isArch } from "./targets";
-import { sparkleSign } from "./update-key.server";
+import { isArch } from "./targets";
+import { checkSignatureShape, uploadFacts } from "./upload-facts.server";
 import { versionSchema } from "./versions";
 import { AppError } from "../http/errors";
 
@@ -141,35 +141,50 @@ export async function addReleaseFile(
   if (!role)
     throw new AppError(
       "invalid",
-      `${fileName}: not a release file (.dmg, .zip, .app.tar.gz, .exe, .exe.blockmap, .msi, or a .sig)`,
+      `${fileName}: not a release file (.dmg, .zip, .app.tar.gz, .exe, .exe.blockmap, .msi, a Sparkle .delta, a Velopack -full.nupkg or -delta.nupkg, or a .sig)`,
     );
-  const arch = upload.arch ?? archFromFileName(fileName);
-  if (!isArch(arch)) throw new AppError("invalid", "arch must be universal, x64, arm64 or ia32");
-  if (upload.edSignature !== undefined && !/^[A-Za-z0-9+/]{86}==$/.test(upload.edSignature))
-    throw new AppError("invalid", "the EdDSA signature must be 64 bytes in base64");
+  if (upload.arch !== undefined && !isArch(upload.arch))
+    throw new AppError("invalid", "arch must be universal, x64, arm64 or ia32");
+  checkSignatureShape(upload.edSignature);
 
   const storageKey = `${release.version}/${fileName}`;
   const stored = await releaseStorage().put(storageKey, body, {
     maxBytes: uploadLimitBytes(),
     contentType: role.contentType,
   });
-  const sparkleFile =
-    role.platform === "mac" && (fileName.endsWith(".zip") || role.kind === "installer");
-  const edSignature =
-    upload.edSignature ??
-    (sparkleFile ? await sparkleSign(() => releaseStorage().read(storageKey), database) : null);
+  // What the bytes say (a package's manifest, a signature): a file that fails is not kept, nor
+  // the draft's file of that name it overwrote.
+  const facts = await uploadFacts({
+    release,
+    role,
+    fileName,
+    storageKey,
+    size: stored.size,
+    arch: upload.arch,
+    edSignature: upload.edSignature,
+    database,
+  }).catch(async (error: unknown) => {
+    await database
+      .delete(releaseAssets)
+      .where(and(eq(releaseAssets.releaseId, release.id), eq(releaseAssets.fileName, fileName)));
+    await releaseStorage().remove(storageKey);
+    throw error;
+  });
 
   const values = {
     releaseId: release.id,
-    platform: role.platform,
-    arch,
+    platform: facts.platform,
+    arch: facts.arch,
     kind: role.kind,
     updater: role.updater,
+    fromVersion: facts.fromVersion,
+    packageId: facts.packageId,
     fileName,
     sizeBytes: stored.size,
     sha256: stored.sha256,
     sha512: stored.sha512,
-    edSignature,
+    sha1: stored.sha1,
+    edSignature: facts.edSignature,
     storageKey,
   };
   try {
@@ -186,7 +201,7 @@ export async function addReleaseFile(
     if (/release_assets_release_slot_key|unique|duplicate/i.test(String((error as Error).message)))
       throw new AppError(
         "conflict",
-        `this release already has a ${role.platform} ${arch} ${role.kind} file: remove it first`,
+        `this release already has a ${facts.platform} ${facts.arch} ${role.kind} file${facts.fromVersion ? ` from ${facts.fromVersion}` : ""}${role.updater ? ` for ${role.updater}` : ""}: remove it first`,
       );
     throw error;
   }

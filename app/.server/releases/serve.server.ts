@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { redirect } from "react-router";
 import type { ReleaseAsset } from "../db/schema";
 import { roleOfFile } from "./files";
+import { sparkleFileFor } from "./feeds/sparkle";
 import type { ReleaseWithAssets } from "./queries.server";
 import { type ByteRange, parseRanges } from "./range";
 import { countAssetDownload, countDelivery, countReleaseEvent } from "./counters.server";
@@ -37,12 +38,17 @@ export async function serveReleaseFile(
     });
     countAssetDownload(asset.id);
   };
-  // How the file was delivered, with its bytes (issue 58, point 6): installers and updates only.
+  // How the file was delivered, with its bytes (issue 58, point 6): installers, updates and
+  // deltas; a delta counts against the full update it stands in for.
   const delivered = (kind: "full" | "differential", served: number) => {
     if (head || asset.kind === "blockmap") return;
     countDelivery(
-      { version: release.version, platform: asset.platform, kind },
-      { served, full: asset.sizeBytes },
+      {
+        version: release.version,
+        platform: asset.platform,
+        kind: asset.kind === "delta" ? "delta" : kind,
+      },
+      { served, full: fullSizeFor(release, asset) },
     );
   };
   if (!asset.storageKey) {
@@ -149,6 +155,25 @@ function multipartAnswer(
     status: 206,
     headers,
   });
+}
+
+/**
+ * The bytes a whole download of this file's update costs: its own size, or for a delta the full
+ * update its updater would fetch instead (Sparkle's archive; Velopack's full package).
+ */
+function fullSizeFor(release: ReleaseWithAssets, asset: ReleaseAsset): number {
+  if (asset.kind !== "delta") return asset.sizeBytes;
+  const full =
+    asset.updater === "sparkle"
+      ? sparkleFileFor(release)
+      : release.assets.find(
+          (candidate) =>
+            candidate.kind === "update" &&
+            candidate.updater === asset.updater &&
+            candidate.platform === asset.platform &&
+            candidate.arch === asset.arch,
+        );
+  return full?.sizeBytes ?? asset.sizeBytes;
 }
 
 /** The installer of a platform in a release (a universal build before arch-specific ones). */

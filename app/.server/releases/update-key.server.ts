@@ -1,11 +1,10 @@
-import { createPublicKey, verify } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { JWK } from "jose";
 import { type Database, db as defaultDb } from "../db";
 import { signingKeys } from "../db/schema";
 import { createSigningKey } from "../desktop/license.server";
 import { openJwk } from "../security/key-vault.server";
-import { type MessageReader, signStreamed } from "./ed25519-stream";
+import { type MessageReader, signStreamed, verifyStreamed } from "./ed25519-stream";
 
 /**
  * The site's Ed25519 update key: it signs Sparkle enclosures published without a signature of
@@ -48,18 +47,16 @@ export async function sparkleSign(read: MessageReader, database: Database = defa
   return Buffer.from(await signStreamed(seed, read)).toString("base64");
 }
 
-export function verifySparkleSignature(
-  bytes: Buffer,
+/**
+ * Whether a signature supplied with a file was made by the site's update key: the key the apps
+ * check with (`SUPublicEDKey`). One made with another key would fail in every app, after the
+ * download; refusing it at publish says so while the operator is there.
+ */
+export async function sparkleSignedBySite(
+  read: MessageReader,
   signature: string,
-  publicKeyBase64: string,
-): boolean {
-  const key = createPublicKey({
-    key: {
-      kty: "OKP",
-      crv: "Ed25519",
-      x: Buffer.from(publicKeyBase64, "base64").toString("base64url"),
-    },
-    format: "jwk",
-  });
-  return verify(null, bytes, key, Buffer.from(signature, "base64"));
+  database: Database = defaultDb(),
+): Promise<boolean> {
+  const publicKey = Buffer.from(await sparklePublicKey(database), "base64");
+  return verifyStreamed(publicKey, Buffer.from(signature, "base64"), read);
 }

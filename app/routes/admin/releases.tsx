@@ -17,7 +17,8 @@ import { countsPerVersion } from "~/.server/releases/stats.server";
 import { sparklePublicKey } from "~/.server/releases/update-key.server";
 import { versionSchema } from "~/.server/releases/versions";
 import { AdminPage, AdminSection, TD, AdminTable } from "~/components/admin/AdminUi";
-import { Field, FormMessage, SubmitButton } from "~/components/forms";
+import { Field, FormMessage } from "~/components/forms";
+import { NewReleaseForm } from "~/components/admin/NewReleaseForm";
 import { PageHeader } from "~/components/PageHeader";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
@@ -66,7 +67,9 @@ const schema = z.discriminatedUnion("intent", [
     channel: z.enum(["stable", "beta"]),
     notes: z.string().max(20_000).default(""),
     critical: z.literal("on").optional(),
+    informational: z.literal("on").optional(),
     minimumSystemVersion: z.string().max(20).default(""),
+    minimumAutoupdateVersion: z.union([versionSchema, z.literal("")]).default(""),
   }),
   z.object({
     intent: z.literal("minimum"),
@@ -87,6 +90,7 @@ export async function action(args: Route.ActionArgs) {
           const draft = await createDraftRelease({
             ...input,
             critical: input.critical === "on",
+            informational: input.informational === "on",
           });
           return redirect(`/admin/releases/${draft.id}`);
         }
@@ -173,61 +177,11 @@ export default function ReleasesPage({ loaderData }: Route.ComponentProps) {
         title="New release"
         lead="A draft is invisible to visitors and apps until you publish it, after uploading its files."
       >
-        <Form method="post" className="grid gap-x-4 sm:grid-cols-2">
-          <input type="hidden" name="intent" value="create" />
-          <Field
-            label="Version"
-            name="version"
-            placeholder="1.4.0"
-            required
-            errors={errors?.version}
-          />
-          <div>
-            <label htmlFor="channel" className="block text-sm font-medium text-slate-200">
-              Channel
-            </label>
-            <select
-              id="channel"
-              name="channel"
-              className="mt-1 block w-full rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100"
-            >
-              <option value="stable">Stable</option>
-              <option value="beta">Beta</option>
-            </select>
-          </div>
-          <Field
-            label="Minimum macOS version (optional)"
-            name="minimumSystemVersion"
-            placeholder="12.0"
-            errors={errors?.minimumSystemVersion}
-          />
-          <div className="flex items-center gap-2 pt-6">
-            <input id="critical" type="checkbox" name="critical" className="h-4 w-4" />
-            <label htmlFor="critical" className="text-sm text-slate-200">
-              Critical update (apps install it without asking)
-            </label>
-          </div>
-          <div className="sm:col-span-2">
-            <label htmlFor="notes" className="block text-sm font-medium text-slate-200">
-              Release notes (Markdown)
-            </label>
-            <textarea
-              id="notes"
-              name="notes"
-              rows={5}
-              className="mt-1 block w-full rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100"
-            />
-          </div>
-          <div className="mt-4 space-y-3 sm:col-span-2">
-            {message("create")}
-            <SubmitButton
-              pending={pending({ intent: "create" })}
-              label="Create draft"
-              pendingLabel="Creating…"
-              className="btn-primary"
-            />
-          </div>
-        </Form>
+        <NewReleaseForm
+          errors={errors}
+          message={message("create")}
+          pending={pending({ intent: "create" })}
+        />
       </AdminSection>
 
       <AdminSection

@@ -1,6 +1,7 @@
 import { stringify } from "yaml";
 import type { ReleaseAsset } from "../../db/schema";
 import { archServes } from "../targets";
+import { releaseFileUrl } from "./file-url";
 import type { Selection } from "./select";
 
 /**
@@ -16,10 +17,6 @@ export function electronUsable(platform: "mac" | "windows") {
     if (platform === "windows") return asset.kind === "installer" && archServes(asset.arch, "x64");
     return (asset.kind === "update" && asset.updater === "electron") || asset.kind === "installer";
   };
-}
-
-export function fileUrl(version: string, fileName: string): string {
-  return `/releases/${encodeURIComponent(version)}/${encodeURIComponent(fileName)}`;
 }
 
 export function electronFeed(
@@ -38,11 +35,11 @@ export function electronFeed(
   const feed: Record<string, unknown> = {
     version: release.version,
     files: files.map((asset) => ({
-      url: fileUrl(release.version, asset.fileName),
+      url: releaseFileUrl(release.version, asset.fileName),
       sha512: asset.sha512,
       size: asset.sizeBytes,
     })),
-    path: fileUrl(release.version, first.fileName),
+    path: releaseFileUrl(release.version, first.fileName),
     sha512: first.sha512,
     releaseDate: release.publishedAt.toISOString(),
   };

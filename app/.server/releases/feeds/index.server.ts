@@ -20,6 +20,13 @@ import { electronFeed, electronUsable } from "./electron";
 import { olderReleases, selectRelease } from "./select";
 import { appcast, sparkleUsable } from "./sparkle";
 import { tauriDynamic, tauriFileFor, tauriStatic, tauriUsable } from "./tauri";
+import {
+  velopackArchOf,
+  velopackChannelOf,
+  velopackFeed,
+  velopackFullUsable,
+  velopackUsable,
+} from "./velopack";
 
 export const FEED_NAMES = ["latest.yml", "latest-mac.yml", "tauri.json", "appcast.xml"] as const;
 export type FeedName = (typeof FEED_NAMES)[number];
@@ -44,10 +51,11 @@ export function feedClientOf(
   stagingId: string | null,
   ip: string | null,
 ): FeedClient {
-  const sent = searchParams.get("client_id") ?? stagingId;
+  // Velopack sends its per-install staging id as `?stagingId=`.
+  const sent = searchParams.get("client_id") ?? stagingId ?? searchParams.get("stagingId");
   return {
     id: sent && sent.length <= 200 ? `id:${sent}` : `ip:${ip ?? "unknown"}`,
-    sentId: searchParams.has("client_id") || stagingId !== null,
+    sentId: sent !== null,
   };
 }
 
@@ -361,4 +369,80 @@ export async function tauriUpdateFor(
       "application/json; charset=utf-8",
     ),
   );
+}
+
+/** How many releases back a Velopack feed lists: its client applies at most 10 deltas. */
+const VELOPACK_HISTORY = 10;
+
+/**
+ * Velopack's feed, `/updates/velopack/releases.{channel}.json` (`?arch=&localVersion=&stagingId=`):
+ * the newest release the client's rollout offers (staging decided here from its staging id, by
+ * the same rule as every feed) and the ones before it, with their full and delta packages. A
+ * client outside a rollout gets the release before. Nothing to offer is an empty feed, which
+ * Velopack reads as "no update" (a 404 would be an error in the app).
+ */
+export async function velopackOutcome(
+  fileName: string,
+  searchParams: URLSearchParams,
+  client: FeedClient,
+): Promise<FeedOutcome> {
+  const wanted = velopackChannelOf(fileName);
+  if (!wanted)
+    return {
+      kind: "refused",
+      status: 404,
+      message: "Unknown Velopack channel: use releases.win.json, releases.osx.json, or -beta.",
+    };
+  const { platform, channel } = wanted;
+  const arch = velopackArchOf(searchParams.get("arch"));
+  const snapshot = await releaseSnapshot();
+  const localVersion = searchParams.get("localVersion");
+  if (localVersion !== null) countAppVersion(versionInUse(snapshot, localVersion), platform);
+  const candidates = candidatesOf(snapshot, channel);
+  const selection = selectRelease(candidates, {
+    channel,
+    usable: velopackFullUsable(platform, arch),
+    clientId: client.id,
+  });
+  if (selection) countCheck(selection.release.version, platform, arch ?? "any", channel);
+  const key = `velopack|${platform}|${channel}|${arch ?? ""}|${selection?.release.id ?? ""}`;
+  const feed = builtOnce(snapshot, key, () => {
+    const entries = selection
+      ? [
+          selection.release,
+          ...olderReleases(
+            candidates,
+            channel,
+            selection.release.version,
+            velopackFullUsable(platform, arch),
+            VELOPACK_HISTORY,
+          ),
+        ]
+      : [];
+    return built(
+      JSON.stringify(
+        velopackFeed(
+          entries.map((release) => ({ release, notesHtml: renderReleaseNotes(release.notes) })),
+          velopackUsable(platform, arch),
+        ),
+      ),
+      "application/json; charset=utf-8",
+    );
+  });
+  return { kind: "feed", feed };
+}
+
+/**
+ * A Velopack package by its bare name (the feed's `FileName`, fetched from beside the feed), in
+ * the published releases: its release and file, or null.
+ */
+export async function velopackPackage(fileName: string) {
+  const snapshot = await releaseSnapshot();
+  for (const release of snapshot.published) {
+    const asset = release.assets.find(
+      (candidate) => candidate.updater === "velopack" && candidate.fileName === fileName,
+    );
+    if (asset) return { release, asset };
+  }
+  return null;
 }

@@ -1,5 +1,6 @@
 import { XMLBuilder } from "fast-xml-parser";
 import type { ReleaseAsset } from "../../db/schema";
+import { releaseFileUrl } from "./file-url";
 import type { ReleaseWithAssets } from "./select";
 
 export const SPARKLE_NS = "http://www.andymatuschak.org/xml-namespaces/sparkle";
@@ -8,6 +9,17 @@ export const SPARKLE_NS = "http://www.andymatuschak.org/xml-namespaces/sparkle";
 export function sparkleUsable(asset: ReleaseAsset): boolean {
   if (asset.platform !== "mac" || !asset.storageKey || !asset.edSignature) return false;
   return asset.fileName.toLowerCase().endsWith(".zip") || asset.kind === "installer";
+}
+
+/** A Sparkle delta the appcast can list: stored, signed, with its base version. */
+export function sparkleDelta(asset: ReleaseAsset): boolean {
+  return (
+    asset.updater === "sparkle" &&
+    asset.kind === "delta" &&
+    asset.storageKey !== null &&
+    asset.edSignature !== null &&
+    asset.fromVersion !== null
+  );
 }
 
 export function sparkleFileFor(release: ReleaseWithAssets): ReleaseAsset | null {
@@ -55,8 +67,20 @@ export function appcast(input: AppcastInput): string {
     if (release.critical) item["sparkle:criticalUpdate"] = "";
     else if (input.minimumVersion)
       item["sparkle:criticalUpdate"] = { "@_sparkle:version": input.minimumVersion };
+    // Deltas from older versions (Sparkle applies the one from the version it runs, else the
+    // full update), each signed as the full update is.
+    const deltas = release.assets.filter(sparkleDelta).map((delta) => ({
+      "@_url": releaseFileUrl(release.version, delta.fileName, input.siteUrl),
+      "@_sparkle:version": release.version,
+      "@_sparkle:shortVersionString": release.version,
+      "@_sparkle:deltaFrom": delta.fromVersion,
+      "@_length": String(delta.sizeBytes),
+      "@_type": "application/octet-stream",
+      "@_sparkle:edSignature": delta.edSignature,
+    }));
+    if (deltas.length > 0) item["sparkle:deltas"] = { enclosure: deltas };
     item.enclosure = {
-      "@_url": `${input.siteUrl}/releases/${encodeURIComponent(release.version)}/${encodeURIComponent(file.fileName)}`,
+      "@_url": releaseFileUrl(release.version, file.fileName, input.siteUrl),
       "@_length": String(file.sizeBytes),
       "@_type": "application/octet-stream",
       "@_sparkle:edSignature": file.edSignature,

@@ -1,3 +1,4 @@
+import { releaseFileUrl } from "./file-url";
 import type { ReleaseAsset } from "../../db/schema";
 import type { Platform } from "~/lib/platform";
 import { archServes, tauriPlatformKeys, type Arch } from "../targets";
@@ -50,7 +51,7 @@ export function tauriDynamic(
     version: release.version,
     notes: notesText,
     pub_date: release.publishedAt.toISOString(),
-    url: `${siteUrl}/releases/${encodeURIComponent(release.version)}/${encodeURIComponent(asset.fileName)}`,
+    url: releaseFileUrl(release.version, asset.fileName, siteUrl),
     signature: asset.signature,
     ...(critical ? { critical: true } : {}),
   };
@@ -64,7 +65,7 @@ export function tauriStatic(release: ReleaseWithAssets, siteUrl: string, notesTe
     .sort((a, b) => Number(b.arch === "universal") - Number(a.arch === "universal"));
   for (const asset of files) {
     const entry = {
-      url: `${siteUrl}/releases/${encodeURIComponent(release.version)}/${encodeURIComponent(asset.fileName)}`,
+      url: releaseFileUrl(release.version, asset.fileName, siteUrl),
       signature: asset.signature ?? "",
     };
     for (const key of tauriPlatformKeys(asset.platform, asset.arch as Arch)) {

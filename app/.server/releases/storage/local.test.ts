@@ -28,6 +28,7 @@ describe("local release storage", () => {
       size: bytes.length,
       sha256: createHash("sha256").update(bytes).digest("hex"),
       sha512: createHash("sha512").update(bytes).digest("base64"),
+      sha1: createHash("sha1").update(bytes).digest("hex"),
     });
     expect(await storage.size("1.0.0/a.dmg")).toBe(bytes.length);
     const chunks: Buffer[] = [];

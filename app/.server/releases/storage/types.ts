@@ -6,6 +6,8 @@ export interface StoredObject {
   sha256: string;
   /** Base64 SHA-512 (electron-updater). */
   sha512: string;
+  /** Hex SHA-1 (Velopack's feed lists it; never used for integrity on its own). */
+  sha1: string;
 }
 
 export class UploadTooLargeError extends Error {
