@@ -1,6 +1,9 @@
 /**
  * npm run release:publish -- --version 1.4.0 --mac Pinout-1.4.0.dmg --windows Pinout-Setup-1.4.0.exe
  *     [--file Pinout-1.4.0-mac.zip --file Pinout-Setup-1.4.0.exe.blockmap --file x.app.tar.gz.sig …]
+ *     [--file Pinout1.4.0-1.3.0.delta]   (a Sparkle delta from 1.3.0, named as generate_appcast does)
+ *     [--file Pinout-1.4.0-full.nupkg --file Pinout-1.4.0-delta.nupkg]   (Velopack packages; the
+ *     OS, arch and app id are read from each package's manifest)
  *     [--notes notes.md | --notes "text"] [--channel beta] [--rollout 10] [--critical]
  *     [--informational] [--minimum-autoupdate-version 2.0.0]   (Sparkle: shown, not installed;
  *     apps below that version ask before updating)
@@ -113,7 +116,7 @@ async function direct(options: Options): Promise<number> {
     console.log(`published ${release.version} (${release.channel})`);
     for (const asset of release.assets) {
       console.log(
-        `  ${asset.platform} ${asset.arch} ${asset.kind}: ${asset.fileName}  ${asset.sizeBytes} bytes  sha256 ${asset.sha256}`,
+        `  ${asset.platform} ${asset.arch} ${asset.kind}${asset.fromVersion ? ` from ${asset.fromVersion}` : ""}${asset.updater ? ` (${asset.updater})` : ""}: ${asset.fileName}  ${asset.sizeBytes} bytes  sha256 ${asset.sha256}`,
       );
     }
     return 0;

@@ -9,9 +9,12 @@ export function assetJson(asset: ReleaseAsset) {
     arch: asset.arch,
     kind: asset.kind,
     updater: asset.updater,
+    fromVersion: asset.fromVersion,
+    packageId: asset.packageId,
     size: asset.sizeBytes,
     sha256: asset.sha256,
     sha512: asset.sha512,
+    sha1: asset.sha1,
     signed: { tauri: asset.signature !== null, sparkle: asset.edSignature !== null },
   };
 }

@@ -11,6 +11,8 @@ import { uploadLimitBytes } from "~/.server/releases/storage/index.server";
 import { AdminPage, AdminSection, TD, AdminTable } from "~/components/admin/AdminUi";
 import { Uploader } from "~/components/admin/ReleaseUploader";
 import { ReleaseDeliveries } from "~/components/admin/ReleaseDeliveries";
+import { UpdatePaths } from "~/components/admin/UpdatePaths";
+import { updatePathsOf } from "~/.server/releases/update-paths";
 import { deliveriesOf } from "~/.server/releases/stats.server";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
@@ -31,6 +33,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   if (!release) throw data({ message: "No such release." }, { status: 404 });
   return {
     deliveries: await deliveriesOf(release.version),
+    updatePaths: updatePathsOf(release),
     uploadLimit: uploadLimitBytes(),
     accepted: [...ACCEPTED_SUFFIXES, ".sig"],
     release: {
@@ -53,6 +56,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
         arch: asset.arch,
         kind: asset.kind,
         updater: asset.updater,
+        fromVersion: asset.fromVersion,
         size: asset.sizeBytes,
         sha256: asset.sha256,
         tauriSigned: asset.signature !== null,
@@ -174,6 +178,7 @@ export default function ReleasePage({ loaderData }: Route.ComponentProps) {
                 <td className={TD}>{file.arch}</td>
                 <td className={TD}>
                   {file.kind}
+                  {file.fromVersion ? ` from ${file.fromVersion}` : ""}
                   {file.updater ? ` (${file.updater})` : ""}
                 </td>
                 <td className={`${TD} whitespace-nowrap`}>{formatBytes(file.size)}</td>
@@ -195,6 +200,8 @@ export default function ReleasePage({ loaderData }: Route.ComponentProps) {
           </div>
         ) : null}
       </AdminSection>
+
+      <UpdatePaths rows={loaderData.updatePaths} />
 
       {draft ? null : <ReleaseDeliveries rows={loaderData.deliveries} />}
 
