@@ -4,7 +4,8 @@
  *     [--file Pinout1.4.0-1.3.0.delta]   (a Sparkle delta from 1.3.0, named as generate_appcast does)
  *     [--file Pinout-1.4.0-full.nupkg --file Pinout-1.4.0-delta.nupkg]   (Velopack packages; the
  *     OS, arch and app id are read from each package's manifest)
- *     [--notes notes.md | --notes "text"] [--channel beta] [--rollout 10] [--critical]
+ *     [--notes notes.md | --notes "text"] [--notes-lang hi=notes.hi.md …] (notes in other languages:
+ *     Sparkle shows the Mac's language) [--channel beta] [--rollout 10] [--critical]
  *     [--informational] [--minimum-autoupdate-version 2.0.0]   (Sparkle: shown, not installed;
  *     apps below that version ask before updating)
  *     [--minimum-system-version 12.0] [--site https://pinout.dev --token pinout_admin_…]
@@ -21,12 +22,13 @@ import { parseArgs } from "node:util";
 import { runMain } from "./lib/run-main";
 
 const USAGE =
-  "usage: npm run release:publish -- --version X.Y.Z [--mac file.dmg] [--windows file.exe] [--file other …] [--notes file.md|text] [--channel stable|beta] [--rollout 0-100] [--critical] [--informational] [--minimum-autoupdate-version X.Y.Z] [--minimum-system-version 12.0] [--site URL --token TOKEN]";
+  "usage: npm run release:publish -- --version X.Y.Z [--mac file.dmg] [--windows file.exe] [--file other …] [--notes file.md|text] [--notes-lang TAG=file.md|text …] [--channel stable|beta] [--rollout 0-100] [--critical] [--informational] [--minimum-autoupdate-version X.Y.Z] [--minimum-system-version 12.0] [--site URL --token TOKEN]";
 
 interface Options {
   version: string;
   channel: "stable" | "beta";
   notes: string;
+  notesTranslations: Record<string, string>;
   critical: boolean;
   informational: boolean;
   minimumAutoupdateVersion?: string;
@@ -60,6 +62,7 @@ async function viaApi(site: string, token: string, options: Options): Promise<nu
     version: options.version,
     channel: options.channel,
     notes: options.notes,
+    notesTranslations: options.notesTranslations,
     critical: options.critical,
     informational: options.informational,
     minimumAutoupdateVersion: options.minimumAutoupdateVersion,
@@ -106,6 +109,7 @@ async function direct(options: Options): Promise<number> {
       version: options.version,
       channel: options.channel,
       notes: options.notes,
+      notesTranslations: options.notesTranslations,
       critical: options.critical,
       informational: options.informational,
       minimumAutoupdateVersion: options.minimumAutoupdateVersion,
@@ -131,6 +135,13 @@ async function direct(options: Options): Promise<number> {
   }
 }
 
+/** A file's text when the value names a file, else the value itself. */
+function fileOrText(value: string): string {
+  return value && fs.existsSync(value) && fs.statSync(value).isFile()
+    ? fs.readFileSync(value, "utf8")
+    : value;
+}
+
 async function main(): Promise<number> {
   let values;
   try {
@@ -141,6 +152,7 @@ async function main(): Promise<number> {
         windows: { type: "string" },
         file: { type: "string", multiple: true },
         notes: { type: "string" },
+        "notes-lang": { type: "string", multiple: true },
         channel: { type: "string", default: "stable" },
         rollout: { type: "string", default: "100" },
         critical: { type: "boolean", default: false },
@@ -178,14 +190,21 @@ async function main(): Promise<number> {
       return 1;
     }
   }
-  const notes =
-    values.notes && fs.existsSync(values.notes) && fs.statSync(values.notes).isFile()
-      ? fs.readFileSync(values.notes, "utf8")
-      : (values.notes ?? "");
+  const notes = fileOrText(values.notes ?? "");
+  const notesTranslations: Record<string, string> = {};
+  for (const entry of values["notes-lang"] ?? []) {
+    const at = entry.indexOf("=");
+    if (at <= 0) {
+      console.error(`error: --notes-lang takes TAG=file.md or TAG=text, such as hi=notes.hi.md`);
+      return 2;
+    }
+    notesTranslations[entry.slice(0, at)] = fileOrText(entry.slice(at + 1));
+  }
   const options: Options = {
     version: values.version,
     channel: values.channel,
     notes,
+    notesTranslations,
     critical: values.critical,
     informational: values.informational,
     minimumAutoupdateVersion: values["minimum-autoupdate-version"],

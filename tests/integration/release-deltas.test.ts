@@ -284,7 +284,7 @@ describe("Sparkle deltas and Velopack packages", () => {
     const put = async (name: string, body: Buffer, query = "") => {
       const answer = await api(
         `/api/admin/releases/${draft.id}/files/${encodeURIComponent(name)}${query}`,
-        { method: "PUT", body },
+        { method: "PUT", body: new Uint8Array(body) },
       );
       return { status: answer.status, error: ((await answer.json()) as { error?: string }).error };
     };

@@ -3,7 +3,8 @@
  * /updates/all/appcast.xml, whose beta items carry `<sparkle:channel>beta</sparkle:channel>`
  * beside the stable ones, so Sparkle offers a beta only to apps that allow that channel; the
  * per-channel appcasts stay as they were. A release's `informationalUpdate` and
- * `minimumAutoupdateVersion` come from its settings.
+ * `minimumAutoupdateVersion` come from its settings, and its notes in other languages are
+ * `<description xml:lang="…">` beside the notes without a language.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -20,6 +21,7 @@ type Item = Record<string, unknown> & { enclosure: { url: string } };
 describe("one Sparkle appcast for every channel", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pinout-sparkle-channels-"));
   let server: RunningTestServer;
+  let token = "";
 
   const items = async (pathname: string): Promise<Item[]> => {
     const response = await fetch(`${server.url}${pathname}`);
@@ -41,10 +43,23 @@ describe("one Sparkle appcast for every channel", () => {
       intent: "token",
       name: "build",
     });
-    const token = /pinout_admin_[A-Za-z0-9_-]+/.exec(await created.text())?.[0] ?? "";
+    token = /pinout_admin_[A-Za-z0-9_-]+/.exec(await created.text())?.[0] ?? "";
     // The stable release asks apps below 5.0.0 before installing; the beta is informational.
     for (const [version, channel, settings] of [
-      ["6.0.0", "stable", ["--minimum-autoupdate-version", "5.0.0"]],
+      [
+        "6.0.0",
+        "stable",
+        [
+          "--minimum-autoupdate-version",
+          "5.0.0",
+          "--notes",
+          "Faster **exports**.",
+          "--notes-lang",
+          "hi=तेज़ **निर्यात**।",
+          "--notes-lang",
+          "pt-BR=Exportações mais rápidas.",
+        ],
+      ],
       ["6.1.0", "beta", ["--informational"]],
     ] as const) {
       const dmg = path.join(dir, `Pinout-${version}.dmg`);
@@ -101,5 +116,22 @@ describe("one Sparkle appcast for every channel", () => {
     expect(beta.map((item) => String(item["sparkle:version"]))).toEqual(["6.1.0", "6.0.0"]);
     expect(beta.every((item) => item["sparkle:channel"] === undefined)).toBe(true);
     expect((await fetch(`${server.url}/updates/all/latest.yml`)).status).toBe(404);
+  });
+
+  it("carries the notes in each language with xml:lang, beside the notes without one", async () => {
+    const [, stable] = await items("/updates/all/appcast.xml");
+    expect(stable!.description).toEqual([
+      "<p>Faster <strong>exports</strong>.</p>",
+      { "#text": "<p>तेज़ <strong>निर्यात</strong>।</p>", "xml:lang": "hi" },
+      { "#text": "<p>Exportações mais rápidas.</p>", "xml:lang": "pt-BR" },
+    ]);
+    // A tag xml:lang cannot carry is refused with the reason.
+    const refused = await fetch(`${server.url}/api/admin/releases`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ version: "6.2.0", notesTranslations: { "hindi language": "x" } }),
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/language tag/);
   });
 });

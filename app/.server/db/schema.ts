@@ -53,6 +53,14 @@ export const releases = pgTable(
     version: text("version").notNull().unique(),
     channel: text("channel", { enum: RELEASE_CHANNELS }).notNull().default("stable"),
     notes: text("notes").notNull().default(""),
+    /**
+     * The notes in other languages, by BCP 47 tag (`{"hi": "…"}`): Sparkle shows the one of the
+     * Mac's language (`xml:lang`), else `notes`.
+     */
+    notesTranslations: jsonb("notes_translations")
+      .$type<Record<string, string>>()
+      .notNull()
+      .default({}),
     status: text("status", { enum: RELEASE_STATUSES }).notNull().default("published"),
     /** Share of clients offered this release (stable bucket per client); 100 = everyone. */
     rolloutPercent: integer("rollout_percent").notNull().default(100),

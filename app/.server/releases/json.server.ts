@@ -30,6 +30,7 @@ export function releaseJson(release: ReleaseWithAssets) {
     critical: release.critical,
     minimumSystemVersion: release.minimumSystemVersion,
     notes: release.notes,
+    notesTranslations: release.notesTranslations,
     publishedAt: release.status === "draft" ? null : release.publishedAt.toISOString(),
     files: release.assets.map(assetJson),
   };

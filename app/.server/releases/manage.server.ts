@@ -18,10 +18,28 @@ import { AppError } from "../http/errors";
 
 const noNul = (value: string) => !value.includes("\0");
 
+const notesSchema = z.string().max(20_000).refine(noNul, { error: "contains a NUL character" });
+
+/** A language tag as `xml:lang` takes it: hi, ta, pt-BR, zh-Hans. */
+const LANGUAGE_TAG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$/;
+
 export const draftSchema = z.object({
   version: versionSchema,
   channel: z.enum(RELEASE_CHANNELS).default("stable"),
-  notes: z.string().max(20_000).refine(noNul, { error: "contains a NUL character" }).default(""),
+  notes: notesSchema.default(""),
+  notesTranslations: z
+    .record(z.string(), notesSchema.trim().min(1))
+    .superRefine((notes, context) => {
+      const tags = Object.keys(notes);
+      if (tags.length > 20) context.addIssue({ code: "custom", message: "at most 20 languages" });
+      for (const tag of tags.filter((candidate) => !LANGUAGE_TAG.test(candidate)))
+        context.addIssue({
+          code: "custom",
+          path: [tag],
+          message: "must be a language tag such as hi or pt-BR",
+        });
+    })
+    .default({}),
   critical: z.boolean().default(false),
   informational: z.boolean().default(false),
   minimumAutoupdateVersion: versionSchema.optional().or(z.literal("").transform(() => undefined)),
@@ -50,6 +68,7 @@ export async function createDraftRelease(
     version,
     channel,
     notes,
+    notesTranslations,
     critical,
     informational,
     minimumAutoupdateVersion,
@@ -61,6 +80,7 @@ export async function createDraftRelease(
       version,
       channel,
       notes,
+      notesTranslations,
       critical,
       informational,
       minimumAutoupdateVersion: minimumAutoupdateVersion ?? null,

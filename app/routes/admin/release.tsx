@@ -50,6 +50,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       minimumSystemVersion: release.minimumSystemVersion,
       publishedAt: release.status === "draft" ? null : release.publishedAt.toISOString(),
       notesHtml: renderReleaseNotes(release.notes),
+      notesLanguages: Object.keys(release.notesTranslations),
       files: release.assets.map((asset) => ({
         fileName: asset.fileName,
         platform: asset.platform,
@@ -256,6 +257,11 @@ export default function ReleasePage({ loaderData }: Route.ComponentProps) {
           className="space-y-3 text-sm text-slate-300 [&_ul]:list-disc [&_ul]:pl-6"
           dangerouslySetInnerHTML={{ __html: release.notesHtml || "<p>No notes.</p>" }}
         />
+        {release.notesLanguages.length > 0 ? (
+          <p className="mt-3 text-sm text-slate-400">
+            {`Also in: ${release.notesLanguages.join(", ")} (Sparkle shows the Mac's language).`}
+          </p>
+        ) : null}
       </AdminSection>
     </AdminPage>
   );

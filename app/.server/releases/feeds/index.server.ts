@@ -17,7 +17,7 @@ import { countAppVersion, countReleaseEvent } from "../counters.server";
 import { archOfTauriArch, platformOfTauriTarget } from "../targets";
 import { isOlder, isVersion, OTHER_VERSION } from "../versions";
 import { electronFeed, electronUsable } from "./electron";
-import { olderReleases, selectRelease } from "./select";
+import { olderReleases, type ReleaseWithAssets, selectRelease } from "./select";
 import { appcast, sparkleUsable } from "./sparkle";
 import { tauriDynamic, tauriFileFor, tauriStatic, tauriUsable } from "./tauri";
 import {
@@ -265,12 +265,25 @@ export async function buildFeed(
         minimumVersion: snapshot.minimums.mac ?? null,
         releases: [release, ...history].map((entry) => ({
           release: entry,
-          notesHtml: renderReleaseNotes(entry.notes),
+          ...sparkleNotes(entry),
         })),
       }),
       "application/xml; charset=utf-8",
     );
   });
+}
+
+/** A release's notes as the appcast carries them: HTML, and HTML per translation. */
+function sparkleNotes(release: ReleaseWithAssets) {
+  return {
+    notesHtml: renderReleaseNotes(release.notes),
+    notesHtmlByLanguage: Object.fromEntries(
+      Object.entries(release.notesTranslations).map(([language, notes]) => [
+        language,
+        renderReleaseNotes(notes),
+      ]),
+    ),
+  };
 }
 
 /**
@@ -317,7 +330,7 @@ async function buildAllChannelsAppcast(client: FeedClient): Promise<BuiltFeed | 
         minimumVersion: snapshot.minimums.mac ?? null,
         releases: entries.map((entry) => ({
           release: entry,
-          notesHtml: renderReleaseNotes(entry.notes),
+          ...sparkleNotes(entry),
           ...(entry.channel === "beta" ? { channel: "beta" } : {}),
         })),
       }),

@@ -9,6 +9,7 @@ function release(version: string, overrides: Partial<ReleaseWithAssets> = {}): R
     version,
     channel: "stable",
     notes: "",
+    notesTranslations: {},
     status: "published",
     rolloutPercent: 100,
     paused: false,

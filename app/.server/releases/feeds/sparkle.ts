@@ -34,19 +34,38 @@ const builder = new XMLBuilder({
   suppressEmptyNode: true,
 });
 
+/**
+ * The notes: one `<description>` without a language (what Sparkle shows when none matches the
+ * Mac's), then one per translation with its `xml:lang`.
+ */
+function descriptions(notesHtml: string, byLanguage: Record<string, string>) {
+  const translated = Object.entries(byLanguage).map(([language, html]) => ({
+    "@_xml:lang": language,
+    "#text": html,
+  }));
+  const all = [...(notesHtml ? [{ "#text": notesHtml }] : []), ...translated];
+  return all.length === 0 ? undefined : all.length === 1 ? all[0] : all;
+}
+
 export interface AppcastInput {
   title: string;
   siteUrl: string;
   feedUrl: string;
   /** `channel`: the Sparkle channel an item is only for (`beta`); none for everyone's items. */
-  releases: { release: ReleaseWithAssets; notesHtml: string; channel?: string }[];
+  releases: {
+    release: ReleaseWithAssets;
+    notesHtml: string;
+    /** The notes in other languages, as HTML, by language tag. */
+    notesHtmlByLanguage?: Record<string, string>;
+    channel?: string;
+  }[];
   /** Updating from a version below this is critical (the platform's minimum supported version). */
   minimumVersion: string | null;
 }
 
 /** RSS 2.0 with the Sparkle namespace, newest item first. */
 export function appcast(input: AppcastInput): string {
-  const items = input.releases.flatMap(({ release, notesHtml, channel }) => {
+  const items = input.releases.flatMap(({ release, notesHtml, notesHtmlByLanguage, channel }) => {
     const file = sparkleFileFor(release);
     if (!file) return [];
     const item: Record<string, unknown> = {
@@ -56,7 +75,7 @@ export function appcast(input: AppcastInput): string {
       "sparkle:version": release.version,
       "sparkle:shortVersionString": release.version,
       ...(channel ? { "sparkle:channel": channel } : {}),
-      description: notesHtml ? { "#text": notesHtml } : undefined,
+      description: descriptions(notesHtml, notesHtmlByLanguage ?? {}),
     };
     if (release.minimumSystemVersion)
       item["sparkle:minimumSystemVersion"] = release.minimumSystemVersion;

@@ -25,6 +25,7 @@ const createSchema = z.object({
   version: z.string(),
   channel: z.enum(["stable", "beta"]).optional(),
   notes: z.string().optional(),
+  notesTranslations: z.record(z.string(), z.string()).optional(),
   critical: z.boolean().optional(),
   informational: z.boolean().optional(),
   minimumAutoupdateVersion: z.string().optional(),
@@ -32,7 +33,7 @@ const createSchema = z.object({
 });
 
 /**
- * POST /api/admin/releases {version, channel?, notes?, critical?, informational?,
+ * POST /api/admin/releases {version, channel?, notes?, notesTranslations? ({"hi": "…"}), critical?, informational?,
  * minimumAutoupdateVersion?, minimumSystemVersion?}: a draft.
  */
 export async function action({ request }: Route.ActionArgs) {

@@ -1,0 +1,1 @@
+ALTER TABLE "releases" ADD COLUMN "notes_translations" jsonb DEFAULT '{}'::jsonb NOT NULL;
