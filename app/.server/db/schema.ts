@@ -141,17 +141,13 @@ export const releaseAssets = pgTable(
   (table) => [
     unique("release_assets_release_file_key").on(table.releaseId, table.fileName),
     unique("release_assets_release_slot_key")
-      .on(
-        table.releaseId,
-        table.platform,
-        table.arch,
-        table.kind,
-        table.updater,
-        table.fromVersion,
-      )
+      .on(table.releaseId, table.platform, table.arch, table.kind, table.updater, table.fromVersion)
       .nullsNotDistinct(),
     check("release_assets_platform_check", sql`${table.platform} in ('mac', 'windows')`),
-    check("release_assets_kind_check", sql`${table.kind} in ('installer', 'update', 'blockmap', 'delta')`),
+    check(
+      "release_assets_kind_check",
+      sql`${table.kind} in ('installer', 'update', 'blockmap', 'delta')`,
+    ),
     check(
       "release_assets_location_check",
       sql`${table.storageKey} is not null or ${table.externalUrl} is not null`,
