@@ -12,7 +12,7 @@
  * While working on one endpoint: BENCH_ONLY=<text> measures the ceiling and only the targets whose
  * name contains the text (`BENCH_ONLY=/api/desktop`), prints them and leaves bench/results/http.md
  * alone; BENCH_CPU_PROF=1 with it runs the server under `node --cpu-prof` and prints where its CPU
- * time went.
+ * time went (BENCH_CPU_PROF_OUT=<file> keeps the profile).
  */
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -329,6 +329,10 @@ async function onlyLines(
   const profileFile = profileDir
     ? fs.readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"))
     : undefined;
+  // BENCH_CPU_PROF_OUT=<file> keeps the profile (the run's folder is removed at its end), for
+  // Chrome's DevTools or a closer look at who calls what.
+  const keep = process.env.BENCH_CPU_PROF_OUT;
+  if (keep && profileDir && profileFile) fs.copyFileSync(path.join(profileDir, profileFile), keep);
   const lines = [
     `## ${label}`,
     "",

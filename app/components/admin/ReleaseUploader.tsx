@@ -35,6 +35,17 @@ function putFile(
   });
 }
 
+/**
+ * The file picker's `accept`: extensions start with a dot, so a suffix such as `-full.nupkg` is
+ * offered as `.nupkg` (the server still checks the whole suffix).
+ */
+export function acceptAttribute(suffixes: readonly string[]): string {
+  const tokens = suffixes.map((suffix) =>
+    suffix.startsWith(".") ? suffix : `.${suffix.split(".").slice(1).join(".")}`,
+  );
+  return [...new Set(tokens)].join(",");
+}
+
 export function Uploader({
   releaseId,
   accepted,
@@ -88,7 +99,7 @@ export function Uploader({
           id="release-files"
           type="file"
           multiple
-          accept={accepted.join(",")}
+          accept={acceptAttribute(accepted)}
           className="mt-2 block text-sm text-slate-200"
         />
       </div>
