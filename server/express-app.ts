@@ -7,6 +7,7 @@
  * read from the request's exchange (`exchangeOf(res)`).
  */
 import http from "node:http";
+import { COMPRESSION_THRESHOLD } from "./compression-threshold";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "./react-router-handler";
@@ -85,6 +86,7 @@ export function createApp({ vite, state, build, rulesOf, bodyRules, cache }: App
 
   app.use(
     compression({
+      threshold: COMPRESSION_THRESHOLD,
       // Installers are already compressed, and byte ranges must refer to the file itself.
       filter: (req, res) =>
         !String(res.getHeader("Content-Type") ?? "").startsWith("application/octet-stream") &&

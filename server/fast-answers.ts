@@ -16,6 +16,7 @@
  * which answers it as before (without counting a request in a rate limit twice).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { COMPRESSION_THRESHOLD } from "./compression-threshold";
 import { createRequire } from "node:module";
 import zlib from "node:zlib";
 import compression from "compression";
@@ -232,10 +233,12 @@ export function createFastAnswers(
     let vary: string | undefined;
     let contentType: string | undefined;
     let cacheControl = "";
+    let declaredLength: string | undefined;
     for (const [name, given] of Object.entries(answer.headers)) {
       const lower = name.toLowerCase();
       const value = lower === "content-type" ? typeAsExpressSetsIt(given) : given;
       if (lower === "vary") vary = value;
+      else if (lower === "content-length") declaredLength = value;
       else head.push(name, value);
       if (lower === "content-type") contentType = value;
       if (lower === "cache-control") cacheControl = value;
@@ -249,17 +252,23 @@ export function createFastAnswers(
     }
     if (compress) vary = vary ? `${vary}, Accept-Encoding` : "Accept-Encoding";
     if (vary !== undefined) head.push("Vary", vary);
+    // A body with its length declared and below the threshold is sent as it is, with that length
+    // (one write, no chunked framing); any other compressible GET in the negotiated encoding,
+    // chunked, as the middleware streams it.
+    const small = declaredLength !== undefined && Number(declaredLength) < COMPRESSION_THRESHOLD;
     let bytes: Uint8Array | undefined;
+    let method = "identity";
     if (answer.body && req.method === "GET") {
       bytes = answer.body.bytes;
-      const method = compress ? encodingFor(req) : "identity";
+      method = compress && !small ? encodingFor(req) : "identity";
       if (method !== "identity") {
         bytes = encode(answer.body, method);
         head.push("Content-Encoding", method);
       }
     }
+    if (declaredLength !== undefined && method === "identity")
+      head.push("Content-Length", declaredLength);
     options.onAnswer?.(res);
-    // No Content-Length: sent chunked, as React Router's streamed bodies are.
     res.writeHead(answer.status, head);
     res.end(bytes);
   }

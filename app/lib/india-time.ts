@@ -29,9 +29,18 @@ export function istMonth(now: Date): string {
   return `${ist.getUTCFullYear()}-${String(ist.getUTCMonth() + 1).padStart(2, "0")}`;
 }
 
+const DAY_MS = 86_400_000;
+/** The last day asked for and the span of milliseconds it covers: counters ask on every request. */
+let lastDay = { from: 0, to: 0, day: "" };
+
 /** The day a moment falls on, in India, as "YYYY-MM-DD" (daily statistics). */
 export function istDay(now: Date): string {
-  return inIndia(now).toISOString().slice(0, 10);
+  const at = now.getTime();
+  if (at >= lastDay.from && at < lastDay.to) return lastDay.day;
+  const day = inIndia(now).toISOString().slice(0, 10);
+  const from = Math.floor((at + IST_OFFSET_MS) / DAY_MS) * DAY_MS - IST_OFFSET_MS;
+  lastDay = { from, to: from + DAY_MS, day };
+  return day;
 }
 
 /** The moment an India calendar day ("YYYY-MM-DD") starts; null when malformed or not a day. */

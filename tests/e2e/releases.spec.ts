@@ -63,7 +63,7 @@ test.describe("publishing a release in the admin area", () => {
       downloadThroughput: -1,
       uploadThroughput: -1,
     });
-    await expect(page.getByRole("cell", { name: "Pinout-7.0.0.dmg" })).toBeVisible();
+    await expect(page.getByRole("cell", { name: "Pinout-7.0.0.dmg", exact: true })).toBeVisible();
 
     await page.getByLabel("Share of apps offered the update (%)").fill("100");
     await page.getByRole("button", { name: "Publish" }).click();

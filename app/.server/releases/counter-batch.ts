@@ -67,8 +67,8 @@ export function isEmptyBatch(batch: CounterBatch): boolean {
 }
 
 // JSON of the tuple: no separator a client-sent value could contain can make two keys collide.
-const releaseEventKey = (row: Omit<ReleaseEventCount, "count">) =>
-  JSON.stringify([row.day, row.version, row.platform, row.arch, row.channel, row.event]);
+const releaseEventKey = (day: string, row: ReleaseEvent) =>
+  JSON.stringify([day, row.version, row.platform, row.arch, row.channel, row.event]);
 const appVersionKey = (row: Omit<AppVersionCount, "count">) =>
   JSON.stringify([row.day, row.version, row.platform]);
 
@@ -79,11 +79,12 @@ export function addReleaseEvent(
   now: Date,
   count = 1,
 ): void {
-  const row = { ...input, day: istDay(now) };
-  const key = releaseEventKey(row);
+  // Every update check lands here: the row is made only the first time its key is seen.
+  const day = istDay(now);
+  const key = releaseEventKey(day, input);
   const entry = batch.releaseEvents.get(key);
   if (entry) entry.count += count;
-  else batch.releaseEvents.set(key, { ...row, count });
+  else batch.releaseEvents.set(key, { ...input, day, count });
 }
 
 export function addAppVersion(

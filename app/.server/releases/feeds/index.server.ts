@@ -99,12 +99,22 @@ function feedHeaders(feed: BuiltFeed): Record<string, string> {
 /** Nothing newer for a Tauri client: 204, asked again next time. */
 const NO_UPDATE_HEADERS = { "Cache-Control": "no-cache" } as const;
 
+/**
+ * A feed's headers with its body: the length declared, so a small feed goes out in one write
+ * (neither chunked nor compressed, server/compression-threshold.ts).
+ */
+function feedBodyHeaders(feed: BuiltFeed): Record<string, string> {
+  return { ...feedHeaders(feed), "Content-Length": String(feed.bytes.length) };
+}
+
 /** A feed body as a response, 304 when the client has these bytes already. */
 export function feedResponse(request: Request, feed: BuiltFeed): Response {
-  const headers = feedHeaders(feed);
   if (request.headers.get("if-none-match") === feed.etag)
-    return new Response(null, { status: 304, headers });
-  return new Response(request.method === "HEAD" ? null : feed.body, { status: 200, headers });
+    return new Response(null, { status: 304, headers: feedHeaders(feed) });
+  return new Response(request.method === "HEAD" ? null : feed.body, {
+    status: 200,
+    headers: feedBodyHeaders(feed),
+  });
 }
 
 /**
@@ -188,9 +198,9 @@ export function outcomeFastResponse(
   if (outcome.kind === "no-update") return { status: 204, headers: NO_UPDATE_HEADERS };
   if (outcome.kind !== "feed") return null;
   const { feed } = outcome;
-  const headers = feedHeaders(feed);
-  if (request.header("if-none-match") === feed.etag) return { status: 304, headers };
-  return { status: 200, headers, body: feed };
+  if (request.header("if-none-match") === feed.etag)
+    return { status: 304, headers: feedHeaders(feed) };
+  return { status: 200, headers: feedBodyHeaders(feed), body: feed };
 }
 
 function countCheck(
