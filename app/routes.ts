@@ -103,10 +103,13 @@ export default [
       // One customer's page (issue 33, point 5): by id, and by address at the specification's URL.
       route("admin/customers/:id", "routes/admin/fix-subscription.tsx", { id: "admin-customer" }),
       route("admin-fix-subscription", "routes/admin/fix-subscription.tsx"),
+      route("admin/disputes", "routes/admin/disputes.tsx"),
+      route("admin/disputes/:id", "routes/admin/dispute.tsx"),
       route("admin/releases", "routes/admin/releases.tsx"),
       route("admin/releases/:id", "routes/admin/release.tsx"),
     ]),
     route("admin/invoices/:file", "routes/admin/invoices-export.ts"),
+    route("admin/disputes/:id/:file", "routes/admin/dispute-document.ts"),
   ]),
 
   route("sitemap.xml", "routes/seo/sitemap.ts"),

@@ -11,3 +11,8 @@ export function customerPageById(userId: string): string {
 export function customerPagePath(email: string): string {
   return `/admin-fix-subscription?${new URLSearchParams({ email })}`;
 }
+
+/** The admin page of a dispute (chargeback): its deadline and the evidence the site holds. */
+export function disputePagePath(disputeId: string): string {
+  return `/admin/disputes/${encodeURIComponent(disputeId)}`;
+}

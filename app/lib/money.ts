@@ -100,6 +100,14 @@ export function formatMoney(amount: number, currency: Currency): string {
   return formatter(currency, whole ? 0 : 2).format(decimal as `${number}`);
 }
 
+/**
+ * An amount in a currency a provider names (Razorpay's refunds and disputes carry it as text):
+ * as `formatMoney` when it is one of ours, else the minor units with the code, never a guess.
+ */
+export function formatProviderMoney(amount: number, currency: string): string {
+  return isCurrency(currency) ? formatMoney(amount, currency) : `${amount} ${currency} minor units`;
+}
+
 /** A Money as people read it (formatMoney of its amount and currency). */
 export function formatPrice(money: Money): string {
   return formatMoney(money.amount, money.currency);

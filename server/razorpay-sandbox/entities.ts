@@ -148,6 +148,26 @@ export interface RefundEntity {
   speed_requested: "normal" | "optimum";
 }
 
+/**
+ * A chargeback or other dispute raised by the customer's bank against a captured payment
+ * (Razorpay's dispute entity). `amount_deducted` stays 0 until the dispute is lost.
+ */
+export interface DisputeEntity {
+  id: string;
+  entity: "dispute";
+  payment_id: string;
+  amount: number;
+  currency: string;
+  amount_deducted: number;
+  reason_code: string;
+  reason_description: string;
+  /** Unix seconds: the evidence is due by then. */
+  respond_by: number;
+  status: "open" | "under_review" | "won" | "lost" | "closed";
+  phase: "chargeback" | "pre_arbitration" | "arbitration" | "retrieval" | "fraud";
+  created_at: number;
+}
+
 export interface InvoiceEntity {
   id: string;
   entity: "invoice";
@@ -267,6 +287,8 @@ export interface SandboxState {
   refundKeys?: Record<string, { request: string; refundId: string }>;
   /** Offers made in the "Dashboard" (control routes). Optional so that older state loads. */
   offers?: Record<string, OfferRecord>;
+  /** Disputes raised on the control route, as a bank would. Optional so that older state loads. */
+  disputes?: Record<string, DisputeEntity>;
 }
 
 export function emptyState(): SandboxState {
@@ -284,6 +306,7 @@ export interface EventEnvelope {
     payment?: { entity: PaymentEntity };
     refund?: { entity: RefundEntity };
     invoice?: { entity: InvoiceEntity };
+    dispute?: { entity: DisputeEntity };
   };
   created_at: number;
 }

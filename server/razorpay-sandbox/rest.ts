@@ -7,6 +7,7 @@ import { z } from "zod";
 import { controlCharge } from "./billing";
 import { SANDBOX_CURRENCIES } from "./currencies";
 import { basicAuth, flag, notesInput, pageQuery, parse, parseBody } from "./http";
+import { decideDispute, DISPUTE_OUTCOMES, raiseDispute } from "./disputes";
 import { refundPaymentOnce } from "./ledger";
 import { createOffer, getOffer, unlinkOffer } from "./offers";
 import {
@@ -44,6 +45,11 @@ const planBody = z
   });
 
 const unixTime = z.number().int().positive();
+
+const disputeBody = z.strictObject({
+  amount: z.number().int().positive().optional(),
+  reason_code: z.string().max(50).optional(),
+});
 
 const subscriptionBody = z.strictObject({
   plan_id: z.string().min(1),
@@ -286,6 +292,24 @@ export function restRouter(options: {
         return offer;
       }),
     );
+  });
+  // Disputes (disputes.ts): read as Razorpay's API answers them, raised and decided as a bank.
+  router.get("/v1/disputes/:id", (req, res) => {
+    res.json(
+      store.read((state) => {
+        const dispute = state.disputes?.[req.params.id];
+        if (!dispute) throw notFound();
+        return dispute;
+      }),
+    );
+  });
+  router.post("/control/payments/:id/dispute", (req, res) => {
+    const input = parseBody(disputeBody, req);
+    res.json(store.change((tx) => raiseDispute(tx, req.params.id, input)));
+  });
+  router.post("/control/disputes/:id/:outcome", (req, res) => {
+    const outcome = parse(z.enum(DISPUTE_OUTCOMES), req.params.outcome);
+    res.json(store.change((tx) => decideDispute(tx, req.params.id, outcome)));
   });
   router.get("/control/webhooks", (_req, res) => {
     res.json({ items: webhooks.list() });

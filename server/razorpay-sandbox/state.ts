@@ -5,6 +5,7 @@
  * Payments, charges and refunds are in billing.ts.
  */
 import type {
+  DisputeEntity,
   EventEnvelope,
   InvoiceEntity,
   PauseInitiator,
@@ -41,6 +42,7 @@ export function emit(
     payment?: PaymentEntity;
     refund?: RefundEntity;
     invoice?: InvoiceEntity;
+    dispute?: DisputeEntity;
   },
 ): void {
   const payload: EventEnvelope["payload"] = {};

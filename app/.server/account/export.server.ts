@@ -7,6 +7,7 @@
  * table cannot be forgotten: export.server.test.ts fails until it is listed here, either with the
  * key it is exported under or with the reason it holds nothing of the person's.
  */
+import { isUndecided } from "~/lib/disputes";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { stateByCode } from "~/lib/gst";
 import { mailsTo } from "../mail/mail-log.server";
@@ -28,6 +29,7 @@ import {
   onboardingReports,
   payments,
   refunds,
+  disputes,
   selfRefunds,
   session as sessions,
   subscriptions,
@@ -65,6 +67,7 @@ export const EXPORT_KEYS = [
   "subscriptions",
   "payments",
   "refunds",
+  "disputes",
   "invoices",
   "planGrants",
   "freeTrial",
@@ -98,6 +101,7 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   subscriptions: { exportedAs: "subscriptions" },
   payments: { exportedAs: "payments" },
   refunds: { exportedAs: "refunds" },
+  disputes: { exportedAs: "disputes" },
   // Which payment had the customer's own 7-day refund (once per person): marked on that refund.
   self_refunds: { exportedAs: "refunds" },
   invoices: { exportedAs: "invoices" },
@@ -366,7 +370,7 @@ export async function exportUserData(
       .orderBy(asc(seatLeaseRefusals.refusedAt)),
   ]);
   const paymentIds = paid.map((payment) => payment.providerPaymentId);
-  const [refundRows, threads, siteEvents, ownRefunds] = await Promise.all([
+  const [refundRows, threads, siteEvents, ownRefunds, disputeRows] = await Promise.all([
     paymentIds.length > 0
       ? database
           .select()
@@ -380,6 +384,11 @@ export async function exportUserData(
       .select({ paymentId: selfRefunds.providerPaymentId })
       .from(selfRefunds)
       .where(eq(selfRefunds.userId, userId)),
+    database
+      .select()
+      .from(disputes)
+      .where(eq(disputes.userId, userId))
+      .orderBy(asc(disputes.openedAt)),
   ]);
   const ownRefundOf = new Set(ownRefunds.map((row) => row.paymentId));
   const subscriptionOf = new Map(subs.map((row) => [row.id, row.providerSubscriptionId]));
@@ -504,6 +513,17 @@ export async function exportUserData(
       at: refund.createdAt,
       // The refund policy's once-per-person refund; its mailbox is kept as a keyed hash only.
       yourOwnSevenDayRefund: ownRefundOf.has(refund.providerPaymentId),
+    })),
+    // Chargebacks your bank raised against a payment, as Razorpay reported them.
+    disputes: disputeRows.map((dispute) => ({
+      razorpayDisputeId: dispute.providerDisputeId,
+      razorpayPaymentId: dispute.providerPaymentId,
+      amountMinor: dispute.amountMinor,
+      currency: dispute.currency,
+      status: dispute.status,
+      reason: dispute.reason,
+      openedAt: dispute.openedAt,
+      decidedAt: isUndecided(dispute.status) ? null : dispute.updatedAt,
     })),
     invoices: documents.map((document) => ({
       kind: document.kind === "credit_note" ? "credit note" : "tax invoice",

@@ -12,6 +12,7 @@ import { type Database, db as defaultDb } from "../db";
 import { pageWindow, requestedPage } from "~/lib/paging";
 import {
   auditLog,
+  disputes,
   entitlementGrants,
   invoiceColumns,
   invoices,
@@ -23,19 +24,31 @@ import {
   webhookEvents,
 } from "../db/schema";
 import { escapeLike } from "./users.server";
+import { UNDECIDED_DISPUTE_STATUSES } from "~/lib/disputes";
 
 export interface BillingStats {
   mrrPaise: number;
   activeSubscriptions: number;
   failedPaymentsThisMonth: number;
+  /** Disputes not decided yet, and their rupee value (issue 59, point 4). */
+  disputedOpen: number;
+  disputedOpenPaise: number;
+  /** What lost disputes took back this month (India month), in rupees. */
+  lostToDisputesThisMonthPaise: number;
 }
+
+/** A dispute's rupee value: its share of its payment's rupee value (abroad, as converted). */
+const disputeInrPaise = sql<number>`coalesce(sum(
+  ${disputes.amountMinor}::bigint * coalesce(${payments.inrValuePaise}, ${payments.amountPaise})
+    / nullif(${payments.amountPaise}, 0)), 0)::bigint`.mapWith(Number);
 
 /** MRR counts subscriptions that are paying (active, or pending while Razorpay retries). */
 export async function billingStats(
   now: Date = new Date(),
   database: Database = defaultDb(),
 ): Promise<BillingStats> {
-  const [paying, [failed]] = await Promise.all([
+  const monthStart = istMonthRange(istMonth(now))?.from ?? now;
+  const [paying, [failed], [open], [lost]] = await Promise.all([
     database
       .select({
         planId: subscriptions.planId,
@@ -64,12 +77,17 @@ export async function billingStats(
     database
       .select({ value: count() })
       .from(payments)
-      .where(
-        and(
-          eq(payments.status, "failed"),
-          gte(payments.paidAt, istMonthRange(istMonth(now))?.from ?? now),
-        ),
-      ),
+      .where(and(eq(payments.status, "failed"), gte(payments.paidAt, monthStart))),
+    database
+      .select({ count: count(), paise: disputeInrPaise })
+      .from(disputes)
+      .leftJoin(payments, eq(payments.providerPaymentId, disputes.providerPaymentId))
+      .where(inArray(disputes.status, [...UNDECIDED_DISPUTE_STATUSES])),
+    database
+      .select({ paise: disputeInrPaise })
+      .from(disputes)
+      .leftJoin(payments, eq(payments.providerPaymentId, disputes.providerPaymentId))
+      .where(and(eq(disputes.status, "lost"), gte(disputes.updatedAt, monthStart))),
   ]);
   let mrr = 0;
   for (const row of paying) {
@@ -90,6 +108,9 @@ export async function billingStats(
     mrrPaise: mrr,
     activeSubscriptions: paying.length,
     failedPaymentsThisMonth: failed?.value ?? 0,
+    disputedOpen: open?.count ?? 0,
+    disputedOpenPaise: open?.paise ?? 0,
+    lostToDisputesThisMonthPaise: lost?.paise ?? 0,
   };
 }
 

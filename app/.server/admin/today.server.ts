@@ -1,7 +1,8 @@
 /**
  * Today's queue on /admin (issue 33, point 4): what the operator should act on today, each row
  * linked to its customer. Subscriptions in dunning with their next retry, payments that failed
- * today (India day), tickets waiting for the team (oldest first), open refund requests, dead jobs.
+ * today (India day), tickets waiting for the team (oldest first), open refund requests, disputes
+ * waiting for evidence (nearest deadline first), dead jobs.
  */
 import type { Currency } from "~/lib/money";
 import { statusesWhere } from "~/lib/subscription-state";
@@ -10,7 +11,15 @@ import { istDay, istDayStart } from "~/lib/india-time";
 import { planLabel } from "~/lib/plans";
 import { ticketDeadlines } from "~/lib/support";
 import { type Database, db as defaultDb } from "../db";
-import { jobs, payments, subscriptions, supportTickets, user as users } from "../db/schema";
+import {
+  disputes,
+  jobs,
+  payments,
+  subscriptions,
+  supportTickets,
+  user as users,
+} from "../db/schema";
+import { UNDECIDED_DISPUTE_STATUSES } from "~/lib/disputes";
 
 /** Rows per list: the queue is a to-do list, not a report; the full lists are a link away. */
 const ROWS = 10;
@@ -34,6 +43,15 @@ export interface TodayQueue {
   waiting: { number: number; subject: string; email: string; createdAt: Date; overdue: boolean }[];
   waitingTotal: number;
   refundRequests: { number: number; subject: string; email: string; createdAt: Date }[];
+  /** Disputes not decided yet, the nearest evidence deadline first (issue 59, point 4). */
+  disputes: {
+    disputeId: string;
+    email: string | null;
+    amountMinor: number;
+    currency: string;
+    respondBy: Date | null;
+    status: string;
+  }[];
   deadJobs: number;
 }
 
@@ -42,8 +60,8 @@ export async function todayQueue(
   database: Database = defaultDb(),
 ): Promise<TodayQueue> {
   const dayStart = istDayStart(istDay(now)) ?? now;
-  const [dunning, failedToday, waiting, [waitingTotal], refundRequests, [dead]] = await Promise.all(
-    [
+  const [dunning, failedToday, waiting, [waitingTotal], refundRequests, [dead], open] =
+    await Promise.all([
       database
         .select({
           subscriptionId: subscriptions.providerSubscriptionId,
@@ -106,8 +124,21 @@ export async function todayQueue(
         .orderBy(asc(supportTickets.createdAt))
         .limit(ROWS),
       database.select({ value: count() }).from(jobs).where(isNotNull(jobs.failedAt)),
-    ],
-  );
+      database
+        .select({
+          disputeId: disputes.providerDisputeId,
+          email: users.email,
+          amountMinor: disputes.amountMinor,
+          currency: disputes.currency,
+          respondBy: disputes.respondBy,
+          status: disputes.status,
+        })
+        .from(disputes)
+        .leftJoin(users, eq(users.id, disputes.userId))
+        .where(inArray(disputes.status, [...UNDECIDED_DISPUTE_STATUSES]))
+        .orderBy(sql`${disputes.respondBy} asc nulls last`)
+        .limit(ROWS),
+    ]);
   return {
     dunning: dunning.map(({ planId, ...row }) => ({ ...row, plan: planLabel(planId) })),
     failedToday,
@@ -118,6 +149,7 @@ export async function todayQueue(
     })),
     waitingTotal: waitingTotal?.value ?? 0,
     refundRequests,
+    disputes: open,
     deadJobs: dead?.value ?? 0,
   };
 }

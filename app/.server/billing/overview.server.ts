@@ -130,6 +130,8 @@ function cancelledText(reason: SubscriptionRow["endReason"]): string {
       return "Cancelled by us at the end of the paid period";
     case "refunded":
       return "Ended: refunded in full";
+    case "dispute-lost":
+      return "Ended: the customer's bank took the payment back (a chargeback we lost)";
     case "duplicate":
       return "Cancelled: a second subscription, refunded in full";
     case "halted":

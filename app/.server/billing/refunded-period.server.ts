@@ -10,7 +10,13 @@ import { cancelAtRazorpay } from "./cancel-at-razorpay.server";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Database, db as defaultDb, type Executor } from "../db";
-import { payments, refunds, subscriptions } from "../db/schema";
+import {
+  disputes,
+  payments,
+  refunds,
+  type SubscriptionEndReason,
+  subscriptions,
+} from "../db/schema";
 import { defineJob, enqueue } from "../jobs/define";
 import { PermanentJobError } from "../jobs/worker.server";
 import { razorpay } from "./provider.server";
@@ -57,11 +63,16 @@ export async function currentPeriodLeft(
   if (Math.abs(paid.periodEnd.getTime() - paid.currentEnd.getTime()) > SAME_PERIOD_MS) return null;
 
   // What is left of every charge for this period: the payment's own refunded amount or the
-  // processed refunds recorded for it, whichever is larger (either may be read first).
-  const refunded = sql<number>`greatest(${payments.amountRefundedPaise}, coalesce((
+  // processed refunds recorded for it, whichever is larger (either may be read first), and what
+  // a lost dispute took back (a chargeback is money returned without a refund).
+  // In parentheses: it is subtracted whole below.
+  const refunded = sql<number>`(greatest(${payments.amountRefundedPaise}, coalesce((
     select sum(${refunds.amountPaise}) from ${refunds}
     where ${refunds.providerPaymentId} = ${payments.providerPaymentId}
-      and ${refunds.status} = 'processed'), 0))`;
+      and ${refunds.status} = 'processed'), 0)) + coalesce((
+    select sum(greatest(${disputes.amountDeductedMinor}, ${disputes.amountMinor})) from ${disputes}
+    where ${disputes.providerPaymentId} = ${payments.providerPaymentId}
+      and ${disputes.status} = 'lost'), 0))`;
   const [period] = await executor
     .select({
       charges: sql<number>`count(*)::int`,
@@ -84,31 +95,45 @@ export async function currentPeriodLeft(
   };
 }
 
+/** Why money for a period went back: a refund, or a dispute the bank decided for the customer. */
+export type UnpaidBecause = Extract<SubscriptionEndReason, "refunded" | "dispute-lost">;
+
 /**
- * After a refund of `paymentId` is recorded: when no money is left for the subscription's current
- * period, mark it ended as refunded and queue its cancellation. False when the period stays paid
- * (a partial refund, one of two charges for the period, an earlier period, a period unknown).
+ * After a refund or a lost dispute of `paymentId` is recorded: when no money is left for the
+ * subscription's current period, mark it ended for that reason and queue its cancellation. False
+ * when the period stays paid (a partial refund, one of two charges for the period, an earlier
+ * period, a period unknown).
  */
-export async function endRefundedPeriod(executor: Executor, paymentId: string): Promise<boolean> {
+export async function endUnpaidPeriod(
+  executor: Executor,
+  paymentId: string,
+  reason: UnpaidBecause,
+): Promise<boolean> {
   const period = await currentPeriodLeft(executor, paymentId);
   if (!period || period.charges === 0 || period.leftPaise > 0) return false;
 
-  await markEnding(executor, period.subscriptionId, "refunded");
+  await markEnding(executor, period.subscriptionId, reason);
   if (MAY_CHARGE_STATUSES.includes(period.status))
     await enqueue(
       executor,
       endRefundedJob,
-      { subscriptionId: period.subscriptionId },
+      { subscriptionId: period.subscriptionId, reason },
       { dedupeKey: `end-refunded:${period.subscriptionId}` },
     );
   return true;
 }
 
+/** After a refund: `endUnpaidPeriod` for the refund policy's reason. */
+export function endRefundedPeriod(executor: Executor, paymentId: string): Promise<boolean> {
+  return endUnpaidPeriod(executor, paymentId, "refunded");
+}
+
 /** The job: cancel at once, at Razorpay, a subscription whose current period was refunded. */
 export async function cancelRefundedSubscription(
   subscriptionId: string,
-  options: { database?: Database; client?: RazorpayClient } = {},
+  options: { database?: Database; client?: RazorpayClient; reason?: UnpaidBecause } = {},
 ): Promise<"cancelled" | "ended-already"> {
+  const reason = options.reason ?? "refunded";
   const database = options.database ?? defaultDb();
   const client = options.client ?? razorpay();
   const [row] = await database
@@ -123,13 +148,10 @@ export async function cancelRefundedSubscription(
     return "ended-already";
   }
   const readAt = new Date();
-  const cancelled = await cancelAtRazorpay(database, client, row, {
-    reason: "refunded",
-    atCycleEnd: false,
-  });
+  const cancelled = await cancelAtRazorpay(database, client, row, { reason, atCycleEnd: false });
   await database.transaction(async (tx) => {
     await applyProviderSubscription(tx, cancelled, readAt);
-    await markEnding(tx, row.id, "refunded");
+    await markEnding(tx, row.id, reason);
   });
   return "cancelled";
 }
@@ -137,10 +159,14 @@ export async function cancelRefundedSubscription(
 export const endRefundedJob = defineJob({
   name: END_REFUNDED_JOB,
   lane: "money",
-  payload: z.object({ subscriptionId: z.string().uuid() }),
+  // `reason` absent on jobs queued before disputes ended periods too: those were refunds.
+  payload: z.object({
+    subscriptionId: z.string().uuid(),
+    reason: z.enum(["refunded", "dispute-lost"]).optional(),
+  }),
   timeoutMs: 60_000,
   maxAttempts: 10,
   async handler(payload) {
-    await cancelRefundedSubscription(payload.subscriptionId);
+    await cancelRefundedSubscription(payload.subscriptionId, { reason: payload.reason });
   },
 });

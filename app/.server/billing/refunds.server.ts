@@ -8,7 +8,7 @@
  */
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { type Currency, formatMoney, isCurrency } from "~/lib/money";
+import { type Currency, formatProviderMoney } from "~/lib/money";
 import { subscriptionCustomer } from "../alerts/customer-path.server";
 import { raiseAlert } from "../alerts/raise.server";
 import { type Database, db as defaultDb, type Executor } from "../db";
@@ -147,7 +147,7 @@ export async function settleRefund(
       await raiseAlert(executor, {
         kind: "refund",
         key: `refund:${refund.id}`,
-        summary: `${isCurrency(refund.currency) ? formatMoney(refund.amount, refund.currency) : `${refund.amount} ${refund.currency} minor units`} was refunded to ${customer.email} (${refund.payment_id}${note ? `, credit note ${note.number}` : ""}).`,
+        summary: `${formatProviderMoney(refund.amount, refund.currency)} was refunded to ${customer.email} (${refund.payment_id}${note ? `, credit note ${note.number}` : ""}).`,
         path: customer.path,
       });
   }

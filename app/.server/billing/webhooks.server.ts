@@ -32,6 +32,7 @@ import { couponCodeOf } from "../coupons/quote.server";
 import { noteReferredPayment } from "../referrals/reward.server";
 import { inrValueOf, recordPayment } from "./payments.server";
 import { settleRefund } from "./refunds.server";
+import { applyDispute } from "../disputes/apply.server";
 import { razorpay } from "./provider.server";
 import { RazorpayError, type RazorpayClient } from "./razorpay/client";
 import {
@@ -158,6 +159,17 @@ export async function processWebhookEvent(
     }
   }
 
+  // A dispute as Razorpay reports it now: a late `created` must not reopen a decided one.
+  const disputeSnapshot = event.payload.dispute?.entity;
+  let dispute = disputeSnapshot;
+  if (disputeSnapshot) {
+    try {
+      dispute = await client.fetchDispute(disputeSnapshot.id);
+    } catch (error) {
+      if (!(error instanceof RazorpayError && error.status === 404)) throw error;
+    }
+  }
+
   const billed = await billedPeriod(event, client);
   // A payment-only event (payment.failed) names no subscription; its Razorpay invoice does
   // (issue 33: a failed renewal was stored unlinked, missing from the customer's payments).
@@ -187,12 +199,13 @@ export async function processWebhookEvent(
     const owner = paymentEntity
       ? (subscription ?? (billedTo ? await subscriptionByProviderId(billedTo, tx) : null))
       : null;
-    if (paymentEntity) {
+    // A dispute's event carries its payment as it is now: not a new charge to record.
+    if (paymentEntity && !dispute) {
       const periodEnd =
         paymentEntity.status === "captured" ? (billed?.end ?? owner?.currentEnd ?? null) : null;
       newPayment = await recordPayment(tx, paymentEntity, owner, periodEnd);
     }
-    if (owner && paymentEntity?.status === "captured") {
+    if (owner && paymentEntity?.status === "captured" && !dispute) {
       // Seats added mid-cycle (decision 0054): the upfront amount pays for them until the
       // current cycle ends, and its invoice says so.
       const topup = owner.teamId ? await seatTopupPaidBy(tx, owner.id, paymentEntity.amount) : null;
@@ -242,6 +255,7 @@ export async function processWebhookEvent(
     const refund = event.payload.refund?.entity;
     // Made here or in Razorpay's dashboard: recorded, credited and mailed once either way.
     if (refund) await settleRefund(tx, refund);
+    if (dispute) await applyDispute(tx, dispute);
     if (subscription && current)
       await queueMailFor(event, current, subscription, paymentEntity?.id ?? null, newPayment, tx);
     return "processed";

@@ -31,6 +31,7 @@ import { TRIAL_END_REASONS } from "../../lib/trials";
 import { CURRENCIES, type Currency, type ForeignCurrency } from "../../lib/money";
 import { LEASE_END_REASONS, type OveragePercent, SEAT_MODES } from "../../lib/floating-seats";
 import { SUBSCRIPTION_STATUSES } from "../billing/razorpay/types";
+import { DISPUTE_STATUSES } from "../../lib/disputes";
 import type { InvoiceDocument } from "../invoices/types";
 import { organization, user as users } from "./auth-schema";
 
@@ -738,7 +739,8 @@ export { SUBSCRIPTION_STATUSES };
  * from then on, whatever its period says (billing/entitlement): three because the time it covers
  * was never really paid — `duplicate` (the duplicate guard cancelled and refunded it), `refunded`
  * (the period it was in was refunded in full), `halted` (its renewal was never paid) — and
- * `operator-ended`, an operator's "cancel now" (issue 33). `operator` is an operator's "cancel at
+ * `operator-ended`, an operator's "cancel now" (issue 33), and `dispute-lost`, a period whose
+ * payment the bank took back in a chargeback (issue 59). `operator` is an operator's "cancel at
  * the end of the period", which keeps Pro until then as the customer's own cancellation does.
  * Null: running, or ended at Razorpay without us (its dashboard, or its last cycle).
  */
@@ -752,6 +754,7 @@ export const SUBSCRIPTION_END_REASONS = [
   "abandoned",
   "operator",
   "operator-ended",
+  "dispute-lost",
 ] as const;
 export type SubscriptionEndReason = (typeof SUBSCRIPTION_END_REASONS)[number];
 /** The ends after which a subscription grants nothing; never replaced once set. */
@@ -760,6 +763,7 @@ export const GRANTS_NOTHING_END_REASONS = [
   "refunded",
   "halted",
   "operator-ended",
+  "dispute-lost",
 ] as const satisfies readonly SubscriptionEndReason[];
 
 /** A Razorpay subscription as last verified (webhook or fetch), owned by one user. */
@@ -1006,6 +1010,46 @@ export const refunds = pgTable("refunds", {
   arn: text("arn"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Disputes (chargebacks) raised by customers' banks against payments, as Razorpay last reported
+ * them (issue 59, point 4): stored from `payment.dispute.*` webhooks, processed like every
+ * webhook. A lost one is settled once (`lost_settled_at`): its credit note is issued and the
+ * period it paid for ends, as a refund's does.
+ */
+export const disputes = pgTable(
+  "disputes",
+  {
+    providerDisputeId: text("provider_dispute_id").primaryKey(),
+    providerPaymentId: text("provider_payment_id").notNull(),
+    /** The subscription and customer the payment belongs to, when it is one of ours. */
+    subscriptionId: uuid("subscription_id").references(() => subscriptions.id, {
+      onDelete: "set null",
+    }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** In `currency`'s minor unit. */
+    amountMinor: integer("amount_minor").notNull(),
+    currency: text("currency").notNull(),
+    amountDeductedMinor: integer("amount_deducted_minor").notNull().default(0),
+    status: text("status", { enum: DISPUTE_STATUSES }).notNull(),
+    phase: text("phase"),
+    reasonCode: text("reason_code"),
+    reason: text("reason"),
+    /** The evidence is due by then (Razorpay's `respond_by`). */
+    respondBy: timestamp("respond_by", { withTimezone: true }),
+    openedAt: timestamp("opened_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    lostSettledAt: timestamp("lost_settled_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("disputes_payment_idx").on(table.providerPaymentId),
+    check(
+      "disputes_status_check",
+      sql`${table.status} in ('open', 'under_review', 'won', 'lost', 'closed')`,
+    ),
+  ],
+);
+export type DisputeRow = typeof disputes.$inferSelect;
 
 /**
  * The RBI reference rate of a day for a currency, as the operator entered it (issue 56; decision
@@ -1411,6 +1455,8 @@ export const invoices = pgTable(
     teamId: text("team_id").references(() => organization.id, { onDelete: "set null" }),
     /** The refund a credit note was issued for. */
     providerRefundId: text("provider_refund_id").unique(),
+    /** The lost dispute (chargeback) a credit note was issued for. */
+    providerDisputeId: text("provider_dispute_id").unique(),
     originalInvoiceId: uuid("original_invoice_id"),
     issuedAt: timestamp("issued_at", { withTimezone: true }).notNull(),
     b2b: boolean("b2b").notNull(),

@@ -61,6 +61,7 @@ function row(
     teamId: null,
     providerPaymentId: null,
     providerRefundId: null,
+    providerDisputeId: null,
     originalInvoiceId: original?.id ?? null,
     issuedAt: new Date(document.issuedAt),
     b2b: computed.b2b,

@@ -18,6 +18,7 @@ import {
   invoices,
   type InvoiceRow,
   refunds,
+  disputes,
   teamProfiles,
   user as users,
 } from "../db/schema";
@@ -173,6 +174,8 @@ async function store(
     /** False for a replacement invoice: the payment's own (credited) invoice keeps the link. */
     linkPayment?: boolean;
     refundId?: string | null;
+    /** The lost dispute a credit note is for (issue 59). */
+    disputeId?: string | null;
     original?: InvoiceRow | null;
     reason?: string | null;
   },
@@ -214,6 +217,7 @@ async function store(
       teamId: input.teamId ?? null,
       providerPaymentId: input.linkPayment === false ? null : input.paymentId,
       providerRefundId: input.refundId ?? null,
+      providerDisputeId: input.disputeId ?? null,
       originalInvoiceId: input.original?.id ?? null,
       issuedAt: input.issuedAt,
       b2b: input.computed.b2b,
@@ -447,6 +451,35 @@ export async function issueCreditNoteForRefund(
 }
 
 /**
+ * The credit note for a lost dispute (a chargeback): the amount the bank took back, credited
+ * against the payment's invoice as a refund is. Once per dispute (its id is unique on invoices);
+ * null while the payment has no invoice yet (`creditRefundsOf` issues it when it does).
+ */
+export async function issueCreditNoteForDispute(
+  executor: Executor,
+  input: { disputeId: string; paymentId: string; amountMinor: number; at: Date },
+): Promise<InvoiceRow | null> {
+  const [existing] = await executor
+    .select(invoiceColumns)
+    .from(invoices)
+    .where(eq(invoices.providerDisputeId, input.disputeId));
+  if (existing) return existing;
+  const original = await invoiceForPayment(executor, input.paymentId);
+  if (!original) return null;
+  return store(executor, {
+    kind: "credit_note",
+    computed: creditNoteFor(original.document, input.amountMinor),
+    issuedAt: input.at,
+    userId: original.userId,
+    teamId: original.teamId,
+    paymentId: input.paymentId,
+    disputeId: input.disputeId,
+    original,
+    reason: "Chargeback: the payment was returned to the customer by their bank",
+  });
+}
+
+/**
  * A buyer's GSTIN corrected on an issued invoice: never edited in place, but cancelled by a
  * full credit note and replaced by a new invoice with the corrected buyer.
  */
@@ -502,8 +535,22 @@ export async function reissueWithBuyer(
   return { creditNote, invoice };
 }
 
-/** Credit notes for refunds recorded before their payment's invoice existed (events out of order). */
+/**
+ * Credit notes for refunds and lost disputes recorded before their payment's invoice existed
+ * (events out of order).
+ */
 export async function creditRefundsOf(executor: Executor, paymentId: string): Promise<void> {
+  const lost = await executor
+    .select()
+    .from(disputes)
+    .where(and(eq(disputes.providerPaymentId, paymentId), eq(disputes.status, "lost")));
+  for (const dispute of lost)
+    await issueCreditNoteForDispute(executor, {
+      disputeId: dispute.providerDisputeId,
+      paymentId,
+      amountMinor: dispute.amountDeductedMinor || dispute.amountMinor,
+      at: dispute.lostSettledAt ?? dispute.updatedAt,
+    });
   const pending = await executor
     .select()
     .from(refunds)

@@ -1,8 +1,9 @@
 import { Link } from "react-router";
-import { customerPagePath } from "~/lib/admin-paths";
+import { customerPagePath, disputePagePath } from "~/lib/admin-paths";
+import { disputeStatusWords } from "~/lib/disputes";
 import { formatDateTime } from "~/lib/dates";
 import { countOf } from "~/lib/format";
-import { type Currency, formatMoney } from "~/lib/money";
+import { type Currency, formatMoney, formatProviderMoney } from "~/lib/money";
 import { REPLY_WITHIN_HOURS, ticketRef } from "~/lib/support";
 import { AdminSection } from "./AdminUi";
 
@@ -31,6 +32,14 @@ export interface TodayQueueData {
   }[];
   waitingTotal: number;
   refundRequests: { number: number; subject: string; email: string; createdAt: string }[];
+  disputes: {
+    disputeId: string;
+    email: string | null;
+    amountMinor: number;
+    currency: string;
+    respondBy: string | null;
+    status: string;
+  }[];
   deadJobs: number;
 }
 
@@ -54,6 +63,7 @@ export function TodayQueue({ queue }: { queue: TodayQueueData }) {
       queue.failedToday.length +
       queue.waitingTotal +
       queue.refundRequests.length +
+      queue.disputes.length +
       queue.deadJobs ===
     0;
   return (
@@ -134,6 +144,26 @@ export function TodayQueue({ queue }: { queue: TodayQueueData }) {
                 </Link>{" "}
                 <span className="text-slate-300">
                   · <CustomerLink email={row.email} />
+                </span>
+              </li>
+            ))}
+          </QueueList>
+          <QueueList
+            id="today-disputes"
+            title={`Disputes waiting for evidence (${queue.disputes.length})`}
+            empty="No payment is disputed."
+          >
+            {queue.disputes.map((row) => (
+              <li key={row.disputeId}>
+                <Link to={disputePagePath(row.disputeId)} className="link">
+                  {`Dispute of ${formatProviderMoney(row.amountMinor, row.currency)}`}
+                </Link>{" "}
+                <span className="text-slate-300">
+                  · <CustomerLink email={row.email} /> ·{" "}
+                  {row.respondBy
+                    ? `evidence due ${formatDateTime(row.respondBy)}`
+                    : "no deadline given"}
+                  {` · ${disputeStatusWords(row.status)}`}
                 </span>
               </li>
             ))}

@@ -64,6 +64,10 @@ export async function loader({ context }: Route.LoaderArgs) {
         ...row,
         createdAt: row.createdAt.toISOString(),
       })),
+      disputes: today.disputes.map((row) => ({
+        ...row,
+        respondBy: row.respondBy?.toISOString() ?? null,
+      })),
     },
     backups: healthOf(backups, now),
     abroad: { ...sellingAbroadStatus(now), waitingForRate: waitingForRate.length },
@@ -153,6 +157,11 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
           />
           <Stat label="Active subscriptions" value={billing.activeSubscriptions} />
           <Stat label="Failed payments this month" value={billing.failedPaymentsThisMonth} />
+          <Stat
+            label="Disputed, undecided"
+            value={billing.disputedOpenPaise}
+            display={`${formatInr(billing.disputedOpenPaise)} (${billing.disputedOpen})`}
+          />
           <Stat label="Users" value={stats.users.total} />
           <Stat label="Verified users" value={stats.users.verified} />
           <Stat label="Admins" value={stats.users.admins} />

@@ -14,6 +14,7 @@ const SECTIONS = [
   { to: "/admin/subscriptions", label: "Subscriptions", end: false },
   { to: "/admin/teams", label: "Teams", end: false },
   { to: "/admin/invoices", label: "Invoices", end: false },
+  { to: "/admin/disputes", label: "Disputes", end: false },
   { to: "/admin/coupons", label: "Coupons", end: false },
   { to: "/admin/releases", label: "Releases", end: false },
   { to: "/admin/jobs", label: "Jobs", end: false },

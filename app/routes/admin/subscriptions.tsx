@@ -76,6 +76,16 @@ export default function SubscriptionsPage({ loaderData }: Route.ComponentProps) 
         />
         <Stat label="Active subscriptions" value={stats.activeSubscriptions} />
         <Stat label="Failed payments this month" value={stats.failedPaymentsThisMonth} />
+        <Stat
+          label="Disputed, waiting for a decision"
+          value={stats.disputedOpenPaise}
+          display={`${formatInr(stats.disputedOpenPaise)} (${stats.disputedOpen})`}
+        />
+        <Stat
+          label="Lost to disputes this month"
+          value={stats.lostToDisputesThisMonthPaise}
+          display={formatInr(stats.lostToDisputesThisMonthPaise)}
+        />
       </dl>
 
       <AdminSection

@@ -10,11 +10,13 @@ import {
   collectionSchema,
   errorBodySchema,
   invoiceSchema,
+  disputeSchema,
   paymentSchema,
   planSchema,
   refundSchema,
   subscriptionSchema,
   type RazorpayInvoice,
+  type RazorpayDispute,
   type RazorpayPayment,
   type RazorpayPlan,
   type RazorpayRefund,
@@ -148,6 +150,8 @@ export function createRazorpayClient(options: RazorpayClientOptions) {
     /** A subscription invoice: its billing_start/billing_end are the period a payment paid for. */
     fetchInvoice: (invoiceId: string): Promise<RazorpayInvoice> =>
       call("GET", `/v1/invoices/${id(invoiceId)}`, invoiceSchema),
+    fetchDispute: (disputeId: string): Promise<RazorpayDispute> =>
+      call("GET", `/v1/disputes/${id(disputeId)}`, disputeSchema),
     /** At cycle end the subscription stays active and shows a scheduled change until then. */
     cancelSubscription: (
       subscriptionId: string,

@@ -6,6 +6,7 @@
 import { z } from "zod";
 // Defined once, with what each means, in the state module (issue 54).
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "../../../lib/subscription-state";
+import { DISPUTE_STATUSES } from "../../../lib/disputes";
 
 const unixSeconds = z.number().int().nonnegative();
 const paise = z.number().int().nonnegative();
@@ -146,6 +147,23 @@ export const invoiceSchema = z.looseObject({
 });
 export type RazorpayInvoice = z.infer<typeof invoiceSchema>;
 
+/** A chargeback (or retrieval, fraud report, arbitration) raised against a payment by its bank. */
+export const disputeSchema = z.looseObject({
+  id: z.string().startsWith("disp_"),
+  entity: z.literal("dispute"),
+  payment_id: z.string(),
+  amount: paise,
+  currency: z.string(),
+  amount_deducted: paise.default(0),
+  reason_code: z.string().nullable().optional(),
+  reason_description: z.string().nullable().optional(),
+  respond_by: unixSeconds.nullable().optional(),
+  status: z.enum(DISPUTE_STATUSES),
+  phase: z.string().nullable().optional(),
+  created_at: unixSeconds,
+});
+export type RazorpayDispute = z.infer<typeof disputeSchema>;
+
 export const collectionSchema = <T extends z.ZodType>(item: T) =>
   z.looseObject({ entity: z.literal("collection"), count: z.number().int(), items: z.array(item) });
 
@@ -160,6 +178,7 @@ export const webhookEventSchema = z.looseObject({
     payment: z.object({ entity: paymentSchema }).optional(),
     refund: z.object({ entity: refundSchema }).optional(),
     invoice: z.object({ entity: invoiceSchema }).optional(),
+    dispute: z.object({ entity: disputeSchema }).optional(),
   }),
   created_at: unixSeconds,
 });
