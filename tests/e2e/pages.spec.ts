@@ -3,6 +3,7 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import type { BrowserContext, ConsoleMessage, Page } from "@playwright/test";
 import { matchPath } from "react-router";
 import routes from "../../app/routes";
+import { SANDBOX_AUTH } from "../support/billing";
 import { linkFromMail } from "../support/mail";
 import { E2E_DATA_DIR, E2E_LAYOUT_ADMIN_EMAIL } from "./env";
 import { axeViolations, expect, signUpAndVerify, test, waitForHydration } from "./fixtures";
@@ -70,6 +71,8 @@ interface Known {
   ticketNumber?: number;
   /** The customer's account id, for /admin/customers/:id. */
   customerId?: string;
+  /** A dispute of the customer's payment, for /admin/disputes/:id. */
+  disputeId?: string;
   /** The customer's team (long name and billing details), for /account/team/:id. */
   teamPath?: string;
   /** An invitation the customer sent to another long address, for /team-invite/:id. */
@@ -126,6 +129,8 @@ function concreteUrls(pattern: string, known: Known): Visit[] | undefined {
       ];
     case "/admin/customers/:id":
       return known.customerId ? [`/admin/customers/${known.customerId}`] : undefined;
+    case "/admin/disputes/:id":
+      return known.disputeId ? [`/admin/disputes/${known.disputeId}`] : undefined;
     case "/admin/users":
       return ["/admin/users", `/admin/users?${new URLSearchParams({ q: known.email })}`];
     case "/admin/releases/:id":
@@ -479,6 +484,7 @@ test.describe("every page fits the screen and passes axe", () => {
       releaseId: "r",
       ticketNumber: 1001,
       customerId: "u",
+      disputeId: "disp_x",
       teamPath: "/account/team/t",
       invitePath: "/team-invite/i",
     };
@@ -616,10 +622,28 @@ test.describe("every page fits the screen and passes axe", () => {
       .getAttribute("href");
     const customerId = customerPage?.split("/").at(-1);
     expect(customerId).toBeTruthy();
+    // The customer's bank disputes their payment (the sandbox's control route, as a bank would):
+    // its page names their address and the evidence.
+    await page.goto(customerPage ?? "/admin");
+    const paymentId = await page.locator('input[name="paymentId"]').first().inputValue();
+    const raised = await page.request.post(
+      `/_sandbox/razorpay/control/payments/${paymentId}/dispute`,
+      {
+        headers: { authorization: SANDBOX_AUTH },
+        data: {},
+      },
+    );
+    expect(raised.status()).toBe(200);
+    const disputeId = ((await raised.json()) as { id: string }).id;
+    await expect
+      .poll(async () => (await page.request.get(`/admin/disputes/${disputeId}`)).status(), {
+        timeout: 20_000,
+      })
+      .toBe(200);
     const visits: Visit[] = [
       ...urlsFor(
         "admin",
-        { email, releaseId, customerId, ticketNumber: known.ticketNumber, teamPath },
+        { email, releaseId, customerId, disputeId, ticketNumber: known.ticketNumber, teamPath },
         await sitemapPaths(page),
       ),
       // The customer's app opens the site in the admin's browser: both addresses on one page.

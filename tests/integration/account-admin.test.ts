@@ -18,7 +18,13 @@ import { type RunningTestServer, startServer, startedDataDir } from "../support/
 
 const PASSWORD = "account-admin-password-1";
 const SECRET = "integration-test-secret-0123456789abcdef";
-const ADMIN_PAGES = ["/admin", "/admin/users", "/admin/subscriptions", "/admin-fix-subscription"];
+const ADMIN_PAGES = [
+  "/admin",
+  "/admin/users",
+  "/admin/subscriptions",
+  "/admin/disputes",
+  "/admin-fix-subscription",
+];
 const EMPTY_USAGE = "Usage appears here once the desktop app is signed in and used.";
 
 /** The value of the first hidden input with that name. */
@@ -182,7 +188,7 @@ describe.each(engines())("account and admin pages on $name", (engine) => {
     }
     const dashboard = textOf((await page("/admin", boss)).html);
     expect(dashboard).toMatch(
-      /MRR ₹0 .* Active subscriptions 0 Failed payments this month 0 Users 2 Verified users 2 Admins 1 Active desktop devices 1/,
+      /MRR ₹0 .* Active subscriptions 0 Failed payments this month 0 Disputed, undecided ₹0 \(0\) Users 2 Verified users 2 Admins 1 Active desktop devices 1/,
     );
     const subscriptions = textOf((await page("/admin/subscriptions", boss)).html);
     expect(subscriptions).toContain("No subscription matches.");

@@ -14,26 +14,19 @@ import { raiseAlert } from "../alerts/raise.server";
 import { endUnpaidPeriod } from "../billing/refunded-period.server";
 import type { RazorpayDispute } from "../billing/razorpay/types";
 import type { Executor } from "../db";
-import { disputes, payments } from "../db/schema";
+import { type DisputeRow, disputes, payments } from "../db/schema";
 import { issueCreditNoteForDispute } from "../invoices/issue.server";
 import { disputePagePath } from "~/lib/admin-paths";
 import { DISPUTE_RULES } from "~/lib/disputes";
 
 /** Records Razorpay's current state of a dispute, alerting and settling on the way. */
 export async function applyDispute(executor: Executor, dispute: RazorpayDispute): Promise<void> {
-  const [before] = await executor
-    .select()
-    .from(disputes)
-    .where(eq(disputes.providerDisputeId, dispute.id))
-    .for("update");
   const [payment] = await executor
     .select({ subscriptionId: payments.subscriptionId, userId: payments.userId })
     .from(payments)
     .where(eq(payments.providerPaymentId, dispute.payment_id));
   const values = {
     providerPaymentId: dispute.payment_id,
-    subscriptionId: payment?.subscriptionId ?? before?.subscriptionId ?? null,
-    userId: payment?.userId ?? before?.userId ?? null,
     amountMinor: dispute.amount,
     currency: dispute.currency,
     amountDeductedMinor: dispute.amount_deducted,
@@ -44,18 +37,38 @@ export async function applyDispute(executor: Executor, dispute: RazorpayDispute)
     respondBy: dispute.respond_by ? new Date(dispute.respond_by * 1000) : null,
     updatedAt: new Date(),
   };
-  if (before)
-    await executor.update(disputes).set(values).where(eq(disputes.providerDisputeId, dispute.id));
-  else
-    await executor.insert(disputes).values({
+  // Two events of a new dispute processed at once (two workers): one inserts, the other waits on
+  // the row's lock and reads it as it was before its own change.
+  const inserted = await executor
+    .insert(disputes)
+    .values({
       providerDisputeId: dispute.id,
       openedAt: new Date(dispute.created_at * 1000),
+      subscriptionId: payment?.subscriptionId ?? null,
+      userId: payment?.userId ?? null,
       ...values,
-    });
+    })
+    .onConflictDoNothing({ target: disputes.providerDisputeId })
+    .returning({ subscriptionId: disputes.subscriptionId });
+  let before: DisputeRow | undefined;
+  if (inserted.length === 0) {
+    [before] = await executor
+      .select()
+      .from(disputes)
+      .where(eq(disputes.providerDisputeId, dispute.id))
+      .for("update");
+    await executor
+      .update(disputes)
+      .set({
+        ...values,
+        subscriptionId: payment?.subscriptionId ?? before?.subscriptionId ?? null,
+        userId: payment?.userId ?? before?.userId ?? null,
+      })
+      .where(eq(disputes.providerDisputeId, dispute.id));
+  }
+  const subscriptionId = payment?.subscriptionId ?? before?.subscriptionId ?? null;
 
-  const customer = values.subscriptionId
-    ? await subscriptionCustomer(executor, values.subscriptionId)
-    : null;
+  const customer = subscriptionId ? await subscriptionCustomer(executor, subscriptionId) : null;
   const who = customer?.email ?? "a customer";
   const amount = formatProviderMoney(dispute.amount, dispute.currency);
   const path = disputePagePath(dispute.id);
