@@ -8,7 +8,7 @@ import { seatTiersText } from "~/lib/seats";
  * pricing FAQ and checkout both say this sentence, so they cannot disagree (issue 34, point 8).
  */
 export const PAYMENT_METHODS_TEXT =
-  "Pay with UPI AutoPay or a debit or credit card, through Razorpay: the mandate you approve renews the plan. We never see or store your card number or UPI PIN.";
+  "Pay with UPI AutoPay (scan the QR code with your UPI app, or open the app on your phone) or a debit or credit card, through Razorpay: the mandate you approve renews the plan. We never see or store your card number or UPI PIN.";
 
 /** The same sentence for a buyer outside India (issue 56): a card, no UPI (rupees only). */
 export const PAYMENT_METHODS_ABROAD_TEXT =

@@ -16,9 +16,20 @@ export interface RazorpayOptions {
   prefill?: { name?: string; email?: string; contact?: string };
   notes?: Record<string, string>;
   theme?: { color?: string };
+  /** Standard Checkout's display settings: here, the payment flows it must not offer. */
+  config?: { display: { hide: { method: string; flows?: string[] }[] } };
   handler: (response: RazorpayHandlerResponse) => void;
   modal?: { ondismiss?: () => void };
 }
+
+/**
+ * NPCI ended UPI Collect (typing a UPI ID) on 28 Feb 2026, for new AutoPay mandates too: a buyer
+ * scans a QR code on a computer or opens their UPI app on a phone. Razorpay's migration notes
+ * hide the collect flow with this display setting (issue 59, point 6).
+ */
+export const WITHOUT_UPI_COLLECT: NonNullable<RazorpayOptions["config"]> = {
+  display: { hide: [{ method: "upi", flows: ["collect"] }] },
+};
 
 export interface RazorpayInstance {
   open(): void;

@@ -92,11 +92,17 @@ describe("checkout.js", () => {
     const upiRadio = upiLabel?.parentNode?.children.find((e) => e.type === "radio");
     const cardRadio = document.find(byText("Card"))?.parentNode?.children[0];
     expect(cardRadio?.checked).toBe(true);
-    expect(document.find(byText("UPI ID"))).toBeUndefined();
+    const scan = "Scan with your UPI app and approve the AutoPay mandate there.";
+    const qr = () =>
+      document.find((e) => e.tagName === "IMG" && e.alt === "QR code of the UPI AutoPay mandate");
+    // `find` skips what is hidden.
+    expect(qr()).toBeUndefined();
     upiRadio?.click();
-    expect(document.find(byText("UPI ID"))).toBeDefined();
-    const vpa = document.find((e) => e.tagName === "INPUT" && e.name === "vpa");
-    expect(vpa?.value).toBe("success@razorpay");
+    // UPI Collect ended (NPCI, 28 Feb 2026): a QR code to scan, never a UPI ID to type.
+    expect(qr()?.src).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(document.find(byText(scan))).toBeDefined();
+    expect(document.find(byText("UPI ID"))).toBeUndefined();
+    expect(document.find((e) => e.tagName === "INPUT" && e.type !== "radio")).toBeUndefined();
     expect(document.find(byText("Test card 4718 6091 0820 4366"))).toBeUndefined();
 
     failure?.click();

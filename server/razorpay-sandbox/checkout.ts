@@ -8,9 +8,9 @@ import { checkoutPay, hostedAuthorise } from "./billing";
 import { CHECKOUT_CSS, CHECKOUT_JS, HOSTED_JS } from "./browser-assets";
 import { hostedPage, notFoundPage } from "./hosted";
 import { parseBody, requireKeyId } from "./http";
-import { DEFAULT_VPA } from "./ledger";
 import { offerPrice } from "./offers";
 import { getPlan, getSubscription } from "./state";
+import { upiMandate } from "./upi";
 import type { Store } from "./store";
 import { hmacHex, SandboxError } from "./util";
 
@@ -85,6 +85,9 @@ export function checkoutRouter(options: { keyId: string; keySecret: string; stor
           quantity: sub.quantity,
           start_at: sub.start_at,
           start_in_future: sub.start_at !== null && sub.start_at > now,
+          // UPI AutoPay as NPCI allows it since UPI Collect ended: a QR code to scan on a computer,
+          // the UPI app opened by this link on a phone; never a typed UPI ID.
+          upi: upiMandate(sub.id, plan.item.name, plan.item.amount * sub.quantity),
           // The upfront amount (`addons`) the authentication charges today, in paise.
           upfront: (record.upfront ?? []).reduce((sum, item) => sum + item.amount, 0),
           // What checkout shows of a linked offer: its name and text, and the first charge with it.
@@ -143,7 +146,6 @@ export function checkoutRouter(options: { keyId: string; keySecret: string; stor
         subscription: record.entity,
         plan: getPlan(state, record.entity.plan_id),
         method: record.method,
-        vpa: record.vpa ?? DEFAULT_VPA,
         returnTo: typeof req.query.return === "string" ? req.query.return : null,
       });
     });

@@ -3,6 +3,7 @@
  * Server-rendered HTML with no inline script or style (the site's CSP); its logic is hosted.js
  * (browser/hosted-page.ts), which reads what it needs from the page (the form's data-action).
  */
+import { upiMandate } from "./upi";
 import { formatAmount, perText } from "./browser/format";
 import type { Method, PlanEntity, SubscriptionEntity } from "./entities";
 
@@ -57,10 +58,10 @@ export function hostedPage(input: {
   subscription: SubscriptionEntity;
   plan: PlanEntity;
   method: Method | null;
-  vpa: string;
   returnTo: string | null;
 }): string {
   const { subscription: sub, plan } = input;
+  const mandate = upiMandate(sub.id, plan.item.name, plan.item.amount * sub.quantity);
   const amount = formatAmount(plan.item.amount * sub.quantity, plan.item.currency);
   const open = ["created", "authenticated", "active", "pending", "halted"].includes(sub.status);
   // UPI moves rupees only; a card for a charge in another currency is one issued abroad.
@@ -76,7 +77,7 @@ export function hostedPage(input: {
 <label class="rzp-sbx-choice"${rupees ? "" : " hidden"}><input type="radio" name="method" value="upi"${upi ? " checked" : ""}> <span>UPI AutoPay</span></label>
 </fieldset>
 <p class="rzp-sbx-testcard" id="rzp-sbx-card"${upi ? " hidden" : ""}>Test card ${testCard}</p>
-<label class="rzp-sbx-field" id="rzp-sbx-upi"${upi ? "" : " hidden"}><span>UPI ID</span><input class="rzp-sbx-input" name="vpa" value="${escapeHtml(input.vpa)}" autocomplete="off" spellcheck="false"></label>
+<div class="rzp-sbx-field" id="rzp-sbx-upi"${upi ? "" : " hidden"}><img class="rzp-sbx-qr" src="${mandate.qr}" alt="QR code of the UPI AutoPay mandate" width="176" height="176"><p class="rzp-sbx-muted">Scan with your UPI app and approve the AutoPay mandate there.</p></div>
 <div class="rzp-sbx-actions"><button type="submit" class="rzp-sbx-button rzp-sbx-primary">Authorise</button></div>
 </form>
 <noscript><p class="rzp-sbx-alert">This test page needs JavaScript.</p></noscript>`

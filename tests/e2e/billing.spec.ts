@@ -128,7 +128,12 @@ test.describe("buying Pro with the Razorpay sandbox", () => {
     await page.getByRole("button", { name: /Continue to payment/ }).click();
     const modal = page.getByRole("dialog");
     await modal.getByRole("radio", { name: "UPI AutoPay" }).check();
-    await expect(modal.getByLabel("UPI ID")).toHaveValue("success@razorpay");
+    // UPI Collect ended (NPCI, 28 Feb 2026): a QR code to scan with the UPI app, nothing to type.
+    await expect(
+      modal.getByRole("img", { name: "QR code of the UPI AutoPay mandate" }),
+    ).toBeVisible();
+    await expect(modal.getByText("Scan with your UPI app")).toBeVisible();
+    await expect(modal.getByRole("textbox")).toHaveCount(0);
     await modal.getByRole("button", { name: "Success" }).click();
     await expect(page.getByRole("heading", { name: "Welcome to Pro" })).toBeVisible({
       timeout: 20_000,

@@ -60,7 +60,7 @@ test("checkout's GST split, the renewal centre, and the fix for a failed renewal
   await page.getByLabel("State or union territory").selectOption({ label: "Maharashtra" });
   await expect(gst).toContainText("IGST");
   await expect(page.getByTestId("checkout-methods")).toContainText(
-    "Pay with UPI AutoPay or a debit or credit card",
+    "Pay with UPI AutoPay (scan the QR code with your UPI app, or open the app on your phone) or a debit or credit card",
   );
   await page.getByRole("button", { name: /Continue to payment/ }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Success" }).click();

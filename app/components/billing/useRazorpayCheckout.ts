@@ -6,7 +6,11 @@
 import { useEffect, useRef, useState } from "react";
 import { useSubmit } from "react-router";
 import { site } from "~/config/site";
-import { loadCheckout, type RazorpayHandlerResponse } from "~/lib/razorpay-checkout";
+import {
+  loadCheckout,
+  type RazorpayHandlerResponse,
+  WITHOUT_UPI_COLLECT,
+} from "~/lib/razorpay-checkout";
 
 export type CheckoutPhase = "form" | "opening" | "open" | "dismissed" | "failed" | "confirming";
 
@@ -44,6 +48,7 @@ export function useRazorpayCheckout<Open extends OpenSubscription>(options: {
         prefill: options.prefill,
         notes: options.notes,
         theme: { color: "#22c55e" },
+        config: WITHOUT_UPI_COLLECT,
         handler: (response: RazorpayHandlerResponse) => {
           setPhase("confirming");
           void submit({ intent: "verify", ...response }, { method: "post" });

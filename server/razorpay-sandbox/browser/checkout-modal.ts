@@ -26,6 +26,8 @@ interface SubscriptionInfo {
   start_in_future: boolean;
   /** The upfront amount charged today at authentication (paise; 0 without one). */
   upfront: number;
+  /** UPI AutoPay without a typed UPI ID: the mandate's link (a phone's UPI app) and its QR code. */
+  upi: { uri: string; qr: string };
   /** A linked offer: its text, the method it needs and the first charge with it. */
   offer: {
     name: string;
@@ -53,7 +55,6 @@ interface PaymentForm {
   upi: HTMLInputElement;
   /** Checked: the test card issued outside India (offered for a charge in another currency). */
   international: HTMLInputElement | null;
-  vpa: HTMLInputElement;
   alert: HTMLParagraphElement;
   success: HTMLButtonElement;
   failure: HTMLButtonElement;
@@ -291,15 +292,28 @@ export class SandboxCheckout {
       radio(cardPanel, `${ui.id}-card`, "domestic", "Issued in India: 4718 6091 0820 4366", false);
     }
     body.appendChild(cardPanel);
-    const upiPanel = el("label", "rzp-sbx-field");
-    upiPanel.appendChild(el("span", null, "UPI ID"));
-    const vpa = el("input", "rzp-sbx-input");
-    vpa.type = "text";
-    vpa.name = "vpa";
-    vpa.value = "success@razorpay";
-    vpa.setAttribute("autocomplete", "off");
-    vpa.setAttribute("spellcheck", "false");
-    upiPanel.appendChild(vpa);
+    // No UPI ID to type (NPCI ended UPI Collect on 28 Feb 2026): a QR code to scan with the UPI
+    // app on a computer; on a phone, a link that opens the UPI app. Success and Failure stand for
+    // what the buyer chooses in their app, as they stand for the bank's answer to a card.
+    const upiPanel = el("div", "rzp-sbx-field");
+    const phone =
+      typeof window.matchMedia === "function" && window.matchMedia("(pointer: coarse)").matches;
+    if (phone) {
+      const intent = el("a", "rzp-sbx-button", "Open your UPI app");
+      intent.href = info.upi.uri;
+      upiPanel.appendChild(intent);
+      upiPanel.appendChild(el("p", "rzp-sbx-muted", "Approve the AutoPay mandate there."));
+    } else {
+      const qr = el("img", "rzp-sbx-qr");
+      qr.src = info.upi.qr;
+      qr.alt = "QR code of the UPI AutoPay mandate";
+      qr.width = 176;
+      qr.height = 176;
+      upiPanel.appendChild(qr);
+      upiPanel.appendChild(
+        el("p", "rzp-sbx-muted", "Scan with your UPI app and approve the AutoPay mandate there."),
+      );
+    }
     upiPanel.hidden = true;
     body.appendChild(upiPanel);
     const sync = () => {
@@ -326,7 +340,7 @@ export class SandboxCheckout {
     const footnote =
       "Sandbox checkout: no real money moves. Success and Failure stand for the bank's answer.";
     body.appendChild(el("p", "rzp-sbx-footnote", footnote));
-    ui.form = { card, upi, international, vpa, alert, success, failure };
+    ui.form = { card, upi, international, alert, success, failure };
   }
 
   private setBusy(busy: boolean): void {
@@ -346,9 +360,11 @@ export class SandboxCheckout {
     if (!ui || !ui.form || this.busy) return;
     const form = ui.form;
     const method = form.upi.checked ? "upi" : "card";
-    const body: { key_id: string; method: string; outcome: Outcome; vpa?: string; card?: string } =
-      { key_id: o.key, method, outcome };
-    if (method === "upi") body.vpa = form.vpa.value.trim();
+    const body: { key_id: string; method: string; outcome: Outcome; card?: string } = {
+      key_id: o.key,
+      method,
+      outcome,
+    };
     if (method === "card" && form.international)
       body.card = form.international.checked ? "international" : "domestic";
     form.alert.textContent = "";

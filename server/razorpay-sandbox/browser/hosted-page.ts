@@ -21,7 +21,6 @@ function setUp(form: HTMLFormElement): void {
   const current = required<HTMLElement>(document, "#rzp-sbx-current");
   const card = required<HTMLElement>(document, "#rzp-sbx-card");
   const upi = required<HTMLElement>(document, "#rzp-sbx-upi");
-  const vpa = required<HTMLInputElement>(form, "input[name=vpa]");
   const button = required<HTMLButtonElement>(form, "button[type=submit]");
   const radios = Array.from(form.querySelectorAll<HTMLInputElement>("input[name=method]"));
   const action = form.dataset.action ?? "";
@@ -42,8 +41,7 @@ function setUp(form: HTMLFormElement): void {
 
   async function authorise(): Promise<void> {
     const method = selected();
-    const body: { method: string; vpa?: string } = { method };
-    if (method === "upi") body.vpa = vpa.value.trim();
+    const body: { method: string } = { method };
     button.disabled = true;
     status.textContent = "Authorising\u2026";
     try {
@@ -59,7 +57,7 @@ function setUp(form: HTMLFormElement): void {
         return;
       }
       const { subscription, payment } = json;
-      const chosen = method === "upi" ? `UPI AutoPay (${body.vpa})` : "Card";
+      const chosen = method === "upi" ? "UPI AutoPay" : "Card";
       let text = `Payment method authorised: ${chosen}.`;
       if (payment && payment.status === "captured")
         text += ` Charged ${formatAmount(payment.amount, payment.currency)}.`;
