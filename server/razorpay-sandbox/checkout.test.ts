@@ -32,7 +32,7 @@ interface Checkout {
 
 function load(src: string) {
   const document = new FakeDocument({ src });
-  const context = vm.createContext({ document, fetch, setTimeout, Intl });
+  const context = vm.createContext({ document, fetch, setTimeout, clearTimeout, Intl });
   context.window = context;
   vm.runInContext(CHECKOUT_JS, context);
   const Razorpay = context.Razorpay as new (options: Record<string, unknown>) => Checkout;

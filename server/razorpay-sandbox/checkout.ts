@@ -108,6 +108,26 @@ export function checkoutRouter(options: { keyId: string; keySecret: string; stor
     );
   });
 
+  /** What checkout's handler gets for a payment, or Razorpay's error body for a failed one. */
+  const answerOf = (outcome: "success" | "failure", paymentId: string, subscriptionId: string) =>
+    outcome === "failure"
+      ? {
+          error: {
+            code: "BAD_REQUEST_ERROR",
+            description: "Payment failed",
+            source: "bank",
+            step: "payment_authorization",
+            reason: "payment_failed",
+            field: null,
+            metadata: { payment_id: paymentId, subscription_id: subscriptionId },
+          },
+        }
+      : {
+          razorpay_payment_id: paymentId,
+          razorpay_subscription_id: subscriptionId,
+          razorpay_signature: hmacHex(options.keySecret, `${paymentId}|${subscriptionId}`),
+        };
+
   router.post("/checkout/subscriptions/:id/pay", (req, res) => {
     const body: unknown = req.body;
     requireKeyId(
@@ -116,25 +136,25 @@ export function checkoutRouter(options: { keyId: string; keySecret: string; stor
     );
     const input = parseBody(payBody, req);
     const result = store.change((tx) => checkoutPay(tx, req.params.id, input));
-    const paymentId = result.payment?.id ?? "";
-    if (input.outcome === "failure") {
-      throw new SandboxError(400, {
-        error: {
-          code: "BAD_REQUEST_ERROR",
-          description: "Payment failed",
-          source: "bank",
-          step: "payment_authorization",
-          reason: "payment_failed",
-          field: null,
-          metadata: { payment_id: paymentId, subscription_id: result.subscription.id },
-        },
-      });
-    }
-    res.json({
-      razorpay_payment_id: paymentId,
-      razorpay_subscription_id: result.subscription.id,
-      razorpay_signature: hmacHex(options.keySecret, `${paymentId}|${result.subscription.id}`),
-    });
+    const answer = answerOf(input.outcome, result.payment?.id ?? "", result.subscription.id);
+    if (answer.error) throw new SandboxError(400, { error: answer.error });
+    res.json(answer);
+  });
+
+  // What the open checkout asks while it shows the UPI QR code: whether the buyer has answered
+  // in their UPI app (the control route `…/scan`), and with what.
+  router.get("/checkout/subscriptions/:id/upi-scan", (req, res) => {
+    requireKeyId(keyId, req.query.key_id);
+    const scan = store.read((state) => getSubscription(state, req.params.id).upiScan ?? null);
+    res.set("Cache-Control", "no-store").json(
+      scan
+        ? {
+            scanned: true,
+            payment_id: scan.paymentId,
+            ...answerOf(scan.outcome, scan.paymentId, req.params.id),
+          }
+        : { scanned: false },
+    );
   });
 
   router.get("/hosted/:id", (req, res) => {

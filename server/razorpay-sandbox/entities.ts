@@ -235,6 +235,12 @@ export interface SubscriptionRecord {
    * immediate one, on top of the first charge.
    */
   upfront?: { name: string; amount: number }[];
+  /**
+   * Internal: the buyer's answer to the UPI mandate's QR code, given in their UPI app (the
+   * control route stands for the scan); the open checkout reads it and finishes as Razorpay's
+   * does. Absent until scanned.
+   */
+  upiScan?: { outcome: "success" | "failure"; paymentId: string };
 }
 
 /**

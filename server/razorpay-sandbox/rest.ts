@@ -4,7 +4,7 @@
  */
 import { Router } from "express";
 import { z } from "zod";
-import { controlCharge } from "./billing";
+import { checkoutPay, controlCharge } from "./billing";
 import { SANDBOX_CURRENCIES } from "./currencies";
 import { basicAuth, flag, notesInput, pageQuery, parse, parseBody } from "./http";
 import { decideDispute, DISPUTE_OUTCOMES, raiseDispute } from "./disputes";
@@ -45,6 +45,8 @@ const planBody = z
   });
 
 const unixTime = z.number().int().positive();
+
+const scanBody = z.strictObject({ outcome: z.enum(["success", "failure"]) });
 
 const disputeBody = z.strictObject({
   amount: z.number().int().positive().optional(),
@@ -290,6 +292,21 @@ export function restRouter(options: {
         const offer = getOffer(tx.state, req.params.id);
         offer.enabled = false;
         return offer;
+      }),
+    );
+  });
+  // The buyer scans the mandate's QR code shown by an open checkout and approves (or declines)
+  // it in their UPI app: the checkout, which waits for that answer, finishes with it.
+  router.post("/control/checkout/subscriptions/:id/scan", (req, res) => {
+    const { outcome } = parseBody(scanBody, req);
+    res.json(
+      store.change((tx) => {
+        const result = checkoutPay(tx, req.params.id, { method: "upi", outcome });
+        getSubscription(tx.state, req.params.id).upiScan = {
+          outcome,
+          paymentId: result.payment?.id ?? "",
+        };
+        return { subscription: result.subscription, payment: result.payment ?? null };
       }),
     );
   });

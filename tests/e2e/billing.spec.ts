@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { SANDBOX_AUTH } from "../support/billing";
 import { acceptAnalytics, flushEvents, recordEvents } from "./analytics-helpers";
 import {
   expect,
@@ -125,7 +126,10 @@ test.describe("buying Pro with the Razorpay sandbox", () => {
     await page.goto("/checkout?plan=pro-yearly");
     await waitForHydration(page);
     await fillBillingDetails(page);
+    // The subscription the checkout opens, as its modal asks the sandbox for it.
+    const loaded = page.waitForResponse(/\/checkout\/subscriptions\/sub_\w+\?key_id=/);
     await page.getByRole("button", { name: /Continue to payment/ }).click();
+    const subscriptionId = /sub_\w+/.exec((await loaded).url())?.[0] ?? "";
     const modal = page.getByRole("dialog");
     await modal.getByRole("radio", { name: "UPI AutoPay" }).check();
     // UPI Collect ended (NPCI, 28 Feb 2026): a QR code to scan with the UPI app, nothing to type.
@@ -134,7 +138,21 @@ test.describe("buying Pro with the Razorpay sandbox", () => {
     ).toBeVisible();
     await expect(modal.getByText("Scan with your UPI app")).toBeVisible();
     await expect(modal.getByRole("textbox")).toHaveCount(0);
-    await modal.getByRole("button", { name: "Success" }).click();
+    // The buyer scans it and declines in their UPI app, then scans again and approves: the open
+    // checkout follows both answers (the sandbox's control route stands for the phone).
+    const scan = (outcome: "success" | "failure") =>
+      page.request.post(
+        `/_sandbox/razorpay/control/checkout/subscriptions/${subscriptionId}/scan`,
+        {
+          headers: { authorization: SANDBOX_AUTH },
+          data: { outcome },
+        },
+      );
+    expect((await scan("failure")).status()).toBe(200);
+    await expect(modal.getByRole("alert")).toHaveText(
+      "Payment failed. Nothing was charged. Try again or close.",
+    );
+    expect((await scan("success")).status()).toBe(200);
     await expect(page.getByRole("heading", { name: "Welcome to Pro" })).toBeVisible({
       timeout: 20_000,
     });

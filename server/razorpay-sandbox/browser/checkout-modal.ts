@@ -37,6 +37,16 @@ interface SubscriptionInfo {
   } | null;
 }
 
+/** GET /checkout/subscriptions/:id/upi-scan: the buyer's answer in their UPI app, once given. */
+interface ScanReply {
+  scanned: boolean;
+  payment_id?: string;
+  razorpay_payment_id?: string;
+  razorpay_subscription_id?: string;
+  razorpay_signature?: string;
+  error?: ApiError;
+}
+
 /** Razorpay's error body's `error`. */
 interface ApiError {
   code?: string;
@@ -95,6 +105,8 @@ export class SandboxCheckout {
   private readonly listeners: Record<string, Listener[]> = {};
   private ui: Modal | null = null;
   private busy = false;
+  /** Stops waiting for the UPI app's answer to the QR code (another method, or closed). */
+  private stopScan: (() => void) | null = null;
 
   constructor(
     private readonly options: CheckoutOptions,
@@ -173,6 +185,7 @@ export class SandboxCheckout {
     if (!ui) return;
     this.ui = null;
     this.busy = false;
+    this.stopScan?.();
     document.removeEventListener("keydown", ui.onKey, true);
     if (ui.overlay.parentNode) ui.overlay.parentNode.removeChild(ui.overlay);
     document.documentElement.classList.remove("rzp-sbx-open");
@@ -319,6 +332,9 @@ export class SandboxCheckout {
     const sync = () => {
       cardPanel.hidden = !card.checked;
       upiPanel.hidden = !upi.checked;
+      // Showing the QR code: wait for the buyer's answer from their UPI app.
+      if (upi.checked && !phone) this.waitForScan(ui);
+      else this.stopScan?.();
     };
     card.addEventListener("change", sync);
     upi.addEventListener("change", sync);
@@ -399,6 +415,55 @@ export class SandboxCheckout {
       form.alert.textContent = error.description || "The payment could not be made.";
     }
     if (!ui.dialog.contains(document.activeElement)) pressed.focus();
+  }
+
+  /**
+   * While the UPI QR code shows: asks every second whether the buyer answered in their UPI app
+   * (the sandbox's `…/scan` control route stands for the scan), and finishes as a payment made
+   * here does. A failure from before this wait began is not news; a later one is shown once.
+   */
+  private waitForScan(ui: Modal): void {
+    if (this.stopScan) return;
+    const o = this.options;
+    const path = `/checkout/subscriptions/${encodeURIComponent(o.subscription_id)}/upi-scan?key_id=${encodeURIComponent(o.key)}`;
+    let seen: string | null | undefined;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = () => {
+      stopped = true;
+      clearTimeout(timer);
+      this.stopScan = null;
+    };
+    this.stopScan = stop;
+    const tick = async (): Promise<void> => {
+      try {
+        const scan = (await this.request("GET", path)).json as ScanReply | null;
+        if (stopped || this.ui !== ui || !scan) return;
+        const news = scan.scanned && scan.payment_id !== seen;
+        if (seen === undefined && scan.error) seen = scan.payment_id ?? null;
+        else if (news && scan.error) {
+          seen = scan.payment_id ?? null;
+          if (ui.form)
+            ui.form.alert.textContent = "Payment failed. Nothing was charged. Try again or close.";
+          this.emit("payment.failed", { error: scan.error });
+        } else if (news && scan.razorpay_payment_id) {
+          stop();
+          this.close();
+          if (typeof o.handler === "function")
+            o.handler({
+              razorpay_payment_id: scan.razorpay_payment_id,
+              razorpay_subscription_id: scan.razorpay_subscription_id,
+              razorpay_signature: scan.razorpay_signature,
+            });
+          return;
+        }
+        if (seen === undefined) seen = null;
+      } catch {
+        // Unreachable for a moment: the next tick asks again.
+      }
+      if (!stopped) timer = setTimeout(() => void tick(), 1000);
+    };
+    void tick();
   }
 
   private onKey(event: KeyboardEvent): void {
