@@ -163,6 +163,37 @@ test.describe("buying Pro with the Razorpay sandbox", () => {
       .toBe("UPI AutoPay su•••@razorpay");
   });
 
+  test("on a phone, UPI AutoPay opens the UPI app instead of showing a QR code", async ({
+    browser,
+  }) => {
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    const page = await phone.newPage();
+    await signUpAndVerify(page, {
+      name: "Deepa",
+      email: uniqueEmail("upi-phone"),
+      password: PASSWORD,
+    });
+    await page.goto("/checkout?plan=pro-monthly");
+    await waitForHydration(page);
+    await fillBillingDetails(page);
+    await page.getByRole("button", { name: /Continue to payment/ }).click();
+    const modal = page.getByRole("dialog");
+    await modal.getByRole("radio", { name: "UPI AutoPay" }).check();
+    await expect(modal.getByRole("link", { name: "Open your UPI app" })).toHaveAttribute(
+      "href",
+      /^upi:\/\/mandate\?/,
+    );
+    await expect(
+      modal.getByRole("img", { name: "QR code of the UPI AutoPay mandate" }),
+    ).toHaveCount(0);
+    await expect(modal.getByRole("textbox")).toHaveCount(0);
+    await phone.close();
+  });
+
   test("a failed payment charges nothing, and trying again works", async ({ page }) => {
     await signUpAndVerify(page, {
       name: "Chitra",
