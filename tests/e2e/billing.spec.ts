@@ -21,6 +21,14 @@ async function fillBillingDetails(page: Page) {
   await page.getByLabel("State or union territory").selectOption({ label: "Karnataka" });
 }
 
+/** A new customer on the checkout page of `plan`, their billing details filled in. */
+async function newCustomerAtCheckout(page: Page, name: string, tag: string, plan: string) {
+  await signUpAndVerify(page, { name, email: uniqueEmail(tag), password: PASSWORD });
+  await page.goto(`/checkout?plan=${plan}`);
+  await waitForHydration(page);
+  await fillBillingDetails(page);
+}
+
 /**
  * The payment method on /account/subscription, loaded again: it comes with Razorpay's webhook, a
  * moment after the welcome page, and the page does not refresh itself ("Not known yet" until then).
@@ -122,10 +130,7 @@ test.describe("buying Pro with the Razorpay sandbox", () => {
   });
 
   test("UPI AutoPay works the same way", async ({ page }) => {
-    await signUpAndVerify(page, { name: "Bala", email: uniqueEmail("upi"), password: PASSWORD });
-    await page.goto("/checkout?plan=pro-yearly");
-    await waitForHydration(page);
-    await fillBillingDetails(page);
+    await newCustomerAtCheckout(page, "Bala", "upi", "pro-yearly");
     // The subscription the checkout opens, as its modal asks the sandbox for it.
     const loaded = page.waitForResponse(/\/checkout\/subscriptions\/sub_\w+\?key_id=/);
     await page.getByRole("button", { name: /Continue to payment/ }).click();
@@ -172,14 +177,7 @@ test.describe("buying Pro with the Razorpay sandbox", () => {
       hasTouch: true,
     });
     const page = await phone.newPage();
-    await signUpAndVerify(page, {
-      name: "Deepa",
-      email: uniqueEmail("upi-phone"),
-      password: PASSWORD,
-    });
-    await page.goto("/checkout?plan=pro-monthly");
-    await waitForHydration(page);
-    await fillBillingDetails(page);
+    await newCustomerAtCheckout(page, "Deepa", "upi-phone", "pro-monthly");
     await page.getByRole("button", { name: /Continue to payment/ }).click();
     const modal = page.getByRole("dialog");
     await modal.getByRole("radio", { name: "UPI AutoPay" }).check();
@@ -195,14 +193,7 @@ test.describe("buying Pro with the Razorpay sandbox", () => {
   });
 
   test("a failed payment charges nothing, and trying again works", async ({ page }) => {
-    await signUpAndVerify(page, {
-      name: "Chitra",
-      email: uniqueEmail("retry"),
-      password: PASSWORD,
-    });
-    await page.goto("/checkout?plan=pro-monthly");
-    await waitForHydration(page);
-    await fillBillingDetails(page);
+    await newCustomerAtCheckout(page, "Chitra", "retry", "pro-monthly");
     await page.getByRole("button", { name: /Continue to payment/ }).click();
     const modal = page.getByRole("dialog");
     await modal.getByRole("button", { name: "Failure" }).click();

@@ -64,25 +64,11 @@ export async function createDraftRelease(
 ): Promise<ReleaseWithAssets> {
   const parsed = draftSchema.safeParse(input);
   if (!parsed.success) throw new AppError("invalid", firstIssue(parsed.error));
-  const {
-    version,
-    channel,
-    notes,
-    notesTranslations,
-    critical,
-    informational,
-    minimumAutoupdateVersion,
-    minimumSystemVersion,
-  } = parsed.data;
+  const { version, minimumAutoupdateVersion, minimumSystemVersion } = parsed.data;
   const [created] = await database
     .insert(releases)
     .values({
-      version,
-      channel,
-      notes,
-      notesTranslations,
-      critical,
-      informational,
+      ...parsed.data,
       minimumAutoupdateVersion: minimumAutoupdateVersion ?? null,
       minimumSystemVersion: minimumSystemVersion ?? null,
       status: "draft",

@@ -76,22 +76,30 @@ export interface BuiltFeed extends FastBody {
   body: string;
   contentType: string;
   etag: string;
+  /** Its headers (`feedHeaders`) and those with its body, made once with it: every poll uses them. */
+  headers: Readonly<Record<string, string>>;
+  bodyHeaders: Readonly<Record<string, string>>;
 }
 
 function built(body: string, contentType: string): BuiltFeed {
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
-  return { body, contentType, etag, bytes: Buffer.from(body), encoded: new Map() };
+  const bytes = Buffer.from(body);
+  const headers = feedHeaders(contentType, etag);
+  // The length declared, so a small feed goes out in one write (neither chunked nor compressed,
+  // server/compression-threshold.ts).
+  const bodyHeaders = { ...headers, "Content-Length": String(bytes.length) };
+  return { body, contentType, etag, bytes, encoded: new Map(), headers, bodyHeaders };
 }
 
 /**
  * A feed's headers: private (a rollout answers clients differently), revalidated every time, with
  * an ETag so an unchanged feed costs a 304.
  */
-function feedHeaders(feed: BuiltFeed): Record<string, string> {
+function feedHeaders(contentType: string, etag: string): Record<string, string> {
   return {
-    "Content-Type": feed.contentType,
+    "Content-Type": contentType,
     "Cache-Control": "private, no-cache",
-    ETag: feed.etag,
+    ETag: etag,
     Vary: "X-User-Staging-Id",
   };
 }
@@ -99,21 +107,13 @@ function feedHeaders(feed: BuiltFeed): Record<string, string> {
 /** Nothing newer for a Tauri client: 204, asked again next time. */
 const NO_UPDATE_HEADERS = { "Cache-Control": "no-cache" } as const;
 
-/**
- * A feed's headers with its body: the length declared, so a small feed goes out in one write
- * (neither chunked nor compressed, server/compression-threshold.ts).
- */
-function feedBodyHeaders(feed: BuiltFeed): Record<string, string> {
-  return { ...feedHeaders(feed), "Content-Length": String(feed.bytes.length) };
-}
-
 /** A feed body as a response, 304 when the client has these bytes already. */
 export function feedResponse(request: Request, feed: BuiltFeed): Response {
   if (request.headers.get("if-none-match") === feed.etag)
-    return new Response(null, { status: 304, headers: feedHeaders(feed) });
+    return new Response(null, { status: 304, headers: feed.headers });
   return new Response(request.method === "HEAD" ? null : feed.body, {
     status: 200,
-    headers: feedBodyHeaders(feed),
+    headers: feed.bodyHeaders,
   });
 }
 
@@ -198,9 +198,8 @@ export function outcomeFastResponse(
   if (outcome.kind === "no-update") return { status: 204, headers: NO_UPDATE_HEADERS };
   if (outcome.kind !== "feed") return null;
   const { feed } = outcome;
-  if (request.header("if-none-match") === feed.etag)
-    return { status: 304, headers: feedHeaders(feed) };
-  return { status: 200, headers: feedBodyHeaders(feed), body: feed };
+  if (request.header("if-none-match") === feed.etag) return { status: 304, headers: feed.headers };
+  return { status: 200, headers: feed.bodyHeaders, body: feed };
 }
 
 function countCheck(
