@@ -20,6 +20,7 @@ import {
   sandboxPay,
   signedWebhook,
   startCheckout,
+  cancelThroughFlow,
 } from "../support/billing";
 import { eventually } from "../support/eventually";
 import { sectionText, textOf } from "../support/pages";
@@ -360,12 +361,12 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
 
   it("cancels at the end of the period, undoes it, and ends on Free when the period is over", async () => {
     const { cookie, subscriptionId } = await buy("cancel@example.com");
-    const cancelled = await postForm(server, "/account/subscription", cookie, {
-      intent: "cancel",
-      reason: "Just testing",
+    const cancelled = await cancelThroughFlow(server, cookie, {
+      reason: "other",
+      details: "Just testing",
     });
-    expect(cancelled.status).toBe(200);
-    const afterCancel = textOf(await cancelled.text());
+    expect(cancelled.location).toBe("/account/subscription?notice=cancelled");
+    const afterCancel = cancelled.page;
     expect(afterCancel).toMatch(/You keep Pro until \d{1,2} \w{3} \d{4}/);
     expect(afterCancel).toMatch(/Plan Pro \(monthly\)/);
     expect(afterCancel).toContain("Keep my subscription");
@@ -380,7 +381,7 @@ describe.each(engines())("billing on $name with the sandbox", (engine) => {
     expect(textOf(await undone.text())).toContain("Your subscription continues");
     expect(await accountText(cookie)).toMatch(/Status Active/);
 
-    await postForm(server, "/account/subscription", cookie, { intent: "cancel", reason: "" });
+    await cancelThroughFlow(server, cookie);
     // The sandbox's renewal date arrives: a subscription cancelled at cycle end ends instead.
     expect((await sandboxCharge(`${server.url}${SANDBOX_API}`, subscriptionId)).status).toBe(200);
     const ended = await eventually(async () => {

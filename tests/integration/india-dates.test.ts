@@ -17,7 +17,7 @@ import {
 } from "../support/auth";
 import { eventually } from "../support/eventually";
 import { pageText, textOf } from "../support/pages";
-import { sandboxCharge, sandboxPay, startCheckout } from "../support/billing";
+import { cancelThroughFlow, sandboxCharge, sandboxPay, startCheckout } from "../support/billing";
 import { readOutbox } from "../support/mail";
 import { type RunningTestServer, startServerProcess } from "../support/server";
 
@@ -160,7 +160,7 @@ describe("billing dates at 01:30 in India (20:00 UTC the day before)", () => {
     expect(scheduled.subject).toBe("Plan change scheduled: Pro (yearly) from 24 Jan 2027");
 
     // Cancel outright: Pro until the end of the paid period, said in the India day.
-    await postForm(server, "/account/subscription", cookie, { intent: "cancel", reason: "" });
+    await cancelThroughFlow(server, cookie);
     const cancelled = await eventually(async () =>
       readOutbox(server.dataDir).find(
         (mail) =>

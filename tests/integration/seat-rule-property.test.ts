@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postForm, signUpVerified, startWithAdmin } from "../support/auth";
 import { eventually } from "../support/eventually";
-import { sandboxApi, sandboxCharge } from "../support/billing";
+import { cancelThroughFlow, sandboxApi, sandboxCharge } from "../support/billing";
 import { signInDevice } from "../support/desktop";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
@@ -254,11 +254,10 @@ describe(`the seat rule as a property on ${engine.name}`, () => {
               }
               case "cancel":
               case "keep":
-                status = (
-                  await postForm(server, team.path, owner, {
-                    intent: action.kind === "cancel" ? "cancel-seats" : "keep-seats",
-                  })
-                ).status;
+                status =
+                  action.kind === "cancel"
+                    ? (await cancelThroughFlow(server, owner, { teamPath: team.path })).status
+                    : (await postForm(server, team.path, owner, { intent: "keep-seats" })).status;
                 break;
               case "end-cycle": {
                 // Each running subscription reaches its charge, then each authorised change.

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postForm, signUpVerified, startWithAdmin } from "../support/auth";
 import { eventually } from "../support/eventually";
 import { pageText } from "../support/pages";
-import { sandboxCharge } from "../support/billing";
+import { cancelThroughFlow, sandboxCharge } from "../support/billing";
 import { signInDevice } from "../support/desktop";
 import { engines } from "../support/engines";
 import { readOutbox } from "../support/mail";
@@ -128,9 +128,7 @@ describe.each(engines())("the seat rule on $name", (engine) => {
 
     // Cancel at the end of the period: the change is dropped, but its seats were paid to the
     // cycle's end, so all five keep Pro until then.
-    expect((await postForm(server, team.path, cookie, { intent: "cancel-seats" })).status).toBe(
-      200,
-    );
+    expect((await cancelThroughFlow(server, cookie, { teamPath: team.path })).status).toBe(302);
     expect((await holdsRule(team.id, 5, people)).withPro).toBe(5);
     // Kept after all: the team renews on its 1 paid seat.
     expect(

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithCookies, postForm, signUpVerified, startWithAdmin } from "../support/auth";
 import { eventually } from "../support/eventually";
 import { pageText, textOf } from "../support/pages";
-import { sandboxApi, sandboxCharge, sandboxPay } from "../support/billing";
+import { cancelThroughFlow, sandboxApi, sandboxCharge, sandboxPay } from "../support/billing";
 import { signInDevice } from "../support/desktop";
 import {
   company,
@@ -270,7 +270,10 @@ describe.each(engines())("team seats on $name", (engine) => {
     );
     // Nor cancel them.
     expect(
-      (await postForm(server, team.path, people.chitra!.cookie, { intent: "cancel-seats" })).status,
+      (await cancelThroughFlow(server, people.chitra!.cookie, { teamPath: team.path })).status,
+    ).toBe(403);
+    expect(
+      (await getWithCookies(server, `${team.path}/cancel`, people.chitra!.cookie)).status,
     ).toBe(403);
     // An outsider gets 404 for the team's pages.
     const outsider = await signUp("zoe@elsewhere.example");
@@ -352,9 +355,7 @@ describe.each(engines())("team seats on $name", (engine) => {
     expect(textOf(same.body)).toContain("The team has 3 seats already.");
 
     // The team cancels at the end of the period, then keeps it after all; each said on the page.
-    const cancelled = await said(
-      await postForm(server, team.path, owner, { intent: "cancel-seats" }),
-    );
+    const cancelled = (await cancelThroughFlow(server, owner, { teamPath: team.path })).page;
     expect(cancelled).toMatch(
       /Cancelled: the seats give Pro until \d{1,2} [A-Z][a-z]{2} \d{4}, and nothing more is charged\./,
     );

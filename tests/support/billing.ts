@@ -172,3 +172,27 @@ export async function requestSelfRefund(
     ...selfRefundConfirmation(await review.text()),
   });
 }
+
+/**
+ * "Cancel my subscription" in the cancellation step (issue 59): a person's at
+ * /account/subscription/cancel, or a team's at `{team path}/cancel`. Resolves with the answer's
+ * status, where it leads, and that page's text (the notice saying what changed).
+ */
+export async function cancelThroughFlow(
+  server: RunningTestServer,
+  cookie: string,
+  options: { teamPath?: string; reason?: string; details?: string } = {},
+): Promise<{ status: number; location: string | null; page: string }> {
+  const path = options.teamPath ? `${options.teamPath}/cancel` : "/account/subscription/cancel";
+  const answer = await postForm(server, path, cookie, {
+    intent: "cancel",
+    reason: options.reason ?? "",
+    details: options.details ?? "",
+  });
+  const location = answer.headers.get("location");
+  return {
+    status: answer.status,
+    location,
+    page: location && answer.status < 400 ? await pageText(server, location, cookie) : "",
+  };
+}

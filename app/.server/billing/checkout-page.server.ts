@@ -36,10 +36,13 @@ export async function checkoutPage(user: SessionUser, requestUrl: string) {
   const payments = paymentsConfig();
   // During a free trial the plan can start when the trial ends (issue 36, point 4).
   const trialEnd = switching ? null : await paidStartAfterTrial(user.id);
-  // A coupon (issue 36, point 7): every rule, this buyer's included; never on a plan switch.
-  // Coupons are rupee discounts (decision 0061).
+  // A coupon (issue 36, point 7): every rule, this buyer's included; never on a switch to the
+  // other plan. On a "switch" to the same plan it is the cancellation flow's discount (issue 59):
+  // the plan again at the coupon's price from the end of the paid period. Coupons are rupee
+  // discounts (decision 0061).
+  const staying = switching && manageable?.planId === planId;
   const code =
-    switching || currency !== "INR"
+    (switching && !staying) || currency !== "INR"
       ? ""
       : (url.searchParams.get("coupon")?.slice(0, 64).trim() ?? "");
   const couponFor = code ? await couponView(code, user) : null;
@@ -65,6 +68,8 @@ export async function checkoutPage(user: SessionUser, requestUrl: string) {
     /** The other side of the border, for a link: a buyer may be on the wrong one. */
     otherCurrencies: switching ? [] : offeredCurrencies().filter((other) => other !== currency),
     switching,
+    /** The same plan again at a coupon's price (the cancellation flow's discount). */
+    staying,
     checkout: {
       keyId: payments.keyId,
       scriptUrl: payments.checkoutScriptUrl,

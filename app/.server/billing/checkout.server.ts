@@ -209,8 +209,10 @@ async function prepareProOrder(
 
   // The coupon by its code: its rules are checked when it is reserved, after any open checkout
   // holding it was reused or let go (a reused one holds its reservation already).
+  // On a switch only to the same plan (the cancellation flow's discount, issue 59).
+  const couponAllowed = !replaces || replaces.planId === planId;
   let coupon =
-    options.couponCode && !replaces ? await couponNamed(options.couponCode, database) : null;
+    options.couponCode && couponAllowed ? await couponNamed(options.couponCode, database) : null;
   let couponNotice: string | undefined;
   let reserved: { redemptionId: string } | null = null;
 
@@ -299,7 +301,9 @@ async function prepareProOrder(
     async complete(row) {
       if (coupon && reserved) {
         await linkCoupon(database, reserved.redemptionId, row.id, coupon.id);
-        return { ...row, couponId: coupon.id };
+        const linked = { ...row, couponId: coupon.id };
+        // The cancellation flow's discount is also a switch: it replaces the current period.
+        return replaces ? markReplacing(database, linked, replaces) : linked;
       }
       if (replaces) return markReplacing(database, row, replaces);
       return couponNotice ? { ...row, couponNotice } : row;

@@ -27,6 +27,8 @@ import {
   subscriptionsOfBuyer,
 } from "./subscriptions.server";
 import { AppError } from "../http/errors";
+import { schedulePauseEnd } from "./pause-end.server";
+import { resumePaused } from "./resume-paused.server";
 
 type Options = BillingOptions;
 
@@ -47,7 +49,13 @@ async function manageable(buyer: Buyer, database: Database) {
  */
 export async function pauseSubscription(
   userId: string,
-  options: Options = {},
+  options: Options & {
+    /**
+     * The day it resumes by itself (issue 59): a pause of a few cycles, from the cancellation
+     * flow's offer. A notice mail goes out before the charge that resuming brings.
+     */
+    resumeAt?: Date;
+  } = {},
 ): Promise<SubscriptionRow> {
   const database = options.database ?? defaultDb();
   const client = options.client ?? razorpay();
@@ -66,9 +74,14 @@ export async function pauseSubscription(
   return database.transaction(async (tx) => {
     const row = await applyProviderSubscription(tx, entity, readAt);
     if (!row) throw new Error("paused subscription is not ours");
+    const resumeAt = options.resumeAt ?? null;
+    if (resumeAt) {
+      await tx.update(subscriptions).set({ resumeAt }).where(eq(subscriptions.id, row.id));
+      await schedulePauseEnd(tx, row.id, resumeAt);
+    }
     // The same key as the webhook's (webhooks.server.ts): one mail per pause.
     await queueBillingMail(tx, "paused", row.id, `paused:${entity.paused_at ?? readAt.getTime()}`);
-    return row;
+    return { ...row, resumeAt };
   });
 }
 
@@ -94,19 +107,7 @@ export async function resumeSubscription(
       );
     throw new AppError("conflict", "There is no paused subscription to resume.");
   }
-  const readAt = new Date();
-  const entity = await client.resumeSubscription(current.providerSubscriptionId);
-  return database.transaction(async (tx) => {
-    const row = await applyProviderSubscription(tx, entity, readAt);
-    if (!row) throw new Error("resumed subscription is not ours");
-    await queueBillingMail(
-      tx,
-      "pause-ended",
-      row.id,
-      `resumed:${current.pausedAt?.getTime() ?? readAt.getTime()}`,
-    );
-    return row;
-  });
+  return resumePaused(current, database, client);
 }
 
 /** Cancels a switch's new subscription now: it is only authorised, nothing was paid. */
@@ -254,11 +255,19 @@ export async function undoCancellation(
 export async function startPlanSwitch(
   user: { id: string; email: string },
   target: PaidPlanId,
-  options: Options = {},
+  options: Options & {
+    /**
+     * The same plan again at this coupon's price from the end of the paid period: the
+     * cancellation flow's discount (issue 59). Only with the same plan; the coupon's rules apply.
+     */
+    couponCode?: string | null;
+  } = {},
 ): Promise<{ current: SubscriptionRow; next: SubscriptionRow }> {
   const database = options.database ?? defaultDb();
   const { rows, current } = await manageable(personBuyer(user.id), database);
-  if (current.planId === target) throw new AppError("conflict", "You are already on that plan.");
+  const couponCode = current.planId === target ? (options.couponCode ?? null) : null;
+  if (current.planId === target && !couponCode)
+    throw new AppError("conflict", "You are already on that plan.");
   if (scheduledSwitch(rows, current))
     throw new AppError("conflict", "A plan change is already scheduled.");
   const state = stateOfRow(current);
@@ -267,7 +276,10 @@ export async function startPlanSwitch(
   if (!allows(state, "switch") || !current.currentEnd)
     throw new AppError("conflict", "Plans can be switched once the current period is paid.");
   planById(target);
-  const next = await startCheckout(proOrder(user, target, { replaces: current }), options);
+  const next = await startCheckout(
+    proOrder(user, target, { replaces: current, couponCode }),
+    options,
+  );
   return { current, next };
 }
 

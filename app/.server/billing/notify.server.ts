@@ -10,7 +10,7 @@ import { planShownFor } from "./plan-shown.server";
 import { seatTopupPaidBy } from "../teams/topups.server";
 import { entitlementFor } from "./entitlement.server";
 import { trialOf } from "../trials/trials.server";
-import { statusesWhere, type SubscriptionStatus } from "~/lib/subscription-state";
+import { allows, statusesWhere, type SubscriptionStatus } from "~/lib/subscription-state";
 import { stateOfRow } from "./subscription-state.server";
 import { nextCharge } from "./charge-amount.server";
 import { and, asc, eq, inArray } from "drizzle-orm";
@@ -43,6 +43,7 @@ import {
   duplicateCancelledMessage,
   refundedMessage,
   pauseEndedMessage,
+  pauseEndingMessage,
   pausedMessage,
   renewalReminderMessage,
   subscriptionHaltedMessage,
@@ -66,6 +67,7 @@ const TEMPLATES = [
   "renewal-reminder",
   "paused",
   "pause-ended",
+  "pause-ending",
 ] as const;
 export type BillingMail = (typeof TEMPLATES)[number];
 
@@ -74,7 +76,14 @@ export async function queueBillingMail(
   template: BillingMail,
   subscriptionId: string,
   dedupe: string,
-  extra: { paymentId?: string; refundId?: string; runAt?: Date; chargeAt?: string } = {},
+  extra: {
+    paymentId?: string;
+    refundId?: string;
+    runAt?: Date;
+    chargeAt?: string;
+    /** A pause's end the notice announces: no notice if the pause was resumed or moved. */
+    resumeAt?: string;
+  } = {},
 ): Promise<void> {
   const { runAt, ...rest } = extra;
   await enqueue(
@@ -91,6 +100,7 @@ const payloadSchema = z.object({
   paymentId: z.string().optional(),
   refundId: z.string().optional(),
   chargeAt: z.string().optional(),
+  resumeAt: z.string().optional(),
 });
 
 /** A subscription as its mails name it: its plan, and a team's number of seats. */
@@ -239,9 +249,24 @@ export async function sendBillingMail(
           plan: labelOf(subscription),
           proUntil: subscription.currentEnd,
           fromUpiApp: subscription.pausedBy === "customer",
+          resumesAt: subscription.resumeAt,
           accountUrl,
         }),
       );
+    case "pause-ending": {
+      // Only if it is still paused here to resume on that day.
+      const on = subscription.resumeAt?.toISOString();
+      if (!on || on !== job.resumeAt || !allows(stateOfRow(subscription), "resume")) return;
+      return send(
+        pauseEndingMessage({
+          ...to,
+          plan: labelOf(subscription),
+          resumesAt: subscription.resumeAt!,
+          amount: await nextCharge(subscription, database),
+          accountUrl,
+        }),
+      );
+    }
     case "pause-ended":
       return send(
         pauseEndedMessage({

@@ -46,7 +46,7 @@ export async function openCheckout(user: SessionUser, order: CheckoutOrder) {
   await saveBillingProfile(user.id, details);
   const subscription: CheckoutRow =
     switching === "1"
-      ? (await startPlanSwitch(user, planId)).next
+      ? (await startPlanSwitch(user, planId, { couponCode: coupon || null })).next
       : await startCheckout(
           proOrder(user, planId, {
             afterTrial: start === "after-trial",

@@ -47,6 +47,8 @@ export interface SubscriptionSummary {
   activating: boolean;
   /** While paused: since when (ISO), and whether the customer did it in their UPI app. */
   pausedAt: string | null;
+  /** A pause with an end: the day it resumes by itself (issue 59). */
+  resumeAt: string | null;
   pausedInUpiApp: boolean;
 }
 
@@ -220,6 +222,7 @@ export async function billingOverview(
       manageUrl: current.shortUrl,
       activating: state === "activating",
       pausedAt: state === "paused" || state === "paused-in-upi-app" ? iso(current.pausedAt) : null,
+      resumeAt: state === "paused" ? iso(current.resumeAt) : null,
       pausedInUpiApp: state === "paused-in-upi-app",
     },
     switchTo,

@@ -149,7 +149,12 @@ export function describeRenewal(
         sentence:
           sub.state === "paused-in-upi-app"
             ? `You paused ${sub.plan} in your UPI app${since}, so nothing is charged. ${pro} Only you can resume it, in that app's AutoPay mandates.`
-            : `${sub.plan} ${sub.pausedAt ? "was" : "is"} paused${since}, so nothing is charged. ${pro}`,
+            : sub.resumeAt
+              ? `${sub.plan} ${sub.pausedAt ? "was" : "is"} paused${since}, so nothing is charged. ${keepsPro ? `You keep Pro until ${formatDate(keepsPro)}, the end of the period already paid.` : ""} It resumes by itself on ${formatDate(sub.resumeAt)}, and the next charge is taken then; we write a few days before.`.replace(
+                  "  ",
+                  " ",
+                )
+              : `${sub.plan} ${sub.pausedAt ? "was" : "is"} paused${since}, so nothing is charged. ${pro}`,
       };
     }
     // A checkout not paid (the activating one is answered above), or one that ended: cancelled,

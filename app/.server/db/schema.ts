@@ -32,6 +32,7 @@ import { CURRENCIES, type Currency, type ForeignCurrency } from "../../lib/money
 import { LEASE_END_REASONS, type OveragePercent, SEAT_MODES } from "../../lib/floating-seats";
 import { SUBSCRIPTION_STATUSES } from "../billing/razorpay/types";
 import { DISPUTE_STATUSES } from "../../lib/disputes";
+import { CANCEL_OFFER_KINDS, CANCEL_REASONS, CANCEL_VISIT_OUTCOMES } from "../../lib/cancel-flow";
 import type { InvoiceDocument } from "../invoices/types";
 import { organization, user as users } from "./auth-schema";
 
@@ -790,6 +791,11 @@ export const subscriptions = pgTable(
     /** While paused: since when, and who paused it ("merchant": us; "customer": their UPI app). */
     pausedAt: timestamp("paused_at", { withTimezone: true }),
     pausedBy: text("paused_by"),
+    /**
+     * A pause with an end (issue 59): the day it resumes by itself (a job, billing/pause-end),
+     * after a notice mail. Null: paused until the customer resumes it, or not paused.
+     */
+    resumeAt: timestamp("resume_at", { withTimezone: true }),
     /** Set by us when the buyer cancelled at the end of the period (Razorpay shows only "scheduled"). */
     cancelAtCycleEnd: boolean("cancel_at_cycle_end").notNull().default(false),
     cancelReason: text("cancel_reason"),
@@ -1050,6 +1056,53 @@ export const disputes = pgTable(
   ],
 );
 export type DisputeRow = typeof disputes.$inferSelect;
+
+/**
+ * The operator's cancellation flow for a paid plan (issue 59, point 1; decision 0071): the one
+ * offer shown to a customer of that plan who opens "Cancel subscription", or none. A plan without
+ * a row shows none.
+ */
+export const cancelFlows = pgTable("cancel_flows", {
+  planId: text("plan_id").primaryKey(),
+  offer: text("offer", { enum: CANCEL_OFFER_KINDS }),
+  /** For a pause: the billing cycles it lasts (1–3). */
+  pauseCycles: integer("pause_cycles"),
+  /** For a discount: the coupon the new subscription is bought with. */
+  couponId: uuid("coupon_id").references(() => coupons.id, { onDelete: "set null" }),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+export type CancelFlowRow = typeof cancelFlows.$inferSelect;
+
+/**
+ * One opening of the cancellation flow for a subscription: the offer shown (null: none), then
+ * the reason given and what the customer did. One undecided visit per subscription at a time
+ * (opening the page again is the same visit), so "shown" counts customers, not reloads.
+ */
+export const cancelFlowVisits = pgTable(
+  "cancel_flow_visits",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    subscriptionId: uuid("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    planId: text("plan_id").notNull(),
+    offer: text("offer", { enum: CANCEL_OFFER_KINDS }),
+    /** The pause's cycles, or the coupon's code, as shown. */
+    offerDetail: text("offer_detail"),
+    shownAt: timestamp("shown_at", { withTimezone: true }).notNull().defaultNow(),
+    reason: text("reason", { enum: CANCEL_REASONS }),
+    reasonText: text("reason_text"),
+    outcome: text("outcome", { enum: CANCEL_VISIT_OUTCOMES }),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex("cancel_flow_visits_open_idx")
+      .on(table.subscriptionId)
+      .where(sql`${table.outcome} is null`),
+    index("cancel_flow_visits_shown_idx").on(table.shownAt),
+  ],
+);
+export type CancelFlowVisitRow = typeof cancelFlowVisits.$inferSelect;
 
 /**
  * The RBI reference rate of a day for a currency, as the operator entered it (issue 56; decision

@@ -5,6 +5,7 @@ import { passwordResetJob } from "../auth/password-reset.server";
 import { rollupJob } from "../analytics/rollup.server";
 import { resyncJob } from "../billing/checkout.server";
 import { cancelDuplicateJob } from "../billing/duplicate.server";
+import { pauseEndJob } from "../billing/pause-end.server";
 import { endRefundedJob } from "../billing/refunded-period.server";
 import { refundJob } from "../billing/refunds.server";
 import { finishSwitchJob, retireHaltedJob } from "../billing/sync-reactions.server";
@@ -31,6 +32,7 @@ export function jobDefinitions(): readonly JobDefinition[] {
     retireHaltedJob,
     refundJob,
     cancelDuplicateJob,
+    pauseEndJob,
     endRefundedJob,
     billingMailJob,
     accountMailJob,

@@ -170,10 +170,13 @@ export function pausedMessage(
     proUntil: Date | null;
     /** The customer paused it in their UPI app: only they can resume it, there. */
     fromUpiApp: boolean;
+    /** A pause with an end: the day it resumes by itself. */
+    resumesAt?: Date | null;
     accountUrl: string;
   },
 ): MailMessage {
   const until = input.proUntil ? formatDate(input.proUntil.toISOString()) : null;
+  const resumes = input.resumesAt ? formatDate(input.resumesAt.toISOString()) : null;
   return renderTo(input, {
     subject: `Your ${site.product.name} ${input.plan} is paused`,
     paragraphs: [
@@ -185,9 +188,26 @@ export function pausedMessage(
         : "Your account is on the Free plan (one device) until you resume.",
       input.fromUpiApp
         ? "Only you can resume it, in the same UPI app (its AutoPay mandates). To stop for good instead, cancel from Account → Subscription."
-        : "Resume any time from Account → Subscription: the next charge is then at the end of the period already paid, or at once if it has ended.",
+        : resumes
+          ? `It resumes by itself on ${resumes}, and the next charge is taken then; we write a few days before. To resume earlier, or to cancel instead, go to Account → Subscription.`
+          : "Resume any time from Account → Subscription: the next charge is then at the end of the period already paid, or at once if it has ended.",
     ],
     action: { label: "View your subscription", url: input.accountUrl },
+  });
+}
+
+/** A few days before a pause with an end resumes by itself, and charges (issue 59). */
+export function pauseEndingMessage(
+  input: Recipient & { plan: string; resumesAt: Date; amount: Money; accountUrl: string },
+): MailMessage {
+  const on = formatDate(input.resumesAt.toISOString());
+  return renderTo(input, {
+    subject: `Your ${site.product.name} ${input.plan} resumes on ${on}`,
+    paragraphs: [
+      `Your pause of ${input.plan} ends on ${on}. The subscription then runs again and we charge ${formatPrice(input.amount)}${gstIncluded(input.amount)} for the next period, and Pro is back on your account.`,
+      "Nothing to do if you want to continue. To stay off it, cancel before that date from Account → Subscription; nothing is charged then.",
+    ],
+    action: { label: "Manage your subscription", url: input.accountUrl },
   });
 }
 

@@ -102,16 +102,10 @@ export function SeatsSummary({
               Change the number of seats
             </Link>
           ) : null}
-          <Form method="post">
-            <input type="hidden" name="intent" value="cancel-seats" />
-            <button
-              type="submit"
-              className="btn-secondary"
-              disabled={pending({ intent: "cancel-seats" })}
-            >
-              Cancel at the end of the period
-            </button>
-          </Form>
+          {/* One step, with cancelling always in view (decision 0071). */}
+          <Link className="btn-secondary" to={`/account/team/${teamId}/cancel`}>
+            Cancel at the end of the period
+          </Link>
         </div>
       ) : null}
       {manages && subscription.cancelled ? (

@@ -179,36 +179,18 @@ export function SubscriptionCard({
       ) : null}
 
       {can("cancel") && rules.cancel ? (
-        <Form
-          method="post"
-          className="mt-8 border-t border-slate-800 pt-6"
-          onSubmit={() => track("subscription_cancel", planEvents.subscriptionCancel(sub.planId))}
-        >
+        <div className="mt-8 border-t border-slate-800 pt-6">
           <h3 className="font-semibold text-white">Cancel subscription</h3>
           <p className="mt-1 text-sm text-slate-300">
             {switchTo
               ? `You keep Pro until the end of the period you paid for; the switch to ${switchTo.plan} is withdrawn and nothing more is charged. You can undo it until then.`
               : rules.cancel.words}
           </p>
-          <label htmlFor="cancel-reason" className="mt-3 block text-sm font-medium text-slate-200">
-            Why are you leaving? (optional)
-          </label>
-          <textarea
-            id="cancel-reason"
-            name="reason"
-            rows={2}
-            maxLength={500}
-            className="mt-1 block w-full max-w-lg rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100 focus:border-green-400 focus:outline-none"
-          />
-          <input type="hidden" name="intent" value="cancel" />
-          <button
-            type="submit"
-            className="btn-secondary mt-3"
-            disabled={pending({ intent: "cancel" })}
-          >
-            {rules.cancel.button}
-          </button>
-        </Form>
+          {/* One step, with cancelling always in view (decision 0071). */}
+          <Link to="/account/subscription/cancel" className="btn-secondary mt-3">
+            Cancel subscription
+          </Link>
+        </div>
       ) : null}
 
       {can("undo-cancel") && !switchTo ? (

@@ -144,6 +144,7 @@ function loaderData({
           manageUrl: "https://rzp.io/i/manage-P1",
           activating: sub.activating ?? false,
           pausedAt: sub.status === "paused" ? "2027-02-25T06:30:00.000Z" : null,
+          resumeAt: null,
           pausedInUpiApp: sub.status === "paused" && (sub.pausedInUpiApp ?? false),
         }
       : null;

@@ -6,7 +6,6 @@ import { z } from "zod";
 import { accountState } from "~/.server/account/account-state.server";
 import { requireSession } from "~/.server/auth/session";
 import {
-  cancelAtPeriodEnd,
   pauseSubscription,
   resumeSubscription,
   undoCancellation,
@@ -21,6 +20,7 @@ import { analyticsIdOf } from "~/.server/analytics/visitor-id.server";
 import { readConsent } from "~/lib/analytics/consent";
 import { Detail } from "~/components/account/Detail";
 import { SubscriptionCard } from "~/components/account/SubscriptionCard";
+import { SubscriptionNotice } from "~/components/account/SubscriptionNotice";
 import { UpgradeCard } from "~/components/account/UpgradeCard";
 import { subscriptionPage } from "~/.server/billing/subscription-page.server";
 import { TestModeBadge } from "~/components/billing/TestModeBadge";
@@ -52,10 +52,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 const schema = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("cancel"),
-    reason: z.string().trim().max(500, { error: "Use at most 500 characters." }).default(""),
-  }),
   z.object({ intent: z.literal("undo-cancel") }),
   z.object({ intent: z.literal("pause") }),
   z.object({ intent: z.literal("resume") }),
@@ -80,15 +76,6 @@ export async function action(args: Route.ActionArgs) {
       return done(
         "start-trial",
         `Your Pro trial is on until ${formatDate(started.trial.endsAt.toISOString())}. Nothing is charged; after that day your account is on Free again unless you choose a plan.`,
-      );
-    }
-    if (input.intent === "cancel") {
-      const row = await cancelAtPeriodEnd(personBuyer(user.id), input.reason || null);
-      return done(
-        "cancel",
-        row.currentEnd && row.cancelAtCycleEnd
-          ? `Cancelled. You keep Pro until ${formatDate(row.currentEnd.toISOString())}; nothing more will be charged.`
-          : "Cancelled. Nothing more will be charged.",
       );
     }
     if (input.intent === "pause" || input.intent === "resume") {
@@ -165,9 +152,7 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
           <ReturnToApp href={loaderData.appReturn} />
         </div>
       </PageHeader>
-      {notice === "already-subscribed" ? (
-        <FormMessage tone="success" message="You already have a subscription: manage it here." />
-      ) : null}
+      <SubscriptionNotice notice={notice} subscription={sub} />
       {actionData?.message ? (
         <FormMessage tone={actionData.ok ? "success" : "error"} message={actionData.message} />
       ) : null}

@@ -14,7 +14,7 @@ import {
   withdrawInvitation,
 } from "~/.server/teams/teams.server";
 import { AppError } from "~/.server/http/errors";
-import { cancelAtPeriodEnd, undoCancellation } from "~/.server/billing/manage.server";
+import { undoCancellation } from "~/.server/billing/manage.server";
 import { giveSeat, releaseSeat, withSeatLease } from "~/.server/teams/seats.server";
 import { setSeatMode } from "~/.server/teams/floating-seats.server";
 import { isOveragePercent, SEAT_MODES } from "~/lib/floating-seats";
@@ -75,7 +75,6 @@ const schema = z.union([
   }),
   z.object({ intent: z.literal("leave") }),
   z.object({ intent: z.literal("give-seat"), memberId: z.string().min(1).max(100) }),
-  z.object({ intent: z.literal("cancel-seats") }),
   z.object({ intent: z.literal("keep-seats") }),
   z.object({ intent: z.literal("take-seat"), memberId: z.string().min(1).max(100) }),
   z.object({
@@ -125,21 +124,11 @@ export async function action(args: Route.ActionArgs) {
       case "role":
         await changeTeamRole(request, team.id, input.memberId, input.role);
         return done("members", `Role changed to ${TEAM_ROLE_LABELS[input.role].toLowerCase()}.`);
-      case "cancel-seats":
       case "keep-seats": {
         if (team.myRole === "member")
           throw new AppError("forbidden", "Only the owner and billing managers manage the seats.");
-        if (input.intent === "keep-seats") {
-          await undoCancellation(teamBuyer(team.id));
-          return done("seats", "The team's subscription continues: it renews as before.");
-        }
-        const row = await cancelAtPeriodEnd(teamBuyer(team.id), "Cancelled from the team's page");
-        return done(
-          "seats",
-          row.currentEnd
-            ? `Cancelled: the seats give Pro until ${formatDate(row.currentEnd.toISOString())}, and nothing more is charged.`
-            : "Cancelled: nothing more is charged.",
-        );
+        await undoCancellation(teamBuyer(team.id));
+        return done("seats", "The team's subscription continues: it renews as before.");
       }
       case "give-seat":
       case "take-seat": {
@@ -252,6 +241,16 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
 
       <Section id="seats" title="Pro seats">
         {answer("seats")}
+        {params.get("notice") === "cancelled" && seats.subscription?.cancelled ? (
+          <FormMessage
+            tone="success"
+            message={
+              seats.subscription.currentEnd
+                ? `Cancelled: the seats give Pro until ${formatDate(seats.subscription.currentEnd)}, and nothing more is charged.`
+                : "Cancelled: nothing more is charged."
+            }
+          />
+        ) : null}
         <SeatsSummary seats={seats} manages={manages} teamId={team.id} />
         <div className="mt-4">
           {answer("seat-mode")}

@@ -20,6 +20,9 @@ import { LANES } from "~/.server/jobs/define";
 import { formatDateTime } from "~/lib/dates";
 import { AdminPage, AdminSection, Stat, TD, TD_NUM, AdminTable } from "~/components/admin/AdminUi";
 import { ChartsWhenHydrated } from "~/components/admin/LazyReleaseCharts";
+import { RetentionSummary } from "~/components/admin/RetentionSummary";
+import { BreakableEmail } from "~/components/admin/BreakableEmail";
+import { retentionStats } from "~/.server/retention/stats.server";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { isPlatform, PLATFORMS } from "~/lib/platform";
@@ -39,7 +42,7 @@ export const meta: Route.MetaFunction = () => pageMeta("Admin", "Operator overvi
 export async function loader({ context }: Route.LoaderArgs) {
   requireAdmin(context);
   const now = new Date();
-  const [today, stats, feedback, billing, downloads, versions, stuck, backups, waitingForRate] =
+  const [today, stats, feedback, billing, downloads, versions, stuck, backups, waiting, retention] =
     await Promise.all([
       todayQueue(),
       dashboardStats(),
@@ -50,6 +53,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       staleLanes(),
       backupOverview(now),
       exportsWaitingForRate(),
+      retentionStats(),
     ]);
   return {
     today: {
@@ -70,7 +74,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       })),
     },
     backups: healthOf(backups, now),
-    abroad: { ...sellingAbroadStatus(now), waitingForRate: waitingForRate.length },
+    abroad: { ...sellingAbroadStatus(now), waitingForRate: waiting.length },
+    retention,
     stuckLanes: stuck.map((lane) => ({ ...lane, label: LANES[lane.lane].label })),
     stats,
     feedback,
@@ -108,17 +113,6 @@ const STATUS_CLASSES: Record<z.infer<typeof feedbackStatusSchema>, string> = {
   read: "bg-slate-800 text-slate-200 ring-slate-600",
   closed: "bg-slate-950 text-slate-300 ring-slate-700",
 };
-
-/** Loaded on the admin dashboard only, after hydration (recharts measures in the browser). */
-/** An address with a hidden break opportunity after "@" and each dot. */
-function breakableEmail(email: string) {
-  return email.split(/(?<=[@.])/).map((part, index) => (
-    <span key={index}>
-      {index > 0 ? <wbr /> : null}
-      {part}
-    </span>
-  ));
-}
 
 function platformLabel(platform: string): string {
   return isPlatform(platform) ? PLATFORMS[platform].label : platform;
@@ -169,6 +163,7 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
           <Stat label="New feedback" value={stats.newFeedback} />
         </dl>
       </AdminSection>
+      <RetentionSummary stats={loaderData.retention} withReasons={false} settingsLink />
 
       <AdminSection
         id="release-stats"
@@ -288,7 +283,9 @@ export default function DashboardPage({ loaderData, actionData }: Route.Componen
                 </td>
                 <th scope="row" className={`${TD} max-w-56 font-normal`}>
                   {/* Break long addresses at the @ and dots, never mid-word. */}
-                  <span className="[overflow-wrap:anywhere]">{breakableEmail(item.email)}</span>
+                  <span className="[overflow-wrap:anywhere]">
+                    <BreakableEmail email={item.email} />
+                  </span>
                 </th>
                 <td className={TD}>{feedbackCategoryLabel(item.category)}</td>
                 <td className={`${TD} tabular-nums`}>

@@ -16,6 +16,7 @@ const SECTIONS = [
   { to: "/admin/invoices", label: "Invoices", end: false },
   { to: "/admin/disputes", label: "Disputes", end: false },
   { to: "/admin/coupons", label: "Coupons", end: false },
+  { to: "/admin/retention", label: "Cancellations", end: false },
   { to: "/admin/releases", label: "Releases", end: false },
   { to: "/admin/jobs", label: "Jobs", end: false },
   { to: "/admin/backups", label: "Backups", end: false },

@@ -65,6 +65,7 @@ const proMonthly: SubscriptionSummary = {
   manageUrl: "https://rzp.io/i/manage-P1",
   activating: false,
   pausedAt: null,
+  resumeAt: null,
   pausedInUpiApp: false,
 };
 

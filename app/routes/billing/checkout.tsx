@@ -203,10 +203,16 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
       <PageHeader
-        title={switching ? `Switch to ${plan.label}` : `Subscribe to ${plan.label}`}
+        title={
+          loaderData.staying
+            ? `Stay on ${plan.label} at the coupon's price`
+            : switching
+              ? `Switch to ${plan.label}`
+              : `Subscribe to ${plan.label}`
+        }
         lead={
           switching
-            ? "The new plan starts when your current period ends; you authorise it now and are charged then."
+            ? `The new ${loaderData.staying ? "price" : "plan"} starts when your current period ends; you authorise it now and are charged then.`
             : trialEndsAt
               ? `Your free trial runs until ${trialEnd}. Choose when ${plan.label} starts, then authorise it with Razorpay (${abroad ? "card" : "UPI AutoPay or card"}).`
               : abroad

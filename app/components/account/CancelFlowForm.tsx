@@ -1,0 +1,113 @@
+/**
+ * The cancellation step (issue 59, point 1; decision 0071), for a person's subscription and for a
+ * team's seats: what cancelling does, an optional reason, and at most one offer, with "Cancel my
+ * subscription" beside the offer's button in the same style. One form: whichever button is
+ * pressed, the reason goes with it. Works without JavaScript.
+ */
+import { Form, Link } from "react-router";
+import { FormMessage, SelectField, Field } from "~/components/forms";
+import { usePendingForms } from "~/components/use-form-pending";
+import {
+  CANCEL_BUTTON,
+  CANCEL_REASON_LABELS,
+  CANCEL_REASONS,
+  type CancelOfferView,
+} from "~/lib/cancel-flow";
+
+export interface CancelFlowAnswer {
+  ok: boolean;
+  message: string;
+  errors?: Record<string, string[] | undefined>;
+}
+
+export function CancelFlowForm({
+  consequences,
+  offer,
+  backTo,
+  answer,
+  onCancel,
+}: {
+  consequences: string;
+  offer: CancelOfferView | null;
+  /** Where "Back" goes: the subscription's page. */
+  backTo: string;
+  answer?: CancelFlowAnswer;
+  /** Before the form posts "Cancel my subscription" (the analytics event). */
+  onCancel?: () => void;
+}) {
+  const pending = usePendingForms();
+  const busy = pending({ intent: "cancel" }) || pending({ intent: "take-offer" });
+  return (
+    <Form method="post" className="space-y-4">
+      {answer?.message ? (
+        <FormMessage tone={answer.ok ? "success" : "error"} message={answer.message} />
+      ) : null}
+      <p className="text-slate-200" data-testid="cancel-consequences">
+        {consequences}
+      </p>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <SelectField
+          label="Why are you leaving? (optional)"
+          name="reason"
+          defaultValue=""
+          errors={answer?.errors?.reason}
+        >
+          <option value="">No reason given</option>
+          {CANCEL_REASONS.map((reason) => (
+            <option key={reason} value={reason}>
+              {CANCEL_REASON_LABELS[reason]}
+            </option>
+          ))}
+        </SelectField>
+        <Field
+          label="Anything else? (optional)"
+          name="details"
+          maxLength={500}
+          autoComplete="off"
+          errors={answer?.errors?.details}
+        />
+      </div>
+      {offer ? (
+        <section
+          aria-labelledby="cancel-offer-heading"
+          className="rounded-lg border border-slate-700 bg-slate-900/60 p-4"
+          data-testid="cancel-offer"
+        >
+          <h2 id="cancel-offer-heading" className="font-semibold text-white">
+            {offer.title}
+          </h2>
+          <p className="mt-1 text-sm text-slate-300">{offer.text}</p>
+        </section>
+      ) : null}
+      {/* The same class for both: neither choice is pushed over the other. */}
+      <div className="flex flex-wrap gap-3" data-testid="cancel-choices">
+        {offer ? (
+          <button
+            type="submit"
+            name="intent"
+            value="take-offer"
+            className="btn-secondary"
+            disabled={busy}
+          >
+            {offer.button}
+          </button>
+        ) : null}
+        <button
+          type="submit"
+          name="intent"
+          value="cancel"
+          className="btn-secondary"
+          disabled={busy}
+          onClick={onCancel}
+        >
+          {CANCEL_BUTTON}
+        </button>
+      </div>
+      <p className="text-sm text-slate-300">
+        <Link to={backTo} className="link">
+          Back, without changing anything
+        </Link>
+      </p>
+    </Form>
+  );
+}
