@@ -18,6 +18,7 @@ export const E2E_POLISH_ADMIN_EMAIL = "polish@pinout.test";
 export const E2E_COCKPIT_ADMIN_EMAIL = "cockpit@pinout.test";
 export const E2E_SUPPORT_ADMIN_EMAIL = "desk@pinout.test";
 export const E2E_COUPONS_ADMIN_EMAIL = "coupons@pinout.test";
+export const E2E_RETENTION_ADMIN_EMAIL = "retention@pinout.test";
 /** 60 characters: the admin pages are measured with a long address (tests/e2e/pages.spec.ts). */
 export const E2E_LAYOUT_ADMIN_EMAIL =
   "layout-admin.operations-and-support@pinout-labs-bengaluru.in";

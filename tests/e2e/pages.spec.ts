@@ -148,6 +148,9 @@ function concreteUrls(pattern: string, known: Known): Visit[] | undefined {
       return known.teamPath
         ? [`${known.teamPath}/seats`, `${known.teamPath}/seats?seats=200&cycle=yearly`]
         : undefined;
+    // The cancellation step of the team's seats (a team without seats is sent to its page).
+    case "/account/team/:id/cancel":
+      return known.teamPath ? [`${known.teamPath}/cancel`] : undefined;
     // Opened by the customer, not the invitee: the page names both long addresses.
     case "/team-invite/:id":
       return known.invitePath ? [known.invitePath] : undefined;

@@ -23,6 +23,7 @@ const ADMIN_PAGES = [
   "/admin/users",
   "/admin/subscriptions",
   "/admin/disputes",
+  "/admin/retention",
   "/admin-fix-subscription",
 ];
 const EMPTY_USAGE = "Usage appears here once the desktop app is signed in and used.";

@@ -188,7 +188,7 @@ export function SubscriptionCard({
           </p>
           {/* One step, with cancelling always in view (decision 0071). */}
           <Link to="/account/subscription/cancel" className="btn-secondary mt-3">
-            Cancel subscription
+            {rules.cancel.button}
           </Link>
         </div>
       ) : null}

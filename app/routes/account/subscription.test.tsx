@@ -338,7 +338,7 @@ describe("/account/subscription", () => {
     const sub = region("Pro (monthly)");
     sub.getByText("Pro (monthly) is authorised: the first charge, ₹699, is on 12 Mar 2027.");
     expect(detail("Next charge")).toMatch(/^₹699 on 12 Mar 2027/);
-    expect(screen.getByRole("button", { name: /^Cancel/ })).toBeTruthy();
+    expect(screen.getByRole("link", { name: /^Cancel/ })).toBeTruthy();
   });
 
   it("a trial already had: says so instead of offering another", async () => {
@@ -380,37 +380,28 @@ describe("/account/subscription", () => {
     sub.getByText(
       "You keep Pro until the end of the period you paid for; nothing more is charged. You can undo it until then.",
     );
-    sub.getByRole("textbox", { name: "Why are you leaving? (optional)" });
-    sub.getByRole("button", { name: "Cancel at end of period" });
+    // The reason and the offer are asked in the cancellation step (issue 59), one press away.
+    expect(href("Cancel at end of period")).toBe("/account/subscription/cancel");
     expect(sub.queryByRole("button", { name: "Keep my subscription" })).toBeNull();
     expect(screen.queryByRole("region", { name: "Upgrade to Pro" })).toBeNull();
   });
 
-  it("cancelling: the action's message, then Pro until the period's end", async () => {
-    const user = userEvent.setup({ delay: null });
-    const cancelled: State = {
+  it("cancelled through the step: its notice, then Pro until the period's end", async () => {
+    await renderPage({
       sub: { planId: "pro-monthly", status: "active", cancelAtCycleEnd: true },
-    };
-    await renderPage({ sub: { planId: "pro-monthly", status: "active" } }, (form) => {
-      expect(Object.fromEntries(form)).toEqual({ reason: "Too dear", intent: "cancel" });
-      return {
-        state: cancelled,
-        answer: done(
-          "cancel",
-          "Cancelled. You keep Pro until 12 Mar 2027; nothing more will be charged.",
-        ),
-      };
+      notice: "cancelled",
     });
-    await user.type(
-      screen.getByRole("textbox", { name: "Why are you leaving? (optional)" }),
-      "Too dear",
-    );
-    await user.click(screen.getByRole("button", { name: "Cancel at end of period" }));
     expect((await screen.findByRole("status")).textContent).toBe(
       "Cancelled. You keep Pro until 12 Mar 2027; nothing more will be charged.",
     );
     await screen.findByRole("button", { name: "Keep my subscription" });
     expect(detail("Status")).toBe("Cancelled: ends at the end of the paid period");
+  });
+
+  it("a notice never claims a change the subscription does not show", async () => {
+    await renderPage({ sub: { planId: "pro-monthly", status: "active" }, notice: "cancelled" });
+    expect(screen.queryByRole("status")).toBeNull();
+    expect(href("Cancel at end of period")).toBe("/account/subscription/cancel");
   });
 
   it("cancelled but running: Pro until a date, and the way to keep it", async () => {
@@ -424,7 +415,7 @@ describe("/account/subscription", () => {
     );
     expect(screen.queryByTestId("if-charge-fails")).toBeNull();
     screen.getByRole("button", { name: "Keep my subscription" });
-    expect(screen.queryByRole("button", { name: "Cancel at end of period" })).toBeNull();
+    expect(screen.queryByRole("link", { name: "Cancel at end of period" })).toBeNull();
     expect(screen.queryByRole("heading", { name: /^Switch to/ })).toBeNull();
     expect(screen.queryByRole("region", { name: "Upgrade to Pro" })).toBeNull();
   });
@@ -441,7 +432,7 @@ describe("/account/subscription", () => {
     expect(href("Fix payment")).toBe("/fix-subscription");
     // No switch while a payment is failing; cancelling still works.
     expect(screen.queryByRole("heading", { name: /^Switch to/ })).toBeNull();
-    screen.getByRole("button", { name: "Cancel at end of period" });
+    screen.getByRole("link", { name: "Cancel at end of period" });
     expect(screen.queryByRole("region", { name: "Upgrade to Pro" })).toBeNull();
   });
 
@@ -455,7 +446,7 @@ describe("/account/subscription", () => {
     );
     expect(href("Fix payment")).toBe("/fix-subscription");
     region("Restart Pro");
-    expect(screen.queryByRole("button", { name: "Cancel at end of period" })).toBeNull();
+    expect(screen.queryByRole("link", { name: "Cancel at end of period" })).toBeNull();
     expect(screen.queryByRole("button", { name: "Keep my subscription" })).toBeNull();
   });
 
@@ -604,7 +595,7 @@ describe("/account/subscription", () => {
       "Nothing is charged while it is paused. You keep Pro until 12 Mar 2027, then the account is on Free until you resume, here, whenever you like.",
     );
     screen.getByRole("button", { name: "Pause subscription" });
-    screen.getByRole("button", { name: "Cancel at end of period" });
+    screen.getByRole("link", { name: "Cancel at end of period" });
   });
 
   it("paused here: Pro to the paid end, a resume button, and cancelling for good", async () => {
@@ -620,7 +611,7 @@ describe("/account/subscription", () => {
     screen.getByText(
       "Cancelling ends the paused subscription for good: it can no longer be resumed. You keep Pro until the end of the period you paid for.",
     );
-    screen.getByRole("button", { name: "Cancel subscription" });
+    screen.getByRole("link", { name: "Cancel subscription" });
   });
 
   it("paused in the UPI app: said as such, resumed only there", async () => {
@@ -629,6 +620,6 @@ describe("/account/subscription", () => {
       "You paused Pro (yearly) in your UPI app on 25 Feb 2027, so nothing is charged. You keep Pro until 12 Mar 2027, the end of the period already paid; then your account is on Free until it resumes. Only you can resume it, in that app's AutoPay mandates.",
     );
     expect(screen.queryByRole("button", { name: "Resume subscription" })).toBeNull();
-    screen.getByRole("button", { name: "Cancel subscription" });
+    screen.getByRole("link", { name: "Cancel subscription" });
   });
 });
