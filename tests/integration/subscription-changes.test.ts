@@ -130,7 +130,12 @@ describe.each(engines())("subscription changes on $name", (engine) => {
       15_000,
       "the second switch's mail",
     );
-    expect((await cancelThroughFlow(server, cookie, { reason: "too-expensive" })).page).toMatch(
+    const outright = await cancelThroughFlow(server, cookie, { reason: "too-expensive" });
+    expect([outright.status, outright.location]).toEqual([
+      302,
+      "/account/subscription?notice=cancelled",
+    ]);
+    expect(outright.page).toMatch(
       /Cancelled\. You keep Pro until \d{1,2} [A-Z][a-z]{2} \d{4}; nothing more will be charged\./,
     );
     const cancelled = await page(cookie);

@@ -12,13 +12,17 @@ import {
   type CancelVisitOutcome,
 } from "~/lib/cancel-flow";
 import { isPaidPlanId, planLabel } from "~/lib/plans";
-import { allows, STATE_RULES } from "~/lib/subscription-state";
+import { allows, STATE_RULES, type SubscriptionState } from "~/lib/subscription-state";
 import { seatsText } from "~/lib/seats";
 import type { SessionUser } from "../auth/session-shape";
 import { type Buyer } from "../billing/buyer";
 import { cancelAtPeriodEnd, pauseSubscription } from "../billing/manage.server";
 import { stateOfRow } from "../billing/subscription-state.server";
-import { primarySubscription, subscriptionsOfBuyer } from "../billing/subscriptions.server";
+import {
+  primarySubscription,
+  scheduledSwitch,
+  subscriptionsOfBuyer,
+} from "../billing/subscriptions.server";
 import { db as defaultDb, type Database, type Executor } from "../db";
 import { cancelFlowVisits, type SubscriptionRow } from "../db/schema";
 import { AppError } from "../http/errors";
@@ -36,6 +40,7 @@ export interface CancelFlowPage {
 
 interface Flow {
   current: SubscriptionRow;
+  state: SubscriptionState;
   offer: CancelOffer | null;
 }
 
@@ -44,11 +49,12 @@ async function flowFor(user: SessionUser, buyer: Buyer, database: Database): Pro
   const rows = await subscriptionsOfBuyer(buyer, database);
   const current = primarySubscription(rows);
   if (!current) return null;
-  const state = stateOfRow(current);
+  // A switch waiting to start makes it "switching", which cancelling withdraws too.
+  const state = stateOfRow(current, { switchFollows: scheduledSwitch(rows, current) !== null });
   if (!allows(state, "cancel") || !STATE_RULES[state].cancel) return null;
   const flows = await cancelFlowsByPlan(database);
   const flow = isPaidPlanId(current.planId) ? flows[current.planId] : undefined;
-  return { current, offer: await cancelOfferFor(user, current, rows, flow, database) };
+  return { current, state, offer: await cancelOfferFor(user, current, rows, flow, database) };
 }
 
 /**
@@ -96,13 +102,13 @@ export async function cancelFlowPage(
   const flow = await flowFor(user, buyer, database);
   if (!flow) return null;
   await openVisit(database, flow);
-  const { current } = flow;
+  const { current, state } = flow;
   return {
     planId: current.planId,
     plan: current.teamId
       ? `${planLabel(current.planId)}, ${seatsText(current.seats)}`
       : planLabel(current.planId),
-    consequences: STATE_RULES[stateOfRow(current)].cancel?.words ?? "",
+    consequences: STATE_RULES[state].cancel?.words ?? "",
     offer: flow.offer?.view ?? null,
   };
 }
