@@ -70,7 +70,7 @@ export async function cancelOfferFor(
         view: {
           kind: "pause",
           title: `Or pause for ${length}`,
-          text: `You keep Pro until ${paidUntil}, then nothing is charged for ${length}. It resumes by itself on ${formatDate(resumeAt.toISOString())} at ${formatPrice(charge)}, and we write three days before. You can resume earlier or cancel at any time.`,
+          text: `You keep Pro until ${paidUntil}, then nothing is charged for ${length}. It resumes by itself on ${formatDate(resumeAt.toISOString())} at ${formatPrice(charge)}; we write three days before, and you can resume or cancel earlier.`,
           button: `Pause for ${length}`,
         },
         detail: String(flow.pauseCycles),

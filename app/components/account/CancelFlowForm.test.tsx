@@ -30,6 +30,7 @@ function renderStep(offer: CancelOfferView | null, posted: FormData[] = []) {
       path: "/account/subscription/cancel",
       Component: () => (
         <CancelFlowForm
+          title="Cancel Pro (monthly)"
           consequences="You keep Pro until the end of the period you paid for."
           offer={offer}
           backTo="/account/subscription"
@@ -77,6 +78,7 @@ describe("the cancellation step", () => {
       screen.getByRole("combobox", { name: "Why are you leaving? (optional)" }),
       "too-expensive",
     );
+    await user.click(screen.getByText("Add a comment (optional)"));
     await user.type(screen.getByRole("textbox", { name: "Anything else? (optional)" }), "Costs");
     await user.click(cancel);
     await vi.waitFor(() => expect(posted).toHaveLength(1));

@@ -5,7 +5,7 @@
  * pressed, the reason goes with it. Works without JavaScript.
  */
 import { Form, Link } from "react-router";
-import { FormMessage, SelectField, Field } from "~/components/forms";
+import { Field, FormMessage } from "~/components/forms";
 import { usePendingForms } from "~/components/use-form-pending";
 import {
   CANCEL_BUTTON,
@@ -21,12 +21,14 @@ export interface CancelFlowAnswer {
 }
 
 export function CancelFlowForm({
+  title,
   consequences,
   offer,
   backTo,
   answer,
   onCancel,
 }: {
+  title: string;
   consequences: string;
   offer: CancelOfferView | null;
   /** Where "Back" goes: the subscription's page. */
@@ -37,40 +39,51 @@ export function CancelFlowForm({
 }) {
   const pending = usePendingForms();
   const busy = pending({ intent: "cancel" }) || pending({ intent: "take-offer" });
+  // Compact on purpose: at 390 px, with the consent banner showing, the offer and both buttons
+  // are in view without scrolling (tests/e2e/cancel-flow.spec.ts measures it).
   return (
-    <Form method="post" className="space-y-4">
+    <Form method="post" className="space-y-3">
+      <h1 className="text-2xl font-bold tracking-tight text-white">{title}</h1>
       {answer?.message ? (
         <FormMessage tone={answer.ok ? "success" : "error"} message={answer.message} />
       ) : null}
       <p className="text-slate-200" data-testid="cancel-consequences">
         {consequences}
       </p>
-      <div className="grid gap-3 sm:grid-cols-2">
-        <SelectField
-          label="Why are you leaving? (optional)"
+      <div>
+        <label htmlFor="cancel-reason" className="sr-only">
+          Why are you leaving? (optional)
+        </label>
+        <select
+          id="cancel-reason"
           name="reason"
           defaultValue=""
-          errors={answer?.errors?.reason}
+          aria-invalid={answer?.errors?.reason ? true : undefined}
+          className="block w-full max-w-md rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100 focus:border-green-400 focus:outline-none"
         >
-          <option value="">No reason given</option>
+          <option value="">Why are you leaving? (optional)</option>
           {CANCEL_REASONS.map((reason) => (
             <option key={reason} value={reason}>
               {CANCEL_REASON_LABELS[reason]}
             </option>
           ))}
-        </SelectField>
+        </select>
+      </div>
+      <details className="text-sm text-slate-300">
+        <summary className="cursor-pointer">Add a comment (optional)</summary>
         <Field
+          className="mt-2 max-w-md"
           label="Anything else? (optional)"
           name="details"
           maxLength={500}
           autoComplete="off"
           errors={answer?.errors?.details}
         />
-      </div>
+      </details>
       {offer ? (
         <section
           aria-labelledby="cancel-offer-heading"
-          className="rounded-lg border border-slate-700 bg-slate-900/60 p-4"
+          className="rounded-lg border border-slate-700 bg-slate-900/60 p-3"
           data-testid="cancel-offer"
         >
           <h2 id="cancel-offer-heading" className="font-semibold text-white">
@@ -79,14 +92,17 @@ export function CancelFlowForm({
           <p className="mt-1 text-sm text-slate-300">{offer.text}</p>
         </section>
       ) : null}
-      {/* The same class for both: neither choice is pushed over the other. */}
-      <div className="flex flex-wrap gap-3" data-testid="cancel-choices">
+      {/* The same class and width for both: neither choice is pushed over the other. */}
+      <div
+        className={`grid max-w-md gap-3 ${offer ? "grid-cols-2" : "grid-cols-1"}`}
+        data-testid="cancel-choices"
+      >
         {offer ? (
           <button
             type="submit"
             name="intent"
             value="take-offer"
-            className="btn-secondary"
+            className="btn-secondary w-full"
             disabled={busy}
           >
             {offer.button}
@@ -96,7 +112,7 @@ export function CancelFlowForm({
           type="submit"
           name="intent"
           value="cancel"
-          className="btn-secondary"
+          className="btn-secondary w-full"
           disabled={busy}
           onClick={onCancel}
         >

@@ -8,7 +8,6 @@ import {
   type CancelFlowResult,
 } from "~/.server/retention/cancel-flow.server";
 import { CancelFlowForm } from "~/components/account/CancelFlowForm";
-import { PageHeader } from "~/components/PageHeader";
 import { track } from "~/lib/analytics/client";
 import { planEvents } from "~/lib/analytics/plan-events";
 import { cancelFlowSchema } from "~/lib/cancel-flow";
@@ -48,8 +47,8 @@ export default function CancelSubscriptionPage({ loaderData, actionData }: Route
   const { plan, consequences, offer, planId } = loaderData;
   return (
     <div className="space-y-6">
-      <PageHeader title={`Cancel ${plan}`} />
       <CancelFlowForm
+        title={`Cancel ${plan}`}
         consequences={consequences}
         offer={offer}
         backTo="/account/subscription"

@@ -9,7 +9,6 @@ import {
 } from "~/.server/retention/cancel-flow.server";
 import { teamViewFor } from "~/.server/teams/teams.server";
 import { CancelFlowForm } from "~/components/account/CancelFlowForm";
-import { PageHeader } from "~/components/PageHeader";
 import { cancelFlowSchema } from "~/lib/cancel-flow";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/team-cancel";
@@ -49,8 +48,8 @@ export default function TeamCancelPage({ loaderData, actionData }: Route.Compone
   const { plan, consequences, offer, team } = loaderData;
   return (
     <div className="space-y-6">
-      <PageHeader title={`Cancel ${team.name}'s ${plan}`} />
       <CancelFlowForm
+        title={`Cancel ${team.name}'s ${plan}`}
         consequences={consequences}
         offer={offer}
         backTo={`/account/team/${team.id}#seats`}
