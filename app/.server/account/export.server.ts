@@ -8,6 +8,7 @@
  * key it is exported under or with the reason it holds nothing of the person's.
  */
 import { isUndecided } from "~/lib/disputes";
+import { CANCEL_REASON_LABELS } from "~/lib/cancel-flow";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { stateByCode } from "~/lib/gst";
 import { mailsTo } from "../mail/mail-log.server";
@@ -30,6 +31,7 @@ import {
   payments,
   refunds,
   disputes,
+  cancelFlowVisits,
   selfRefunds,
   session as sessions,
   subscriptions,
@@ -68,6 +70,7 @@ export const EXPORT_KEYS = [
   "payments",
   "refunds",
   "disputes",
+  "cancellationAnswers",
   "invoices",
   "planGrants",
   "freeTrial",
@@ -102,6 +105,8 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   payments: { exportedAs: "payments" },
   refunds: { exportedAs: "refunds" },
   disputes: { exportedAs: "disputes" },
+  cancel_flow_visits: { exportedAs: "cancellationAnswers" },
+  cancel_flows: { notExported: "the offer the operator shows per plan: no customer's data" },
   // Which payment had the customer's own 7-day refund (once per person): marked on that refund.
   self_refunds: { exportedAs: "refunds" },
   invoices: { exportedAs: "invoices" },
@@ -370,26 +375,39 @@ export async function exportUserData(
       .orderBy(asc(seatLeaseRefusals.refusedAt)),
   ]);
   const paymentIds = paid.map((payment) => payment.providerPaymentId);
-  const [refundRows, threads, siteEvents, ownRefunds, disputeRows] = await Promise.all([
-    paymentIds.length > 0
-      ? database
-          .select()
-          .from(refunds)
-          .where(inArray(refunds.providerPaymentId, paymentIds))
-          .orderBy(asc(refunds.createdAt))
-      : Promise.resolve([]),
-    Promise.all(tickets.map((ticket) => threadOf(database, ticket.id, { withNotes: false }))),
-    eventsOfPurchaseBrowsers(database, purchaseBrowserIds(subs)),
-    database
-      .select({ paymentId: selfRefunds.providerPaymentId })
-      .from(selfRefunds)
-      .where(eq(selfRefunds.userId, userId)),
-    database
-      .select()
-      .from(disputes)
-      .where(eq(disputes.userId, userId))
-      .orderBy(asc(disputes.openedAt)),
-  ]);
+  const [refundRows, threads, siteEvents, ownRefunds, disputeRows, cancelVisits] =
+    await Promise.all([
+      paymentIds.length > 0
+        ? database
+            .select()
+            .from(refunds)
+            .where(inArray(refunds.providerPaymentId, paymentIds))
+            .orderBy(asc(refunds.createdAt))
+        : Promise.resolve([]),
+      Promise.all(tickets.map((ticket) => threadOf(database, ticket.id, { withNotes: false }))),
+      eventsOfPurchaseBrowsers(database, purchaseBrowserIds(subs)),
+      database
+        .select({ paymentId: selfRefunds.providerPaymentId })
+        .from(selfRefunds)
+        .where(eq(selfRefunds.userId, userId)),
+      database
+        .select()
+        .from(disputes)
+        .where(eq(disputes.userId, userId))
+        .orderBy(asc(disputes.openedAt)),
+      subs.length > 0
+        ? database
+            .select()
+            .from(cancelFlowVisits)
+            .where(
+              inArray(
+                cancelFlowVisits.subscriptionId,
+                subs.map((row) => row.id),
+              ),
+            )
+            .orderBy(asc(cancelFlowVisits.shownAt))
+        : Promise.resolve([]),
+    ]);
   const ownRefundOf = new Set(ownRefunds.map((row) => row.paymentId));
   const subscriptionOf = new Map(subs.map((row) => [row.id, row.providerSubscriptionId]));
   const profileRow = details[0];
@@ -524,6 +542,16 @@ export async function exportUserData(
       reason: dispute.reason,
       openedAt: dispute.openedAt,
       decidedAt: isUndecided(dispute.status) ? null : dispute.updatedAt,
+    })),
+    // Each time you opened "Cancel subscription": the offer shown, your reason and what you chose.
+    cancellationAnswers: cancelVisits.map((visit) => ({
+      razorpaySubscriptionId: subscriptionOf.get(visit.subscriptionId) ?? null,
+      offerShown: visit.offer,
+      reason: visit.reason ? CANCEL_REASON_LABELS[visit.reason] : null,
+      yourWords: visit.reasonText,
+      outcome: visit.outcome,
+      openedAt: visit.shownAt,
+      decidedAt: visit.decidedAt,
     })),
     invoices: documents.map((document) => ({
       kind: document.kind === "credit_note" ? "credit note" : "tax invoice",

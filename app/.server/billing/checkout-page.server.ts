@@ -40,7 +40,10 @@ export async function checkoutPage(user: SessionUser, requestUrl: string) {
   // other plan. On a "switch" to the same plan it is the cancellation flow's discount (issue 59):
   // the plan again at the coupon's price from the end of the paid period. Coupons are rupee
   // discounts (decision 0061).
-  const staying = switching && manageable?.planId === planId;
+  // A new payment method (issue 59, point 3): the same plan, paid another way, no coupon.
+  const changingMethod =
+    switching && url.searchParams.get("change") === "method" && manageable?.planId === planId;
+  const staying = switching && manageable?.planId === planId && !changingMethod;
   const code =
     (switching && !staying) || currency !== "INR"
       ? ""
@@ -70,6 +73,9 @@ export async function checkoutPage(user: SessionUser, requestUrl: string) {
     switching,
     /** The same plan again at a coupon's price (the cancellation flow's discount). */
     staying,
+    changingMethod,
+    /** A coupon on the current subscription, which a new payment method does not carry over. */
+    couponEnds: changingMethod && !!manageable?.couponId,
     checkout: {
       keyId: payments.keyId,
       scriptUrl: payments.checkoutScriptUrl,

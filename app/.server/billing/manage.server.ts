@@ -261,13 +261,21 @@ export async function startPlanSwitch(
      * cancellation flow's discount (issue 59). Only with the same plan; the coupon's rules apply.
      */
     couponCode?: string | null;
+    /**
+     * The same plan paid another way (issue 59, point 3): a new card or UPI AutoPay mandate that
+     * pays from the next charge; the current one ends at its period's end once it is authorised.
+     */
+    methodChange?: boolean;
   } = {},
 ): Promise<{ current: SubscriptionRow; next: SubscriptionRow }> {
   const database = options.database ?? defaultDb();
   const { rows, current } = await manageable(personBuyer(user.id), database);
-  const couponCode = current.planId === target ? (options.couponCode ?? null) : null;
-  if (current.planId === target && !couponCode)
+  const samePlan = current.planId === target;
+  const couponCode = samePlan && !options.methodChange ? (options.couponCode ?? null) : null;
+  if (samePlan && !couponCode && !options.methodChange)
     throw new AppError("conflict", "You are already on that plan.");
+  if (!samePlan && options.methodChange)
+    throw new AppError("conflict", "A new payment method keeps the plan you are on.");
   if (scheduledSwitch(rows, current))
     throw new AppError("conflict", "A plan change is already scheduled.");
   const state = stateOfRow(current);

@@ -18,6 +18,7 @@ import { z } from "zod";
 import { site } from "~/config/site";
 import { planById, planLabel, isPaidPlanId } from "~/lib/plans";
 import { seatsText } from "~/lib/seats";
+import { mandateWords, switchKindOf } from "~/lib/plan-switch";
 import { type Database, db as defaultDb, type Executor } from "../db";
 import {
   invoiceColumns,
@@ -299,6 +300,8 @@ export async function sendBillingMail(
           to_plan: labelOf(subscription),
           startsAt: subscription.startAt,
           amount: await nextCharge(subscription, database),
+          kind: old ? switchKindOf(old, subscription) : "plan",
+          method: mandateWords(subscription.paymentMethod),
           accountUrl,
         }),
       );
@@ -317,6 +320,7 @@ export async function sendBillingMail(
           ...to,
           plan: labelOf(kept),
           withdrawn: labelOf(subscription),
+          kind: switchKindOf(kept, subscription),
           renewsAt: kept.cancelAtCycleEnd ? null : (kept.chargeAt ?? kept.currentEnd),
           accountUrl,
         }),

@@ -23,6 +23,8 @@ export interface CheckoutOrder {
   start: "after-trial" | "now";
   /** A coupon the page accepted; checked and reserved again by startCheckout. */
   coupon?: string;
+  /** A switch to the same plan paid another way (issue 59, point 3). */
+  change?: "method";
   /** Rupees with the Indian details, or a currency sold abroad with a buyer abroad's. */
   currency: Currency;
   details: BillingDetails;
@@ -31,7 +33,7 @@ export interface CheckoutOrder {
 }
 
 export async function openCheckout(user: SessionUser, order: CheckoutOrder) {
-  const { planId, switching, start, coupon, details, analyticsId, currency } = order;
+  const { planId, switching, start, coupon, details, analyticsId, currency, change } = order;
   // Before anything is stored: a currency not sold now (no LUT for this year, or not configured)
   // is refused with the reason, whoever asks for it.
   if (currency !== "INR") {
@@ -46,7 +48,12 @@ export async function openCheckout(user: SessionUser, order: CheckoutOrder) {
   await saveBillingProfile(user.id, details);
   const subscription: CheckoutRow =
     switching === "1"
-      ? (await startPlanSwitch(user, planId, { couponCode: coupon || null })).next
+      ? (
+          await startPlanSwitch(user, planId, {
+            couponCode: coupon || null,
+            methodChange: change === "method",
+          })
+        ).next
       : await startCheckout(
           proOrder(user, planId, {
             afterTrial: start === "after-trial",

@@ -1,10 +1,11 @@
 /** What the account pages show about a buyer's subscription, in words and plain values. */
+import { mandateWords, SWITCH_WORDS, type SwitchKind, switchKindOf } from "~/lib/plan-switch";
 import type { Buyer } from "./buyer";
 import { nextCharge } from "./charge-amount.server";
 import { subscriptionCouponText } from "../coupons/subscription-coupon.server";
 import { formatDate } from "~/lib/dates";
 import type { Money } from "~/lib/money";
-import { findPlan, planLabel, planPriceIn } from "~/lib/plans";
+import { findPlan, planLabel } from "~/lib/plans";
 import { type Database, db as defaultDb } from "../db";
 import type { SubscriptionRow } from "../db/schema";
 import {
@@ -54,7 +55,16 @@ export interface SubscriptionSummary {
 
 export interface BillingOverview {
   subscription: SubscriptionSummary | null;
-  switchTo: { plan: string; planId: string; startsAt: string | null; price: Money } | null;
+  switchTo: {
+    plan: string;
+    planId: string;
+    startsAt: string | null;
+    /** Its first charge: the plan's price, or a coupon's. */
+    price: Money;
+    kind: SwitchKind;
+    /** How it pays once authorised, in words ("UPI AutoPay"); null until known. */
+    method: string | null;
+  } | null;
   banner: Banner;
 }
 
@@ -69,7 +79,7 @@ export function statusText(
     /** Set on a plan switch's own subscription: it reads as a switch, never as churn. */
     replacesSubscriptionId?: string | null;
   },
-  switchTo?: { plan: string; startsAt: string | null } | null,
+  switchTo?: { plan: string; startsAt: string | null; kind?: SwitchKind } | null,
 ): string {
   if (row.replacesSubscriptionId) {
     const switchText = switchStatusText(row);
@@ -79,7 +89,10 @@ export function statusText(
   switch (state) {
     case "switching":
       return switchTo
-        ? `Switching to ${switchTo.plan} on ${switchTo.startsAt ? formatDate(switchTo.startsAt) : "the end of the paid period"}`
+        ? SWITCH_WORDS[switchTo.kind ?? "plan"].status(
+            switchTo.plan,
+            switchTo.startsAt ? formatDate(switchTo.startsAt) : "the end of the paid period",
+          )
         : STATE_RULES.switching.customer;
     case "ending":
       return row.cancelReason === SWITCHED_PLAN
@@ -202,7 +215,9 @@ export async function billingOverview(
           plan: planLabel(nextPlan),
           planId: nextPlan.id,
           startsAt: iso(next.startAt ?? next.chargeAt),
-          price: { amount: planPriceIn(nextPlan, next.currency), currency: next.currency },
+          price: await nextCharge(next, database),
+          kind: switchKindOf(current, next),
+          method: mandateWords(next.paymentMethod),
         }
       : null;
   return {

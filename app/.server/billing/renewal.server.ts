@@ -4,6 +4,7 @@
  * amount and GST split, the payment method, and what happens if the charge fails. Built from
  * the same overview the subscription page reads, so the sentence and the details never disagree.
  */
+import type { SwitchKind } from "~/lib/plan-switch";
 import { personBuyer } from "./buyer";
 import { formatDate } from "~/lib/dates";
 import type { GstSplit } from "~/lib/gst-split";
@@ -95,7 +96,7 @@ export function describeRenewal(
   if (running && switchTo)
     return {
       ...base,
-      sentence: `${sub.plan} until ${day(switchTo.startsAt)}; then ${switchTo.plan} starts, and ${formatPrice(switchTo.price)} is charged that day.`,
+      sentence: switchSentence(sub.plan, switchTo, day(switchTo.startsAt)),
     };
   const keepsPro =
     options.onPro && options.proUntil && new Date(options.proUntil) > options.now
@@ -202,4 +203,20 @@ export async function renewalOf(
       tax,
     }),
   };
+}
+
+/** The renewal sentence of a subscription a scheduled switch replaces, by what it changes. */
+function switchSentence(
+  plan: string,
+  switchTo: { plan: string; price: Money; kind: SwitchKind; method: string | null },
+  on: string,
+): string {
+  switch (switchTo.kind) {
+    case "plan":
+      return `${plan} until ${on}; then ${switchTo.plan} starts, and ${formatPrice(switchTo.price)} is charged that day.`;
+    case "price":
+      return `${plan} renews on ${on} at the coupon's price, ${formatPrice(switchTo.price)}.`;
+    case "method":
+      return `${plan} renews on ${on} for ${formatPrice(switchTo.price)}, paid with ${switchTo.method ?? "the new payment method"}; the current one pays nothing more.`;
+  }
 }

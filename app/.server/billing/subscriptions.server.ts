@@ -66,6 +66,8 @@ export async function applyProviderSubscription(
     hasScheduledChanges: entity.has_scheduled_changes ?? false,
     pausedAt: entity.status === STATUS.paused ? toDate(entity.paused_at ?? null) : null,
     pausedBy: entity.status === STATUS.paused ? (entity.pause_initiated_by ?? null) : null,
+    // Known once authorised; an entity without it keeps what was read before.
+    ...(entity.payment_method ? { paymentMethod: entity.payment_method } : {}),
     syncedAt: readAt,
     ...(planId ? { planId } : {}),
     // A cancellation we asked for shows at Razorpay only as "a change is scheduled".

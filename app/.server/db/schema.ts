@@ -796,6 +796,11 @@ export const subscriptions = pgTable(
      * after a notice mail. Null: paused until the customer resumes it, or not paused.
      */
     resumeAt: timestamp("resume_at", { withTimezone: true }),
+    /**
+     * How Razorpay charges it once authorised ("card", "upi", "emandate"): what a new payment
+     * method (issue 59, point 3) will pay with before its first charge shows the card or VPA.
+     */
+    paymentMethod: text("payment_method"),
     /** Set by us when the buyer cancelled at the end of the period (Razorpay shows only "scheduled"). */
     cancelAtCycleEnd: boolean("cancel_at_cycle_end").notNull().default(false),
     cancelReason: text("cancel_reason"),

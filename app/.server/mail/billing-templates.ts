@@ -3,6 +3,7 @@ import { site } from "~/config/site";
 import { formatDate } from "~/lib/dates";
 import { formatPrice, type Money } from "~/lib/money";
 import { type TrialEndReason, trialEndedWords } from "~/lib/trials";
+import type { SwitchKind } from "~/lib/plan-switch";
 import type { MailMessage } from "./mailer.server";
 import { renderTo } from "./templates";
 
@@ -232,29 +233,64 @@ export function planChangeMessage(
     to_plan: string;
     startsAt: Date | null;
     amount: Money;
+    /** What the switch changes (app/lib/plan-switch.ts), and how the new one pays. */
+    kind: SwitchKind;
+    method: string | null;
     accountUrl: string;
   },
 ): MailMessage {
   const when = input.startsAt
     ? formatDate(input.startsAt.toISOString())
     : "the end of your current period";
-  return renderTo(input, {
-    subject: `Plan change scheduled: ${input.to_plan} from ${when}`,
-    paragraphs: [
-      `You switch from ${input.from} to ${input.to_plan} on ${when}. The first charge of ${formatPrice(input.amount)} is made then; your current plan runs until that day and is not renewed.`,
-    ],
-    action: { label: "View your subscription", url: input.accountUrl },
-  });
+  const action = { label: "View your subscription", url: input.accountUrl };
+  switch (input.kind) {
+    case "plan":
+      return renderTo(input, {
+        subject: `Plan change scheduled: ${input.to_plan} from ${when}`,
+        paragraphs: [
+          `You switch from ${input.from} to ${input.to_plan} on ${when}. The first charge of ${formatPrice(input.amount)} is made then; your current plan runs until that day and is not renewed.`,
+        ],
+        action,
+      });
+    case "price":
+      return renderTo(input, {
+        subject: `Your new price for ${site.product.name} ${input.to_plan} from ${when}`,
+        paragraphs: [
+          `From ${when}, ${input.to_plan} renews at the coupon's price: the next charge is ${formatPrice(input.amount)}${gstIncluded(input.amount)}. Your current subscription runs until that day and is not renewed.`,
+        ],
+        action,
+      });
+    case "method":
+      return renderTo(input, {
+        subject: `New payment method for ${site.product.name} ${input.to_plan} from ${when}`,
+        paragraphs: [
+          `From ${when}, ${input.to_plan} is paid with ${input.method ?? "the payment method you just authorised"}: the next charge, ${formatPrice(input.amount)}${gstIncluded(input.amount)}, is taken from it that day.`,
+          "The payment method you paid with so far is charged nothing more: its mandate ends with the current period. Pro carries on without a break.",
+        ],
+        action,
+      });
+  }
 }
 
 export function switchWithdrawnMessage(
-  input: Recipient & { plan: string; withdrawn: string; renewsAt: Date | null; accountUrl: string },
+  input: Recipient & {
+    plan: string;
+    withdrawn: string;
+    kind: SwitchKind;
+    renewsAt: Date | null;
+    accountUrl: string;
+  },
 ): MailMessage {
   const on = input.renewsAt ? formatDate(input.renewsAt.toISOString()) : null;
   return renderTo(input, {
-    subject: `Plan change withdrawn: you stay on ${site.product.name} ${input.plan}`,
+    subject:
+      input.kind === "method"
+        ? `Payment method change withdrawn: ${site.product.name} ${input.plan} is paid as before`
+        : `Plan change withdrawn: you stay on ${site.product.name} ${input.plan}`,
     paragraphs: [
-      `You chose to stay on ${input.plan}: the switch to ${input.withdrawn} is withdrawn and nothing will be charged for it.`,
+      input.kind === "method"
+        ? `You chose to keep paying as now: the new payment method is withdrawn and nothing will be charged to it.`
+        : `You chose to stay on ${input.plan}: the switch to ${input.withdrawn} is withdrawn and nothing will be charged for it.`,
       on
         ? `Your ${input.plan} subscription renews on ${on}, as before.`
         : `Your ${input.plan} subscription continues, as before.`,

@@ -18,6 +18,7 @@ import {
   STATUS_RULES,
   type SubscriptionCommand,
 } from "~/lib/subscription-state";
+import { SWITCH_WORDS } from "~/lib/plan-switch";
 import { Detail } from "./Detail";
 
 export function SubscriptionCard({
@@ -78,6 +79,11 @@ export function SubscriptionCard({
                 ? "Authorised at checkout; it shows here after the first charge."
                 : "Not known yet: it appears once Razorpay confirms the first payment.")}
           </span>
+          {switchTo?.kind === "method" && switchTo.startsAt ? (
+            <span data-testid="next-payment-method" className="mt-1 block text-sm text-slate-300">
+              {`From ${formatDate(switchTo.startsAt)}: ${switchTo.method ?? "the new payment method"}`}
+            </span>
+          ) : null}
         </Detail>
       </dl>
       {renewal?.ifChargeFails ? (
@@ -92,8 +98,16 @@ export function SubscriptionCard({
             {renewal.fix.label}
           </Link>
         ) : null}
+        {can("switch") && !switchTo ? (
+          <Link
+            to={`/checkout?plan=${sub.planId}&switch=1&change=method`}
+            className="btn-secondary"
+          >
+            Change payment method
+          </Link>
+        ) : null}
         <Link to="/billing" className="btn-secondary">
-          Billing details and payment method
+          Billing details
         </Link>
         <Link to="/invoices" className="btn-secondary">
           Invoices
@@ -123,9 +137,15 @@ export function SubscriptionCard({
 
       {can("withdraw-switch") && switchTo ? (
         <div className="mt-8 border-t border-slate-800 pt-6" data-testid="scheduled-switch">
-          <h3 className="font-semibold text-white">{`Your switch to ${switchTo.plan}`}</h3>
+          <h3 className="font-semibold text-white">
+            {SWITCH_WORDS[switchTo.kind].heading(switchTo.plan)}
+          </h3>
           <p className="mt-1 text-sm text-slate-300">
-            {`${sub.plan} runs until ${switchTo.startsAt ? formatDate(switchTo.startsAt) : "the end of this period"}; then ${switchTo.plan} starts at ${formatPrice(switchTo.price)}. Nothing to do to keep it; you can still change your mind until then.`}
+            {`${sub.plan} runs until ${switchTo.startsAt ? formatDate(switchTo.startsAt) : "the end of this period"}; then ${
+              switchTo.kind === "method"
+                ? `${switchTo.method ?? "the new payment method"} pays ${formatPrice(switchTo.price)}, and the current one nothing more`
+                : `${switchTo.plan} starts at ${formatPrice(switchTo.price)}`
+            }. Nothing to do to keep it; you can still change your mind until then.`}
           </p>
           <div className="mt-3 flex flex-wrap gap-3">
             <Form method="post">
@@ -135,7 +155,7 @@ export function SubscriptionCard({
                 className="btn-secondary"
                 disabled={pending({ intent: "withdraw-switch" })}
               >
-                {`Stay on ${sub.plan}`}
+                {SWITCH_WORDS[switchTo.kind].withdraw(sub.plan)}
               </button>
             </Form>
           </div>

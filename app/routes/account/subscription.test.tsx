@@ -113,6 +113,8 @@ function loaderData({
         planId: nextPlan.id,
         startsAt: PERIOD_END,
         price: { amount: nextPlan.pricePaise, currency: "INR" as const },
+        kind: "plan" as const,
+        method: null,
       }
     : null;
   const row = sub && {
@@ -366,7 +368,8 @@ describe("/account/subscription", () => {
     expect(screen.getByTestId("if-charge-fails").textContent).toBe(IF_CHARGE_FAILS);
     expect(detail("Payment method")).toBe("UPI meera@okaxis");
     expect(detail("Pro until")).toBeNull();
-    expect(href("Billing details and payment method")).toBe("/billing");
+    expect(href("Billing details")).toBe("/billing");
+    expect(href("Change payment method")).toBe("/checkout?plan=pro-monthly&switch=1&change=method");
     expect(href("Invoices")).toBe("/invoices");
     expect(sub.queryByRole("link", { name: "Fix payment" })).toBeNull();
 

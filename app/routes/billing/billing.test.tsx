@@ -186,8 +186,9 @@ describe("/billing", () => {
     await renderPage(loaderData({ sub: proMonthly }));
     const card = within(screen.getByRole("region", { name: "Payment method" }));
     expect(screen.getByTestId("payment-method").textContent).toBe("UPI meera@okaxis");
+    // A new mandate through checkout (issue 59, point 3), not Razorpay's page for this one.
     expect(card.getByRole("link", { name: "Change payment method" }).getAttribute("href")).toBe(
-      proMonthly.manageUrl,
+      "/checkout?plan=pro-monthly&switch=1&change=method",
     );
     screen.getByText("Test mode");
     cleanup();

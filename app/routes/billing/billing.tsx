@@ -1,7 +1,8 @@
 import { Form, Link } from "react-router";
 import { personBuyer } from "~/.server/billing/buyer";
 import { useFormPending } from "~/components/use-form-pending";
-import { STATUS_RULES } from "~/lib/subscription-state";
+import { allows } from "~/lib/subscription-state";
+import { formatDate } from "~/lib/dates";
 import { z } from "zod";
 import { requireSession } from "~/.server/auth/session";
 import { billingProfileOf, saveBillingProfile } from "~/.server/billing/billing-profile.server";
@@ -116,14 +117,23 @@ export default function BillingPage({ loaderData, actionData }: Route.ComponentP
               {sub.paymentMethod ??
                 "Not known yet: it appears once Razorpay confirms the first payment."}
             </p>
+            {overview.switchTo?.kind === "method" && overview.switchTo.startsAt ? (
+              <p className="mt-2 text-slate-200" data-testid="next-payment-method">
+                {`From ${formatDate(overview.switchTo.startsAt)}: ${overview.switchTo.method ?? "the new payment method"}, authorised; the current one pays nothing more.`}
+              </p>
+            ) : null}
             <p className="mt-2 text-sm text-slate-300">
-              Razorpay keeps your card or UPI mandate; we never see the card number. To use another
-              card or UPI ID, authorise it on Razorpay’s page for your subscription.
+              Razorpay keeps your card or UPI AutoPay mandate; we never see the card number. To pay
+              another way, authorise a new card or UPI AutoPay: it pays from your next charge, and
+              the current one is cancelled once the new one is authorised.
             </p>
-            {sub.manageUrl && STATUS_RULES[sub.status].charges ? (
-              <a href={sub.manageUrl} className="btn-secondary mt-4" rel="noopener">
+            {allows(sub.state, "switch") && !overview.switchTo ? (
+              <Link
+                to={`/checkout?plan=${sub.planId}&switch=1&change=method`}
+                className="btn-secondary mt-4"
+              >
                 Change payment method
-              </a>
+              </Link>
             ) : null}
           </>
         ) : (

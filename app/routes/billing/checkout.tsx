@@ -54,6 +54,8 @@ const orderSchema = z.object({
   intent: z.literal("start"),
   plan: z.enum(PAID_PLAN_IDS),
   switch: z.enum(["0", "1"]).default("0"),
+  /** A switch to the same plan paid another way (issue 59, point 3). */
+  change: z.literal("method").optional(),
   /** During a trial: start when it ends (the default the page offers) or at once. */
   start: z.enum(["after-trial", "now"]).default("now"),
   /** A coupon the page accepted; checked and reserved again by startCheckout. */
@@ -107,6 +109,7 @@ export async function action(args: Route.ActionArgs) {
       intent: _intent,
       plan: planId,
       switch: switching,
+      change,
       start,
       coupon,
       currency,
@@ -120,6 +123,7 @@ export async function action(args: Route.ActionArgs) {
     const { notice, open } = await openCheckout(user, {
       planId,
       switching,
+      change,
       start,
       coupon,
       currency,
@@ -204,20 +208,24 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
     <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
       <PageHeader
         title={
-          loaderData.staying
-            ? `Stay on ${plan.label} at the coupon's price`
-            : switching
-              ? `Switch to ${plan.label}`
-              : `Subscribe to ${plan.label}`
+          loaderData.changingMethod
+            ? `Change how you pay for ${plan.label}`
+            : loaderData.staying
+              ? `Stay on ${plan.label} at the coupon's price`
+              : switching
+                ? `Switch to ${plan.label}`
+                : `Subscribe to ${plan.label}`
         }
         lead={
-          switching
-            ? `The new ${loaderData.staying ? "price" : "plan"} starts when your current period ends; you authorise it now and are charged then.`
-            : trialEndsAt
-              ? `Your free trial runs until ${trialEnd}. Choose when ${plan.label} starts, then authorise it with Razorpay (${abroad ? "card" : "UPI AutoPay or card"}).`
-              : abroad
-                ? `Your billing details, then payment by card with Razorpay, in ${loaderData.currencyName}.`
-                : "Your billing details, then payment with Razorpay (UPI AutoPay or card)."
+          loaderData.changingMethod
+            ? `Authorise a card or UPI AutoPay now: it pays from your next charge, and the current one is cancelled once this is done, so nothing is charged twice and Pro does not stop.${loaderData.couponEnds ? " The coupon on your current subscription does not carry over: the new method pays the full price." : ""}`
+            : switching
+              ? `The new ${loaderData.staying ? "price" : "plan"} starts when your current period ends; you authorise it now and are charged then.`
+              : trialEndsAt
+                ? `Your free trial runs until ${trialEnd}. Choose when ${plan.label} starts, then authorise it with Razorpay (${abroad ? "card" : "UPI AutoPay or card"}).`
+                : abroad
+                  ? `Your billing details, then payment by card with Razorpay, in ${loaderData.currencyName}.`
+                  : "Your billing details, then payment with Razorpay (UPI AutoPay or card)."
         }
       >
         <div className="mt-4">
@@ -264,6 +272,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         <input type="hidden" name="intent" value="start" />
         <input type="hidden" name="plan" value={plan.id} />
         <input type="hidden" name="switch" value={switching ? "1" : "0"} />
+        {loaderData.changingMethod ? <input type="hidden" name="change" value="method" /> : null}
         <input type="hidden" name="currency" value={loaderData.currency} />
         {applied ? <input type="hidden" name="coupon" value={applied.code} /> : null}
         {trialEndsAt ? (

@@ -66,6 +66,8 @@ export const subscriptionSchema = z.looseObject({
   pause_initiated_by: z.string().nullable().optional(),
   /** The offer linked when it was created (a coupon's discount), null without one. */
   offer_id: z.string().nullable().optional(),
+  /** How it is paid once authorised: "card", "upi" (AutoPay) or "emandate". */
+  payment_method: z.string().nullable().optional(),
 });
 export type RazorpaySubscription = z.infer<typeof subscriptionSchema>;
 
