@@ -118,6 +118,8 @@ export default [
   route("sitemap.xml", "routes/seo/sitemap.ts"),
   route("robots.txt", "routes/seo/robots.ts"),
 
+  // A billing mail's signed link (issue 59, point 2): public, for its one subscription's billing.
+  route("manage/:token", "routes/billing/manage-link.tsx"),
   route("api/session", "routes/api/session.ts"),
   route("api/plan", "routes/api/plan.ts"),
   route("api/auth/*", "routes/api/auth.ts"),

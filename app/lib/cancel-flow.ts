@@ -9,6 +9,7 @@
  * none shames the customer for leaving.
  */
 import { z } from "zod";
+import { findPlan } from "./plans";
 
 export const CANCEL_REASONS = [
   "too-expensive",
@@ -62,6 +63,12 @@ export function isCancelOfferKind(value: unknown): value is CancelOfferKind {
 
 export const PAUSE_CYCLE_CHOICES = [1, 2, 3] as const;
 export type PauseCycles = (typeof PAUSE_CYCLE_CHOICES)[number];
+
+/** "1 month", "2 years": a number of the plan's billing cycles, in words. */
+export function cycleCount(count: number, planId: string): string {
+  const unit = findPlan(planId)?.billingCycle === "yearly" ? "year" : "month";
+  return `${count} ${unit}${count === 1 ? "" : "s"}`;
+}
 
 export function isPauseCycles(value: unknown): value is PauseCycles {
   return (PAUSE_CYCLE_CHOICES as readonly unknown[]).includes(value);

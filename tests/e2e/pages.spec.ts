@@ -154,6 +154,9 @@ function concreteUrls(pattern: string, known: Known): Visit[] | undefined {
     // Opened by the customer, not the invitee: the page names both long addresses.
     case "/team-invite/:id":
       return known.invitePath ? [known.invitePath] : undefined;
+    // A billing mail's signed link (issue 59): one that is not a link shows its refusal page.
+    case "/manage/:token":
+      return ["/manage/not-a-real-billing-link-for-the-overflow-test"];
     // A referral link redirects to pricing (a code that is nobody's: without a cookie).
     case "/r/:code":
       return ["/r/ZZZZZZZZ"];

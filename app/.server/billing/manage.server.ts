@@ -27,7 +27,7 @@ import {
   subscriptionsOfBuyer,
 } from "./subscriptions.server";
 import { AppError } from "../http/errors";
-import { schedulePauseEnd } from "./pause-end.server";
+import { resumeAtAfter, schedulePauseEnd } from "./pause-end.server";
 import { resumePaused } from "./resume-paused.server";
 
 type Options = BillingOptions;
@@ -51,10 +51,11 @@ export async function pauseSubscription(
   userId: string,
   options: Options & {
     /**
-     * The day it resumes by itself (issue 59): a pause of a few cycles, from the cancellation
-     * flow's offer. A notice mail goes out before the charge that resuming brings.
+     * A pause with an end (issue 59): it resumes by itself after this many billing cycles from
+     * the end of the period paid (the cancellation step's offer, or the customer's choice). A
+     * notice mail goes out before the charge that resuming brings.
      */
-    resumeAt?: Date;
+    resumeAfterCycles?: number;
   } = {},
 ): Promise<SubscriptionRow> {
   const database = options.database ?? defaultDb();
@@ -74,7 +75,9 @@ export async function pauseSubscription(
   return database.transaction(async (tx) => {
     const row = await applyProviderSubscription(tx, entity, readAt);
     if (!row) throw new Error("paused subscription is not ours");
-    const resumeAt = options.resumeAt ?? null;
+    const resumeAt = options.resumeAfterCycles
+      ? resumeAtAfter(current, options.resumeAfterCycles)
+      : null;
     if (resumeAt) {
       await tx.update(subscriptions).set({ resumeAt }).where(eq(subscriptions.id, row.id));
       await schedulePauseEnd(tx, row.id, resumeAt);

@@ -13,6 +13,7 @@ import { trialOf } from "../trials/trials.server";
 import { allows, statusesWhere, type SubscriptionStatus } from "~/lib/subscription-state";
 import { stateOfRow } from "./subscription-state.server";
 import { nextCharge } from "./charge-amount.server";
+import { issueBillingLink } from "./billing-links.server";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { site } from "~/config/site";
@@ -181,6 +182,14 @@ export async function sendBillingMail(
   const documents = subscription.teamId
     ? { where: "on the team's page, under Invoices", url: `${accountUrl}#invoices` }
     : { where: "in your account under Invoices", url: `${base}/invoices` };
+  // A person's receipt, renewal notice and failed payment carry a signed billing link (issue 59,
+  // point 2); a team's mails go to several people and lead to the team's page.
+  const billingLink = async () => {
+    const token = subscription.teamId
+      ? null
+      : await issueBillingLink(database, subscription, job.template);
+    return token ? `${base}/manage/${token}` : null;
+  };
 
   switch (job.template) {
     case "payment-received": {
@@ -214,6 +223,7 @@ export async function sendBillingMail(
               }
             : null,
           accountUrl,
+          billingLink: await billingLink(),
           documentsWhere: documents.where,
         }),
       );
@@ -225,6 +235,7 @@ export async function sendBillingMail(
           plan: labelOf(subscription),
           amount: await nextCharge(subscription, database),
           fixUrl,
+          billingLink: await billingLink(),
         }),
       );
     case "halted":
@@ -405,6 +416,7 @@ export async function sendBillingMail(
           amount: await nextCharge(subscription, database),
           chargeAt: subscription.chargeAt,
           accountUrl,
+          billingLink: await billingLink(),
         }),
       );
     }

@@ -8,7 +8,9 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { db as defaultDb, type Database, type Executor } from "../db";
-import { subscriptions } from "../db/schema";
+import { subscriptions, type SubscriptionRow } from "../db/schema";
+import { addBillingCycles } from "~/lib/billing-cycle";
+import { findPlan } from "~/lib/plans";
 import { defineJob, enqueue } from "../jobs/define";
 import { queueBillingMail } from "./notify.server";
 import { razorpay } from "./provider.server";
@@ -18,6 +20,16 @@ import { stateOfRow } from "./subscription-state.server";
 import { allows } from "~/lib/subscription-state";
 
 export const PAUSE_END_JOB = "billing.pause-end";
+
+/** The day a pause of `cycles` billing cycles ends: the paid period's end plus the cycles. */
+export function resumeAtAfter(
+  row: Pick<SubscriptionRow, "planId" | "currentEnd">,
+  cycles: number,
+): Date | null {
+  const plan = findPlan(row.planId);
+  if (!plan?.billingCycle || !row.currentEnd) return null;
+  return addBillingCycles(row.currentEnd, plan.billingCycle, cycles);
+}
 /** The notice goes out this long before the day it resumes (and charges). */
 export const PAUSE_END_NOTICE_DAYS = 3;
 const DAY_MS = 86_400_000;

@@ -1110,6 +1110,32 @@ export const cancelFlowVisits = pgTable(
 export type CancelFlowVisitRow = typeof cancelFlowVisits.$inferSelect;
 
 /**
+ * A link in a billing mail that opens one subscription's billing page without a password (issue
+ * 59, point 2): for billing actions only, until `expires_at`, and no more once used for a payment.
+ * Only the token's SHA-256 is kept; every use is in the audit log.
+ */
+export const billingLinks = pgTable(
+  "billing_links",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tokenHash: text("token_hash").notNull().unique(),
+    subscriptionId: uuid("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The mail it was sent in (its template). */
+    sentWith: text("sent_with").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedForPaymentAt: timestamp("used_for_payment_at", { withTimezone: true }),
+  },
+  (table) => [index("billing_links_expires_idx").on(table.expiresAt)],
+);
+export type BillingLinkRow = typeof billingLinks.$inferSelect;
+
+/**
  * The RBI reference rate of a day for a currency, as the operator entered it (issue 56; decision
  * 0061, CGST Rules r. 34(2)): the rupee value of an export paid on that India day when Razorpay
  * reported no conversion. In rupees per unit × 10,000 ("84.5025" is 845025): an integer, exactly.

@@ -4,10 +4,21 @@ import { formatDate } from "~/lib/dates";
 import { formatPrice, type Money } from "~/lib/money";
 import { type TrialEndReason, trialEndedWords } from "~/lib/trials";
 import type { SwitchKind } from "~/lib/plan-switch";
+import { BILLING_LINK_DAYS } from "~/lib/billing-link";
 import type { MailMessage } from "./mailer.server";
 import { renderTo } from "./templates";
 
 /** " (GST included)" after a rupee amount; nothing after one charged abroad (an export). */
+/**
+ * The line a billing mail carries for its signed link (issue 59, point 2): what it opens, what it
+ * cannot do, and for how long.
+ */
+function billingLinkNote(url: string | null | undefined): string | undefined {
+  return url
+    ? `Manage this subscription without signing in, for ${BILLING_LINK_DAYS} days: pay, change how you pay, pause, resume or cancel (nothing else on your account): ${url}`
+    : undefined;
+}
+
 function gstIncluded(amount: Money): string {
   return amount.currency === "INR" ? " (GST included)" : "";
 }
@@ -41,6 +52,7 @@ export function paymentReceivedMessage(
     /** The GST tax invoice of this payment: linked, and attached as a PDF. */
     invoice: { number: string; url: string; pdf: Buffer } | null;
     accountUrl: string;
+    billingLink?: string | null;
     /** Where its documents are kept: the account's Invoices, or a team's page (`documentsPlace`). */
     documentsWhere: string;
   },
@@ -59,6 +71,7 @@ export function paymentReceivedMessage(
     action: input.invoice
       ? { label: `Download invoice ${input.invoice.number}`, url: input.invoice.url }
       : { label: "View your subscription", url: input.accountUrl },
+    footnote: billingLinkNote(input.billingLink),
   });
   if (!input.invoice) return message;
   return {
@@ -74,7 +87,7 @@ export function paymentReceivedMessage(
 }
 
 export function paymentFailedMessage(
-  input: Recipient & { plan: string; amount: Money; fixUrl: string },
+  input: Recipient & { plan: string; amount: Money; fixUrl: string; billingLink?: string | null },
 ): MailMessage {
   return renderTo(input, {
     subject: `Action needed: your ${site.product.name} payment failed`,
@@ -82,7 +95,9 @@ export function paymentFailedMessage(
       `We could not charge ${formatPrice(input.amount)} for ${input.plan}. Razorpay will try again over the next days, and you keep Pro meanwhile.`,
       "If your card expired or your UPI mandate was revoked, update the payment method now so that nothing is interrupted.",
     ],
-    action: { label: "Fix my subscription", url: input.fixUrl },
+    // The signed link pays the missed charge without signing in; the account's page otherwise.
+    action: { label: "Fix my subscription", url: input.billingLink ?? input.fixUrl },
+    footnote: billingLinkNote(input.billingLink),
   });
 }
 
@@ -384,6 +399,7 @@ export function renewalReminderMessage(
     amount: Money;
     chargeAt: Date;
     accountUrl: string;
+    billingLink?: string | null;
   },
 ): MailMessage {
   return renderTo(input, {
@@ -392,7 +408,8 @@ export function renewalReminderMessage(
       `On ${formatDate(input.chargeAt.toISOString())} we will charge ${formatPrice(input.amount)}${gstIncluded(input.amount)} to renew ${input.plan} for another ${input.period}.`,
       "Nothing to do if you want to continue. To stop the renewal, cancel or pause it before that date from Account → Subscription.",
     ],
-    action: { label: "Manage your subscription", url: input.accountUrl },
+    action: { label: "Manage your subscription", url: input.billingLink ?? input.accountUrl },
+    footnote: billingLinkNote(input.billingLink),
   });
 }
 

@@ -177,7 +177,7 @@ export async function takeCancelOffer(
   const { take } = flow.offer;
   switch (take.kind) {
     case "pause": {
-      const row = await pauseSubscription(user.id, { database, resumeAt: take.resumeAt });
+      const row = await pauseSubscription(user.id, { database, resumeAfterCycles: take.cycles });
       await decideVisit(database, visitId, "paused", answer);
       return { kind: "paused", row };
     }

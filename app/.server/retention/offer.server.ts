@@ -12,8 +12,7 @@
  * A team's seats are not offered any: a team cannot pause, and its cycle and price change with
  * a new order of seats (decision 0071).
  */
-import { addBillingCycles } from "~/lib/billing-cycle";
-import type { CancelOfferView } from "~/lib/cancel-flow";
+import { type CancelOfferView, cycleCount } from "~/lib/cancel-flow";
 import { formatDate } from "~/lib/dates";
 import { formatMoney, formatPrice } from "~/lib/money";
 import {
@@ -27,6 +26,7 @@ import {
 import { allows } from "~/lib/subscription-state";
 import type { SessionUser } from "../auth/session-shape";
 import { nextCharge } from "../billing/charge-amount.server";
+import { resumeAtAfter } from "../billing/pause-end.server";
 import { stateOfRow } from "../billing/subscription-state.server";
 import { scheduledSwitch } from "../billing/subscriptions.server";
 import { couponView } from "../coupons/pricing-view.server";
@@ -35,7 +35,7 @@ import type { SubscriptionRow } from "../db/schema";
 import type { CancelFlow } from "./flows.server";
 
 /** What taking the offer does. */
-export type OfferTake = { kind: "pause"; resumeAt: Date } | { kind: "checkout"; url: string };
+export type OfferTake = { kind: "pause"; cycles: number } | { kind: "checkout"; url: string };
 
 export interface CancelOffer {
   view: CancelOfferView;
@@ -44,8 +44,6 @@ export interface CancelOffer {
   take: OfferTake;
 }
 
-const cyclesText = (count: number, cycle: "monthly" | "yearly") =>
-  `${count} ${cycle === "yearly" ? "year" : "month"}${count === 1 ? "" : "s"}`;
 
 /** The offer of `flow` for this person's subscription, or null when none applies now. */
 export async function cancelOfferFor(
@@ -62,9 +60,9 @@ export async function cancelOfferFor(
   const paidUntil = formatDate(current.currentEnd.toISOString());
   switch (flow.offer) {
     case "pause": {
-      if (!allows(state, "pause") || !flow.pauseCycles) return null;
-      const resumeAt = addBillingCycles(current.currentEnd, plan.billingCycle, flow.pauseCycles);
-      const length = cyclesText(flow.pauseCycles, plan.billingCycle);
+      const resumeAt = flow.pauseCycles ? resumeAtAfter(current, flow.pauseCycles) : null;
+      if (!allows(state, "pause") || !flow.pauseCycles || !resumeAt) return null;
+      const length = cycleCount(flow.pauseCycles, plan.id);
       const charge = await nextCharge(current, executor);
       return {
         view: {
@@ -74,7 +72,7 @@ export async function cancelOfferFor(
           button: `Pause for ${length}`,
         },
         detail: String(flow.pauseCycles),
-        take: { kind: "pause", resumeAt },
+        take: { kind: "pause", cycles: flow.pauseCycles },
       };
     }
     case "yearly": {

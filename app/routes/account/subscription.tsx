@@ -53,7 +53,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 const schema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("undo-cancel") }),
-  z.object({ intent: z.literal("pause") }),
+  z.object({
+    intent: z.literal("pause"),
+    /** A pause with an end (issue 59): resumes by itself after 1–3 cycles; "" until resumed. */
+    resumeAfter: z.enum(["", "1", "2", "3"]).default(""),
+  }),
   z.object({ intent: z.literal("resume") }),
   z.object({
     intent: z.literal("request-refund"),
@@ -84,10 +88,14 @@ export async function action(args: Route.ActionArgs) {
       if (refusal) return refuse(input.intent, refusal, 429);
     }
     if (input.intent === "pause") {
-      const row = await pauseSubscription(user.id);
+      const row = await pauseSubscription(user.id, {
+        resumeAfterCycles: Number(input.resumeAfter) || undefined,
+      });
       return done(
         "pause",
-        row.currentEnd && row.currentEnd > new Date()
+        row.resumeAt
+          ? `Paused: nothing is charged until it resumes by itself on ${formatDate(row.resumeAt.toISOString())}; we write three days before.`
+          : row.currentEnd && row.currentEnd > new Date()
           ? `Paused: nothing more is charged. You keep Pro until ${formatDate(row.currentEnd.toISOString())}; resume here whenever you like.`
           : "Paused: nothing more is charged. Resume here whenever you like.",
       );
