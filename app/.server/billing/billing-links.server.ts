@@ -26,13 +26,7 @@ export { BILLING_LINK_DAYS };
 const DAY_MS = 86_400_000;
 
 /** The commands a link may run; anything else is refused with 403. */
-export const BILLING_LINK_ACTIONS = [
-  "pay",
-  "change-method",
-  "pause",
-  "resume",
-  "cancel",
-] as const;
+export const BILLING_LINK_ACTIONS = ["pay", "change-method", "pause", "resume", "cancel"] as const;
 export type BillingLinkAction = (typeof BILLING_LINK_ACTIONS)[number];
 
 export function isBillingLinkAction(value: unknown): value is BillingLinkAction {

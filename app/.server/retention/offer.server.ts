@@ -44,7 +44,6 @@ export interface CancelOffer {
   take: OfferTake;
 }
 
-
 /** The offer of `flow` for this person's subscription, or null when none applies now. */
 export async function cancelOfferFor(
   user: SessionUser,

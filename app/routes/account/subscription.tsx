@@ -96,8 +96,8 @@ export async function action(args: Route.ActionArgs) {
         row.resumeAt
           ? `Paused: nothing is charged until it resumes by itself on ${formatDate(row.resumeAt.toISOString())}; we write three days before.`
           : row.currentEnd && row.currentEnd > new Date()
-          ? `Paused: nothing more is charged. You keep Pro until ${formatDate(row.currentEnd.toISOString())}; resume here whenever you like.`
-          : "Paused: nothing more is charged. Resume here whenever you like.",
+            ? `Paused: nothing more is charged. You keep Pro until ${formatDate(row.currentEnd.toISOString())}; resume here whenever you like.`
+            : "Paused: nothing more is charged. Resume here whenever you like.",
       );
     }
     if (input.intent === "resume") {
