@@ -25,6 +25,11 @@ import { addPeriod as addCycle, badRequest, newId } from "./util";
 
 /** Consecutive failed charges after which a subscription is halted. */
 const MAX_AUTH_ATTEMPTS = 3;
+/**
+ * Razorpay retries a failed renewal from the next day (T+1), once a day, until the attempts run
+ * out (issue 59, point 5): `charge_at` says when, and the sandbox tries then (`retryDue`).
+ */
+export const RETRY_AFTER_SECONDS = 86_400;
 
 /** The cycle the next charge pays for. */
 function nextCycle(tx: Tx, sub: SubscriptionEntity): { start: number; end: number } {
@@ -62,6 +67,7 @@ function payInvoice(
 /** A successful charge: captured payment, paid invoice, cycle advanced, webhooks. */
 function chargeSuccess(tx: Tx, record: SubscriptionRecord): PaymentEntity {
   const sub = record.entity;
+  record.failing = false;
   const wasActive = sub.status === "active";
   const cycle = nextCycle(tx, sub);
   // A first charge after a failed attempt pays the invoice that attempt was made against.
@@ -106,10 +112,13 @@ function chargeFailure(tx: Tx, record: SubscriptionRecord): PaymentEntity {
   });
   invoice.payment_id = payment.id;
   sub.auth_attempts += 1;
+  // The mandate declines until the customer authorises another way (the hosted page).
+  record.failing = true;
   emit(tx, "payment.failed", { payment });
   if (sub.status === "halted") return payment;
   if (sub.auth_attempts < MAX_AUTH_ATTEMPTS) {
     sub.status = "pending";
+    sub.charge_at = tx.now + RETRY_AFTER_SECONDS;
     emit(tx, "subscription.pending", { subscription: sub });
   } else {
     sub.status = "halted";
@@ -309,7 +318,41 @@ export function hostedAuthorise(
     throw badRequest(`This subscription cannot be authorised in ${sub.status} status.`);
   record.method = input.method;
   record.vpa = input.method === "upi" ? (input.vpa ?? DEFAULT_VPA) : null;
+  // Authorised another way: the next charge (and any retry) goes through.
+  record.failing = false;
   sub.payment_method = input.method;
   if (sub.status === "pending" || sub.status === "halted") return controlCharge(tx, id, false);
   return { subscription: sub, payment: null };
+}
+
+/**
+ * Razorpay's retries, when their time has come: each pending subscription whose `charge_at` has
+ * passed is charged again, and declines again while its mandate still fails. Run when the
+ * sandbox's clock moves (a control route) and every minute. Returns the subscriptions tried.
+ */
+export function retryDue(tx: Tx): string[] {
+  const tried: string[] = [];
+  for (const record of Object.values(tx.state.subscriptions)) {
+    const sub = record.entity;
+    // Each pass tries once per due retry; a clock moved by days tries each day in turn.
+    while (sub.status === "pending" && sub.charge_at !== null && sub.charge_at <= tx.now) {
+      if (record.failing) chargeFailure(tx, record);
+      else chargeSuccess(tx, record);
+      tried.push(sub.id);
+    }
+  }
+  return tried;
+}
+
+/** Whether any retry is due now (read-only, so an idle sandbox writes nothing). */
+export function anyRetryDue(
+  state: { subscriptions: Record<string, SubscriptionRecord> },
+  now: number,
+): boolean {
+  return Object.values(state.subscriptions).some(
+    (record) =>
+      record.entity.status === "pending" &&
+      record.entity.charge_at !== null &&
+      record.entity.charge_at <= now,
+  );
 }

@@ -241,6 +241,11 @@ export interface SubscriptionRecord {
    * does. Absent until scanned.
    */
   upiScan?: { outcome: "success" | "failure"; paymentId: string };
+  /**
+   * Internal: the remembered card or mandate declines (a charge failed, and the customer has not
+   * authorised another way since). Razorpay's retries fail while it does.
+   */
+  failing?: boolean;
 }
 
 /**
@@ -295,6 +300,11 @@ export interface SandboxState {
   offers?: Record<string, OfferRecord>;
   /** Disputes raised on the control route, as a bank would. Optional so that older state loads. */
   disputes?: Record<string, DisputeEntity>;
+  /**
+   * A test clock, as Stripe's: seconds the sandbox's time runs ahead of the real one, moved by
+   * `POST /control/clock/advance` so that retries and renewals due later can be seen now.
+   */
+  clockOffsetSeconds?: number;
 }
 
 export function emptyState(): SandboxState {

@@ -7,6 +7,7 @@
  * Mount with `app.use("/_sandbox/razorpay", sandbox.router)`, or serve it alone as a fake
  * Razorpay: `http.createServer(express().use(sandbox.router))`.
  */
+import { anyRetryDue, retryDue } from "./billing";
 import express from "express";
 import { checkoutRouter } from "./checkout";
 import { errorHandler, sendError } from "./http";
@@ -37,6 +38,9 @@ export interface SandboxOptions {
   retryBaseMs?: number;
   log?: (message: string, details?: Record<string, unknown>) => void;
 }
+
+/** How often the sandbox looks for retries that have come due. */
+const RETRY_CHECK_MS = 60_000;
 
 export interface RazorpaySandbox {
   router: express.Router;
@@ -84,5 +88,17 @@ export function createRazorpaySandbox(options: SandboxOptions): RazorpaySandbox 
   });
   router.use(errorHandler(log));
 
-  return { router, close: () => webhooks.close() };
+  // Razorpay retries a failed renewal on its own: every minute, the retries that are due.
+  const retries = setInterval(() => {
+    if (store.read((state, at) => anyRetryDue(state, at))) store.change(retryDue);
+  }, RETRY_CHECK_MS);
+  retries.unref();
+
+  return {
+    router,
+    close: () => {
+      clearInterval(retries);
+      return webhooks.close();
+    },
+  };
 }

@@ -4,7 +4,7 @@
  */
 import { Router } from "express";
 import { z } from "zod";
-import { checkoutPay, controlCharge } from "./billing";
+import { checkoutPay, controlCharge, retryDue } from "./billing";
 import { SANDBOX_CURRENCIES } from "./currencies";
 import { basicAuth, flag, notesInput, pageQuery, parse, parseBody } from "./http";
 import { decideDispute, DISPUTE_OUTCOMES, raiseDispute } from "./disputes";
@@ -120,6 +120,13 @@ const chargeBody = z.strictObject({ fail: z.boolean().optional() });
 const holdBody = z.strictObject({ hold: z.boolean() });
 const pauseBody = z.strictObject({ pause_at: z.literal("now").optional() });
 const resumeBody = z.strictObject({ resume_at: z.literal("now").optional() });
+const clockBody = z.strictObject({
+  seconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(366 * 86_400),
+});
 
 const subscriptionQuery = pageQuery.extend({ plan_id: z.string().optional() });
 const invoiceQuery = pageQuery.extend({
@@ -263,6 +270,18 @@ export function restRouter(options: {
     );
   });
 
+  // The test clock (as Stripe's): time moves on by `seconds`, and Razorpay's retries due by then
+  // are made, in order. For tests and demos of what happens days later.
+  router.post("/control/clock/advance", (req, res) => {
+    const { seconds } = parseBody(clockBody, req);
+    res.json(
+      store.change((tx) => {
+        tx.state.clockOffsetSeconds = (tx.state.clockOffsetSeconds ?? 0) + seconds;
+        tx.now += seconds;
+        return { now: tx.now, retried: retryDue(tx) };
+      }),
+    );
+  });
   router.post("/control/subscriptions/:id/charge", (req, res) => {
     const { fail } = parseBody(chargeBody, req);
     res.json(store.change((tx) => controlCharge(tx, req.params.id, fail === true)));

@@ -36,7 +36,12 @@ export class Store {
 
   /** Read-only access (callers must not mutate). */
   read<T>(fn: (state: SandboxState, now: number) => T): T {
-    return fn(this.state, this.options.now());
+    return fn(this.state, this.now());
+  }
+
+  /** The sandbox's time: the real clock, moved on by the test clock's offset. */
+  private now(): number {
+    return this.options.now() + (this.state.clockOffsetSeconds ?? 0);
   }
 
   /** Runs `fn` on a copy; keeps the copy, saves it and sends its events only if `fn` returns. */
@@ -44,7 +49,7 @@ export class Store {
     const tx: Tx = {
       state: structuredClone(this.state),
       international: this.options.international,
-      now: this.options.now(),
+      now: this.now(),
       publicUrl: this.options.publicUrl().replace(/\/+$/, ""),
       events: [],
     };

@@ -117,7 +117,7 @@ test("checkout's GST split, the renewal centre, and the fix for a failed renewal
     .toBe(1);
   await atBothSizes(page, "/fix-subscription", async () => {
     await expect(page.getByTestId("fix-happened")).toHaveText(
-      "Razorpay could not take the Pro (monthly) charge of ₹699 from Visa •••• 4366. It is retrying over the next few days, and Pro stays on meanwhile.",
+      /^Razorpay could not take the Pro \(monthly\) charge of ₹699 from Visa •••• 4366\. It tries again on \d{1,2} [A-Z][a-z]{2} \d{4}, then daily while it fails, and Pro stays on meanwhile\.$/,
     );
     await expect(page.getByRole("link", { name: "Update payment method" })).toBeVisible();
     await expect(page.getByRole("table")).toHaveCount(0);

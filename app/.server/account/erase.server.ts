@@ -1,8 +1,8 @@
 import { handOverTeamsOf } from "../teams/hand-over.server";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { forgetMailsTo } from "../mail/mail-log.server";
 import { type Database, db } from "../db";
-import { feedback, subscriptions, trials } from "../db/schema";
+import { cancelFlowVisits, feedback, subscriptions, trials } from "../db/schema";
 
 /**
  * Erases a user's personal data that lives outside the identity tables. Devices, tokens and usage
@@ -23,8 +23,21 @@ export async function eraseUserData(
     // Payment records outlive the account (tax law), but not the tie to the browser it bought in.
     await tx
       .update(subscriptions)
-      .set({ analyticsClientId: null })
+      .set({ analyticsClientId: null, cancelReason: null })
       .where(eq(subscriptions.userId, userId));
+    // Why they cancelled, in their own words: the counts keep the fixed reason, not the text.
+    await tx
+      .update(cancelFlowVisits)
+      .set({ reasonText: null })
+      .where(
+        inArray(
+          cancelFlowVisits.subscriptionId,
+          tx
+            .select({ id: subscriptions.id })
+            .from(subscriptions)
+            .where(eq(subscriptions.userId, userId)),
+        ),
+      );
     // The trial's row outlives the account (one trial per mailbox), not its browser's id.
     await tx.update(trials).set({ analyticsClientId: null }).where(eq(trials.userId, userId));
     // A team keeps an owner when its only owner leaves this way (their membership goes with them).

@@ -32,6 +32,7 @@ import {
   refunds,
   disputes,
   cancelFlowVisits,
+  billingLinks,
   selfRefunds,
   session as sessions,
   subscriptions,
@@ -71,6 +72,7 @@ export const EXPORT_KEYS = [
   "refunds",
   "disputes",
   "cancellationAnswers",
+  "billingLinks",
   "invoices",
   "planGrants",
   "freeTrial",
@@ -106,6 +108,8 @@ export const EXPORT_COVERAGE: Record<string, Coverage> = {
   refunds: { exportedAs: "refunds" },
   disputes: { exportedAs: "disputes" },
   cancel_flow_visits: { exportedAs: "cancellationAnswers" },
+  // The links without their secret: which mail, until when, and whether one paid.
+  billing_links: { exportedAs: "billingLinks" },
   cancel_flows: { notExported: "the offer the operator shows per plan: no customer's data" },
   // Which payment had the customer's own 7-day refund (once per person): marked on that refund.
   self_refunds: { exportedAs: "refunds" },
@@ -375,7 +379,7 @@ export async function exportUserData(
       .orderBy(asc(seatLeaseRefusals.refusedAt)),
   ]);
   const paymentIds = paid.map((payment) => payment.providerPaymentId);
-  const [refundRows, threads, siteEvents, ownRefunds, disputeRows, cancelVisits] =
+  const [refundRows, threads, siteEvents, ownRefunds, disputeRows, cancelVisits, links] =
     await Promise.all([
       paymentIds.length > 0
         ? database
@@ -407,6 +411,11 @@ export async function exportUserData(
             )
             .orderBy(asc(cancelFlowVisits.shownAt))
         : Promise.resolve([]),
+      database
+        .select()
+        .from(billingLinks)
+        .where(eq(billingLinks.userId, userId))
+        .orderBy(asc(billingLinks.createdAt)),
     ]);
   const ownRefundOf = new Set(ownRefunds.map((row) => row.paymentId));
   const subscriptionOf = new Map(subs.map((row) => [row.id, row.providerSubscriptionId]));
@@ -552,6 +561,14 @@ export async function exportUserData(
       outcome: visit.outcome,
       openedAt: visit.shownAt,
       decidedAt: visit.decidedAt,
+    })),
+    // Links to manage a subscription without signing in, sent in billing mails (never the secret).
+    billingLinks: links.map((link) => ({
+      razorpaySubscriptionId: subscriptionOf.get(link.subscriptionId) ?? null,
+      sentWith: link.sentWith,
+      sentAt: link.createdAt,
+      expiresAt: link.expiresAt,
+      usedForPaymentAt: link.usedForPaymentAt,
     })),
     invoices: documents.map((document) => ({
       kind: document.kind === "credit_note" ? "credit note" : "tax invoice",

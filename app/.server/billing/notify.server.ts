@@ -10,7 +10,12 @@ import { planShownFor } from "./plan-shown.server";
 import { seatTopupPaidBy } from "../teams/topups.server";
 import { entitlementFor } from "./entitlement.server";
 import { trialOf } from "../trials/trials.server";
-import { allows, statusesWhere, type SubscriptionStatus } from "~/lib/subscription-state";
+import {
+  allows,
+  STATUS_RULES,
+  statusesWhere,
+  type SubscriptionStatus,
+} from "~/lib/subscription-state";
 import { stateOfRow } from "./subscription-state.server";
 import { nextCharge } from "./charge-amount.server";
 import { issueBillingLink } from "./billing-links.server";
@@ -236,6 +241,8 @@ export async function sendBillingMail(
           amount: await nextCharge(subscription, database),
           fixUrl,
           billingLink: await billingLink(),
+          retryAt:
+            STATUS_RULES[subscription.status].dunning === "pending" ? subscription.chargeAt : null,
         }),
       );
     case "halted":

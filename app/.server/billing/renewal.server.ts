@@ -130,7 +130,10 @@ export function describeRenewal(
     case "retrying":
       return {
         ...base,
-        sentence: `The last charge for ${sub.plan} failed. Razorpay is retrying it and Pro stays on meanwhile; if every retry fails, the subscription stops and your account moves to Free.`,
+        // Razorpay's next try is its charge_at (from the next day, daily: issue 59, point 5).
+        sentence: sub.nextChargeAt
+          ? `The last charge for ${sub.plan} failed. Razorpay tries again on ${formatDate(sub.nextChargeAt)}, then daily while it fails, and Pro stays on meanwhile; if every retry fails, the subscription stops and your account moves to Free.`
+          : `The last charge for ${sub.plan} failed. Razorpay is retrying it and Pro stays on meanwhile; if every retry fails, the subscription stops and your account moves to Free.`,
         fix: { label: "Fix payment", to: "/fix-subscription" },
       };
     case "halted":

@@ -87,12 +87,19 @@ export function paymentReceivedMessage(
 }
 
 export function paymentFailedMessage(
-  input: Recipient & { plan: string; amount: Money; fixUrl: string; billingLink?: string | null },
+  input: Recipient & {
+    plan: string;
+    amount: Money;
+    fixUrl: string;
+    billingLink?: string | null;
+    /** Razorpay's next try (its `charge_at` while pending). */
+    retryAt?: Date | null;
+  },
 ): MailMessage {
   return renderTo(input, {
     subject: `Action needed: your ${site.product.name} payment failed`,
     paragraphs: [
-      `We could not charge ${formatPrice(input.amount)} for ${input.plan}. Razorpay will try again over the next days, and you keep Pro meanwhile.`,
+      `We could not charge ${formatPrice(input.amount)} for ${input.plan}. ${input.retryAt ? `Razorpay tries again on ${formatDate(input.retryAt.toISOString())}, then daily while it fails` : "Razorpay will try again over the next days"}, and you keep Pro meanwhile.`,
       "If your card expired or your UPI mandate was revoked, update the payment method now so that nothing is interrupted.",
     ],
     // The signed link pays the missed charge without signing in; the account's page otherwise.

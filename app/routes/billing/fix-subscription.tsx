@@ -18,6 +18,7 @@ import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { Card } from "~/components/Section";
 import { formatPrice } from "~/lib/money";
+import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { newTicketUrl, REPLY_WITHIN_HOURS } from "~/lib/support";
 import type { Route } from "./+types/fix-subscription";
@@ -82,7 +83,7 @@ function storyOf(
   if (dunning === "pending")
     return {
       title: "Your last payment failed",
-      happened: `Razorpay could not take the ${sub.plan} charge${amount} from ${sub.paymentMethod ?? "your payment method"}. It is retrying over the next few days, and Pro stays on meanwhile.`,
+      happened: `Razorpay could not take the ${sub.plan} charge${amount} from ${sub.paymentMethod ?? "your payment method"}. ${sub.nextChargeAt ? `It tries again on ${formatDate(sub.nextChargeAt)}, then daily while it fails` : "It is retrying over the next few days"}, and Pro stays on meanwhile.`,
       next: "We email you after a failed try. If every retry fails, the subscription stops and your account moves to Free. Authorising a working card or UPI ID now takes the charge at once and ends this.",
       fix: true,
     };
