@@ -118,7 +118,7 @@ describe.each(engines())("billing links in mails on $name", (engine) => {
     ]);
   });
 
-  it("pays a missed charge from the failed-payment mail, once", async () => {
+  it("pays a missed charge from the failed-payment mail with a new payment method, once", async () => {
     const { email, subscriptionId } = await customer();
     expect((await sandboxCharge(`${server.url}${SANDBOX_API}`, subscriptionId, true)).status).toBe(
       200,
@@ -126,6 +126,7 @@ describe.each(engines())("billing links in mails on $name", (engine) => {
     const link = await linkIn(email, /payment failed$/);
     const page = textOf(await (await open(link)).text());
     expect(page).toContain("Pay the missed charge");
+    expect(page).toContain("with the card or UPI AutoPay you paid with, or a new one");
     expect(await status(subscriptionId)).toBe("pending");
 
     const pay = await act(link, { intent: "pay" });
@@ -134,11 +135,15 @@ describe.each(engines())("billing links in mails on $name", (engine) => {
     const charged = await fetch(`${server.url}${SANDBOX_API}/hosted/${subscriptionId}/authorise`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: server.url },
-      body: JSON.stringify({ method: "card" }),
+      body: JSON.stringify({ method: "upi" }),
     });
     expect(charged.status).toBe(200);
     await server.jobsSettled();
     expect(await status(subscriptionId)).toBe("active");
+    // The missed charge was taken by the new method, which pays from now on.
+    expect(await pageText(server, "/account/subscription", cookie)).toMatch(
+      /Payment method UPI AutoPay/,
+    );
     expect((await open(link)).status).toBe(410);
     expect((await act(link, { intent: "pay" })).status).toBe(410);
   });

@@ -65,7 +65,10 @@ describe.each(engines())("Razorpay's retries on $name", (engine) => {
     expect(await pageText(server, "/account/subscription", cookie)).toContain(
       `Razorpay tries again on ${day}, then daily while it fails`,
     );
-    const queue = sectionText(await (await getWithCookies(server, "/admin", boss)).text(), "today-heading");
+    const queue = sectionText(
+      await (await getWithCookies(server, "/admin", boss)).text(),
+      "today-heading",
+    );
     expect(queue).toContain(`next retry ${day}`);
     const mail = readOutbox(server.dataDir).find(
       (message) => message.to.includes(email) && /payment failed$/.test(message.subject),
