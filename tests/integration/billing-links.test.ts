@@ -119,7 +119,7 @@ describe.each(engines())("billing links in mails on $name", (engine) => {
   });
 
   it("pays a missed charge from the failed-payment mail with a new payment method, once", async () => {
-    const { email, subscriptionId } = await customer();
+    const { email, cookie, subscriptionId } = await customer();
     expect((await sandboxCharge(`${server.url}${SANDBOX_API}`, subscriptionId, true)).status).toBe(
       200,
     );

@@ -128,6 +128,12 @@ export default function ManageLinkPage({ loaderData, actionData }: Route.Compone
             This subscription has ended or was replaced. Sign in to see your account.
           </p>
         )}
+        {commands.pay ? (
+          <p className="mt-4 text-sm text-slate-300">
+            Razorpay&apos;s page takes the missed charge with the card or UPI AutoPay you paid with,
+            or a new one, which then pays from now on.
+          </p>
+        ) : null}
         <div className="mt-6 flex flex-wrap gap-3">
           {commands.pay ? button("pay", "Pay the missed charge", true) : null}
           {commands.changeMethod ? button("change-method", "Change payment method") : null}
