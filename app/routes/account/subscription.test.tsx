@@ -428,9 +428,10 @@ describe("/account/subscription", () => {
     expect(detail("Plan")).toBe("Pro (monthly)");
     expect(detail("Status")).toBe("Payment failed: Razorpay is retrying");
     expect(screen.getByTestId("renewal-sentence").textContent).toBe(
-      "The last charge for Pro (monthly) failed. Razorpay is retrying it and Pro stays on meanwhile; if every retry fails, the subscription stops and your account moves to Free.",
+      "The last charge for Pro (monthly) failed. Razorpay tries again on 12 Mar 2027, then daily while it fails, and Pro stays on meanwhile; if every retry fails, the subscription stops and your account moves to Free.",
     );
-    // Razorpay's retries have no date to promise.
+    // The next try is Razorpay's charge_at (issue 59, point 5), said in the sentence; no amount
+    // is promised for it as a "Next charge".
     expect(detail("Next charge")).toBeNull();
     expect(href("Fix payment")).toBe("/fix-subscription");
     // No switch while a payment is failing; cancelling still works.
