@@ -19,8 +19,8 @@ import {
   type SubscriptionCommand,
 } from "~/lib/subscription-state";
 import { SWITCH_WORDS } from "~/lib/plan-switch";
-import { cycleCount, PAUSE_CYCLE_CHOICES } from "~/lib/cancel-flow";
 import { Detail } from "./Detail";
+import { PauseForm } from "./PauseForm";
 
 export function SubscriptionCard({
   page,
@@ -183,36 +183,11 @@ export function SubscriptionCard({
       ) : null}
 
       {can("pause") && !switchTo ? (
-        <Form method="post" className="mt-8 border-t border-slate-800 pt-6">
-          <h3 className="font-semibold text-white">Pause instead of cancelling?</h3>
-          <p className="mt-1 text-sm text-slate-300">
-            {`Nothing is charged while it is paused. You keep Pro until ${sub.currentEnd ? formatDate(sub.currentEnd) : "the end of the period already paid"}, then the account is on Free until you resume, here, whenever you like.`}
-          </p>
-          <input type="hidden" name="intent" value="pause" />
-          <label htmlFor="pause-until" className="mt-3 block text-sm font-medium text-slate-200">
-            Resume
-          </label>
-          <select
-            id="pause-until"
-            name="resumeAfter"
-            defaultValue=""
-            className="mt-1 block w-full max-w-xs rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100 focus:border-green-400 focus:outline-none"
-          >
-            <option value="">When I resume it</option>
-            {PAUSE_CYCLE_CHOICES.map((cycles) => (
-              <option key={cycles} value={cycles}>
-                {`By itself after ${cycleCount(cycles, sub.planId)} (we write first)`}
-              </option>
-            ))}
-          </select>
-          <button
-            type="submit"
-            className="btn-secondary mt-3"
-            disabled={pending({ intent: "pause" })}
-          >
-            Pause subscription
-          </button>
-        </Form>
+        <PauseForm
+          title="Pause instead of cancelling?"
+          text={`Nothing is charged while it is paused. You keep Pro until ${sub.currentEnd ? formatDate(sub.currentEnd) : "the end of the period already paid"}, then the account is on Free until you resume, here, whenever you like.`}
+          planId={sub.planId}
+        />
       ) : null}
 
       {can("cancel") && rules.cancel ? (

@@ -9,11 +9,11 @@ import { billingLinkPage, LINK_REFUSALS, runLinkAction } from "~/.server/billing
 import { db } from "~/.server/db";
 import { done, formAction, refuse } from "~/.server/forms/action.server";
 import { Detail } from "~/components/account/Detail";
+import { PauseForm } from "~/components/account/PauseForm";
 import { FormMessage } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { Card } from "~/components/Section";
 import { usePendingForms } from "~/components/use-form-pending";
-import { cycleCount, PAUSE_CYCLE_CHOICES } from "~/lib/cancel-flow";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/manage-link";
 
@@ -140,36 +140,12 @@ export default function ManageLinkPage({ loaderData, actionData }: Route.Compone
           {commands.resume ? button("resume", "Resume subscription") : null}
         </div>
         {commands.pause ? (
-          <Form method="post" className="mt-6 border-t border-slate-800 pt-6">
-            <h3 className="font-semibold text-white">Pause</h3>
-            <p className="mt-1 text-sm text-slate-300">
-              Nothing is charged while it is paused; Pro runs to the end of the period paid.
-            </p>
-            <label htmlFor="link-pause" className="mt-3 block text-sm font-medium text-slate-200">
-              Resume
-            </label>
-            <select
-              id="link-pause"
-              name="resumeAfter"
-              defaultValue=""
-              className="mt-1 block w-full max-w-xs rounded-lg border border-slate-700 bg-slate-900 px-3 py-2 text-slate-100"
-            >
-              <option value="">When I resume it</option>
-              {PAUSE_CYCLE_CHOICES.map((cycles) => (
-                <option key={cycles} value={cycles}>
-                  {`By itself after ${cycleCount(cycles, page.planId ?? "")} (we write first)`}
-                </option>
-              ))}
-            </select>
-            <input type="hidden" name="intent" value="pause" />
-            <button
-              type="submit"
-              className="btn-secondary mt-3"
-              disabled={pending({ intent: "pause" })}
-            >
-              Pause subscription
-            </button>
-          </Form>
+          <PauseForm
+            title="Pause"
+            text="Nothing is charged while it is paused; Pro runs to the end of the period paid."
+            planId={page.planId ?? ""}
+            className="mt-6 border-t border-slate-800 pt-6"
+          />
         ) : null}
         {commands.cancel ? (
           <div className="mt-6 border-t border-slate-800 pt-6">
