@@ -59,14 +59,27 @@ describe("the data export's contents", () => {
     try {
       const userId = await insertUser(test.db, { email: "export-contents@example.com" });
       const at = new Date("2026-11-20T05:00:00Z");
-      await test.db.insert(schema.subscriptions).values({
-        providerSubscriptionId: "sub_ExportContents",
-        userId,
+      const [sub] = await test.db
+        .insert(schema.subscriptions)
+        .values({
+          providerSubscriptionId: "sub_ExportContents",
+          userId,
+          planId: "pro-monthly",
+          providerPlanId: "plan_monthly",
+          status: "active",
+          syncedAt: at,
+          analyticsClientId: "their-browser",
+          cancelReason: "It costs too much: money is tight",
+        })
+        .returning();
+      // Why they opened "Cancel subscription", in their own words (issue 59).
+      await test.db.insert(schema.cancelFlowVisits).values({
+        subscriptionId: sub!.id,
         planId: "pro-monthly",
-        providerPlanId: "plan_monthly",
-        status: "active",
-        syncedAt: at,
-        analyticsClientId: "their-browser",
+        reason: "too-expensive",
+        reasonText: "money is tight",
+        outcome: "cancelled",
+        decidedAt: at,
       });
       await test.db.insert(schema.analyticsEvents).values([
         { name: "view_pricing", params: {}, clientId: "their-browser", occurredAt: at },
@@ -79,6 +92,9 @@ describe("the data export's contents", () => {
       const data = await exportUserData(userId, { database: test.db });
       expect(data?.siteAnalytics).toEqual([{ name: "view_pricing", params: {}, at }]);
       expect(data?.mailsSent).toMatchObject([{ subject: "Welcome", status: "sent", tries: 1 }]);
+      expect(data?.cancellationAnswers).toMatchObject([
+        { reason: "It costs too much", yourWords: "money is tight", outcome: "cancelled" },
+      ]);
 
       // Deleting the account forgets both: the payment record stays (tax law), its tie to the
       // browser does not, and the mail log of the address goes.
@@ -86,6 +102,11 @@ describe("the data export's contents", () => {
       const after = await exportUserData(userId, { database: test.db });
       expect(after?.siteAnalytics).toEqual([]);
       expect(after?.mailsSent).toEqual([]);
+      // The fixed reason stays for the counts; the customer's own words do not.
+      expect(after?.cancellationAnswers).toMatchObject([
+        { reason: "It costs too much", yourWords: null },
+      ]);
+      expect(after?.subscriptions).toMatchObject([{ cancelReason: null }]);
     } finally {
       await test.close();
     }
